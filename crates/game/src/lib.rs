@@ -1,0 +1,265 @@
+//! `game`: the shared vocabulary of ratrace (seats, outcomes, options, the
+//! [`Game`] trait) that every rules crate implements and every shell is
+//! generic over.
+//!
+//! It is deliberately tiny and dependency-light (only `rand`'s traits and
+//! `serde` derives) so that rules crates, bots, the CLI and later the server
+//! and the Python bindings can all sit on it without pulling each other in.
+//! A game is fully described by `(rules version, options, seed, actions)`:
+//! see [`Record`].
+
+#![warn(missing_docs)]
+
+mod options;
+mod record;
+mod scenario;
+mod seat;
+
+pub use options::{bool_text, parse_bool, GameOptions, OptionError, OptionInfo};
+pub use record::{Record, RecordError};
+pub use scenario::{Scenario, ScenarioError};
+pub use seat::{Seat, SeatParseError};
+
+use rand::Rng;
+use std::fmt::{Debug, Display};
+use std::str::FromStr;
+
+/// The result of a finished game, per seat.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Outcome {
+    /// The seats that won (more than one when the win is shared). Empty when
+    /// the game was capped (ruling B17) and nobody won.
+    pub winners: Vec<Seat>,
+    /// Finishing place per seat, 1 = first; tied seats share a place.
+    pub places: Vec<u8>,
+    /// Final score per seat (points in The Big Cheese, session points in
+    /// Dalmuti).
+    pub scores: Vec<i64>,
+    /// True when the game was cut short by a length cap (ruling B17).
+    pub capped: bool,
+}
+
+impl Outcome {
+    /// Builds an outcome from scores where higher is better: places are
+    /// dense ranks by score, and `winners` are the given seats.
+    pub fn from_scores(scores: Vec<i64>, winners: Vec<Seat>) -> Outcome {
+        let places = scores
+            .iter()
+            .map(|s| 1 + scores.iter().filter(|o| *o > s).count() as u8)
+            .collect();
+        Outcome {
+            winners,
+            places,
+            scores,
+            capped: false,
+        }
+    }
+
+    /// An outcome for a game stopped by a length cap: no winner (B17).
+    pub fn capped(scores: Vec<i64>) -> Outcome {
+        let mut o = Outcome::from_scores(scores, Vec::new());
+        o.capped = true;
+        o
+    }
+}
+
+/// An error from [`Game::act`]: the wrong seat, a finished game, or an
+/// action the rules forbid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActError<E> {
+    /// The game is over; no action is legal.
+    GameOver,
+    /// It is another seat's turn.
+    NotYourTurn {
+        /// Whose turn it is.
+        expected: Seat,
+        /// Who tried to act.
+        got: Seat,
+    },
+    /// The rules forbid this action; the inner error says which rule.
+    Illegal(E),
+}
+
+impl<E: Display> Display for ActError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ActError::GameOver => f.write_str("the game is over"),
+            ActError::NotYourTurn { expected, got } => {
+                write!(f, "it is {expected}'s turn, not {got}'s")
+            }
+            ActError::Illegal(e) => Display::fmt(e, f),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for ActError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ActError::Illegal(e) => Some(e),
+            ActError::GameOver | ActError::NotYourTurn { .. } => None,
+        }
+    }
+}
+
+/// Why a game could not be set up (bad player count, inconsistent options).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// A rules engine. Both games implement it; bots, the CLI, the simulator
+/// (and later the server and the Python bindings) are generic over it.
+///
+/// The full state (`Self`) is known to nobody: it holds the deck order and
+/// the chance source. Only [`Game::view`] and [`Game::public_view`] may leave
+/// the engine towards a player, a log line or a bot.
+pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
+    /// Short machine name, as used on the command line: `bigcheese`.
+    const NAME: &'static str;
+    /// Rules version recorded in every game record; bump it whenever the
+    /// same (options, seed, actions) could play out differently.
+    const RULES_VERSION: &'static str;
+    /// Allowed player counts at the start of a game (inclusive).
+    const PLAYERS: std::ops::RangeInclusive<usize>;
+    /// Default number of players for `play` and `simulate`.
+    const DEFAULT_PLAYERS: usize;
+    /// A short help text: the action notation and what each action means.
+    const ACTION_HELP: &'static str;
+
+    /// The rules options (variants) of this game.
+    type Options: GameOptions;
+    /// One player decision. `Display`/`FromStr` are its text notation.
+    type Action: Copy
+        + Eq
+        + std::hash::Hash
+        + Debug
+        + Display
+        + FromStr<Err = String>
+        + Send
+        + Sync
+        + 'static;
+    /// Why an action is illegal: names the rule that forbids it.
+    type Error: std::error::Error + Clone + PartialEq + Send + Sync + 'static;
+    /// What one seat knows. `Display` draws it as a text board.
+    type View: Clone + Debug + Display + serde::Serialize + Send + Sync + 'static;
+    /// What a spectator knows. `Display` draws it as a text board.
+    type PublicView: Clone + Debug + Display + serde::Serialize + Send + Sync + 'static;
+
+    /// Starts a game. All chance (shuffles, dice, first leader, seating)
+    /// comes from `seed`, so `(options, players, seed, actions)` reproduces
+    /// the game exactly.
+    fn new(options: &Self::Options, players: usize, seed: u64) -> Result<Self, SetupError>;
+
+    /// The options this game was started with.
+    fn options(&self) -> &Self::Options;
+
+    /// Current number of seats (Dalmuti sessions can grow between hands).
+    fn players(&self) -> usize;
+
+    /// Whose decision it is, or `None` when the game is over.
+    fn to_move(&self) -> Option<Seat>;
+
+    /// Clears `out` and fills it with every legal action of the seat to
+    /// move (empty when the game is over). Never allocates once `out` has
+    /// grown to the largest list.
+    fn legal_actions(&self, out: &mut Vec<Self::Action>);
+
+    /// Whether the seat to move may take `action`, and if not, why.
+    /// Agrees with [`Game::legal_actions`].
+    fn check(&self, action: Self::Action) -> Result<(), Self::Error>;
+
+    /// Applies `action` for the seat to move after checking it. An illegal
+    /// action returns the reason and leaves the state unchanged.
+    fn apply(&mut self, action: Self::Action) -> Result<(), Self::Error> {
+        self.check(action)?;
+        self.apply_unchecked(action);
+        Ok(())
+    }
+
+    /// Applies an action known to be legal (rollouts).
+    ///
+    /// # Panics
+    /// May panic, or leave the state inconsistent, if `action` is illegal.
+    fn apply_unchecked(&mut self, action: Self::Action);
+
+    /// Applies `action` on behalf of `seat`: checks the turn, then the rules.
+    fn act(&mut self, seat: Seat, action: Self::Action) -> Result<(), ActError<Self::Error>> {
+        match self.to_move() {
+            None => Err(ActError::GameOver),
+            Some(expected) if expected != seat => Err(ActError::NotYourTurn {
+                expected,
+                got: seat,
+            }),
+            Some(_) => self.apply(action).map_err(ActError::Illegal),
+        }
+    }
+
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The result a game would have if stopped now by a length cap (B17).
+    fn capped_outcome(&self) -> Outcome;
+
+    /// What `seat` knows: its own hidden cards, everything public, nothing
+    /// else. Never lets anyone derive the deck order, other hands or dice to
+    /// come.
+    fn view(&self, seat: Seat) -> Self::View;
+
+    /// What a spectator knows: only the public part.
+    fn public_view(&self) -> Self::PublicView;
+
+    /// A full state consistent with `view`: everything the view shows is
+    /// kept; everything it hides (deck order, other hands, the chance
+    /// source) is drawn at random from `rng`. For search bots: they sample,
+    /// never peek.
+    fn sample_from_view<R: Rng + ?Sized>(view: &Self::View, rng: &mut R) -> Self;
+
+    /// Turns the narrative log on or off (off after [`Game::new`], so
+    /// rollouts never format strings). Turn it on before the first action to
+    /// get the whole story.
+    fn set_logging(&mut self, on: bool);
+
+    /// The narrative log: what happened, in words (shuffles, deals, rolls,
+    /// bids, plays), each entry tagged with who may read it. Empty unless
+    /// logging is on.
+    fn log(&self) -> &[LogEntry];
+}
+
+/// One line of a game's narrative log.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LogEntry {
+    /// `None`: public; `Some(seat)`: only that seat may read it (its deal,
+    /// the card it received in taxes).
+    pub to: Option<Seat>,
+    /// The event in words.
+    pub text: String,
+}
+
+impl LogEntry {
+    /// A public entry.
+    pub fn public(text: impl Into<String>) -> LogEntry {
+        LogEntry {
+            to: None,
+            text: text.into(),
+        }
+    }
+
+    /// An entry only `seat` may read.
+    pub fn private(seat: Seat, text: impl Into<String>) -> LogEntry {
+        LogEntry {
+            to: Some(seat),
+            text: text.into(),
+        }
+    }
+
+    /// Whether `seat` (or a spectator, for `None`) may read this entry.
+    pub fn visible_to(&self, seat: Option<Seat>) -> bool {
+        self.to.is_none() || self.to == seat
+    }
+}

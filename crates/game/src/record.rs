@@ -1,0 +1,210 @@
+//! Game records: `(game, rules version, players, options, seed, actions)`,
+//! the one form that replays, persistence, bug reports and tests share.
+//!
+//! Actions are stored as text (`P2 bid 4`) so that a record is readable and
+//! a bad one can be reported by the index of its first bad action.
+
+use crate::{ActError, Game, GameOptions, Outcome, Seat};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A complete, replayable game.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// Which game: `bigcheese` or `dalmuti`.
+    pub game: String,
+    /// The rules version the game was played under.
+    pub rules_version: String,
+    /// Number of seats at the start.
+    pub players: usize,
+    /// Every option and its value.
+    pub options: BTreeMap<String, String>,
+    /// The seed of all chance, as a decimal string (JSON numbers lose
+    /// precision above 2^53).
+    #[serde(with = "seed_text")]
+    pub seed: u64,
+    /// Every action in order, `SEAT ACTION`.
+    pub actions: Vec<String>,
+    /// The outcome, if the game ended (checked on replay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+}
+
+mod seed_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(seed: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&seed.to_string())
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Either {
+            Num(u64),
+            Text(String),
+        }
+        match Either::deserialize(d)? {
+            Either::Num(n) => Ok(n),
+            Either::Text(t) => t
+                .parse()
+                .map_err(|_| serde::de::Error::custom(format!("seed `{t}` is not a number"))),
+        }
+    }
+}
+
+/// Why a record could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// The record is for another game.
+    WrongGame {
+        /// The game the record names.
+        found: String,
+        /// The game that was asked for.
+        expected: &'static str,
+    },
+    /// The record was made under other rules.
+    WrongRulesVersion {
+        /// The version the record names.
+        found: String,
+        /// The version this build implements.
+        expected: &'static str,
+    },
+    /// The options or player count are not valid.
+    Setup(String),
+    /// Action number `index` (1-based) could not be read or applied.
+    BadAction {
+        /// 1-based position in `actions`.
+        index: usize,
+        /// The action text.
+        text: String,
+        /// Why.
+        reason: String,
+    },
+    /// The replayed game ends differently from the recorded outcome.
+    OutcomeMismatch(String),
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::WrongGame { found, expected } => {
+                write!(f, "record is for game `{found}`, expected `{expected}`")
+            }
+            RecordError::WrongRulesVersion { found, expected } => write!(
+                f,
+                "record was made under rules `{found}`, this build plays `{expected}`"
+            ),
+            RecordError::Setup(e) => write!(f, "record cannot be set up: {e}"),
+            RecordError::BadAction {
+                index,
+                text,
+                reason,
+            } => write!(f, "action {index} `{text}`: {reason}"),
+            RecordError::OutcomeMismatch(e) => write!(f, "outcome does not match: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl Record {
+    /// Starts a record for a new game.
+    pub fn new<G: Game>(options: &G::Options, players: usize, seed: u64) -> Record {
+        Record {
+            game: G::NAME.to_string(),
+            rules_version: G::RULES_VERSION.to_string(),
+            players,
+            options: options.pairs().into_iter().collect(),
+            seed,
+            actions: Vec::new(),
+            outcome: None,
+        }
+    }
+
+    /// Appends an action taken by `seat`.
+    pub fn push<G: Game>(&mut self, seat: Seat, action: G::Action) {
+        self.actions.push(format!("{seat} {action}"));
+    }
+
+    /// The options, parsed for game `G`.
+    pub fn options<G: Game>(&self) -> Result<G::Options, RecordError> {
+        G::Options::from_pairs(self.options.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .map_err(|e| RecordError::Setup(e.to_string()))
+    }
+
+    /// Checks the header and builds the starting position.
+    pub fn start<G: Game>(&self) -> Result<G, RecordError> {
+        if self.game != G::NAME {
+            return Err(RecordError::WrongGame {
+                found: self.game.clone(),
+                expected: G::NAME,
+            });
+        }
+        if self.rules_version != G::RULES_VERSION {
+            return Err(RecordError::WrongRulesVersion {
+                found: self.rules_version.clone(),
+                expected: G::RULES_VERSION,
+            });
+        }
+        let options = self.options::<G>()?;
+        G::new(&options, self.players, self.seed).map_err(|e| RecordError::Setup(e.to_string()))
+    }
+
+    /// Parses action `index` (0-based) of the record as `SEAT ACTION`.
+    pub fn parse_action<G: Game>(&self, index: usize) -> Result<(Seat, G::Action), RecordError> {
+        let text = &self.actions[index];
+        let bad = |reason: String| RecordError::BadAction {
+            index: index + 1,
+            text: text.clone(),
+            reason,
+        };
+        let (seat, action) = text
+            .trim()
+            .split_once(' ')
+            .ok_or_else(|| bad("expected `SEAT ACTION`".to_string()))?;
+        let seat: Seat = seat.parse().map_err(|e: crate::SeatParseError| bad(e.to_string()))?;
+        let action: G::Action = action.trim().parse().map_err(bad)?;
+        Ok((seat, action))
+    }
+
+    /// Replays the whole record, calling `each` after every action with the
+    /// game, the actor and the action. Returns the final position, after
+    /// checking the recorded outcome if there is one.
+    pub fn replay<G: Game>(
+        &self,
+        logging: bool,
+        mut each: impl FnMut(&G, Seat, G::Action),
+    ) -> Result<G, RecordError> {
+        let mut game: G = self.start()?;
+        game.set_logging(logging);
+        for index in 0..self.actions.len() {
+            let (seat, action) = self.parse_action::<G>(index)?;
+            game.act(seat, action).map_err(|e: ActError<G::Error>| RecordError::BadAction {
+                index: index + 1,
+                text: self.actions[index].clone(),
+                reason: e.to_string(),
+            })?;
+            each(&game, seat, action);
+        }
+        if let Some(expected) = &self.outcome {
+            match game.outcome() {
+                Some(o) if o == *expected => {}
+                Some(o) => {
+                    return Err(RecordError::OutcomeMismatch(format!(
+                        "recorded winners {:?}, replay gives {:?}",
+                        expected.winners, o.winners
+                    )))
+                }
+                None if expected.capped => {}
+                None => {
+                    return Err(RecordError::OutcomeMismatch(
+                        "the record says the game ended, the replay is still going".to_string(),
+                    ))
+                }
+            }
+        }
+        Ok(game)
+    }
+}
