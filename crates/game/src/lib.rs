@@ -263,3 +263,52 @@ impl LogEntry {
         self.to.is_none() || self.to == seat
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_are_dense_ranks_by_score() {
+        let o = Outcome::from_scores(vec![10, 30, 30, 5], vec![Seat::new(1), Seat::new(2)]);
+        assert_eq!(o.places, vec![3, 1, 1, 4]);
+        assert!(!o.capped);
+        let c = Outcome::capped(vec![1, 2]);
+        assert!(c.capped && c.winners.is_empty());
+        assert_eq!(c.places, vec![2, 1]);
+    }
+
+    #[test]
+    fn log_visibility() {
+        let p = LogEntry::public("x");
+        let q = LogEntry::private(Seat::new(2), "y");
+        assert!(p.visible_to(None) && p.visible_to(Some(Seat::new(0))));
+        assert!(!q.visible_to(None) && !q.visible_to(Some(Seat::new(0))));
+        assert!(q.visible_to(Some(Seat::new(2))));
+    }
+
+    #[test]
+    fn record_seed_is_text_and_reads_numbers_too() {
+        let r = Record {
+            game: "g".into(),
+            rules_version: "g/1".into(),
+            players: 3,
+            options: Default::default(),
+            seed: u64::MAX,
+            actions: vec!["P1 pass".into()],
+            outcome: None,
+        };
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(json.contains("\"18446744073709551615\""), "{json}");
+        assert_eq!(serde_json::from_str::<Record>(&json).unwrap(), r);
+        let numeric = json.replace("\"18446744073709551615\"", "7");
+        assert_eq!(serde_json::from_str::<Record>(&numeric).unwrap().seed, 7);
+        let bad = json.replace("\"18446744073709551615\"", "\"x\"");
+        assert!(serde_json::from_str::<Record>(&bad).is_err());
+        let extra = json.replace("\"players\"", "\"bogus\":1,\"players\"");
+        assert!(
+            serde_json::from_str::<Record>(&extra).is_err(),
+            "unknown fields are refused"
+        );
+    }
+}

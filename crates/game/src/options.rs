@@ -45,7 +45,10 @@ impl fmt::Display for OptionError {
                 key,
                 value,
                 expected,
-            } => write!(f, "option `{key}`: `{value}` is not allowed (expected {expected})"),
+            } => write!(
+                f,
+                "option `{key}`: `{value}` is not allowed (expected {expected})"
+            ),
             OptionError::Malformed(s) => write!(f, "`{s}` is not of the form key=value"),
             OptionError::Conflict(s) => write!(f, "conflicting options: {s}"),
         }

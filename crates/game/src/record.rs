@@ -164,7 +164,9 @@ impl Record {
             .trim()
             .split_once(' ')
             .ok_or_else(|| bad("expected `SEAT ACTION`".to_string()))?;
-        let seat: Seat = seat.parse().map_err(|e: crate::SeatParseError| bad(e.to_string()))?;
+        let seat: Seat = seat
+            .parse()
+            .map_err(|e: crate::SeatParseError| bad(e.to_string()))?;
         let action: G::Action = action.trim().parse().map_err(bad)?;
         Ok((seat, action))
     }
@@ -181,11 +183,12 @@ impl Record {
         game.set_logging(logging);
         for index in 0..self.actions.len() {
             let (seat, action) = self.parse_action::<G>(index)?;
-            game.act(seat, action).map_err(|e: ActError<G::Error>| RecordError::BadAction {
-                index: index + 1,
-                text: self.actions[index].clone(),
-                reason: e.to_string(),
-            })?;
+            game.act(seat, action)
+                .map_err(|e: ActError<G::Error>| RecordError::BadAction {
+                    index: index + 1,
+                    text: self.actions[index].clone(),
+                    reason: e.to_string(),
+                })?;
             each(&game, seat, action);
         }
         if let Some(expected) = &self.outcome {

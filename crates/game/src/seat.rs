@@ -5,8 +5,9 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A player's seat, 0-based inside, written `P1`, `P2`, ... for people.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(into = "String", try_from = "String")]
 pub struct Seat(u8);
 
