@@ -1,1 +1,131 @@
-//! placeholder
+//! `bigcheese`: the rules engine for The Big Cheese (Cheapass Games, 1998),
+//! a bidding game of project management for 3 to 6 players.
+//!
+//! The crate is pure: no IO, no clock, no global RNG. All chance comes from
+//! a `ChaCha8Rng` seeded from the game seed and kept in the state, so a game
+//! is `(options, players, seed, actions)`. Where the rulebooks disagree the
+//! project's rulings B1..B17 (`docs/rules/bigcheese.md`) are the spec; each
+//! is cited where it is implemented.
+//!
+//! ```
+//! use bigcheese::{Action, BigCheese, Options};
+//! use game::Game;
+//!
+//! let mut g = BigCheese::new(&Options::default(), 4, 7).unwrap();
+//! let mut legal = Vec::new();
+//! g.legal_actions(&mut legal);
+//! assert_eq!(legal[0], Action::Pass);
+//! g.apply(Action::Bid(3)).unwrap();
+//! ```
+
+#![warn(missing_docs)]
+
+mod action;
+mod card;
+mod error;
+mod options;
+mod scenario;
+mod state;
+mod view;
+
+pub use action::{Action, Faces, RerollDice};
+pub use card::Card;
+pub use error::IllegalAction;
+pub use options::{DiceMode, Options};
+pub use scenario::Setup;
+pub use state::BigCheese;
+pub use view::{AuctionView, PlayerView, PublicView, RollView, View};
+
+use game::{Game, LogEntry, Outcome, Seat, SetupError};
+use rand::Rng;
+
+impl Game for BigCheese {
+    const NAME: &'static str = "bigcheese";
+    const RULES_VERSION: &'static str = "bigcheese/1";
+    const PLAYERS: std::ops::RangeInclusive<usize> = 3..=6;
+    const DEFAULT_PLAYERS: usize = 4;
+    const ACTION_HELP: &'static str = "\
+bid N        bid N chips for the face-up top card (above the high bid, at most your free chips; B5)
+pass         drop out of this auction (final until the next auction; B5)
+veto         play a matured Veto instead of bidding: the card and the Veto are discarded (B6)
+keep         accept the roll on your matured project (B10)
+reroll       play a Big Cheese to re-roll your die (polyhedral, d6; B10)
+reroll 3     best-of-two: play a Big Cheese to re-roll the die showing 3 (B11)
+reroll 1,1,2 half-of-n: play a Big Cheese to re-roll the dice showing these values (B11)";
+
+    type Options = Options;
+    type Action = Action;
+    type Error = IllegalAction;
+    type View = View;
+    type PublicView = PublicView;
+
+    fn new(options: &Options, players: usize, seed: u64) -> Result<BigCheese, SetupError> {
+        BigCheese::start(options, players, seed)
+    }
+
+    fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    fn players(&self) -> usize {
+        self.n as usize
+    }
+
+    fn to_move(&self) -> Option<Seat> {
+        match self.to_move_seat() {
+            state::NONE => None,
+            p => Some(Seat::new(p as usize)),
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.legal_into(out);
+    }
+
+    fn check(&self, action: Action) -> Result<(), IllegalAction> {
+        self.check_action(action)
+    }
+
+    /// # Panics
+    /// On an action that is not legal in the current phase (for example a
+    /// bid while a roll waits); an over-large bid underflows the chips.
+    fn apply_unchecked(&mut self, action: Action) {
+        self.apply_action(action);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome_now()
+    }
+
+    fn capped_outcome(&self) -> Outcome {
+        Outcome::capped(
+            self.scores[..self.n as usize]
+                .iter()
+                .map(|&s| s as i64)
+                .collect(),
+        )
+    }
+
+    fn view(&self, seat: Seat) -> View {
+        View {
+            me: seat,
+            public: self.make_public_view(),
+        }
+    }
+
+    fn public_view(&self) -> PublicView {
+        self.make_public_view()
+    }
+
+    fn sample_from_view<R: Rng + ?Sized>(view: &View, rng: &mut R) -> BigCheese {
+        BigCheese::from_view(view, rng)
+    }
+
+    fn set_logging(&mut self, on: bool) {
+        self.set_logging_on(on);
+    }
+
+    fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+}

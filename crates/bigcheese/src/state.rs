@@ -1,0 +1,946 @@
+//! The full state of a game of The Big Cheese and its rules: auctions,
+//! advancing, maturing, payouts, Big Cheese decisions and the end.
+//!
+//! The state is made for fast rollouts: fixed arrays of `u8` counters, no
+//! heap allocation per action, and no string formatting unless logging is
+//! on. Decks are stacks (top card last); discards are counts per kind,
+//! because their order never matters (they are shuffled before reuse, B16).
+
+use crate::{Action, Card, DiceMode, Faces, IllegalAction, Options, RerollDice};
+use game::{ActError, LogEntry, Outcome, Seat, SetupError};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// "No seat" in `u8` seat fields.
+pub(crate) const NONE: u8 = u8::MAX;
+/// Most seats at a table (B1).
+pub(crate) const MAX_PLAYERS: usize = 6;
+/// Most cards in a deck (B2).
+pub(crate) const MAX_CARDS: usize = 36;
+/// Most dice in one roll (`half-of-n` on a 20).
+pub(crate) const MAX_DICE: usize = 20;
+/// Most scenario-forced dice results.
+pub(crate) const MAX_FORCED: usize = 64;
+/// Most chips one player may hire in `no-dice` (B15).
+pub(crate) const MAX_HIRED: u8 = 4;
+/// Chips hired by one matured Big Cheese in `no-dice` (B15).
+pub(crate) const HIRE: u8 = 2;
+
+/// Appends a public log line, formatting only when logging is on.
+macro_rules! log {
+    ($s:expr, $($arg:tt)*) => {
+        if $s.logging {
+            $s.log.push(LogEntry::public(format!($($arg)*)));
+        }
+    };
+}
+
+/// A card on the table with chips on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Project {
+    pub(crate) owner: u8,
+    pub(crate) card: Card,
+    pub(crate) chips: u8,
+}
+
+/// A matured number project waiting to be paid in the current advance (B9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Matured {
+    pub(crate) owner: u8,
+    pub(crate) card: Card,
+}
+
+/// What the game waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// A bid, pass or veto from `turn`.
+    Auction,
+    /// Keep or re-roll from the owner of `roll` (B10).
+    Roll,
+    /// The game is over.
+    Over,
+}
+
+/// Dice shown for a matured number project, sorted ascending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Roll {
+    pub(crate) owner: u8,
+    pub(crate) card: Card,
+    pub(crate) n: u8,
+    pub(crate) dice: [u8; MAX_DICE],
+}
+
+impl Roll {
+    pub(crate) const EMPTY: Roll = Roll {
+        owner: NONE,
+        card: Card::Two,
+        n: 0,
+        dice: [0; MAX_DICE],
+    };
+
+    pub(crate) fn dice(&self) -> &[u8] {
+        &self.dice[..self.n as usize]
+    }
+}
+
+/// A game of The Big Cheese: the whole state, known to nobody (it holds the
+/// deck order and the dice to come). Players see [`crate::View`]s.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BigCheese {
+    pub(crate) opts: Options,
+    pub(crate) target: u16,
+    pub(crate) n: u8,
+    pub(crate) phase: Phase,
+    /// Deck, top card last.
+    pub(crate) deck: [Card; MAX_CARDS],
+    pub(crate) deck_len: u8,
+    pub(crate) discards: [u8; 9],
+    pub(crate) free: [u8; MAX_PLAYERS],
+    pub(crate) vetos: [u8; MAX_PLAYERS],
+    pub(crate) cheeses: [u8; MAX_PLAYERS],
+    pub(crate) scores: [u16; MAX_PLAYERS],
+    pub(crate) scored: [u8; MAX_PLAYERS],
+    pub(crate) hired: [u8; MAX_PLAYERS],
+    pub(crate) hired_total: u8,
+    /// Projects on the table, oldest first.
+    pub(crate) projects: [Project; MAX_CARDS],
+    pub(crate) n_projects: u8,
+    /// Number projects matured in this advance, in resolution order (B9).
+    pub(crate) queue: [Matured; MAX_CARDS],
+    pub(crate) q_head: u8,
+    pub(crate) q_len: u8,
+    pub(crate) roll: Roll,
+    pub(crate) leader: u8,
+    pub(crate) turn: u8,
+    pub(crate) high: u8,
+    pub(crate) bidder: u8,
+    /// Bitmask of seats that passed this auction.
+    pub(crate) passed: u8,
+    /// Bitmask of winners once over (0 when the game could not go on).
+    pub(crate) winners: u8,
+    pub(crate) forced: [u8; MAX_FORCED],
+    pub(crate) forced_len: u8,
+    pub(crate) forced_pos: u8,
+    pub(crate) rng: ChaCha8Rng,
+    pub(crate) logging: bool,
+    pub(crate) log: Vec<LogEntry>,
+}
+
+pub(crate) fn seat(p: u8) -> Seat {
+    Seat::new(p as usize)
+}
+
+impl BigCheese {
+    /// A fresh game before the deck is shuffled or a leader is drawn.
+    pub(crate) fn blank(opts: &Options, players: usize, rng: ChaCha8Rng) -> BigCheese {
+        let empty = Project {
+            owner: NONE,
+            card: Card::Two,
+            chips: 0,
+        };
+        let mut free = [0; MAX_PLAYERS];
+        free[..players].fill(opts.chips);
+        BigCheese {
+            opts: *opts,
+            target: opts.target(),
+            n: players as u8,
+            phase: Phase::Auction,
+            deck: [Card::Two; MAX_CARDS],
+            deck_len: 0,
+            discards: [0; 9],
+            free,
+            vetos: [0; MAX_PLAYERS],
+            cheeses: [0; MAX_PLAYERS],
+            scores: [0; MAX_PLAYERS],
+            scored: [0; MAX_PLAYERS],
+            hired: [0; MAX_PLAYERS],
+            hired_total: 0,
+            projects: [empty; MAX_CARDS],
+            n_projects: 0,
+            queue: [Matured {
+                owner: NONE,
+                card: Card::Two,
+            }; MAX_CARDS],
+            q_head: 0,
+            q_len: 0,
+            roll: Roll::EMPTY,
+            leader: 0,
+            turn: 0,
+            high: 0,
+            bidder: NONE,
+            passed: 0,
+            winners: 0,
+            forced: [0; MAX_FORCED],
+            forced_len: 0,
+            forced_pos: 0,
+            rng,
+            logging: false,
+            log: Vec::new(),
+        }
+    }
+
+    /// Starts a game (see [`game::Game::new`]).
+    pub(crate) fn start(
+        opts: &Options,
+        players: usize,
+        seed: u64,
+    ) -> Result<BigCheese, SetupError> {
+        if !(3..=MAX_PLAYERS).contains(&players) {
+            return Err(SetupError(format!(
+                "The Big Cheese is for 3 to 6 players, not {players} (B1)"
+            )));
+        }
+        let mut g = BigCheese::blank(opts, players, ChaCha8Rng::seed_from_u64(seed));
+        for kind in 0..Card::kinds(opts.specials) {
+            for _ in 0..Card::COPIES {
+                g.deck[g.deck_len as usize] = Card::from_index(kind);
+                g.deck_len += 1;
+            }
+        }
+        let len = g.deck_len as usize;
+        g.deck[..len].shuffle(&mut g.rng);
+        // B4: the first leader is a seeded random player.
+        g.leader = g.rng.random_range(0..players as u8);
+        g.start_auction();
+        Ok(g)
+    }
+
+    /// The top card, face up (B3).
+    pub(crate) fn top(&self) -> Option<Card> {
+        self.deck_len.checked_sub(1).map(|i| self.deck[i as usize])
+    }
+
+    fn pop_top(&mut self) -> Card {
+        self.deck_len -= 1;
+        self.deck[self.deck_len as usize]
+    }
+
+    /// The number of cards in the discard pile.
+    pub(crate) fn discard_count(&self) -> u8 {
+        self.discards.iter().sum()
+    }
+
+    /// The seat after `p` that has not passed (B5).
+    fn next_bidder(&self, p: u8) -> u8 {
+        let mut q = p;
+        loop {
+            q += 1;
+            if q == self.n {
+                q = 0;
+            }
+            if self.passed & (1 << q) == 0 {
+                return q;
+            }
+        }
+    }
+
+    /// Opens the next auction with the current leader on the top card. If
+    /// the deck is empty, shuffles the discards into it; if there is nothing
+    /// to reveal at all, advances every project a step until a card comes
+    /// free (B16).
+    pub(crate) fn start_auction(&mut self) {
+        loop {
+            if let Some(top) = self.top() {
+                self.phase = Phase::Auction;
+                self.turn = self.leader;
+                self.high = 0;
+                self.bidder = NONE;
+                self.passed = 0;
+                log!(self, "auction for {top}: {} leads", seat(self.leader));
+                return;
+            }
+            let total = self.discard_count();
+            if total > 0 {
+                // B16: shuffle the discards into a new deck.
+                for kind in 0..9 {
+                    for _ in 0..self.discards[kind] {
+                        self.deck[self.deck_len as usize] = Card::from_index(kind);
+                        self.deck_len += 1;
+                    }
+                }
+                self.discards = [0; 9];
+                let len = self.deck_len as usize;
+                self.deck[..len].shuffle(&mut self.rng);
+                log!(
+                    self,
+                    "deck empty: {total} discards shuffled into a new deck"
+                );
+                continue;
+            }
+            if self.n_projects == 0 {
+                // Cannot happen with conserved cards (number cards never sit
+                // in hands); stop rather than loop.
+                self.phase = Phase::Over;
+                self.winners = 0;
+                log!(
+                    self,
+                    "no card can ever be revealed: the game stops with no winner"
+                );
+                return;
+            }
+            // B16 (our ruling): every project advances one step; matured
+            // projects resolve in seat order from the current leader.
+            log!(
+                self,
+                "nothing to reveal: every project advances one step (B16)"
+            );
+            self.advance(self.leader);
+            if !self.resolve_queue() {
+                return;
+            }
+            if self.check_winners() {
+                return;
+            }
+        }
+    }
+
+    /// B8: every project on the table loses one chip to its owner's pool;
+    /// matured ones are handed out (specials) or queued (numbers) in seat
+    /// order from `first`, oldest first per owner (B9).
+    fn advance(&mut self, first: u8) {
+        let mut matured = [Matured {
+            owner: NONE,
+            card: Card::Two,
+        }; MAX_CARDS];
+        let mut m = 0;
+        let mut k = 0;
+        for i in 0..self.n_projects as usize {
+            let mut p = self.projects[i];
+            p.chips -= 1;
+            self.free[p.owner as usize] += 1;
+            if p.chips == 0 {
+                matured[m] = Matured {
+                    owner: p.owner,
+                    card: p.card,
+                };
+                m += 1;
+            } else {
+                self.projects[k] = p;
+                k += 1;
+            }
+        }
+        self.n_projects = k as u8;
+        self.q_head = 0;
+        self.q_len = 0;
+        if m == 0 {
+            return;
+        }
+        let mut owner = first;
+        for _ in 0..self.n {
+            for mat in &matured[..m] {
+                if mat.owner != owner {
+                    continue;
+                }
+                match mat.card {
+                    Card::Veto => {
+                        self.vetos[owner as usize] += 1;
+                        log!(
+                            self,
+                            "V of {} matures: into {}'s hand",
+                            seat(owner),
+                            seat(owner)
+                        );
+                    }
+                    Card::BigCheese if self.opts.dice == DiceMode::NoDice => self.hire(owner),
+                    Card::BigCheese => {
+                        self.cheeses[owner as usize] += 1;
+                        log!(
+                            self,
+                            "BC of {} matures: into {}'s hand",
+                            seat(owner),
+                            seat(owner)
+                        );
+                    }
+                    Card::Two
+                    | Card::Four
+                    | Card::Six
+                    | Card::Eight
+                    | Card::Ten
+                    | Card::Twelve
+                    | Card::Twenty => {
+                        self.queue[self.q_len as usize] = *mat;
+                        self.q_len += 1;
+                    }
+                }
+            }
+            owner += 1;
+            if owner == self.n {
+                owner = 0;
+            }
+        }
+    }
+
+    /// B15: a matured Big Cheese in `no-dice` hires up to 2 chips, within
+    /// the caps (4 per player, 2 x players in the game), and is discarded.
+    fn hire(&mut self, owner: u8) {
+        let o = owner as usize;
+        let cap = 2 * self.n;
+        let allowed = HIRE
+            .min(MAX_HIRED - self.hired[o].min(MAX_HIRED))
+            .min(cap - self.hired_total.min(cap));
+        self.hired[o] += allowed;
+        self.hired_total += allowed;
+        self.free[o] += allowed;
+        self.discards[Card::BigCheese.index()] += 1;
+        log!(
+            self,
+            "BC of {} matures: {} hires {allowed} chips ({} hired, {} in the game; B15)",
+            seat(owner),
+            seat(owner),
+            self.hired[o],
+            self.hired_total
+        );
+    }
+
+    fn die(&mut self, sides: u8) -> u8 {
+        if self.forced_pos < self.forced_len {
+            let v = self.forced[self.forced_pos as usize];
+            self.forced_pos += 1;
+            return v;
+        }
+        self.rng.random_range(1..=sides)
+    }
+
+    /// Rolls `k` d6 into the face counts `counts[1..=6]`.
+    fn roll_d6_into(&mut self, counts: &mut [u8; 7], k: u8) {
+        for _ in 0..k {
+            let v = self.die(6).clamp(1, 6);
+            counts[v as usize] += 1;
+        }
+    }
+
+    fn fill_sorted(roll: &mut Roll, counts: &[u8; 7]) {
+        let mut i = 0;
+        for (f, &c) in counts.iter().enumerate().skip(1) {
+            for _ in 0..c {
+                roll.dice[i] = f as u8;
+                i += 1;
+            }
+        }
+        roll.n = i as u8;
+    }
+
+    /// A fresh roll for a matured number card (B11).
+    fn roll_for(&mut self, owner: u8, card: Card) -> Roll {
+        let mut roll = Roll {
+            owner,
+            card,
+            n: 1,
+            dice: [0; MAX_DICE],
+        };
+        match self.opts.dice {
+            DiceMode::Polyhedral => roll.dice[0] = self.die(card.value()),
+            DiceMode::D6 => roll.dice[0] = self.die(6),
+            DiceMode::BestOfTwo | DiceMode::HalfOfN => {
+                let k = if self.opts.dice == DiceMode::BestOfTwo {
+                    2
+                } else {
+                    card.value()
+                };
+                let mut counts = [0u8; 7];
+                self.roll_d6_into(&mut counts, k);
+                Self::fill_sorted(&mut roll, &counts);
+            }
+            DiceMode::NoDice => roll.n = 0,
+        }
+        roll
+    }
+
+    /// The points a roll pays (B11).
+    pub(crate) fn payout(&self, roll: &Roll) -> u16 {
+        let value = roll.card.value() as u16;
+        let dice = roll.dice();
+        match self.opts.dice {
+            DiceMode::Polyhedral => dice[0] as u16,
+            DiceMode::D6 => dice[0] as u16 * value,
+            DiceMode::BestOfTwo => dice[dice.len() - 1] as u16 * value,
+            DiceMode::HalfOfN => {
+                let half = dice.len() / 2;
+                2 * dice[dice.len() - half..]
+                    .iter()
+                    .map(|&d| d as u16)
+                    .sum::<u16>()
+            }
+            DiceMode::NoDice => value,
+        }
+    }
+
+    /// The roll in words, for the log.
+    pub(crate) fn roll_text(&self, roll: &Roll) -> String {
+        let value = roll.card.value();
+        let list = |d: &[u8]| {
+            d.iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let pay = self.payout(roll);
+        match self.opts.dice {
+            DiceMode::Polyhedral => format!("d{value} rolls {}", roll.dice[0]),
+            DiceMode::D6 => format!(
+                "d6 rolls {}: {} x {value} = {pay}",
+                roll.dice[0], roll.dice[0]
+            ),
+            DiceMode::BestOfTwo => format!(
+                "2d6 roll {}: best {} x {value} = {pay}",
+                list(roll.dice()),
+                roll.dice()[1]
+            ),
+            DiceMode::HalfOfN => format!(
+                "{value}d6 roll {}: best {} sum {} x 2 = {pay}",
+                list(roll.dice()),
+                value / 2,
+                pay / 2
+            ),
+            DiceMode::NoDice => format!("pays its face value {value}"),
+        }
+    }
+
+    /// Pays the current matured projects one at a time (B9). Returns false
+    /// when it stops for an owner's Big Cheese decision (B10).
+    fn resolve_queue(&mut self) -> bool {
+        while self.q_head < self.q_len {
+            let m = self.queue[self.q_head as usize];
+            self.q_head += 1;
+            let roll = self.roll_for(m.owner, m.card);
+            if self.opts.dice != DiceMode::NoDice && self.cheeses[m.owner as usize] > 0 {
+                self.roll = roll;
+                self.phase = Phase::Roll;
+                log!(
+                    self,
+                    "{} of {} matures: {}; {} may play a Big Cheese",
+                    m.card,
+                    seat(m.owner),
+                    self.roll_text(&roll),
+                    seat(m.owner)
+                );
+                return false;
+            }
+            if self.logging {
+                let text = format!(
+                    "{} of {} matures: {}",
+                    m.card,
+                    seat(m.owner),
+                    self.roll_text(&roll)
+                );
+                self.pay(&roll, text);
+            } else {
+                self.pay(&roll, String::new());
+            }
+        }
+        true
+    }
+
+    /// Pays a roll to its owner and discards the card; with `exact`, a
+    /// payout that would pass the target is ignored (B13).
+    fn pay(&mut self, roll: &Roll, prefix: String) {
+        let o = roll.owner as usize;
+        let amount = self.payout(roll);
+        self.discards[roll.card.index()] += 1;
+        if self.opts.exact && self.scores[o] + amount > self.target {
+            log!(
+                self,
+                "{prefix}, {amount} would pass the exact target {}: ignored, {} discarded (B13)",
+                self.target,
+                roll.card
+            );
+            return;
+        }
+        self.scores[o] += amount;
+        self.scored[o] += 1;
+        log!(
+            self,
+            "{prefix}, {} scores {amount} (total {})",
+            seat(roll.owner),
+            self.scores[o]
+        );
+    }
+
+    /// After a whole advance: did anyone reach the target (B12-B14)?
+    fn check_winners(&mut self) -> bool {
+        let mut best = (0u16, 0u8);
+        let mut winners = 0u8;
+        for p in 0..self.n as usize {
+            let s = self.scores[p];
+            let reached = if self.opts.exact {
+                s == self.target
+            } else {
+                s >= self.target
+            };
+            if !reached {
+                continue;
+            }
+            // B14: highest score, then most scored projects, then shared.
+            let key = (s, self.scored[p]);
+            if winners == 0 || key > best {
+                best = key;
+                winners = 1 << p;
+            } else if key == best {
+                winners |= 1 << p;
+            }
+        }
+        if winners == 0 {
+            return false;
+        }
+        self.phase = Phase::Over;
+        self.winners = winners;
+        if self.logging {
+            let names: Vec<String> = (0..self.n)
+                .filter(|p| winners & (1 << p) != 0)
+                .map(|p| seat(p).to_string())
+                .collect();
+            let verb = if names.len() > 1 {
+                "share the win"
+            } else {
+                "wins"
+            };
+            self.log.push(LogEntry::public(format!(
+                "{} {verb} with {}",
+                names.join(" and "),
+                best.0
+            )));
+        }
+        true
+    }
+
+    /// After the last decision of an advance: finish it and go on.
+    fn continue_advance(&mut self) {
+        if self.resolve_queue() && !self.check_winners() {
+            self.start_auction();
+        }
+    }
+
+    /// The auction is won: B8.
+    fn take(&mut self) {
+        let w = self.bidder;
+        let bid = self.high;
+        let card = self.pop_top();
+        self.free[w as usize] -= bid;
+        log!(self, "{} takes {card} for {bid} chips", seat(w));
+        // B4: the taker leads next.
+        self.leader = w;
+        self.advance(w);
+        let i = self.n_projects as usize;
+        self.projects[i] = Project {
+            owner: w,
+            card,
+            chips: bid,
+        };
+        self.n_projects += 1;
+        self.continue_advance();
+    }
+
+    pub(crate) fn check_reroll(&self, dice: RerollDice) -> Result<(), IllegalAction> {
+        let roll = &self.roll;
+        if self.cheeses[roll.owner as usize] == 0 {
+            return Err(IllegalAction::NoBigCheese);
+        }
+        match (self.opts.dice, dice) {
+            (DiceMode::Polyhedral | DiceMode::D6, RerollDice::Die) => Ok(()),
+            (DiceMode::Polyhedral | DiceMode::D6, RerollDice::Faces(_)) => Err(
+                IllegalAction::RerollForm("with one die, write just `reroll`"),
+            ),
+            (DiceMode::BestOfTwo | DiceMode::HalfOfN, RerollDice::Die) => {
+                Err(IllegalAction::RerollForm(
+                    "name the dice to re-roll by their values, e.g. `reroll 3`",
+                ))
+            }
+            (DiceMode::BestOfTwo, RerollDice::Faces(f)) if f.len() != 1 => {
+                Err(IllegalAction::RerollForm(
+                    "in best-of-two a Big Cheese re-rolls exactly one of the two dice",
+                ))
+            }
+            (DiceMode::BestOfTwo | DiceMode::HalfOfN, RerollDice::Faces(f)) => {
+                let have = roll_counts(roll);
+                if f.is_empty() || (1..=6u8).any(|v| f.count(v) > have[v as usize]) {
+                    Err(IllegalAction::RerollNotRolled)
+                } else {
+                    Ok(())
+                }
+            }
+            (DiceMode::NoDice, RerollDice::Die | RerollDice::Faces(_)) => {
+                Err(IllegalAction::NoRoll)
+            }
+        }
+    }
+
+    fn reroll(&mut self, dice: RerollDice) {
+        let o = self.roll.owner;
+        self.cheeses[o as usize] -= 1;
+        self.discards[Card::BigCheese.index()] += 1;
+        let mut roll = self.roll;
+        match dice {
+            RerollDice::Die => {
+                let sides = if self.opts.dice == DiceMode::Polyhedral {
+                    roll.card.value()
+                } else {
+                    6
+                };
+                roll.dice[0] = self.die(sides);
+            }
+            RerollDice::Faces(f) => {
+                let mut counts = roll_counts(&roll);
+                for v in 1..=6u8 {
+                    counts[v as usize] -= f.count(v);
+                }
+                self.roll_d6_into(&mut counts, f.len() as u8);
+                Self::fill_sorted(&mut roll, &counts);
+            }
+        }
+        self.roll = roll;
+        log!(
+            self,
+            "{} plays a Big Cheese: {}, now {}",
+            seat(o),
+            Action::Reroll(dice),
+            self.roll_text(&roll)
+        );
+        if self.cheeses[o as usize] == 0 {
+            let text = if self.logging {
+                format!("{} keeps the new roll", seat(o))
+            } else {
+                String::new()
+            };
+            self.pay(&roll, text);
+            self.continue_advance();
+        }
+    }
+
+    /// Checks `action` as if `seat` tried it, with the reasons a seat that
+    /// is not to move gets (a passed bidder, B5; another player's roll, B10).
+    pub fn check_as(&self, who: Seat, action: Action) -> Result<(), ActError<IllegalAction>> {
+        let idx = who.index() as u8;
+        match self.phase {
+            Phase::Over => return Err(ActError::GameOver),
+            Phase::Auction if idx != self.turn && self.passed & (1 << idx) != 0 => {
+                return Err(ActError::Illegal(IllegalAction::AlreadyPassed))
+            }
+            Phase::Roll if idx != self.roll.owner && matches!(action, Action::Reroll(_)) => {
+                return Err(ActError::Illegal(IllegalAction::NotYourRoll))
+            }
+            Phase::Auction | Phase::Roll => {}
+        }
+        let to_move = self.to_move_seat();
+        if idx != to_move {
+            return Err(ActError::NotYourTurn {
+                expected: seat(to_move),
+                got: who,
+            });
+        }
+        self.check_action(action).map_err(ActError::Illegal)
+    }
+
+    pub(crate) fn to_move_seat(&self) -> u8 {
+        match self.phase {
+            Phase::Auction => self.turn,
+            Phase::Roll => self.roll.owner,
+            Phase::Over => NONE,
+        }
+    }
+
+    pub(crate) fn check_action(&self, action: Action) -> Result<(), IllegalAction> {
+        match self.phase {
+            Phase::Over => Err(IllegalAction::GameOver),
+            Phase::Auction => {
+                let p = self.turn as usize;
+                match action {
+                    Action::Bid(0) => Err(IllegalAction::BidZero),
+                    Action::Bid(b) if b <= self.high => Err(IllegalAction::BidNotAbove {
+                        bid: b,
+                        high: self.high,
+                    }),
+                    Action::Bid(b) if b > self.free[p] => Err(IllegalAction::BidExceedsChips {
+                        bid: b,
+                        free: self.free[p],
+                    }),
+                    Action::Bid(_) | Action::Pass => Ok(()),
+                    Action::Veto if self.vetos[p] > 0 => Ok(()),
+                    Action::Veto => Err(IllegalAction::NoVeto),
+                    Action::Keep | Action::Reroll(_) => Err(IllegalAction::NoRoll),
+                }
+            }
+            Phase::Roll => match action {
+                Action::Bid(_) | Action::Pass | Action::Veto => Err(IllegalAction::RollPending {
+                    owner: seat(self.roll.owner),
+                    card: self.roll.card,
+                }),
+                Action::Keep => Ok(()),
+                Action::Reroll(d) => self.check_reroll(d),
+            },
+        }
+    }
+
+    pub(crate) fn legal_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        match self.phase {
+            Phase::Over => {}
+            Phase::Auction => {
+                let p = self.turn as usize;
+                out.push(Action::Pass);
+                for b in self.high + 1..=self.free[p] {
+                    out.push(Action::Bid(b));
+                }
+                if self.vetos[p] > 0 {
+                    out.push(Action::Veto);
+                }
+            }
+            Phase::Roll => {
+                out.push(Action::Keep);
+                if self.cheeses[self.roll.owner as usize] == 0 {
+                    return;
+                }
+                match self.opts.dice {
+                    DiceMode::Polyhedral | DiceMode::D6 => {
+                        out.push(Action::Reroll(RerollDice::Die))
+                    }
+                    DiceMode::BestOfTwo => {
+                        let d = self.roll.dice();
+                        out.push(Action::Reroll(RerollDice::Faces(Faces::of(&[d[0]]))));
+                        if d[1] != d[0] {
+                            out.push(Action::Reroll(RerollDice::Faces(Faces::of(&[d[1]]))));
+                        }
+                    }
+                    DiceMode::HalfOfN => {
+                        // Every non-empty sub-multiset of the dice shown.
+                        let have = roll_counts(&self.roll);
+                        let mut k = [0u8; 6];
+                        loop {
+                            let mut i = 0;
+                            while i < 6 && k[i] == have[i + 1] {
+                                k[i] = 0;
+                                i += 1;
+                            }
+                            if i == 6 {
+                                break;
+                            }
+                            k[i] += 1;
+                            out.push(Action::Reroll(RerollDice::Faces(Faces::from_counts(k))));
+                        }
+                    }
+                    DiceMode::NoDice => {}
+                }
+            }
+        }
+    }
+
+    pub(crate) fn apply_action(&mut self, action: Action) {
+        match self.phase {
+            Phase::Over => panic!("apply_unchecked on a finished game"),
+            Phase::Auction => match action {
+                Action::Bid(b) => {
+                    self.high = b;
+                    self.bidder = self.turn;
+                    log!(self, "{} bids {b}", seat(self.turn));
+                    let others = ((1u8 << self.n) - 1) & !(1 << self.turn);
+                    if self.passed == others {
+                        self.take();
+                    } else {
+                        self.turn = self.next_bidder(self.turn);
+                    }
+                }
+                Action::Pass => {
+                    self.passed |= 1 << self.turn;
+                    log!(self, "{} passes", seat(self.turn));
+                    let all = (1u8 << self.n) - 1;
+                    if self.bidder == NONE {
+                        if self.passed == all {
+                            // B7: nobody bid.
+                            let card = self.pop_top();
+                            self.discards[card.index()] += 1;
+                            log!(
+                                self,
+                                "everyone passes: {card} discarded, nothing advances (B7)"
+                            );
+                            self.start_auction();
+                        } else {
+                            self.turn = self.next_bidder(self.turn);
+                        }
+                    } else if self.passed == all & !(1 << self.bidder) {
+                        self.take();
+                    } else {
+                        self.turn = self.next_bidder(self.turn);
+                    }
+                }
+                Action::Veto => {
+                    // B6
+                    let p = self.turn as usize;
+                    self.vetos[p] -= 1;
+                    self.discards[Card::Veto.index()] += 1;
+                    let card = self.pop_top();
+                    self.discards[card.index()] += 1;
+                    log!(
+                        self,
+                        "{} vetoes {card}: bids are void, nothing advances (B6)",
+                        seat(self.turn)
+                    );
+                    self.start_auction();
+                }
+                Action::Keep | Action::Reroll(_) => panic!("{action} in an auction"),
+            },
+            Phase::Roll => match action {
+                Action::Keep => {
+                    let roll = self.roll;
+                    let text = if self.logging {
+                        format!("{} keeps the roll", seat(roll.owner))
+                    } else {
+                        String::new()
+                    };
+                    self.pay(&roll, text);
+                    self.continue_advance();
+                }
+                Action::Reroll(d) => self.reroll(d),
+                Action::Bid(_) | Action::Pass | Action::Veto => panic!("{action} during a roll"),
+            },
+        }
+    }
+
+    pub(crate) fn outcome_now(&self) -> Option<Outcome> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let n = self.n as usize;
+        let scores: Vec<i64> = self.scores[..n].iter().map(|&s| s as i64).collect();
+        let winners: Vec<Seat> = (0..self.n)
+            .filter(|p| self.winners & (1 << p) != 0)
+            .map(seat)
+            .collect();
+        if winners.is_empty() {
+            return Some(Outcome::capped(scores));
+        }
+        // Places: winners first, then by score (B14).
+        let key = |p: usize| (self.winners & (1 << p) != 0, self.scores[p], self.scored[p]);
+        let places = (0..n)
+            .map(|p| 1 + (0..n).filter(|&q| key(q) > key(p)).count() as u8)
+            .collect();
+        Some(Outcome {
+            winners,
+            places,
+            scores,
+            capped: false,
+        })
+    }
+
+    pub(crate) fn set_logging_on(&mut self, on: bool) {
+        self.logging = on;
+        if on && self.log.is_empty() {
+            let top = self
+                .top()
+                .map_or_else(|| "none".to_string(), |c| c.to_string());
+            self.log.push(LogEntry::public(format!(
+                "deck shuffled: {} cards, top card {top}; {} leads (B4)",
+                self.deck_len,
+                seat(self.leader)
+            )));
+        }
+    }
+}
+
+/// Counts of each d6 face in a roll, index = face.
+pub(crate) fn roll_counts(roll: &Roll) -> [u8; 7] {
+    let mut c = [0u8; 7];
+    for &d in roll.dice() {
+        c[(d as usize).min(6)] += 1;
+    }
+    c
+}
