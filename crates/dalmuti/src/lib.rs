@@ -1,1 +1,184 @@
-//! placeholder
+//! `dalmuti`: a fast, exact rules engine for The Great Dalmuti (Il Grande
+//! Dalmuti), implementing [`game::Game`] and [`game::Scenario`].
+//!
+//! A game is a *session* of hands (D12). The rulebook (seed 003) and the
+//! project rulings D1..D15 (`RULINGS.md`) are the spec; `docs/rules/dalmuti.md`
+//! lists the rules as implemented. The crate is pure: no IO, no clock, no
+//! global RNG; all chance comes from a `ChaCha8Rng` seeded from the game
+//! seed and kept in the state, so `(options, players, seed, actions)`
+//! replays a session exactly. Hands are count arrays and move lists reuse
+//! the caller's `Vec`, so random playouts run at millions of actions per
+//! second.
+//!
+//! ```
+//! use dalmuti::{Dalmuti, Options};
+//! use game::Game;
+//! let mut g = Dalmuti::new(&Options { hands: 1, ..Options::default() }, 5, 7).unwrap();
+//! let mut legal = Vec::new();
+//! while g.to_move().is_some() {
+//!     g.legal_actions(&mut legal);
+//!     g.apply(legal[0]).unwrap();
+//! }
+//! assert_eq!(g.outcome().unwrap().winners.len(), 1);
+//! ```
+
+mod action;
+mod card;
+mod error;
+mod options;
+mod role;
+mod scenario;
+mod state;
+mod view;
+
+pub use action::{Action, Gift, Play, Side};
+pub use card::{Card, Hand, JESTER};
+pub use error::IllegalAction;
+pub use options::{Joins, Options, MAX_JOINS};
+pub use role::{Phase, Role};
+pub use scenario::Setup;
+pub use state::{Dalmuti, Revolution, Transfer, TransferKind, MAX_PLAYERS};
+pub use view::{Exchange, PublicView, TrickView, View};
+
+use game::{Game, LogEntry, Outcome, Seat, SetupError};
+use rand::Rng;
+
+impl Dalmuti {
+    /// The seat's role this hand (D4).
+    pub fn role(&self, seat: Seat) -> Role {
+        Role::of(self.pos[seat.index()] as usize, self.players as usize)
+    }
+
+    /// The table order this hand, Greater Dalmuti first.
+    pub fn order(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.order[..self.players as usize]
+            .iter()
+            .map(|&s| Seat::new(s as usize))
+    }
+
+    /// The phase of the current hand.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The hand number (1-based) within the session.
+    pub fn hand_number(&self) -> u32 {
+        self.hand_no
+    }
+
+    /// A seat's session score.
+    pub fn score(&self, seat: Seat) -> i64 {
+        self.scores[seat.index()]
+    }
+}
+
+impl Game for Dalmuti {
+    const NAME: &'static str = "dalmuti";
+    const RULES_VERSION: &'static str = "dalmuti/1";
+    const PLAYERS: std::ops::RangeInclusive<usize> = 3..=13;
+    const DEFAULT_PLAYERS: usize = 5;
+    const ACTION_HELP: &'static str = "\
+pass                 play nothing now; you may still play later in the trick (D9)
+play 7               play one 7;  play 3x7: three 7s
+play 2x7+J           two 7s and a Jester (= three 7s); play 1x7+2J; also `play 7 7 J`
+play J / play 2xJ    a Jester alone is rank 13; two Jesters alone are a pair of 13s (D6)
+give 3 12 / give 5   the cards a Dalmuti gives back in taxes (D8), or a Merchant at the market (D14)
+revolution           holder of both Jesters: no taxes; by the Greater Peon: roles reverse (D7)
+no-revolution        holder of both Jesters: keep quiet
+market P3 7          first Merchant gives a 7 to Merchant P3, who gives one back (market, D14)
+market P3            first Merchant and P3 draw a random card from each other (black_market, D14)
+no-market            first Merchant declines to trade
+seat-new above|below Greater Dalmuti seats a newcomer above or below the middle player (D13)";
+
+    type Options = Options;
+    type Action = Action;
+    type Error = IllegalAction;
+    type View = View;
+    type PublicView = PublicView;
+
+    fn new(options: &Options, players: usize, seed: u64) -> Result<Dalmuti, SetupError> {
+        Dalmuti::validate(options, players).map_err(SetupError)?;
+        let mut g =
+            Dalmuti::seated(options, players, seed, false, &[], None).map_err(SetupError)?;
+        g.start_hand();
+        g.fresh = true;
+        Ok(g)
+    }
+
+    fn options(&self) -> &Options {
+        &self.options
+    }
+
+    fn players(&self) -> usize {
+        self.players as usize
+    }
+
+    #[inline]
+    fn to_move(&self) -> Option<Seat> {
+        self.to_move_seat()
+    }
+
+    #[inline]
+    fn legal_actions(&self, out: &mut Vec<Action>) {
+        self.legal_into(out)
+    }
+
+    fn check(&self, action: Action) -> Result<(), IllegalAction> {
+        self.check_action(action)
+    }
+
+    /// # Panics
+    /// May panic, or corrupt the state, if `action` is illegal.
+    #[inline]
+    fn apply_unchecked(&mut self, action: Action) {
+        self.apply_action(action)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.session_outcome()
+    }
+
+    fn capped_outcome(&self) -> Outcome {
+        Outcome::capped(self.scores[..self.players as usize].to_vec())
+    }
+
+    fn view(&self, seat: Seat) -> View {
+        self.seat_view(seat)
+    }
+
+    fn public_view(&self) -> PublicView {
+        self.public()
+    }
+
+    fn sample_from_view<R: Rng + ?Sized>(view: &View, rng: &mut R) -> Dalmuti {
+        Dalmuti::sample(view, rng)
+    }
+
+    fn set_logging(&mut self, on: bool) {
+        if on && self.fresh && !self.logging {
+            // replay the seating and the deal with logging on (same seed)
+            let mut g = Dalmuti::seated(
+                &self.options,
+                self.players as usize,
+                self.seed,
+                true,
+                &[],
+                None,
+            )
+            .expect("the same setup succeeded before");
+            g.start_hand();
+            g.fresh = true;
+            *self = g;
+            return;
+        }
+        self.logging = on;
+    }
+
+    fn log(&self) -> &[LogEntry] {
+        if self.logging {
+            &self.log
+        } else {
+            &[]
+        }
+    }
+}

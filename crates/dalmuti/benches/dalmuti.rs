@@ -1,0 +1,80 @@
+//! Criterion benches for the hot paths: a whole random 5-player hand with
+//! taxes, `legal_actions`, and `apply`.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use dalmuti::{Action, Dalmuti, Options};
+use game::Game;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+fn one_hand(seed: u64, rng: &mut SmallRng, legal: &mut Vec<Action>) -> usize {
+    let opts = Options {
+        hands: 1,
+        ..Options::default()
+    };
+    let mut g = Dalmuti::new(&opts, 5, seed).expect("5 players");
+    let mut n = 0;
+    while g.to_move().is_some() {
+        g.legal_actions(legal);
+        let a = legal[rng.random_range(0..legal.len())];
+        g.apply_unchecked(a);
+        n += 1;
+    }
+    n
+}
+
+fn benches(c: &mut Criterion) {
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut legal = Vec::with_capacity(256);
+    let mut seed = 0u64;
+    c.bench_function("random_hand_5p", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(one_hand(seed, &mut rng, &mut legal))
+        })
+    });
+
+    // a pool of mid-hand positions for the per-call benches
+    let opts = Options {
+        hands: 1,
+        ..Options::default()
+    };
+    let mut positions = Vec::new();
+    for s in 0..64u64 {
+        let mut g = Dalmuti::new(&opts, 5, s).expect("5 players");
+        let steps = rng.random_range(0..40);
+        for _ in 0..steps {
+            if g.to_move().is_none() {
+                break;
+            }
+            g.legal_actions(&mut legal);
+            let a = legal[rng.random_range(0..legal.len())];
+            g.apply_unchecked(a);
+        }
+        if g.to_move().is_some() {
+            g.legal_actions(&mut legal);
+            let a = legal[rng.random_range(0..legal.len())];
+            positions.push((g, a));
+        }
+    }
+    let mut i = 0;
+    c.bench_function("legal_actions", |b| {
+        b.iter(|| {
+            i = (i + 1) % positions.len();
+            positions[i].0.legal_actions(&mut legal);
+            black_box(legal.len())
+        })
+    });
+    c.bench_function("apply", |b| {
+        b.iter(|| {
+            i = (i + 1) % positions.len();
+            let (g, a) = &positions[i];
+            let mut g = g.clone();
+            g.apply_unchecked(*a);
+            black_box(g.to_move())
+        })
+    });
+}
+
+criterion_group!(dalmuti, benches);
+criterion_main!(dalmuti);

@@ -1,0 +1,414 @@
+//! The Dalmuti half of scenario files: hand-made positions (`order`,
+//! `hand`, `phase`, `scores`, `hand-number`, `draw`) and game-specific
+//! expectations (`hand`, `count`, `role`, `order`, `trick`, `score`, ...).
+//!
+//! Setup lines only gather a [`Setup`]; [`game::Scenario::from_setup`]
+//! turns it into a state through the same code paths as a real session (the
+//! seating draw, the deal, the revolution offer, taxes), so a scenario tests
+//! the engine rather than a parallel copy of it.
+
+use crate::card::{Card, Hand, JESTER};
+use crate::options::Options;
+use crate::role::{Phase, Role};
+use crate::state::Dalmuti;
+use crate::Play;
+use game::{Scenario, ScenarioError, Seat};
+
+/// Where a hand-made position starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Start {
+    /// As after a real deal: a revolution offer if it matters (D7), then
+    /// taxes or play.
+    #[default]
+    Deal,
+    /// Straight to taxes (D8), skipping the revolution offer.
+    Taxes,
+    /// Straight to play (D9): no revolution, no taxes.
+    Play,
+}
+
+/// A hand-made position gathered from scenario setup lines.
+#[derive(Clone, Debug, Default)]
+pub struct Setup {
+    /// `order P3 P1 P2 P4`: the table order, Greater Dalmuti first (skips
+    /// the seating draw).
+    pub order: Option<Vec<Seat>>,
+    /// `hand P1 1 2 2 J`: fixed hands. If every seat's hand is given, no
+    /// deal takes place and the deck is exactly these cards.
+    pub hands: Vec<(Seat, Hand)>,
+    /// `phase deal|revolution|taxes|play` (or `no-taxes` = `phase play`).
+    pub start: Start,
+    /// `scores 3 0 1 2`: session scores per seat, P1 first.
+    pub scores: Option<Vec<i64>>,
+    /// `hand-number N`: the hand this position starts (joins before it
+    /// have already happened).
+    pub hand_number: Option<u32>,
+    /// `draw 5 3 J 3 7 2`: the seating-draw cards, first round in seat
+    /// order, then each tie round in seat order; the rest is seeded.
+    pub draws: Vec<Card>,
+}
+
+fn bad(e: impl std::fmt::Display) -> ScenarioError {
+    ScenarioError::BadArgs(e.to_string())
+}
+
+fn parse_seat(t: &str) -> Result<Seat, ScenarioError> {
+    t.parse::<Seat>().map_err(bad)
+}
+
+fn parse_seats(args: &str) -> Result<Vec<Seat>, ScenarioError> {
+    if args.trim() == "none" {
+        return Ok(Vec::new());
+    }
+    args.split_whitespace().map(parse_seat).collect()
+}
+
+fn seat_and_rest(args: &str) -> Result<(Seat, &str), ScenarioError> {
+    let args = args.trim();
+    let (s, rest) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
+    Ok((parse_seat(s)?, rest.trim()))
+}
+
+fn seats_text(v: impl IntoIterator<Item = Seat>) -> String {
+    let v: Vec<String> = v.into_iter().map(|s| s.to_string()).collect();
+    if v.is_empty() {
+        "none".to_string()
+    } else {
+        v.join(" ")
+    }
+}
+
+fn failed(
+    what: &str,
+    expected: impl std::fmt::Display,
+    found: impl std::fmt::Display,
+) -> ScenarioError {
+    ScenarioError::Failed(format!("expected {what} {expected}, found {found}"))
+}
+
+impl Dalmuti {
+    fn start(mut g: Dalmuti, start: Start) -> Dalmuti {
+        match start {
+            Start::Deal => g.after_deal(),
+            Start::Taxes => g.begin_taxes_or_play(true),
+            Start::Play => g.begin_taxes_or_play(false),
+        }
+        g.fresh = false;
+        g.logging = false;
+        g
+    }
+}
+
+impl Scenario for Dalmuti {
+    type Setup = Setup;
+
+    fn setup_line(setup: &mut Setup, key: &str, args: &str) -> Result<(), ScenarioError> {
+        match key {
+            "order" => setup.order = Some(parse_seats(args)?),
+            "hand" => {
+                let (s, rest) = seat_and_rest(args)?;
+                let h: Hand = rest.parse().map_err(bad)?;
+                setup.hands.retain(|(x, _)| *x != s);
+                setup.hands.push((s, h));
+            }
+            "phase" => {
+                setup.start = match args.trim() {
+                    "deal" | "revolution" => Start::Deal,
+                    "taxes" => Start::Taxes,
+                    "play" => Start::Play,
+                    other => {
+                        return Err(bad(format!("`{other}`: phase deal|revolution|taxes|play")))
+                    }
+                }
+            }
+            "no-taxes" => setup.start = Start::Play,
+            "scores" => {
+                setup.scores = Some(
+                    args.split_whitespace()
+                        .map(|t| t.parse::<i64>().map_err(bad))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+            "hand-number" => setup.hand_number = Some(args.trim().parse().map_err(bad)?),
+            "draw" => {
+                setup.draws = args
+                    .split_whitespace()
+                    .map(|t| t.parse::<Card>().map_err(bad))
+                    .collect::<Result<_, _>>()?
+            }
+            other => return Err(ScenarioError::UnknownKey(other.to_string())),
+        }
+        Ok(())
+    }
+
+    fn from_setup(
+        options: &Options,
+        players: usize,
+        seed: u64,
+        setup: Setup,
+    ) -> Result<Dalmuti, String> {
+        Dalmuti::validate(options, players)?;
+        let mut g = Dalmuti::seated(
+            options,
+            players,
+            seed,
+            true,
+            &setup.draws,
+            setup.order.as_deref(),
+        )?;
+        if let Some(h) = setup.hand_number {
+            if h == 0 {
+                return Err("hands are numbered from 1".to_string());
+            }
+            g.hand_no = h;
+        }
+        if let Some(sc) = &setup.scores {
+            if sc.len() != players {
+                return Err(format!("scores: give one score per seat ({players})"));
+            }
+            g.scores[..players].copy_from_slice(sc);
+        }
+        if setup.hands.is_empty() {
+            // a seeded deal, with no join: joins before this hand are done
+            g.deal();
+            return Ok(Self::start(g, setup.start));
+        }
+        // hand-made hands: check them against this table's deck (D2)
+        let full = Hand::deck_for(players, options.standard_deck);
+        let mut given = Hand::EMPTY;
+        let mut has = [false; crate::MAX_PLAYERS];
+        for (s, h) in &setup.hands {
+            if s.index() >= players {
+                return Err(format!("{s} is not at this table"));
+            }
+            given.add_all(h);
+            has[s.index()] = true;
+        }
+        for c in Card::all() {
+            if given.count(c) > full.count(c) {
+                return Err(format!(
+                    "the hands hold {} cards of {c}, but a {players}-player deck has only {} (D2)",
+                    given.count(c),
+                    full.count(c)
+                ));
+            }
+        }
+        g.reset_hand();
+        for (s, h) in &setup.hands {
+            g.hands[s.index()] = *h;
+        }
+        if has[..players].iter().all(|&x| x) {
+            g.deck = given;
+        } else {
+            // deal the rest of the deck to the others, one at a time (D5)
+            g.deck = full;
+            let rest = full.minus(&given).expect("checked above");
+            let mut cards: Vec<u8> = rest.cards().map(|c| c.index() as u8).collect();
+            use rand::seq::SliceRandom;
+            cards.shuffle(&mut g.rng);
+            let takers: Vec<u8> = (0..players)
+                .map(|p| g.at(p))
+                .filter(|&s| !has[s as usize])
+                .collect();
+            for (i, c) in cards.into_iter().enumerate() {
+                let s = takers[i % takers.len()] as usize;
+                g.hands[s].0[c as usize] += 1;
+            }
+        }
+        g.after_hands_set();
+        Ok(Self::start(g, setup.start))
+    }
+
+    fn expect(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
+        let args = args.trim();
+        let n = self.players as usize;
+        let check_seat = |s: Seat| {
+            if s.index() < n {
+                Ok(s)
+            } else {
+                Err(bad(format!("{s} is not at this table")))
+            }
+        };
+        match key {
+            "hand" => {
+                let (s, rest) = seat_and_rest(args)?;
+                let s = check_seat(s)?;
+                let want: Hand = rest.parse().map_err(bad)?;
+                let have = self.hands[s.index()];
+                if want != have {
+                    return Err(failed(&format!("{s}'s hand"), want, have));
+                }
+            }
+            "count" => {
+                let (s, rest) = seat_and_rest(args)?;
+                let s = check_seat(s)?;
+                let want: u8 = rest.parse().map_err(bad)?;
+                let have = self.left[s.index()];
+                if want != have {
+                    return Err(failed(
+                        &format!("{s} to hold"),
+                        format!("{want} cards"),
+                        have,
+                    ));
+                }
+            }
+            "role" => {
+                let (s, rest) = seat_and_rest(args)?;
+                let s = check_seat(s)?;
+                let want: Role = rest.parse().map_err(bad)?;
+                let have = self.role(s);
+                if want != have {
+                    return Err(failed(&format!("{s} to be"), want, have));
+                }
+            }
+            "order" => {
+                let want = seats_text(parse_seats(args)?);
+                let have = seats_text(self.order());
+                if want != have {
+                    return Err(failed("order", want, have));
+                }
+            }
+            "trick" => {
+                let have = match self.trick {
+                    None => "none".to_string(),
+                    Some((p, by)) => format!("{p} {}", Seat::new(by as usize)),
+                };
+                let want = if args == "none" {
+                    "none".to_string()
+                } else {
+                    let (play, by) = args
+                        .rsplit_once(char::is_whitespace)
+                        .ok_or_else(|| bad("trick PLAY SEAT or none"))?;
+                    let p: Play = play.parse().map_err(bad)?;
+                    format!("{p} {}", parse_seat(by)?)
+                };
+                if want != have {
+                    return Err(failed("trick", want, have));
+                }
+            }
+            "score" => {
+                let (s, rest) = seat_and_rest(args)?;
+                let s = check_seat(s)?;
+                let want: i64 = rest.parse().map_err(bad)?;
+                let have = self.scores[s.index()];
+                if want != have {
+                    return Err(failed(&format!("{s}'s score"), want, have));
+                }
+            }
+            "scores" => {
+                let want: Vec<i64> = args
+                    .split_whitespace()
+                    .map(|t| t.parse::<i64>().map_err(bad))
+                    .collect::<Result<_, _>>()?;
+                let have = self.scores[..n].to_vec();
+                if want != have {
+                    return Err(failed("scores", format!("{want:?}"), format!("{have:?}")));
+                }
+            }
+            "hand-number" => {
+                let want: u32 = args.parse().map_err(bad)?;
+                if want != self.hand_no {
+                    return Err(failed("hand number", want, self.hand_no));
+                }
+            }
+            "finished" => {
+                let want = seats_text(parse_seats(args)?);
+                let have = seats_text(
+                    self.finished[..self.n_finished as usize]
+                        .iter()
+                        .map(|&s| Seat::new(s as usize)),
+                );
+                if want != have {
+                    return Err(failed("finishing order", want, have));
+                }
+            }
+            "passed" => {
+                let want = seats_text(parse_seats(args)?);
+                let have = seats_text(
+                    (0..n)
+                        .filter(|&s| self.passed & (1 << s) != 0)
+                        .map(Seat::new),
+                );
+                if want != have {
+                    return Err(failed("passed", want, have));
+                }
+            }
+            "phase" => {
+                let ok = match args {
+                    "taxes" => matches!(self.phase, Phase::GreaterTax | Phase::LesserTax),
+                    other => self.phase.key() == other,
+                };
+                if !ok {
+                    return Err(failed("phase", args, self.phase));
+                }
+            }
+            "players" => {
+                let want: usize = args.parse().map_err(bad)?;
+                if want != n {
+                    return Err(failed("players", want, n));
+                }
+            }
+            "deck" => {
+                let want: usize = args.parse().map_err(bad)?;
+                if want != self.deck.len() {
+                    return Err(failed("a deck of", want, self.deck.len()));
+                }
+            }
+            "taxes" => {
+                let want = game::parse_bool("taxes", args).map_err(bad)?;
+                if want != self.taxes {
+                    return Err(failed(
+                        "taxes",
+                        game::bool_text(want),
+                        game::bool_text(self.taxes),
+                    ));
+                }
+            }
+            "revolution" => {
+                let have = match self.revolution {
+                    crate::Revolution::None => "none",
+                    crate::Revolution::Declared => "declared",
+                    crate::Revolution::Great => "great",
+                };
+                if args != have {
+                    return Err(failed("revolution", args, have));
+                }
+            }
+            "transfer" => {
+                // transfer P5 P1 1 2: P5 gave P1 exactly those cards
+                let (from, rest) = seat_and_rest(args)?;
+                let (to, rest) = seat_and_rest(rest)?;
+                let cards: Hand = rest.parse().map_err(bad)?;
+                let found = self.transfers[..self.n_transfers as usize]
+                    .iter()
+                    .any(|t| t.from == from && t.to == to && t.cards.hand() == cards);
+                if !found {
+                    let all: Vec<String> = self.transfers[..self.n_transfers as usize]
+                        .iter()
+                        .map(|t| format!("{}->{}: {}", t.from, t.to, t.cards))
+                        .collect();
+                    return Err(failed(
+                        "transfer",
+                        format!("{from}->{to}: {cards}"),
+                        if all.is_empty() {
+                            "none".to_string()
+                        } else {
+                            all.join(", ")
+                        },
+                    ));
+                }
+            }
+            "jesters" => {
+                // jesters P2 2
+                let (s, rest) = seat_and_rest(args)?;
+                let want: u8 = rest.parse().map_err(bad)?;
+                let have = self.hands[check_seat(s)?.index()].0[JESTER];
+                if want != have {
+                    return Err(failed(&format!("{s}'s Jesters"), want, have));
+                }
+            }
+            other => return Err(ScenarioError::UnknownKey(other.to_string())),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,1167 @@
+//! The full game state of a Dalmuti session and the rules that move it:
+//! seating (D3), deal (D2, D5), revolution (D7), taxes (D8), market (D14),
+//! tricks (D9..D11), scoring and session end (D12), joins (D13).
+//!
+//! Shaped for rollouts: every per-seat datum is a fixed array indexed by
+//! seat, hands are count arrays, sets of seats are `u16` bitmasks, the
+//! chance source is a seeded `ChaCha8Rng` inside the state, and no string is
+//! formatted unless logging is on. Nothing here allocates per action.
+
+use crate::action::{Action, Gift, Play, Side};
+use crate::card::{Card, Hand, JESTER};
+use crate::error::IllegalAction;
+use crate::options::Options;
+use crate::role::{Phase, Role};
+use game::{LogEntry, Seat};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The most seats a session can have (D1).
+pub const MAX_PLAYERS: usize = 13;
+
+/// Pushes a public log line, formatting only when logging is on.
+macro_rules! say {
+    ($s:expr, $($arg:tt)*) => {
+        if $s.logging {
+            let text = format!($($arg)*);
+            $s.log.push(LogEntry::public(text));
+        }
+    };
+}
+
+/// Pushes a log line only `seat` may read, formatting only when logging is on.
+macro_rules! tell {
+    ($s:expr, $seat:expr, $($arg:tt)*) => {
+        if $s.logging {
+            let text = format!($($arg)*);
+            $s.log.push(LogEntry::private(Seat::new($seat as usize), text));
+        }
+    };
+}
+
+/// How cards changed hands before play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TransferKind {
+    /// Taxes (D8).
+    Tax,
+    /// The market or the black market (D14).
+    Market,
+}
+
+/// Cards that went from one player to another this hand. Only the two
+/// players involved see the cards; everyone sees that it happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Transfer {
+    /// Who gave.
+    pub from: Seat,
+    /// Who received.
+    pub to: Seat,
+    /// The cards.
+    pub cards: Gift,
+    /// Taxes or market.
+    pub kind: TransferKind,
+}
+
+/// Whether a revolution was declared this hand (D7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Revolution {
+    /// None declared.
+    None,
+    /// Declared by someone other than the Greater Peon: no taxes.
+    Declared,
+    /// Declared by the Greater Peon: roles reverse, taxes are paid.
+    Great,
+}
+
+const NO_TRANSFER: Transfer = Transfer {
+    from: Seat::new(0),
+    to: Seat::new(0),
+    cards: Gift::one(Card::JESTER),
+    kind: TransferKind::Tax,
+};
+
+/// A Dalmuti session: the full state, known to nobody. Players see
+/// [`crate::View`]s.
+#[derive(Clone, Debug)]
+pub struct Dalmuti {
+    pub(crate) options: Options,
+    pub(crate) seed: u64,
+    /// Built by `new` and untouched since: `set_logging(true)` may rebuild
+    /// it with logging on to capture the seating and the deal.
+    pub(crate) fresh: bool,
+    pub(crate) players: u8,
+    /// 1-based hand number within the session.
+    pub(crate) hand_no: u32,
+    pub(crate) phase: Phase,
+    pub(crate) turn: u8,
+    /// Seat index by table position (role order, D4).
+    pub(crate) order: [u8; MAX_PLAYERS],
+    /// Table position by seat index.
+    pub(crate) pos: [u8; MAX_PLAYERS],
+    pub(crate) hands: [Hand; MAX_PLAYERS],
+    pub(crate) left: [u8; MAX_PLAYERS],
+    /// Cards each seat has played this hand (public).
+    pub(crate) played: [Hand; MAX_PLAYERS],
+    /// The cards in play this hand.
+    pub(crate) deck: Hand,
+    pub(crate) scores: [i64; MAX_PLAYERS],
+    /// Seats still holding cards.
+    pub(crate) active: u16,
+    /// Seats that passed since the last play.
+    pub(crate) passed: u16,
+    /// The last play of the current trick and who made it.
+    pub(crate) trick: Option<(Play, u8)>,
+    pub(crate) finished: [u8; MAX_PLAYERS],
+    pub(crate) n_finished: u8,
+    pub(crate) jester_holder: Option<u8>,
+    pub(crate) revolution: Revolution,
+    pub(crate) taxes: bool,
+    pub(crate) greater_gift: Option<Gift>,
+    pub(crate) lesser_gift: Option<Gift>,
+    pub(crate) market_with: Option<u8>,
+    pub(crate) transfers: [Transfer; 6],
+    pub(crate) n_transfers: u8,
+    pub(crate) rng: ChaCha8Rng,
+    pub(crate) logging: bool,
+    pub(crate) log: Vec<LogEntry>,
+}
+
+#[inline]
+const fn bit(seat: u8) -> u16 {
+    1 << seat
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, ...
+pub(crate) fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+impl Dalmuti {
+    /// Checks a new session's player count against its options (D1, D13).
+    pub(crate) fn validate(options: &Options, players: usize) -> Result<(), String> {
+        if !(3..=MAX_PLAYERS).contains(&players) {
+            return Err(format!(
+                "The Great Dalmuti is played by 3 to 13 players (D1), not {players}"
+            ));
+        }
+        if players + options.joins.len() > MAX_PLAYERS {
+            return Err(format!(
+                "{players} players and {} joins would make more than 13 players (D1, D13)",
+                options.joins.len()
+            ));
+        }
+        if options.market && options.black_market {
+            return Err("market and black_market cannot both be on (D14)".to_string());
+        }
+        Ok(())
+    }
+
+    /// A session with seats seated but no hand started: the seating draw
+    /// (D3) has been done from `draws` first, then from the seeded RNG,
+    /// unless `order` fixes the table order.
+    pub(crate) fn seated(
+        options: &Options,
+        players: usize,
+        seed: u64,
+        logging: bool,
+        draws: &[Card],
+        order: Option<&[Seat]>,
+    ) -> Result<Dalmuti, String> {
+        if !(3..=MAX_PLAYERS).contains(&players) {
+            return Err(format!(
+                "The Great Dalmuti is played by 3 to 13 players (D1), not {players}"
+            ));
+        }
+        let mut g = Dalmuti {
+            options: *options,
+            seed,
+            fresh: false,
+            players: players as u8,
+            hand_no: 1,
+            phase: Phase::Play,
+            turn: 0,
+            order: [0; MAX_PLAYERS],
+            pos: [0; MAX_PLAYERS],
+            hands: [Hand::EMPTY; MAX_PLAYERS],
+            left: [0; MAX_PLAYERS],
+            played: [Hand::EMPTY; MAX_PLAYERS],
+            deck: Hand::EMPTY,
+            scores: [0; MAX_PLAYERS],
+            active: 0,
+            passed: 0,
+            trick: None,
+            finished: [0; MAX_PLAYERS],
+            n_finished: 0,
+            jester_holder: None,
+            revolution: Revolution::None,
+            taxes: false,
+            greater_gift: None,
+            lesser_gift: None,
+            market_with: None,
+            transfers: [NO_TRANSFER; 6],
+            n_transfers: 0,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            logging,
+            log: Vec::new(),
+        };
+        match order {
+            Some(o) => {
+                let mut seen = 0u16;
+                if o.len() != players {
+                    return Err(format!("the order must list all {players} seats"));
+                }
+                for (p, s) in o.iter().enumerate() {
+                    if s.index() >= players || seen & bit(s.index() as u8) != 0 {
+                        return Err(format!("bad order: {s} is not a seat or is listed twice"));
+                    }
+                    seen |= bit(s.index() as u8);
+                    g.order[p] = s.index() as u8;
+                }
+            }
+            None => g.seating_draw(draws)?,
+        }
+        g.fix_pos();
+        for p in 0..players {
+            let s = g.order[p];
+            say!(
+                g,
+                "{} is {}",
+                Seat::new(s as usize),
+                Role::of(p, players).name()
+            );
+        }
+        Ok(g)
+    }
+
+    /// D3: each player draws a card from a shuffled 80-card deck; best rank
+    /// first, Jesters worst; tied players draw again among themselves.
+    fn seating_draw(&mut self, fixed: &[Card]) -> Result<(), String> {
+        let n = self.players as usize;
+        let mut deck = Hand::FULL_DECK;
+        let mut remaining = 80usize;
+        let mut fixed = fixed.iter();
+        let mut card = [0u8; MAX_PLAYERS];
+        let mut draw = |g: &mut Dalmuti| -> Result<u8, String> {
+            if let Some(&c) = fixed.next() {
+                if deck.count(c) == 0 {
+                    return Err(format!("the seating draw has no {c} left"));
+                }
+                deck.remove(c, 1);
+                remaining -= 1;
+                return Ok(c.index() as u8);
+            }
+            if remaining == 0 {
+                // new ruling: an exhausted draw deck is reshuffled whole
+                deck = Hand::FULL_DECK;
+                remaining = 80;
+            }
+            let c = deck.nth(g.rng.random_range(0..remaining));
+            deck.remove(c, 1);
+            remaining -= 1;
+            Ok(c.index() as u8)
+        };
+        for s in 0..n {
+            self.order[s] = s as u8;
+            card[s] = draw(self)?;
+        }
+        if self.logging {
+            let list: Vec<String> = (0..n)
+                .map(|s| format!("{} {}", Seat::new(s), Card::from_index(card[s] as usize)))
+                .collect();
+            say!(self, "seating draw (D3): {}", list.join(", "));
+        }
+        // sort a range of the order by the latest card, stably
+        fn sort_range(order: &mut [u8], card: &[u8; MAX_PLAYERS]) {
+            for i in 1..order.len() {
+                let mut j = i;
+                while j > 0 && card[order[j - 1] as usize] > card[order[j] as usize] {
+                    order.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+        }
+        sort_range(&mut self.order[..n], &card);
+        // tied[i]: order[i] and order[i+1] are still tied
+        let mut tied = [false; MAX_PLAYERS];
+        for i in 0..n - 1 {
+            tied[i] = card[self.order[i] as usize] == card[self.order[i + 1] as usize];
+        }
+        while let Some(a) = (0..n - 1).find(|&i| tied[i]) {
+            let mut b = a + 1;
+            while b < n - 1 && tied[b] {
+                b += 1;
+            }
+            // positions a..=b are tied: they draw again, in seat order
+            let mut group = [0u8; MAX_PLAYERS];
+            let len = b - a + 1;
+            group[..len].copy_from_slice(&self.order[a..=b]);
+            group[..len].sort_unstable();
+            for &s in &group[..len] {
+                card[s as usize] = draw(self)?;
+            }
+            if self.logging {
+                let list: Vec<String> = group[..len]
+                    .iter()
+                    .map(|&s| {
+                        format!(
+                            "{} {}",
+                            Seat::new(s as usize),
+                            Card::from_index(card[s as usize] as usize)
+                        )
+                    })
+                    .collect();
+                say!(self, "tie, drawing again: {}", list.join(", "));
+            }
+            self.order[a..=b].copy_from_slice(&group[..len]);
+            sort_range(&mut self.order[a..=b], &card);
+            for i in a..b {
+                tied[i] = card[self.order[i] as usize] == card[self.order[i + 1] as usize];
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn fix_pos(&mut self) {
+        for p in 0..self.players as usize {
+            self.pos[self.order[p] as usize] = p as u8;
+        }
+    }
+
+    /// The seat at table position `p`.
+    #[inline]
+    pub(crate) fn at(&self, p: usize) -> u8 {
+        self.order[p]
+    }
+
+    /// Starts hand `hand_no`: a join if one is due (D13), then the deal.
+    pub(crate) fn start_hand(&mut self) {
+        if self.hand_no > 1 && self.options.joins.before(self.hand_no) {
+            let n = self.players as usize;
+            let newcomer = Seat::new(n);
+            say!(self, "{newcomer} joins the session (D13)");
+            if n % 2 == 0 {
+                self.seat_newcomer(n / 2);
+            } else {
+                self.phase = Phase::SeatNew;
+                self.turn = self.at(0);
+                return;
+            }
+        }
+        self.deal();
+        self.after_deal();
+    }
+
+    /// D13: the newcomer (next seat index) sits at table position `p`.
+    fn seat_newcomer(&mut self, p: usize) {
+        let n = self.players as usize;
+        let s = n as u8;
+        for i in (p..n).rev() {
+            self.order[i + 1] = self.order[i];
+        }
+        self.order[p] = s;
+        self.players += 1;
+        self.scores[s as usize] = 0;
+        self.fix_pos();
+        say!(
+            self,
+            "{} sits at place {} as {}",
+            Seat::new(s as usize),
+            p + 1,
+            Role::of(p, n + 1).name()
+        );
+    }
+
+    /// Clears everything that belongs to one hand.
+    pub(crate) fn reset_hand(&mut self) {
+        self.hands = [Hand::EMPTY; MAX_PLAYERS];
+        self.played = [Hand::EMPTY; MAX_PLAYERS];
+        self.left = [0; MAX_PLAYERS];
+        self.active = 0;
+        self.passed = 0;
+        self.trick = None;
+        self.n_finished = 0;
+        self.jester_holder = None;
+        self.revolution = Revolution::None;
+        self.taxes = false;
+        self.greater_gift = None;
+        self.lesser_gift = None;
+        self.market_with = None;
+        self.n_transfers = 0;
+    }
+
+    /// D2, D5: shuffle this hand's deck and deal it one card at a time from
+    /// the Greater Dalmuti in table order.
+    pub(crate) fn deal(&mut self) {
+        self.reset_hand();
+        let n = self.players as usize;
+        self.deck = Hand::deck_for(n, self.options.standard_deck);
+        let mut cards = [0u8; 80];
+        let mut len = 0;
+        for i in 1..=JESTER {
+            for _ in 0..self.deck.0[i] {
+                cards[len] = i as u8;
+                len += 1;
+            }
+        }
+        cards[..len].shuffle(&mut self.rng);
+        let mut p = 0;
+        for &c in &cards[..len] {
+            let s = self.order[p] as usize;
+            self.hands[s].0[c as usize] += 1;
+            p += 1;
+            if p == n {
+                p = 0;
+            }
+        }
+        self.after_hands_set();
+        say!(
+            self,
+            "hand {}: the deck of {} cards is dealt (D5)",
+            self.hand_no,
+            len
+        );
+    }
+
+    /// Recomputes card counts and the active set from the hands.
+    pub(crate) fn after_hands_set(&mut self) {
+        self.active = 0;
+        for s in 0..self.players as usize {
+            self.left[s] = self.hands[s].len() as u8;
+            if self.left[s] > 0 {
+                self.active |= bit(s as u8);
+            }
+        }
+        if self.logging {
+            for s in 0..self.players as usize {
+                let h = self.hands[s];
+                tell!(self, s, "you are dealt {h}");
+            }
+        }
+    }
+
+    /// D7: offer a revolution when it would matter, else go to taxes or
+    /// play.
+    pub(crate) fn after_deal(&mut self) {
+        let n = self.players as usize;
+        let settling = self.options.settling_hand && self.hand_no == 1;
+        if !settling {
+            let holder = (0..n).find(|&s| self.hands[s].jesters() == 2);
+            if let Some(h) = holder {
+                let is_gp = self.pos[h] as usize == n - 1;
+                if !self.options.auto_revolution || is_gp {
+                    self.jester_holder = Some(h as u8);
+                    self.phase = Phase::Revolution;
+                    self.turn = h as u8;
+                    say!(
+                        self,
+                        "{} holds both Jesters and may declare a revolution (D7)",
+                        Seat::new(h)
+                    );
+                    return;
+                }
+            }
+        }
+        let taxes = !settling && !self.options.auto_revolution;
+        self.begin_taxes_or_play(taxes);
+    }
+
+    /// The number of cards in the greater (`true`) or lesser exchange: 2 or
+    /// 1, fewer only in hand-made scenario positions with tiny hands.
+    pub(crate) fn tax_size(&self, greater: bool) -> usize {
+        let n = self.players as usize;
+        let (top, bottom, k) = if greater {
+            (0, n - 1, 2)
+        } else {
+            (1, n - 2, 1)
+        };
+        k.min(self.left[self.at(top) as usize] as usize)
+            .min(self.left[self.at(bottom) as usize] as usize)
+    }
+
+    pub(crate) fn begin_taxes_or_play(&mut self, taxes: bool) {
+        self.taxes = taxes;
+        if !taxes {
+            say!(self, "no taxes this hand");
+            self.begin_play();
+            return;
+        }
+        if self.tax_size(true) > 0 {
+            self.phase = Phase::GreaterTax;
+            self.turn = self.at(0);
+        } else {
+            self.after_greater_choice();
+        }
+    }
+
+    fn after_greater_choice(&mut self) {
+        if self.players >= 4 && self.tax_size(false) > 0 {
+            self.phase = Phase::LesserTax;
+            self.turn = self.at(1);
+        } else {
+            self.resolve_taxes();
+        }
+    }
+
+    fn record(&mut self, from: u8, to: u8, cards: Gift, kind: TransferKind) {
+        self.transfers[self.n_transfers as usize] = Transfer {
+            from: Seat::new(from as usize),
+            to: Seat::new(to as usize),
+            cards,
+            kind,
+        };
+        self.n_transfers += 1;
+    }
+
+    /// The `k` best cards of a hand (lowest rank, Jesters worst: D8).
+    fn best_cards(hand: Hand, k: usize) -> Option<Gift> {
+        let mut h = hand;
+        let a = h.best()?;
+        if k == 1 {
+            return Some(Gift::one(a));
+        }
+        h.remove(a, 1);
+        Some(Gift::two(a, h.best()?))
+    }
+
+    fn move_cards(&mut self, from: u8, to: u8, g: Gift) {
+        for c in g.cards() {
+            self.hands[from as usize].remove(c, 1);
+            self.hands[to as usize].add(c, 1);
+        }
+        let k = g.len() as u8;
+        self.left[from as usize] -= k;
+        self.left[to as usize] += k;
+    }
+
+    /// D8: all tax cards move at once, chosen from pre-exchange hands.
+    fn resolve_taxes(&mut self) {
+        let n = self.players as usize;
+        let mut moves: [(u8, u8, Gift); 4] = [(0, 0, Gift::one(Card::JESTER)); 4];
+        let mut k = 0;
+        let exchanges = [(0, n - 1, true), (1, n - 2, false)];
+        let m = if n >= 4 { 2 } else { 1 };
+        for &(top, bottom, greater) in &exchanges[..m] {
+            let size = self.tax_size(greater);
+            if size == 0 {
+                continue;
+            }
+            let (d, p) = (self.at(top), self.at(bottom));
+            let pay = Self::best_cards(self.hands[p as usize], size).expect("tax size checked");
+            let back = if greater {
+                self.greater_gift.take()
+            } else {
+                self.lesser_gift.take()
+            }
+            .expect("tax choice made");
+            moves[k] = (p, d, pay);
+            moves[k + 1] = (d, p, back);
+            k += 2;
+        }
+        for &(from, to, g) in &moves[..k] {
+            self.move_cards(from, to, g);
+            self.record(from, to, g, TransferKind::Tax);
+        }
+        if self.logging {
+            for &(from, to, g) in &moves[..k] {
+                let (f, t) = (Seat::new(from as usize), Seat::new(to as usize));
+                let len = g.len();
+                if self.pos[from as usize] > self.pos[to as usize] {
+                    say!(
+                        self,
+                        "{f} pays {len} card{} of tax to {t} (D8)",
+                        if len == 1 { "" } else { "s" }
+                    );
+                } else {
+                    say!(
+                        self,
+                        "{f} gives {len} card{} back to {t} (D8)",
+                        if len == 1 { "" } else { "s" }
+                    );
+                }
+                tell!(self, from, "you give {g} to {t}");
+                tell!(self, to, "{f} gives you {g}");
+            }
+        }
+        let n_merchants = if n >= 4 { n - 4 } else { 0 };
+        if (self.options.market || self.options.black_market) && n_merchants >= 2 {
+            self.phase = Phase::Market;
+            self.turn = self.at(2);
+        } else {
+            self.begin_play();
+        }
+    }
+
+    pub(crate) fn begin_play(&mut self) {
+        self.phase = Phase::Play;
+        self.trick = None;
+        self.passed = 0;
+        self.turn = self.at(0);
+        say!(self, "{} leads", Seat::new(self.turn as usize));
+    }
+
+    /// Whether `s` is a Merchant other than the first one (D14 market).
+    pub(crate) fn is_market_partner(&self, s: Seat) -> bool {
+        let n = self.players as usize;
+        if s.index() >= n {
+            return false;
+        }
+        let p = self.pos[s.index()] as usize;
+        n >= 6 && p >= 3 && p + 3 <= n
+    }
+
+    /// The next seat clockwise (table order) after `s` that still holds
+    /// cards.
+    #[inline]
+    pub(crate) fn next_active(&self, s: u8) -> u8 {
+        let n = self.players as usize;
+        let mut p = self.pos[s as usize] as usize;
+        loop {
+            p += 1;
+            if p == n {
+                p = 0;
+            }
+            let c = self.order[p];
+            if self.active & bit(c) != 0 {
+                return c;
+            }
+        }
+    }
+
+    fn play(&mut self, p: Play) {
+        let s = self.turn;
+        let h = &mut self.hands[s as usize];
+        h.0[p.rank() as usize] -= p.naturals();
+        h.0[JESTER] -= p.jesters();
+        let pl = &mut self.played[s as usize];
+        pl.0[p.rank() as usize] += p.naturals();
+        pl.0[JESTER] += p.jesters();
+        self.left[s as usize] -= p.size();
+        self.trick = Some((p, s));
+        self.passed = 0;
+        say!(self, "{} plays {p}", Seat::new(s as usize));
+        if self.left[s as usize] == 0 && self.go_out(s) {
+            return;
+        }
+        self.turn = self.next_active(s);
+    }
+
+    fn pass(&mut self) {
+        let s = self.turn;
+        self.passed |= bit(s);
+        say!(self, "{} passes", Seat::new(s as usize));
+        let by = self.trick.expect("a trick to pass on").1;
+        // D10: everyone else still holding cards has passed
+        if self.active & !bit(by) & !self.passed == 0 {
+            self.trick = None;
+            self.passed = 0;
+            // D11: the lead goes clockwise if the last player went out
+            self.turn = if self.active & bit(by) != 0 {
+                by
+            } else {
+                self.next_active(by)
+            };
+            say!(self, "{} leads", Seat::new(self.turn as usize));
+        } else {
+            self.turn = self.next_active(s);
+        }
+    }
+
+    /// D11, D12: `s` has no cards left. Returns true if the hand ended.
+    fn go_out(&mut self, s: u8) -> bool {
+        self.active &= !bit(s);
+        self.finished[self.n_finished as usize] = s;
+        self.n_finished += 1;
+        let pts = self.active.count_ones() as i64;
+        self.scores[s as usize] += pts;
+        say!(
+            self,
+            "{} goes out {} (+{pts})",
+            Seat::new(s as usize),
+            ordinal(self.n_finished as usize)
+        );
+        if self.active.count_ones() == 1 {
+            let last = self.active.trailing_zeros() as u8;
+            self.finished[self.n_finished as usize] = last;
+            self.n_finished += 1;
+            say!(self, "{} is last (+0)", Seat::new(last as usize));
+            self.end_hand();
+            return true;
+        }
+        false
+    }
+
+    /// D12, D14: bonuses, session end, or the next hand in finishing order.
+    fn end_hand(&mut self) {
+        let n = self.players as usize;
+        let fpos = |g: &Dalmuti, s: u8| {
+            g.finished[..n]
+                .iter()
+                .position(|&x| x == s)
+                .expect("everyone finished")
+        };
+        let (gd, gp) = (self.at(0), self.at(n - 1));
+        if self.options.benevolent_rulers {
+            if fpos(self, gp) < n - 1 {
+                self.scores[gd as usize] += 1;
+                say!(
+                    self,
+                    "the Greater Peon {} rises: +1 to the Greater Dalmuti {} (benevolent_rulers)",
+                    Seat::new(gp as usize),
+                    Seat::new(gd as usize)
+                );
+            }
+            if n >= 4 {
+                let (ld, lp) = (self.at(1), self.at(n - 2));
+                if fpos(self, lp) < n - 2 {
+                    self.scores[ld as usize] += 1;
+                    say!(
+                        self,
+                        "the Lesser Peon {} rises: +1 to the Lesser Dalmuti {} (benevolent_rulers)",
+                        Seat::new(lp as usize),
+                        Seat::new(ld as usize)
+                    );
+                }
+            }
+        }
+        if self.options.the_elected && self.finished[0] == gp {
+            self.scores[gp as usize] += 1;
+            say!(
+                self,
+                "the Greater Peon {} becomes Greater Dalmuti: +1 (the_elected)",
+                Seat::new(gp as usize)
+            );
+        }
+        if self.logging {
+            let order: Vec<String> = self.finished[..n]
+                .iter()
+                .map(|&s| Seat::new(s as usize).to_string())
+                .collect();
+            let scores: Vec<String> = (0..n)
+                .map(|s| format!("{} {}", Seat::new(s), self.scores[s]))
+                .collect();
+            say!(
+                self,
+                "hand {} over: finishing order {}; scores {}",
+                self.hand_no,
+                order.join(" "),
+                scores.join(", ")
+            );
+        }
+        let target_hit = self
+            .options
+            .target
+            .is_some_and(|t| self.scores[..n].iter().any(|&x| x >= t as i64));
+        if self.hand_no >= self.options.hands || target_hit {
+            self.phase = Phase::Over;
+            if self.logging {
+                let best = self.scores[..n].iter().copied().max().unwrap_or(0);
+                let w: Vec<String> = (0..n)
+                    .filter(|&s| self.scores[s] == best)
+                    .map(|s| Seat::new(s).to_string())
+                    .collect();
+                say!(
+                    self,
+                    "the session is over after {} hand{}: {} win{} with {best} points",
+                    self.hand_no,
+                    if self.hand_no == 1 { "" } else { "s" },
+                    w.join(" and "),
+                    if w.len() == 1 { "s" } else { "" }
+                );
+            }
+            return;
+        }
+        self.hand_no += 1;
+        self.order[..n].copy_from_slice(&self.finished[..n]);
+        self.fix_pos();
+        for p in 0..n {
+            let s = self.order[p];
+            say!(
+                self,
+                "{} is {}",
+                Seat::new(s as usize),
+                Role::of(p, n).name()
+            );
+        }
+        self.start_hand();
+    }
+
+    // ----- the rules API -------------------------------------------------
+
+    /// Every legal action of the seat to move, in a fixed order: `pass`
+    /// first, then plays by rank, size and number of Jesters.
+    pub(crate) fn legal_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let s = self.turn as usize;
+        match self.phase {
+            Phase::Over => {}
+            Phase::SeatNew => {
+                out.push(Action::SeatNew(Side::Above));
+                out.push(Action::SeatNew(Side::Below));
+            }
+            Phase::Revolution => {
+                out.push(Action::Revolution);
+                out.push(Action::NoRevolution);
+            }
+            Phase::GreaterTax => Self::gifts(&self.hands[s], self.tax_size(true), out),
+            Phase::LesserTax => Self::gifts(&self.hands[s], self.tax_size(false), out),
+            Phase::MarketReturn => Self::gifts(&self.hands[s], 1, out),
+            Phase::Market => {
+                let n = self.players as usize;
+                for p in 3..=n - 3 {
+                    let partner = Seat::new(self.at(p) as usize);
+                    if self.options.black_market {
+                        out.push(Action::BlackMarket(partner));
+                    } else {
+                        for i in 1..=JESTER {
+                            if self.hands[s].0[i] > 0 {
+                                out.push(Action::Market(partner, Card::from_index(i)));
+                            }
+                        }
+                    }
+                }
+                out.push(Action::NoMarket);
+            }
+            Phase::Play => {
+                let h = &self.hands[s].0;
+                let jc = h[JESTER];
+                match self.trick {
+                    None => {
+                        for r in 1..=12u8 {
+                            let c = h[r as usize];
+                            if c == 0 {
+                                continue;
+                            }
+                            for size in 1..=c + jc {
+                                let jmax = jc.min(size - 1);
+                                for j in 0..=jmax {
+                                    let nat = size - j;
+                                    if nat <= c {
+                                        out.push(Action::Play(Play::raw(r, nat, j)));
+                                    }
+                                }
+                            }
+                        }
+                        if jc >= 1 {
+                            out.push(Action::Play(Play::raw(JESTER as u8, 0, 1)));
+                        }
+                        if jc >= 2 {
+                            out.push(Action::Play(Play::raw(JESTER as u8, 0, 2)));
+                        }
+                    }
+                    Some((last, _)) => {
+                        out.push(Action::Pass);
+                        let k = last.size();
+                        let jmax = jc.min(k - 1);
+                        for r in 1..last.rank() {
+                            let c = h[r as usize];
+                            if c == 0 || c + jmax < k {
+                                continue;
+                            }
+                            for j in 0..=jmax {
+                                if k - j <= c {
+                                    out.push(Action::Play(Play::raw(r, k - j, j)));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every gift of `k` cards (1 or 2) from `hand`, sorted.
+    fn gifts(hand: &Hand, k: usize, out: &mut Vec<Action>) {
+        for i in 1..=JESTER {
+            let c = hand.0[i];
+            if c == 0 {
+                continue;
+            }
+            let a = Card::from_index(i);
+            if k == 1 {
+                out.push(Action::Give(Gift::one(a)));
+                continue;
+            }
+            if c >= 2 {
+                out.push(Action::Give(Gift::two(a, a)));
+            }
+            for j in i + 1..=JESTER {
+                if hand.0[j] > 0 {
+                    out.push(Action::Give(Gift::two(a, Card::from_index(j))));
+                }
+            }
+        }
+    }
+
+    fn check_held(hand: &Hand, need: &Hand) -> Result<(), IllegalAction> {
+        for i in 1..=JESTER {
+            if need.0[i] > hand.0[i] {
+                return Err(IllegalAction::NotHeld {
+                    card: Card::from_index(i),
+                    need: need.0[i],
+                    have: hand.0[i],
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the seat to move may take `a`, and if not, why.
+    pub(crate) fn check_action(&self, a: Action) -> Result<(), IllegalAction> {
+        if self.phase == Phase::Over {
+            return Err(IllegalAction::GameOver);
+        }
+        let wrong = || IllegalAction::WrongPhase {
+            action: a,
+            phase: self.phase,
+        };
+        let hand = &self.hands[self.turn as usize];
+        match a {
+            Action::Pass => {
+                if self.phase != Phase::Play {
+                    return Err(wrong());
+                }
+                if self.trick.is_none() {
+                    return Err(IllegalAction::MustLead);
+                }
+                Ok(())
+            }
+            Action::Play(p) => {
+                if self.phase != Phase::Play {
+                    return Err(wrong());
+                }
+                if let Some((last, _)) = self.trick {
+                    if !p.beats(last) {
+                        return Err(IllegalAction::DoesNotBeat { last });
+                    }
+                }
+                let mut need = Hand::EMPTY;
+                need.0[p.rank() as usize] += p.naturals();
+                need.0[JESTER] += p.jesters();
+                Self::check_held(hand, &need)
+            }
+            Action::Give(g) => {
+                let k = match self.phase {
+                    Phase::GreaterTax => self.tax_size(true),
+                    Phase::LesserTax => self.tax_size(false),
+                    Phase::MarketReturn => 1,
+                    Phase::SeatNew
+                    | Phase::Revolution
+                    | Phase::Market
+                    | Phase::Play
+                    | Phase::Over => return Err(wrong()),
+                };
+                if g.len() != k {
+                    return Err(IllegalAction::GiftSize { expected: k });
+                }
+                Self::check_held(hand, &g.hand())
+            }
+            Action::Revolution | Action::NoRevolution => {
+                if self.phase != Phase::Revolution {
+                    return Err(IllegalAction::NoRevolution);
+                }
+                Ok(())
+            }
+            Action::Market(partner, c) => {
+                if self.phase != Phase::Market {
+                    return Err(wrong());
+                }
+                if self.options.black_market {
+                    return Err(IllegalAction::MarketKind { black: true });
+                }
+                if !self.is_market_partner(partner) {
+                    return Err(IllegalAction::NotMerchant(partner));
+                }
+                let mut need = Hand::EMPTY;
+                need.add(c, 1);
+                Self::check_held(hand, &need)
+            }
+            Action::BlackMarket(partner) => {
+                if self.phase != Phase::Market {
+                    return Err(wrong());
+                }
+                if !self.options.black_market {
+                    return Err(IllegalAction::MarketKind { black: false });
+                }
+                if !self.is_market_partner(partner) {
+                    return Err(IllegalAction::NotMerchant(partner));
+                }
+                Ok(())
+            }
+            Action::NoMarket => {
+                if self.phase != Phase::Market {
+                    return Err(wrong());
+                }
+                Ok(())
+            }
+            Action::SeatNew(_) => {
+                if self.phase != Phase::SeatNew {
+                    return Err(wrong());
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Applies a legal action.
+    pub(crate) fn apply_action(&mut self, a: Action) {
+        self.fresh = false;
+        let s = self.turn;
+        match a {
+            Action::Pass => self.pass(),
+            Action::Play(p) => self.play(p),
+            Action::Give(g) => match self.phase {
+                Phase::GreaterTax => {
+                    tell!(self, s, "you will give {g} to the Greater Peon");
+                    say!(self, "{} has chosen (D8)", Seat::new(s as usize));
+                    self.greater_gift = Some(g);
+                    self.after_greater_choice();
+                }
+                Phase::LesserTax => {
+                    tell!(self, s, "you will give {g} to the Lesser Peon");
+                    say!(self, "{} has chosen (D8)", Seat::new(s as usize));
+                    self.lesser_gift = Some(g);
+                    self.resolve_taxes();
+                }
+                Phase::MarketReturn => {
+                    let first = self.at(2);
+                    self.move_cards(s, first, g);
+                    self.record(s, first, g, TransferKind::Market);
+                    say!(
+                        self,
+                        "{} gives a card back to {} (market)",
+                        Seat::new(s as usize),
+                        Seat::new(first as usize)
+                    );
+                    tell!(self, s, "you give {g} to {}", Seat::new(first as usize));
+                    tell!(self, first, "{} gives you {g}", Seat::new(s as usize));
+                    self.begin_play();
+                }
+                Phase::SeatNew | Phase::Revolution | Phase::Market | Phase::Play | Phase::Over => {
+                    panic!("give in phase {}", self.phase)
+                }
+            },
+            Action::Revolution => {
+                let n = self.players as usize;
+                if self.pos[s as usize] as usize == n - 1 {
+                    self.revolution = Revolution::Great;
+                    say!(
+                        self,
+                        "{} declares a Great Revolution: all roles reverse (D7)",
+                        Seat::new(s as usize)
+                    );
+                    self.order[..n].reverse();
+                    self.fix_pos();
+                    for p in 0..n {
+                        let x = self.order[p];
+                        say!(
+                            self,
+                            "{} is {}",
+                            Seat::new(x as usize),
+                            Role::of(p, n).name()
+                        );
+                    }
+                    self.begin_taxes_or_play(true);
+                } else {
+                    self.revolution = Revolution::Declared;
+                    say!(
+                        self,
+                        "{} declares a revolution: no taxes this hand (D7)",
+                        Seat::new(s as usize)
+                    );
+                    self.begin_taxes_or_play(false);
+                }
+            }
+            Action::NoRevolution => {
+                say!(self, "{} declares no revolution", Seat::new(s as usize));
+                let taxes = !self.options.auto_revolution;
+                self.begin_taxes_or_play(taxes);
+            }
+            Action::Market(partner, c) => {
+                let t = partner.index() as u8;
+                let g = Gift::one(c);
+                self.move_cards(s, t, g);
+                self.record(s, t, g, TransferKind::Market);
+                say!(
+                    self,
+                    "{} trades a card with {partner} (market)",
+                    Seat::new(s as usize)
+                );
+                tell!(self, s, "you give {c} to {partner}");
+                tell!(self, t, "{} gives you {c}", Seat::new(s as usize));
+                self.market_with = Some(t);
+                self.phase = Phase::MarketReturn;
+                self.turn = t;
+            }
+            Action::BlackMarket(partner) => {
+                let t = partner.index() as u8;
+                let mine = self.hands[s as usize];
+                let theirs = self.hands[t as usize];
+                let a = mine.nth(self.rng.random_range(0..mine.len()));
+                let b = theirs.nth(self.rng.random_range(0..theirs.len()));
+                self.move_cards(s, t, Gift::one(a));
+                self.move_cards(t, s, Gift::one(b));
+                self.record(s, t, Gift::one(a), TransferKind::Market);
+                self.record(t, s, Gift::one(b), TransferKind::Market);
+                self.market_with = Some(t);
+                say!(
+                    self,
+                    "{} and {partner} each draw a random card from the other (black market)",
+                    Seat::new(s as usize)
+                );
+                tell!(self, s, "{partner} draws your {a}; you draw their {b}");
+                tell!(
+                    self,
+                    t,
+                    "{} draws your {b}; you draw their {a}",
+                    Seat::new(s as usize)
+                );
+                self.begin_play();
+            }
+            Action::NoMarket => {
+                say!(self, "{} declines to trade (market)", Seat::new(s as usize));
+                self.begin_play();
+            }
+            Action::SeatNew(side) => {
+                let n = self.players as usize;
+                say!(
+                    self,
+                    "{} seats the newcomer {side} the middle player",
+                    Seat::new(s as usize)
+                );
+                let mid = n / 2;
+                self.seat_newcomer(match side {
+                    Side::Above => mid,
+                    Side::Below => mid + 1,
+                });
+                self.deal();
+                self.after_deal();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinals() {
+        assert_eq!(ordinal(1), "1st");
+        assert_eq!(ordinal(2), "2nd");
+        assert_eq!(ordinal(3), "3rd");
+        assert_eq!(ordinal(4), "4th");
+        assert_eq!(ordinal(11), "11th");
+        assert_eq!(ordinal(12), "12th");
+        assert_eq!(ordinal(13), "13th");
+    }
+}
