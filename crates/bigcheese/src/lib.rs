@@ -63,14 +63,17 @@ reroll 1,1,2 half-of-n: play a Big Cheese to re-roll the dice showing these valu
         BigCheese::start(options, players, seed)
     }
 
+    #[inline]
     fn options(&self) -> &Options {
         &self.opts
     }
 
+    #[inline]
     fn players(&self) -> usize {
         self.n as usize
     }
 
+    #[inline]
     fn to_move(&self) -> Option<Seat> {
         match self.to_move_seat() {
             state::NONE => None,
@@ -78,10 +81,12 @@ reroll 1,1,2 half-of-n: play a Big Cheese to re-roll the dice showing these valu
         }
     }
 
+    #[inline]
     fn legal_actions(&self, out: &mut Vec<Action>) {
         self.legal_into(out);
     }
 
+    #[inline]
     fn check(&self, action: Action) -> Result<(), IllegalAction> {
         self.check_action(action)
     }
@@ -89,6 +94,7 @@ reroll 1,1,2 half-of-n: play a Big Cheese to re-roll the dice showing these valu
     /// # Panics
     /// On an action that is not legal in the current phase (for example a
     /// bid while a roll waits); an over-large bid underflows the chips.
+    #[inline]
     fn apply_unchecked(&mut self, action: Action) {
         self.apply_action(action);
     }

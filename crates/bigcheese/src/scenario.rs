@@ -468,6 +468,15 @@ impl Scenario for BigCheese {
                 };
                 check("phase", args.trim(), found)
             }
+            "legal-count" => {
+                let mut legal = Vec::new();
+                self.legal_actions(&mut legal);
+                check(
+                    "number of legal actions",
+                    num::<usize>(args.trim())?,
+                    legal.len(),
+                )
+            }
             "to-move" => {
                 let found = self
                     .to_move()

@@ -119,6 +119,8 @@ pub struct BigCheese {
     pub(crate) passed: u8,
     /// Bitmask of winners once over (0 when the game could not go on).
     pub(crate) winners: u8,
+    /// Set when a payout reaches the target; checked after the advance.
+    pub(crate) reached: bool,
     pub(crate) forced: [u8; MAX_FORCED],
     pub(crate) forced_len: u8,
     pub(crate) forced_pos: u8,
@@ -171,6 +173,7 @@ impl BigCheese {
             bidder: NONE,
             passed: 0,
             winners: 0,
+            reached: false,
             forced: [0; MAX_FORCED],
             forced_len: 0,
             forced_pos: 0,
@@ -207,6 +210,7 @@ impl BigCheese {
     }
 
     /// The top card, face up (B3).
+    #[inline]
     pub(crate) fn top(&self) -> Option<Card> {
         self.deck_len.checked_sub(1).map(|i| self.deck[i as usize])
     }
@@ -222,6 +226,7 @@ impl BigCheese {
     }
 
     /// The seat after `p` that has not passed (B5).
+    #[inline]
     fn next_bidder(&self, p: u8) -> u8 {
         let mut q = p;
         loop {
@@ -549,6 +554,7 @@ impl BigCheese {
         }
         self.scores[o] += amount;
         self.scored[o] += 1;
+        self.reached |= self.scores[o] >= self.target;
         log!(
             self,
             "{prefix}, {} scores {amount} (total {})",
@@ -559,6 +565,10 @@ impl BigCheese {
 
     /// After a whole advance: did anyone reach the target (B12-B14)?
     fn check_winners(&mut self) -> bool {
+        if !self.reached {
+            return false;
+        }
+        self.reached = false;
         let mut best = (0u16, 0u8);
         let mut winners = 0u8;
         for p in 0..self.n as usize {
@@ -731,6 +741,7 @@ impl BigCheese {
         self.check_action(action).map_err(ActError::Illegal)
     }
 
+    #[inline]
     pub(crate) fn to_move_seat(&self) -> u8 {
         match self.phase {
             Phase::Auction => self.turn,
@@ -777,10 +788,10 @@ impl BigCheese {
             Phase::Over => {}
             Phase::Auction => {
                 let p = self.turn as usize;
-                out.push(Action::Pass);
-                for b in self.high + 1..=self.free[p] {
-                    out.push(Action::Bid(b));
-                }
+                out.extend(
+                    std::iter::once(Action::Pass)
+                        .chain((self.high + 1..=self.free[p]).map(Action::Bid)),
+                );
                 if self.vetos[p] > 0 {
                     out.push(Action::Veto);
                 }

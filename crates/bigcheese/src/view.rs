@@ -345,8 +345,12 @@ impl BigCheese {
         if let Some(top) = pv.top {
             seen[top.index()] += 1;
         }
-        for kind in 0..Card::kinds(pv.options.specials) {
-            for _ in 0..Card::COPIES.saturating_sub(seen[kind]) {
+        for (kind, &k) in seen
+            .iter()
+            .enumerate()
+            .take(Card::kinds(pv.options.specials))
+        {
+            for _ in 0..Card::COPIES.saturating_sub(k) {
                 g.deck[g.deck_len as usize] = Card::from_index(kind);
                 g.deck_len += 1;
             }

@@ -1,0 +1,84 @@
+//! Benchmarks of the rollout hot paths: a whole random 4-player game,
+//! `legal_actions`, and `apply`.
+
+// criterion_group! generates an undocumented pub fn.
+#![allow(missing_docs)]
+
+use bigcheese::{Action, BigCheese, Options};
+use criterion::{criterion_group, criterion_main, Criterion};
+use game::Game;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::hint::black_box;
+
+/// Plays one game with uniformly random legal actions; returns the action count.
+fn random_game(seed: u64, rng: &mut SmallRng, legal: &mut Vec<Action>) -> usize {
+    let mut g = BigCheese::new(&Options::default(), 4, seed).unwrap();
+    let mut steps = 0;
+    while g.to_move().is_some() && steps < 100_000 {
+        g.legal_actions(legal);
+        let a = legal[rng.random_range(0..legal.len())];
+        g.apply_unchecked(a);
+        steps += 1;
+    }
+    steps
+}
+
+/// Positions from random games, for the per-call benches.
+fn positions() -> Vec<BigCheese> {
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut legal = Vec::new();
+    let mut out = Vec::new();
+    for seed in 0..20 {
+        let mut g = BigCheese::new(&Options::default(), 4, seed).unwrap();
+        while g.to_move().is_some() {
+            out.push(g.clone());
+            g.legal_actions(&mut legal);
+            let a = legal[rng.random_range(0..legal.len())];
+            g.apply_unchecked(a);
+        }
+    }
+    out
+}
+
+fn benches(c: &mut Criterion) {
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut legal = Vec::with_capacity(64);
+    let mut seed = 0u64;
+    c.bench_function("random_game_4p", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(random_game(seed, &mut rng, &mut legal))
+        })
+    });
+    let pos = positions();
+    let mut i = 0;
+    c.bench_function("legal_actions", |b| {
+        b.iter(|| {
+            i = (i + 1) % pos.len();
+            pos[i].legal_actions(&mut legal);
+            black_box(legal.len())
+        })
+    });
+    let moves: Vec<(BigCheese, Action)> = pos
+        .iter()
+        .map(|g| {
+            g.legal_actions(&mut legal);
+            (g.clone(), legal[rng.random_range(0..legal.len())])
+        })
+        .collect();
+    let mut j = 0;
+    c.bench_function("apply", |b| {
+        b.iter_batched_ref(
+            || {
+                j = (j + 1) % moves.len();
+                moves[j].clone()
+            },
+            |(g, a)| g.apply_unchecked(*a),
+            criterion::BatchSize::SmallInput,
+        )
+    });
+}
+
+criterion_group!(bigcheese_benches, benches);
+criterion_main!(bigcheese_benches);
