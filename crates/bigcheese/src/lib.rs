@@ -77,7 +77,7 @@ reroll 1,1,2 half-of-n: play a Big Cheese to re-roll the dice showing these valu
     fn to_move(&self) -> Option<Seat> {
         match self.to_move_seat() {
             state::NONE => None,
-            p => Some(Seat::new(p as usize)),
+            p => Some(state::seat(p)),
         }
     }
 

@@ -27,6 +27,17 @@ pub(crate) const MAX_HIRED: u8 = 4;
 /// Chips hired by one matured Big Cheese in `no-dice` (B15).
 pub(crate) const HIRE: u8 = 2;
 
+/// `BIDS[i] == Action::Bid(i)`, for copying bid lists in one go.
+const BIDS: [Action; 256] = {
+    let mut t = [Action::Pass; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = Action::Bid(i as u8);
+        i += 1;
+    }
+    t
+};
+
 /// Appends a public log line, formatting only when logging is on.
 macro_rules! log {
     ($s:expr, $($arg:tt)*) => {
@@ -129,8 +140,19 @@ pub struct BigCheese {
     pub(crate) log: Vec<LogEntry>,
 }
 
+/// Every seat, built at compile time (so no bounds assert on the hot path).
+const SEATS: [Seat; MAX_PLAYERS] = [
+    Seat::new(0),
+    Seat::new(1),
+    Seat::new(2),
+    Seat::new(3),
+    Seat::new(4),
+    Seat::new(5),
+];
+
+#[inline]
 pub(crate) fn seat(p: u8) -> Seat {
-    Seat::new(p as usize)
+    SEATS[p as usize]
 }
 
 impl BigCheese {
@@ -304,10 +326,9 @@ impl BigCheese {
     /// matured ones are handed out (specials) or queued (numbers) in seat
     /// order from `first`, oldest first per owner (B9).
     fn advance(&mut self, first: u8) {
-        let mut matured = [Matured {
-            owner: NONE,
-            card: Card::Two,
-        }; MAX_CARDS];
+        // Matured projects are collected in table order (oldest first) in
+        // the queue, then ordered by seat from `first` (stable, so each
+        // owner's stay oldest first).
         let mut m = 0;
         let mut k = 0;
         for i in 0..self.n_projects as usize {
@@ -315,7 +336,7 @@ impl BigCheese {
             p.chips -= 1;
             self.free[p.owner as usize] += 1;
             if p.chips == 0 {
-                matured[m] = Matured {
+                self.queue[m] = Matured {
                     owner: p.owner,
                     card: p.card,
                 };
@@ -331,49 +352,58 @@ impl BigCheese {
         if m == 0 {
             return;
         }
-        let mut owner = first;
-        for _ in 0..self.n {
-            for mat in &matured[..m] {
-                if mat.owner != owner {
-                    continue;
+        if m > 1 {
+            let n = self.n;
+            let rank = |o: u8| if o >= first { o - first } else { o + n - first };
+            // Insertion sort: stable and allocation-free on a few items.
+            for i in 1..m {
+                let x = self.queue[i];
+                let mut j = i;
+                while j > 0 && rank(self.queue[j - 1].owner) > rank(x.owner) {
+                    self.queue[j] = self.queue[j - 1];
+                    j -= 1;
                 }
-                match mat.card {
-                    Card::Veto => {
-                        self.vetos[owner as usize] += 1;
-                        log!(
-                            self,
-                            "V of {} matures: into {}'s hand",
-                            seat(owner),
-                            seat(owner)
-                        );
-                    }
-                    Card::BigCheese if self.opts.dice == DiceMode::NoDice => self.hire(owner),
-                    Card::BigCheese => {
-                        self.cheeses[owner as usize] += 1;
-                        log!(
-                            self,
-                            "BC of {} matures: into {}'s hand",
-                            seat(owner),
-                            seat(owner)
-                        );
-                    }
-                    Card::Two
-                    | Card::Four
-                    | Card::Six
-                    | Card::Eight
-                    | Card::Ten
-                    | Card::Twelve
-                    | Card::Twenty => {
-                        self.queue[self.q_len as usize] = *mat;
-                        self.q_len += 1;
-                    }
-                }
-            }
-            owner += 1;
-            if owner == self.n {
-                owner = 0;
+                self.queue[j] = x;
             }
         }
+        // B9: specials go to hand (or hire, B15) first; numbers stay queued.
+        let mut q = 0;
+        for i in 0..m {
+            let mat = self.queue[i];
+            let owner = mat.owner;
+            match mat.card {
+                Card::Veto => {
+                    self.vetos[owner as usize] += 1;
+                    log!(
+                        self,
+                        "V of {} matures: into {}'s hand",
+                        seat(owner),
+                        seat(owner)
+                    );
+                }
+                Card::BigCheese if self.opts.dice == DiceMode::NoDice => self.hire(owner),
+                Card::BigCheese => {
+                    self.cheeses[owner as usize] += 1;
+                    log!(
+                        self,
+                        "BC of {} matures: into {}'s hand",
+                        seat(owner),
+                        seat(owner)
+                    );
+                }
+                Card::Two
+                | Card::Four
+                | Card::Six
+                | Card::Eight
+                | Card::Ten
+                | Card::Twelve
+                | Card::Twenty => {
+                    self.queue[q] = mat;
+                    q += 1;
+                }
+            }
+        }
+        self.q_len = q as u8;
     }
 
     /// B15: a matured Big Cheese in `no-dice` hires up to 2 chips, within
@@ -788,10 +818,12 @@ impl BigCheese {
             Phase::Over => {}
             Phase::Auction => {
                 let p = self.turn as usize;
-                out.extend(
-                    std::iter::once(Action::Pass)
-                        .chain((self.high + 1..=self.free[p]).map(Action::Bid)),
-                );
+                out.push(Action::Pass);
+                let (lo, hi) = (self.high as usize + 1, self.free[p] as usize);
+                if lo <= hi {
+                    // A memcpy from a table instead of a push per bid.
+                    out.extend_from_slice(&BIDS[lo..=hi]);
+                }
                 if self.vetos[p] > 0 {
                     out.push(Action::Veto);
                 }
