@@ -2,7 +2,7 @@
 //! first legal action so the workspace builds).
 
 use crate::Bot;
-use dalmuti::*;
+use dalmuti::{Action, Dalmuti, View};
 
 /// Heuristic player for dalmuti.
 #[derive(Debug)]
@@ -14,5 +14,15 @@ impl Heuristic {
     /// A heuristic bot.
     pub fn new(seed: u64) -> Heuristic {
         Heuristic { _seed: seed }
+    }
+}
+
+impl Bot<Dalmuti> for Heuristic {
+    fn name(&self) -> &'static str {
+        "heuristic"
+    }
+
+    fn choose(&mut self, _view: &View, legal: &[Action]) -> Action {
+        legal[0]
     }
 }

@@ -1,1 +1,48 @@
-//! placeholder
+//! `cli`: the ratrace command line as a library (scenario runner, records,
+//! replay, simulator, terminal play), so integration tests drive the same
+//! code the `ratrace` binary runs.
+//!
+//! Everything here is generic over [`game::Game`]; the only place that
+//! names the concrete games is the [`dispatch!`] macro.
+
+pub mod play;
+pub mod records;
+pub mod scenario;
+pub mod simulate;
+
+/// The games this build knows, by command-line name.
+pub const GAMES: &[&str] = &["bigcheese", "dalmuti"];
+
+/// Runs `$body` with the type alias `$G` bound to the game called `$name`,
+/// or evaluates `$unknown` when no game has that name.
+#[macro_export]
+macro_rules! dispatch {
+    ($name:expr, $G:ident => $body:expr, _ => $unknown:expr) => {
+        match $name {
+            "bigcheese" => {
+                type $G = ::bigcheese::BigCheese;
+                $body
+            }
+            "dalmuti" => {
+                type $G = ::dalmuti::Dalmuti;
+                $body
+            }
+            _ => $unknown,
+        }
+    };
+}
+
+/// The error for a game name that is not one of [`GAMES`].
+pub fn unknown_game(name: &str) -> String {
+    format!("unknown game `{name}` (choose from: {})", GAMES.join(", "))
+}
+
+/// Mixes a base seed and an index into an independent 64-bit seed
+/// (SplitMix64), so game `i` of a run does not depend on the thread count.
+pub fn derive_seed(base: u64, index: u64) -> u64 {
+    let mut z = base ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

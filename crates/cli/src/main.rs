@@ -1,1 +1,270 @@
-fn main() {}
+//! `ratrace`: play The Big Cheese and The Great Dalmuti in the terminal,
+//! simulate bot games, replay records and run scenario files.
+//!
+//! This file only parses flags and dispatches; the work is in the `cli`
+//! library so tests run the same code.
+
+use clap::{Parser, Subcommand};
+use cli::{dispatch, play, records, scenario, simulate};
+use game::{Game, GameOptions, Seat};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "ratrace",
+    version,
+    about = "The Big Cheese and The Great Dalmuti: play, simulate, replay"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play in the terminal against bots.
+    Play {
+        /// bigcheese or dalmuti.
+        game: String,
+        /// Number of players (default: 4 for bigcheese, 5 for dalmuti).
+        #[arg(long)]
+        players: Option<usize>,
+        /// A rules option, key=value (repeatable); `ratrace options GAME` lists them.
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+        /// Seed of all chance (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Bots for the other seats, comma-separated, repeated as needed.
+        #[arg(long, default_value = "heuristic", value_delimiter = ',')]
+        bots: Vec<String>,
+        /// Your seat.
+        #[arg(long, default_value = "P1")]
+        seat: Seat,
+        /// Where to save the game record (default: games/GAME-SEED.json).
+        #[arg(long)]
+        record: Option<PathBuf>,
+    },
+    /// Play many bot games and report wins per seat and per bot.
+    Simulate {
+        /// bigcheese or dalmuti.
+        game: String,
+        /// Number of games.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Number of players.
+        #[arg(long)]
+        players: Option<usize>,
+        /// Bots by seat, comma-separated, repeated as needed.
+        #[arg(long, default_value = "random", value_delimiter = ',')]
+        bots: Vec<String>,
+        /// A rules option, key=value (repeatable).
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+        /// Seed of the run.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Stop a game with no winner after this many actions (B17).
+        #[arg(long, default_value_t = 100_000)]
+        max_actions: u64,
+        /// Move the bots one seat along each game.
+        #[arg(long)]
+        rotate: bool,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a readable play-by-play of a game record.
+    Replay {
+        /// The record (JSON).
+        file: PathBuf,
+    },
+    /// Run scenario files (or folders of *.scen files).
+    Scenario {
+        /// Files or folders.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// List a game's rules options and their defaults.
+    Options {
+        /// bigcheese or dalmuti.
+        game: String,
+    },
+}
+
+fn parse_options<G: Game>(pairs: &[String]) -> Result<G::Options, String> {
+    let mut o = G::Options::default();
+    for p in pairs {
+        o.set_pair(p).map_err(|e| e.to_string())?;
+    }
+    Ok(o)
+}
+
+fn players<G: Game>(p: Option<usize>) -> Result<usize, String> {
+    let p = p.unwrap_or(G::DEFAULT_PLAYERS);
+    if G::PLAYERS.contains(&p) {
+        Ok(p)
+    } else {
+        Err(format!(
+            "{} is played by {} to {} players, not {p}",
+            G::NAME,
+            G::PLAYERS.start(),
+            G::PLAYERS.end()
+        ))
+    }
+}
+
+fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| format!("{}: {e}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .collect();
+            entries.sort();
+            let (dirs, files): (Vec<_>, Vec<_>) = entries.into_iter().partition(|e| e.is_dir());
+            out.extend(
+                files
+                    .into_iter()
+                    .filter(|f| f.extension().is_some_and(|x| x == "scen")),
+            );
+            out.extend(scenario_files(&dirs)?);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn run_scenarios(paths: &[PathBuf]) -> Result<bool, String> {
+    let files = scenario_files(paths)?;
+    let (mut checks, mut failures) = (0, 0);
+    for f in &files {
+        let report = scenario::run_file(f);
+        checks += report.checks;
+        failures += report.failures.len();
+        for failure in &report.failures {
+            eprintln!("{failure}");
+        }
+    }
+    println!(
+        "{} scenario file(s), {checks} checks: {} passed, {failures} failed",
+        files.len(),
+        checks
+    );
+    Ok(failures == 0)
+}
+
+fn default_record(game: &str, seed: u64) -> PathBuf {
+    let dir = Path::new("games");
+    let mut path = dir.join(format!("{game}-{seed}.json"));
+    let mut n = 1;
+    while path.exists() {
+        n += 1;
+        path = dir.join(format!("{game}-{seed}-{n}.json"));
+    }
+    path
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+        % 1_000_000_000
+}
+
+fn run(cli: Cli) -> Result<bool, String> {
+    match cli.command {
+        Command::Play {
+            game,
+            players: p,
+            options,
+            seed,
+            bots,
+            seat,
+            record,
+        } => {
+            dispatch!(game.as_str(), G => {
+                let seed = seed.unwrap_or_else(clock_seed);
+                let cfg = play::Config::<G> {
+                    players: players::<G>(p)?,
+                    options: parse_options::<G>(&options)?,
+                    seed,
+                    bots,
+                    human: seat,
+                    record_path: record.unwrap_or_else(|| default_record(&game, seed)),
+                };
+                let stdin = std::io::stdin();
+                play::play(&cfg, stdin.lock(), std::io::stdout())?;
+                Ok(true)
+            }, _ => Err(cli::unknown_game(&game)))
+        }
+        Command::Simulate {
+            game,
+            games,
+            players: p,
+            bots,
+            options,
+            seed,
+            threads,
+            max_actions,
+            rotate,
+            json,
+        } => {
+            dispatch!(game.as_str(), G => {
+                let cfg = simulate::Config::<G> {
+                    games,
+                    players: players::<G>(p)?,
+                    bots,
+                    options: parse_options::<G>(&options)?,
+                    seed,
+                    threads: threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                    max_actions,
+                    rotate,
+                    progress: !json && games >= 1000,
+                };
+                let summary = simulate::run(&cfg)?;
+                if json {
+                    println!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
+                } else {
+                    println!("{summary}");
+                }
+                Ok(true)
+            }, _ => Err(cli::unknown_game(&game)))
+        }
+        Command::Replay { file } => {
+            let record = records::read(&file)?;
+            let text =
+                records::play_by_play(&record).map_err(|e| format!("{}: {e}", file.display()))?;
+            print!("{text}");
+            Ok(true)
+        }
+        Command::Scenario { files } => run_scenarios(&files),
+        Command::Options { game } => {
+            dispatch!(game.as_str(), G => {
+                println!("{} options (ratrace play {} --option KEY=VALUE):", G::NAME, G::NAME);
+                for o in <<G as Game>::Options as GameOptions>::info() {
+                    println!("  {:<18} default {:<10} values {:<28} {}", o.key, o.default, o.values, o.help);
+                }
+                Ok(true)
+            }, _ => Err(cli::unknown_game(&game)))
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! Terminal play: a person against bots, reading actions from a line
+//! reader and drawing the board after every change.
+//!
+//! Input and output are passed in (not stdin/stdout directly) so tests can
+//! play whole games through the same loop. The person only ever sees their
+//! own seat's view and the log lines meant for them. Bad input is answered
+//! with the rule it breaks and a new prompt; end of input or `quit` saves
+//! the record of the game so far.
+
+use bots::Roster;
+use game::{Game, Record, Seat};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+/// How to start a terminal game.
+#[derive(Clone, Debug)]
+pub struct Config<G: Game> {
+    /// Seats.
+    pub players: usize,
+    /// Rules options.
+    pub options: G::Options,
+    /// Seed of all chance.
+    pub seed: u64,
+    /// Bots for the other seats, repeated when shorter.
+    pub bots: Vec<String>,
+    /// The person's seat.
+    pub human: Seat,
+    /// Where to save the record.
+    pub record_path: PathBuf,
+}
+
+/// How a terminal game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Played to the end.
+    Finished,
+    /// The person quit (or input ended) first.
+    Quit,
+}
+
+struct Table<'a, G: Roster, W: Write> {
+    cfg: &'a Config<G>,
+    game: G,
+    record: Record,
+    bots: Vec<Option<Box<dyn bots::Bot<G>>>>,
+    shown: usize,
+    out: W,
+}
+
+impl<G: Roster, W: Write> Table<'_, G, W> {
+    fn say(&mut self, text: impl std::fmt::Display) -> Result<(), String> {
+        writeln!(self.out, "{text}").map_err(|e| e.to_string())
+    }
+
+    /// Prints the log lines the person may read that they have not seen.
+    fn narrate(&mut self) -> Result<(), String> {
+        let human = Some(self.cfg.human);
+        let lines: Vec<String> = self.game.log()[self.shown..]
+            .iter()
+            .filter(|e| e.visible_to(human))
+            .map(|e| format!("  · {}", e.text))
+            .collect();
+        self.shown = self.game.log().len();
+        for l in lines {
+            self.say(l)?;
+        }
+        Ok(())
+    }
+
+    fn bot_for(&mut self, seat: Seat) -> Result<&mut Box<dyn bots::Bot<G>>, String> {
+        while self.bots.len() <= seat.index() {
+            let s = self.bots.len();
+            let bot = if Seat::new(s) == self.cfg.human {
+                None
+            } else {
+                let others = if s > self.cfg.human.index() { s - 1 } else { s };
+                let name = &self.cfg.bots[others % self.cfg.bots.len()];
+                Some(G::bot(
+                    name,
+                    crate::derive_seed(self.cfg.seed, 1000 + s as u64),
+                )?)
+            };
+            self.bots.push(bot);
+        }
+        Ok(self.bots[seat.index()]
+            .as_mut()
+            .expect("not the person's seat"))
+    }
+
+    fn save(&mut self) -> Result<(), String> {
+        self.record.outcome = self.game.outcome();
+        crate::records::write(&self.cfg.record_path, &self.record)
+    }
+
+    fn legal_text(legal: &[G::Action]) -> String {
+        legal
+            .iter()
+            .enumerate()
+            .map(|(i, a)| format!("[{}] {a}", i + 1))
+            .collect::<Vec<_>>()
+            .join("  ")
+    }
+
+    /// One prompt: returns `None` when the person quits.
+    fn human_turn(
+        &mut self,
+        input: &mut impl BufRead,
+        legal: &[G::Action],
+    ) -> Result<Option<G::Action>, String> {
+        let me = self.cfg.human;
+        let board = self.game.view(me);
+        self.say(format!("\n{board}"))?;
+        self.say(format!(
+            "Your turn ({me}). Legal: {}",
+            Self::legal_text(legal)
+        ))?;
+        loop {
+            write!(self.out, "{me}> ").map_err(|e| e.to_string())?;
+            self.out.flush().map_err(|e| e.to_string())?;
+            let mut line = String::new();
+            if input.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+                self.say("")?;
+                return Ok(None);
+            }
+            let line = line.trim();
+            match line {
+                "" => continue,
+                "quit" | "exit" | "q" => return Ok(None),
+                "help" | "?" => {
+                    self.say(G::ACTION_HELP)?;
+                    self.say("Type an action as listed, or its number. `board` redraws the table, `quit` saves and leaves.")?;
+                    continue;
+                }
+                "board" => {
+                    let board = self.game.view(me);
+                    self.say(format!("{board}"))?;
+                    continue;
+                }
+                "legal" => {
+                    self.say(Self::legal_text(legal))?;
+                    continue;
+                }
+                _ => {}
+            }
+            if let Ok(n) = line.parse::<usize>() {
+                match legal.get(n.wrapping_sub(1)) {
+                    Some(a) => return Ok(Some(*a)),
+                    None => {
+                        self.say(format!(
+                            "There is no choice {n}: pick 1 to {}.",
+                            legal.len()
+                        ))?;
+                        continue;
+                    }
+                }
+            }
+            match line.parse::<G::Action>() {
+                Err(e) => self.say(format!(
+                    "Cannot read `{line}`: {e}. Type `help` for the notation."
+                ))?,
+                Ok(a) => match self.game.check(a) {
+                    Ok(()) => return Ok(Some(a)),
+                    Err(e) => self.say(format!("Not allowed: {e}."))?,
+                },
+            }
+        }
+    }
+}
+
+/// Plays a game in the terminal. Returns how it ended; the record is saved
+/// at `cfg.record_path` either way.
+pub fn play<G: Roster>(
+    cfg: &Config<G>,
+    mut input: impl BufRead,
+    out: impl Write,
+) -> Result<Ending, String> {
+    if cfg.human.index() >= cfg.players {
+        return Err(format!(
+            "seat {} is not at a table of {} players",
+            cfg.human, cfg.players
+        ));
+    }
+    if cfg.bots.is_empty() {
+        return Err("no bots given".into());
+    }
+    let mut game = G::new(&cfg.options, cfg.players, cfg.seed).map_err(|e| e.to_string())?;
+    game.set_logging(true);
+    let mut t = Table {
+        cfg,
+        game,
+        record: Record::new::<G>(&cfg.options, cfg.players, cfg.seed),
+        bots: Vec::new(),
+        shown: 0,
+        out,
+    };
+    for s in Seat::all(cfg.players) {
+        if s != cfg.human {
+            t.bot_for(s)?;
+        }
+    }
+    t.say(format!(
+        "{} with {} players, seed {}. You are {}. Type `help` for the notation, `quit` to leave.",
+        G::NAME,
+        cfg.players,
+        cfg.seed,
+        cfg.human
+    ))?;
+    let mut legal = Vec::new();
+    let ending = loop {
+        t.narrate()?;
+        let Some(seat) = t.game.to_move() else {
+            break Ending::Finished;
+        };
+        t.game.legal_actions(&mut legal);
+        let action = if seat == cfg.human {
+            match t.human_turn(&mut input, &legal)? {
+                Some(a) => a,
+                None => break Ending::Quit,
+            }
+        } else {
+            let view = t.game.view(seat);
+            t.bot_for(seat)?.choose(&view, &legal)
+        };
+        t.game
+            .act(seat, action)
+            .map_err(|e| format!("internal error: {seat} {action} refused: {e}"))?;
+        t.record.push::<G>(seat, action);
+        // Save after every action, so nothing is lost if the terminal dies.
+        t.save()?;
+    };
+    t.save()?;
+    match ending {
+        Ending::Finished => {
+            let board = t.game.view(cfg.human);
+            t.say(format!("\n{board}"))?;
+            let o = t.game.outcome().expect("finished");
+            let winners: Vec<String> = o.winners.iter().map(ToString::to_string).collect();
+            let you = if o.winners.contains(&cfg.human) {
+                " — you win!"
+            } else {
+                ""
+            };
+            t.say(format!("Game over: won by {}{you}", winners.join(" and ")))?;
+        }
+        Ending::Quit => t.say("Left the game.")?,
+    }
+    t.say(format!(
+        "Game record saved to {}",
+        cfg.record_path.display()
+    ))?;
+    Ok(ending)
+}

@@ -1,0 +1,117 @@
+//! Reading, writing and replaying game records (JSON files of
+//! [`game::Record`]).
+//!
+//! A record is the one form of a game: a replay re-runs the engine from
+//! its seed and actions, so every shuffle, deal and roll is reproduced, not
+//! stored. Errors name the first bad line (JSON) or action (rules).
+
+use game::{Game, Record};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Reads a record file, with errors that name the file and line.
+pub fn read(path: &Path) -> Result<Record, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Parses record JSON.
+pub fn parse(text: &str) -> Result<Record, String> {
+    serde_json::from_str(text).map_err(|e| {
+        format!(
+            "not a valid game record at line {}, column {}: {e}",
+            e.line(),
+            e.column()
+        )
+    })
+}
+
+/// Writes a record as pretty JSON, creating parent folders.
+pub fn write(path: &Path, record: &Record) -> Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let json = serde_json::to_string_pretty(record).map_err(|e| e.to_string())?;
+    std::fs::write(path, json + "\n").map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Replays a record and returns a readable play-by-play: every log line of
+/// the engine (shuffles, deals, rolls, plays) in order, each action
+/// numbered, then the result.
+pub fn play_by_play(record: &Record) -> Result<String, String> {
+    crate::dispatch!(record.game.as_str(), G => play_by_play_of::<G>(record),
+        _ => Err(crate::unknown_game(&record.game)))
+}
+
+fn write_log<G: Game>(out: &mut String, game: &G, from: usize) -> usize {
+    let log = game.log();
+    for entry in &log[from..] {
+        match entry.to {
+            None => {
+                let _ = writeln!(out, "    {}", entry.text);
+            }
+            Some(seat) => {
+                let _ = writeln!(out, "    [{seat} only] {}", entry.text);
+            }
+        }
+    }
+    log.len()
+}
+
+fn play_by_play_of<G: Game>(record: &Record) -> Result<String, String> {
+    let mut out = String::new();
+    let options: Vec<String> = record
+        .options
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "{} ({}), {} players, seed {}\noptions: {}",
+        record.game,
+        record.rules_version,
+        record.players,
+        record.seed,
+        options.join(" ")
+    );
+    // The set-up (first shuffle, deal, first leader) happens in `new`;
+    // engines log it when logging is switched on before the first action.
+    let mut start: G = record.start().map_err(|e| e.to_string())?;
+    start.set_logging(true);
+    let _ = writeln!(out, "starting position:\n{}", start.public_view());
+    let mut seen = write_log(&mut out, &start, 0);
+    let mut number = 0;
+    let game = record
+        .replay::<G>(true, |g, seat, action| {
+            number += 1;
+            let _ = writeln!(out, "{number:>4}. {seat} {action}");
+            // The replay logs the same set-up lines first; they were shown.
+            seen = write_log(&mut out, g, seen.min(g.log().len()));
+        })
+        .map_err(|e| e.to_string())?;
+    match game.outcome() {
+        Some(o) if o.capped => {
+            let _ = writeln!(out, "capped: the game was stopped with no winner (B17)");
+        }
+        Some(o) => {
+            let winners: Vec<String> = o.winners.iter().map(ToString::to_string).collect();
+            let scores: Vec<String> = o.scores.iter().map(ToString::to_string).collect();
+            let _ = writeln!(
+                out,
+                "result: won by {} (scores {})",
+                winners.join(", "),
+                scores.join(" / ")
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "unfinished: {} actions played, {} to move",
+                record.actions.len(),
+                game.to_move()
+                    .map_or("nobody".to_string(), |s| s.to_string())
+            );
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,416 @@
+//! The simulator: many bot-vs-bot games over several threads, then wins per
+//! seat and per bot with 95% confidence intervals.
+//!
+//! Game `i` gets its own seed derived from the run's seed and `i` alone, and
+//! results are summed as exact integers, so the same seed gives the same
+//! figures whatever the thread count (the games per second aside).
+
+use bots::Roster;
+use game::{Game, Seat};
+use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Credit for one win, divisible by every tie size up to 16.
+const WIN: u64 = 720_720;
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct Config<G: Game> {
+    /// Number of games.
+    pub games: u64,
+    /// Seats at the start.
+    pub players: usize,
+    /// Bot names by seat, repeated cyclically when shorter than the table.
+    pub bots: Vec<String>,
+    /// Rules options.
+    pub options: G::Options,
+    /// Seed of the whole run.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Actions after which a game is stopped with no winner (B17).
+    pub max_actions: u64,
+    /// Rotate the bots one seat per game, so per-bot figures do not carry
+    /// a seat advantage.
+    pub rotate: bool,
+    /// Draw a progress bar on standard error.
+    pub progress: bool,
+}
+
+/// A win rate with its 95% Wilson interval.
+#[derive(Clone, Debug, Serialize)]
+pub struct Rate {
+    /// Wins (shared wins count as fractions).
+    pub wins: f64,
+    /// Out of this many chances.
+    pub games: u64,
+    /// wins / games.
+    pub rate: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+impl Rate {
+    fn new(credit: u64, games: u64) -> Rate {
+        let wins = credit as f64 / WIN as f64;
+        let n = games.max(1) as f64;
+        let p = wins / n;
+        let z = 1.959_964_f64;
+        let denom = 1.0 + z * z / n;
+        let centre = (p + z * z / (2.0 * n)) / denom;
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+        Rate {
+            wins,
+            games,
+            rate: p,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
+        }
+    }
+}
+
+/// One seat's figures.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatStats {
+    /// The seat.
+    pub seat: String,
+    /// The bot in that seat (without rotation).
+    pub bot: String,
+    /// First places.
+    pub wins: Rate,
+}
+
+/// One bot's figures, over every seat it held.
+#[derive(Clone, Debug, Serialize)]
+pub struct BotStats {
+    /// The bot's name.
+    pub bot: String,
+    /// Seats it held per game.
+    pub seats: usize,
+    /// Share of games won by one of its seats.
+    pub wins: Rate,
+    /// Its share if every seat were equal: seats / players.
+    pub fair_share: f64,
+}
+
+/// The result of a run, printed as text or JSON.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// Game name.
+    pub game: String,
+    /// Options as `key=value`.
+    pub options: Vec<String>,
+    /// Seats at the start.
+    pub players: usize,
+    /// Games played.
+    pub games: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Threads used.
+    pub threads: usize,
+    /// Whether bots rotated seats.
+    pub rotate: bool,
+    /// Per seat.
+    pub seats: Vec<SeatStats>,
+    /// Per bot.
+    pub bots: Vec<BotStats>,
+    /// Games won by more than one seat.
+    pub shared_wins: u64,
+    /// Games stopped by the length cap, with no winner (B17).
+    pub capped: u64,
+    /// Mean actions per game.
+    pub mean_actions: f64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Games per second.
+    pub games_per_second: f64,
+}
+
+#[derive(Default)]
+struct Tally {
+    seat_credit: Vec<u64>,
+    bot_credit: Vec<u64>,
+    shared: u64,
+    capped: u64,
+    actions: u64,
+}
+
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        grow_add(&mut self.seat_credit, &other.seat_credit);
+        grow_add(&mut self.bot_credit, &other.bot_credit);
+        self.shared += other.shared;
+        self.capped += other.capped;
+        self.actions += other.actions;
+    }
+}
+
+fn grow_add(into: &mut Vec<u64>, from: &[u64]) {
+    if into.len() < from.len() {
+        into.resize(from.len(), 0);
+    }
+    for (a, b) in into.iter_mut().zip(from) {
+        *a += b;
+    }
+}
+
+/// The distinct bot names of a run, in first-seen order.
+fn distinct(bots: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for b in bots {
+        if !out.contains(b) {
+            out.push(b.clone());
+        }
+    }
+    out
+}
+
+/// Which bot (index into `names`) sits in `seat` in game `index`: seat `s`
+/// takes `bots[s % len]`, shifted one seat per game when rotating.
+fn bot_index(
+    bots: &[String],
+    names: &[String],
+    players: usize,
+    rotate: bool,
+    index: u64,
+    seat: usize,
+) -> usize {
+    let slot = if rotate {
+        (seat + players - (index % players as u64) as usize) % players
+    } else {
+        seat
+    };
+    let name = &bots[slot % bots.len()];
+    names
+        .iter()
+        .position(|n| n == name)
+        .expect("bot names come from the list")
+}
+
+/// Plays one game between bots; returns the tally of that game.
+fn play_one<G: Roster>(
+    cfg: &Config<G>,
+    names: &[String],
+    index: u64,
+    tally: &mut Tally,
+) -> Result<(), String> {
+    let seed = crate::derive_seed(cfg.seed, index);
+    let mut game = G::new(&cfg.options, cfg.players, seed).map_err(|e| e.to_string())?;
+    let mut bots: Vec<(usize, Box<dyn bots::Bot<G>>)> = Vec::new();
+    let mut legal = Vec::new();
+    let mut actions = 0u64;
+    let outcome = loop {
+        let Some(seat) = game.to_move() else {
+            break game
+                .outcome()
+                .expect("no one to move means the game is over");
+        };
+        if actions >= cfg.max_actions {
+            break game.capped_outcome();
+        }
+        while bots.len() <= seat.index() {
+            let s = bots.len();
+            let b = bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, s);
+            bots.push((
+                b,
+                G::bot(&names[b], crate::derive_seed(seed, 1 + s as u64))?,
+            ));
+        }
+        game.legal_actions(&mut legal);
+        let view = game.view(seat);
+        let action = bots[seat.index()].1.choose(&view, &legal);
+        game.apply(action).map_err(|e| {
+            format!(
+                "bot {} chose an illegal action `{action}` in game {index}: {e}",
+                names[bots[seat.index()].0]
+            )
+        })?;
+        actions += 1;
+    };
+    tally.actions += actions;
+    if outcome.capped || outcome.winners.is_empty() {
+        tally.capped += 1;
+        return Ok(());
+    }
+    if outcome.winners.len() > 1 {
+        tally.shared += 1;
+    }
+    let credit = WIN / outcome.winners.len() as u64;
+    if tally.seat_credit.len() < game.players() {
+        tally.seat_credit.resize(game.players(), 0);
+    }
+    if tally.bot_credit.len() < names.len() {
+        tally.bot_credit.resize(names.len(), 0);
+    }
+    for w in &outcome.winners {
+        tally.seat_credit[w.index()] += credit;
+        let b = bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, w.index());
+        tally.bot_credit[b] += credit;
+    }
+    Ok(())
+}
+
+/// Runs the simulation.
+pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Summary, String> {
+    if cfg.bots.is_empty() {
+        return Err("no bots given".into());
+    }
+    let names = distinct(&cfg.bots);
+    for n in &names {
+        G::bot(n, 0)?;
+    }
+    G::new(&cfg.options, cfg.players, cfg.seed).map_err(|e| e.to_string())?;
+    let threads = cfg.threads.max(1);
+    let done = AtomicU64::new(0);
+    let start = Instant::now();
+    let bar = if cfg.progress {
+        let b = indicatif::ProgressBar::new(cfg.games);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}",
+            )
+            .expect("valid template"),
+        );
+        Some(b)
+    } else {
+        None
+    };
+    let results: Vec<Result<Tally, String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads as u64)
+            .map(|t| {
+                let (names, done) = (&names, &done);
+                scope.spawn(move || {
+                    let mut tally = Tally::default();
+                    let mut i = t;
+                    while i < cfg.games {
+                        play_one(cfg, names, i, &mut tally)?;
+                        done.fetch_add(1, Ordering::Relaxed);
+                        i += threads as u64;
+                    }
+                    Ok(tally)
+                })
+            })
+            .collect();
+        if let Some(bar) = &bar {
+            while handles.iter().any(|h| !h.is_finished()) {
+                bar.set_position(done.load(Ordering::Relaxed));
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a simulation thread panicked".into()))
+            })
+            .collect()
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let mut total = Tally::default();
+    for r in results {
+        total.add(&r?);
+    }
+    let games = cfg.games;
+    let seats = (0..total.seat_credit.len().max(cfg.players))
+        .map(|s| SeatStats {
+            seat: Seat::new(s).to_string(),
+            bot: cfg.bots[s % cfg.bots.len()].clone(),
+            wins: Rate::new(total.seat_credit.get(s).copied().unwrap_or(0), games),
+        })
+        .collect();
+    let bots = names
+        .iter()
+        .enumerate()
+        .map(|(b, name)| {
+            let seats = (0..cfg.players)
+                .filter(|&s| cfg.bots[s % cfg.bots.len()] == *name)
+                .count();
+            BotStats {
+                bot: name.clone(),
+                seats,
+                wins: Rate::new(total.bot_credit.get(b).copied().unwrap_or(0), games),
+                fair_share: seats as f64 / cfg.players as f64,
+            }
+        })
+        .collect();
+    Ok(Summary {
+        game: G::NAME.to_string(),
+        options: game::GameOptions::pairs(&cfg.options)
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect(),
+        players: cfg.players,
+        games,
+        seed: cfg.seed,
+        threads,
+        rotate: cfg.rotate,
+        seats,
+        bots,
+        shared_wins: total.shared,
+        capped: total.capped,
+        mean_actions: total.actions as f64 / games.max(1) as f64,
+        seconds,
+        games_per_second: games as f64 / seconds.max(1e-9),
+    })
+}
+
+fn pct(r: &Rate) -> String {
+    format!(
+        "{:6.2}%  [{:6.2}%, {:6.2}%]",
+        100.0 * r.rate,
+        100.0 * r.low,
+        100.0 * r.high
+    )
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{}: {} games, {} players, seed {}, {} thread(s)",
+            self.game, self.games, self.players, self.seed, self.threads
+        )?;
+        writeln!(f, "options: {}", self.options.join(" "))?;
+        writeln!(
+            f,
+            "\nwins per seat (95% CI){}:",
+            if self.rotate { ", bots rotating" } else { "" }
+        )?;
+        for s in &self.seats {
+            let bot = if self.rotate {
+                String::new()
+            } else {
+                format!(" ({})", s.bot)
+            };
+            writeln!(f, "  {:<4}{:<14} {}", s.seat, bot, pct(&s.wins))?;
+        }
+        writeln!(f, "\nwins per bot (95% CI):")?;
+        for b in &self.bots {
+            writeln!(
+                f,
+                "  {:<12} {} seat(s)  {}   fair share {:.2}%",
+                b.bot,
+                b.seats,
+                pct(&b.wins),
+                100.0 * b.fair_share
+            )?;
+        }
+        writeln!(
+            f,
+            "\nshared wins: {}   capped (no winner, B17): {}",
+            self.shared_wins, self.capped
+        )?;
+        writeln!(f, "mean game length: {:.1} actions", self.mean_actions)?;
+        write!(
+            f,
+            "speed: {:.0} games/s ({:.2} s)",
+            self.games_per_second, self.seconds
+        )
+    }
+}
