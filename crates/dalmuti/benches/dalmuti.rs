@@ -34,6 +34,17 @@ fn benches(c: &mut Criterion) {
         })
     });
 
+    c.bench_function("new_5p", |b| {
+        let opts = Options {
+            hands: 1,
+            ..Options::default()
+        };
+        b.iter(|| {
+            seed += 1;
+            black_box(Dalmuti::new(&opts, 5, seed).expect("5 players").to_move())
+        })
+    });
+
     // a pool of mid-hand positions for the per-call benches
     let opts = Options {
         hands: 1,

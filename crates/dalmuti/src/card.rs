@@ -130,6 +130,15 @@ impl Hand {
         self.0[JESTER]
     }
 
+    /// The counters as one little-endian 128-bit word (byte r = rank r),
+    /// for branch-free (SWAR) comparisons of all ranks at once.
+    #[inline]
+    pub(crate) fn lanes(&self) -> u128 {
+        let mut b = [0u8; 16];
+        b[..14].copy_from_slice(&self.0);
+        u128::from_le_bytes(b)
+    }
+
     /// The number of cards.
     pub fn len(&self) -> usize {
         self.0.iter().map(|&c| c as usize).sum()

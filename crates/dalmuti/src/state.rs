@@ -129,6 +129,31 @@ pub struct Dalmuti {
     pub(crate) log: Vec<LogEntry>,
 }
 
+/// One in every byte (SWAR constant).
+const LOW: u128 = u128::from_le_bytes([1; 16]);
+/// The high bit of every byte (SWAR constant).
+const HIGH: u128 = LOW << 7;
+
+/// The deck as a card list, Jesters first and 12s last, so that the 57-,
+/// 68- and 80-card decks (D2) are prefixes of it.
+const DECK_LIST: [u8; 80] = {
+    let mut list = [0u8; 80];
+    list[0] = JESTER as u8;
+    list[1] = JESTER as u8;
+    let mut i = 2;
+    let mut r = 1;
+    while r <= 12 {
+        let mut k = 0;
+        while k < r {
+            list[i] = r as u8;
+            i += 1;
+            k += 1;
+        }
+        r += 1;
+    }
+    list
+};
+
 #[inline]
 const fn bit(seat: u8) -> u16 {
     1 << seat
@@ -405,14 +430,9 @@ impl Dalmuti {
         self.reset_hand();
         let n = self.players as usize;
         self.deck = Hand::deck_for(n, self.options.standard_deck);
-        let mut cards = [0u8; 80];
-        let mut len = 0;
-        for i in 1..=JESTER {
-            for _ in 0..self.deck.0[i] {
-                cards[len] = i as u8;
-                len += 1;
-            }
-        }
+        let len = self.deck.len();
+        let mut cards = DECK_LIST;
+        debug_assert!(len == 80 || self.deck.0[12] == 0);
         cards[..len].shuffle(&mut self.rng);
         let mut p = 0;
         for &c in &cards[..len] {
@@ -798,7 +818,8 @@ impl Dalmuti {
     // ----- the rules API -------------------------------------------------
 
     /// Every legal action of the seat to move, in a fixed order: `pass`
-    /// first, then plays by rank, size and number of Jesters.
+    /// first; then plays by size, then rank (Jesters alone count as rank
+    /// 13), then number of Jesters; gifts by their cards, best first.
     pub(crate) fn legal_into(&self, out: &mut Vec<Action>) {
         out.clear();
         let s = self.turn as usize;
@@ -836,41 +857,83 @@ impl Dalmuti {
                 let jc = h[JESTER];
                 match self.trick {
                     None => {
-                        for r in 1..=12u8 {
-                            let c = h[r as usize];
-                            if c == 0 {
-                                continue;
+                        // exactly naturals x (jc + 1) sets per rank, plus
+                        // the Jesters alone: size the list once, fill it
+                        let naturals = self.left[s] - jc;
+                        let total = naturals as usize * (jc as usize + 1) + jc as usize;
+                        out.resize(total, Action::Pass);
+                        let buf = &mut out[..total];
+                        let mut i = 0;
+                        if jc == 0 {
+                            // size-major: every single, then every pair, ...;
+                            // SWAR finds the ranks held at least n times
+                            let x = self.hands[s].lanes() | HIGH;
+                            let ranks = HIGH & !0xff & ((1u128 << (8 * 13)) - 1);
+                            let mut n = 1u8;
+                            loop {
+                                let mut m = x.wrapping_sub(n as u128 * LOW) & ranks;
+                                if m == 0 {
+                                    break;
+                                }
+                                while m != 0 {
+                                    let r = (m.trailing_zeros() / 8) as u8;
+                                    buf[i] = Action::Play(Play::raw(r, n, 0));
+                                    i += 1;
+                                    m &= m - 1;
+                                }
+                                n += 1;
                             }
-                            for size in 1..=c + jc {
-                                let jmax = jc.min(size - 1);
-                                for j in 0..=jmax {
-                                    let nat = size - j;
-                                    if nat <= c {
-                                        out.push(Action::Play(Play::raw(r, nat, j)));
+                        } else {
+                            let maxc = h[1..13].iter().copied().max().unwrap_or(0);
+                            for size in 1..maxc + jc + 1 {
+                                for r in 1..13usize {
+                                    let c = h[r];
+                                    if c == 0 || size > c + jc {
+                                        continue;
+                                    }
+                                    // Jesters: at most jc and size-1, at least size-c
+                                    let jlo = size.saturating_sub(c);
+                                    let jhi = jc.min(size - 1);
+                                    for j in jlo..jhi + 1 {
+                                        buf[i] = Action::Play(Play::raw(r as u8, size - j, j));
+                                        i += 1;
                                     }
                                 }
+                                if size <= jc {
+                                    // Jesters alone rank 13 (D6): last of their size
+                                    buf[i] = Action::Play(Play::raw(JESTER as u8, 0, size));
+                                    i += 1;
+                                }
                             }
-                        }
-                        if jc >= 1 {
-                            out.push(Action::Play(Play::raw(JESTER as u8, 0, 1)));
-                        }
-                        if jc >= 2 {
-                            out.push(Action::Play(Play::raw(JESTER as u8, 0, 2)));
+                            debug_assert_eq!(i, total);
                         }
                     }
                     Some((last, _)) => {
                         out.push(Action::Pass);
                         let k = last.size();
-                        let jmax = jc.min(k - 1);
-                        for r in 1..last.rank() {
-                            let c = h[r as usize];
-                            if c == 0 || c + jmax < k {
-                                continue;
+                        let top = last.rank() as u32;
+                        // SWAR: the high bit of byte r is set iff h[r] >= need
+                        let x = self.hands[s].lanes() | HIGH;
+                        // ranks 1..top only
+                        let below = HIGH & ((1u128 << (8 * top)) - 1) & !0xff;
+                        if jc == 0 || k == 1 {
+                            let mut m = x.wrapping_sub(k as u128 * LOW) & below;
+                            while m != 0 {
+                                let r = (m.trailing_zeros() / 8) as u8;
+                                out.push(Action::Play(Play::raw(r, k, 0)));
+                                m &= m - 1;
                             }
-                            for j in 0..=jmax {
-                                if k - j <= c {
+                        } else {
+                            let jmax = jc.min(k - 1);
+                            // a rank qualifies with up to jmax Jesters
+                            let mut m = x.wrapping_sub((k - jmax) as u128 * LOW) & below;
+                            while m != 0 {
+                                let r = (m.trailing_zeros() / 8) as u8;
+                                let c = h[r as usize];
+                                for j in k.saturating_sub(c)..jmax + 1 {
                                     out.push(Action::Play(Play::raw(r, k - j, j)));
                                 }
+                                m &= m - 1;
                             }
                         }
                     }

@@ -338,6 +338,7 @@ impl Dalmuti {
         g
     }
 
+    #[inline]
     pub(crate) fn to_move_seat(&self) -> Option<Seat> {
         if self.phase == Phase::Over {
             None
