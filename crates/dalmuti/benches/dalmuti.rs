@@ -1,5 +1,8 @@
 //! Criterion benches for the hot paths: a whole random 5-player hand with
-//! taxes, `legal_actions`, and `apply`.
+//! taxes, `new` (seating draw and deal), `legal_actions`, and `apply`.
+
+// criterion's macros generate undocumented public functions
+#![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use dalmuti::{Action, Dalmuti, Options};

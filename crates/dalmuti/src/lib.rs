@@ -22,6 +22,10 @@
 //! assert_eq!(g.outcome().unwrap().winners.len(), 1);
 //! ```
 
+// Per-seat and per-rank arrays are indexed by seat and rank number on
+// purpose: the index *is* the seat or the rank.
+#![allow(clippy::needless_range_loop)]
+
 mod action;
 mod card;
 mod error;

@@ -612,7 +612,7 @@ impl Dalmuti {
                 tell!(self, to, "{f} gives you {g}");
             }
         }
-        let n_merchants = if n >= 4 { n - 4 } else { 0 };
+        let n_merchants = n.saturating_sub(4);
         if (self.options.market || self.options.black_market) && n_merchants >= 2 {
             self.phase = Phase::Market;
             self.turn = self.at(2);

@@ -295,7 +295,7 @@ impl Dalmuti {
             } else {
                 let h = g.hands[e.to.index()];
                 let mut pick = || {
-                    if h.len() > 0 {
+                    if !h.is_empty() {
                         h.nth(g.rng.random_range(0..h.len()))
                     } else {
                         Card::JESTER

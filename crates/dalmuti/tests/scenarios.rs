@@ -1,2 +1,197 @@
 //! Scenario checks through the `Scenario` impl (the file runner lives in the
-//! CLI crate).
+//! CLI crate): setup validation, expectations that fail with a message, and
+//! the hidden-information rules of the tax phase.
+
+use dalmuti::{Action, Dalmuti, Options, Phase, Setup};
+use game::{Game, GameOptions, OptionError, Scenario, ScenarioError, Seat};
+
+fn setup(lines: &[&str]) -> Setup {
+    let mut s = Setup::default();
+    for l in lines {
+        let (k, a) = l.split_once(' ').unwrap_or((l, ""));
+        Dalmuti::setup_line(&mut s, k, a).unwrap();
+    }
+    s
+}
+
+fn one_hand() -> Options {
+    Options {
+        hands: 1,
+        ..Options::default()
+    }
+}
+
+fn act(g: &mut Dalmuti, seat: usize, a: &str) {
+    let a: Action = a.parse().unwrap();
+    g.act(Seat::new(seat - 1), a).unwrap();
+}
+
+#[test]
+fn hand_made_hands_are_checked_against_the_deck() {
+    let s = setup(&["order P1 P2 P3 P4", "hand P1 12 1", "hand P2 2"]);
+    let e = Dalmuti::from_setup(&one_hand(), 4, 0, s).unwrap_err();
+    assert!(e.contains("4-player deck has only 0"), "{e}");
+    let s = setup(&["hand P1 1 1"]);
+    let e = Dalmuti::from_setup(&one_hand(), 5, 0, s).unwrap_err();
+    assert!(e.contains("2 cards of 1"), "{e}");
+    let s = setup(&["order P1 P2 P1"]);
+    assert!(Dalmuti::from_setup(&one_hand(), 3, 0, s).is_err());
+    let mut bad = Setup::default();
+    assert!(matches!(
+        Dalmuti::setup_line(&mut bad, "colour", "red"),
+        Err(ScenarioError::UnknownKey(_))
+    ));
+    assert!(matches!(
+        Dalmuti::setup_line(&mut bad, "hand", "P1 14"),
+        Err(ScenarioError::BadArgs(_))
+    ));
+}
+
+#[test]
+fn partial_hands_deal_the_rest() {
+    let s = setup(&["order P1 P2 P3 P4", "hand P1 1 2 2"]);
+    let g = Dalmuti::from_setup(&one_hand(), 4, 9, s).unwrap();
+    g.expect("hand", "P1 1 2 2").unwrap();
+    g.expect("deck", "57").unwrap();
+    g.expect("count", "P2 18").unwrap();
+    g.expect("count", "P4 18").unwrap();
+}
+
+#[test]
+fn failed_expectations_say_what_was_found() {
+    let s = setup(&[
+        "order P1 P2 P3",
+        "hand P1 3 4",
+        "hand P2 5",
+        "hand P3 6",
+        "no-taxes",
+    ]);
+    let g = Dalmuti::from_setup(&one_hand(), 3, 0, s).unwrap();
+    match g.expect("hand", "P1 3") {
+        Err(ScenarioError::Failed(m)) => {
+            assert_eq!(m, "expected P1's hand 3, found 3 | 4")
+        }
+        other => panic!("{other:?}"),
+    }
+    match g.expect("role", "P2 greater-peon") {
+        Err(ScenarioError::Failed(m)) => assert!(m.contains("found merchant"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    match g.expect("trick", "3x7 P2") {
+        Err(ScenarioError::Failed(m)) => assert!(m.contains("found none"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    g.expect("phase", "play").unwrap();
+    g.expect("finished", "none").unwrap();
+    g.expect("passed", "none").unwrap();
+    assert!(matches!(
+        g.expect("mood", "x"),
+        Err(ScenarioError::UnknownKey(_))
+    ));
+}
+
+#[test]
+fn pending_tax_choices_are_hidden() {
+    let s = setup(&[
+        "order P1 P2 P3 P4",
+        "hand P1 5 6 7 8 9",
+        "hand P2 4 10 10",
+        "hand P3 2 3 10",
+        "hand P4 1 3 9 J",
+    ]);
+    let mut g = Dalmuti::from_setup(&one_hand(), 4, 0, s).unwrap();
+    act(&mut g, 1, "give 8 9");
+    assert_eq!(g.phase(), Phase::LesserTax);
+    let mine = g.view(Seat::new(0));
+    assert_eq!(mine.pending_gift.map(|g| g.to_string()), Some("8 9".into()));
+    for s in 1..4 {
+        let v = g.view(Seat::new(s));
+        assert_eq!(v.pending_gift, None);
+        assert!(!format!("{v:?}").contains("8 9"));
+        // a sampled state shows the same view, whatever it guessed
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(s as u64);
+        let sample = Dalmuti::sample_from_view(&v, &mut rng);
+        assert_eq!(sample.view(Seat::new(s)), v);
+    }
+    act(&mut g, 2, "give 10");
+    // the Greater Peon knows which cards it received
+    let v = g.view(Seat::new(3));
+    assert_eq!(v.transfers.len(), 2);
+    assert!(v.to_string().contains("P1 gave you 8 9"), "{v}");
+    assert!(v.to_string().contains("your hand: 8 | 9 9 | J"), "{v}");
+    // the Lesser Peon does not see the greater exchange's cards
+    let v = g.view(Seat::new(2));
+    assert!(v.transfers.iter().all(|t| t.from != Seat::new(0)));
+    assert_eq!(v.public.exchanges.len(), 4);
+}
+
+use rand::SeedableRng;
+
+#[test]
+fn boards_name_roles_and_tricks() {
+    let s = setup(&[
+        "order P3 P1 P2 P4",
+        "hand P1 3 5 5 7 7 7 J",
+        "hand P2 4",
+        "hand P3 7 7 7 9",
+        "hand P4 10",
+        "no-taxes",
+    ]);
+    let mut g = Dalmuti::from_setup(&one_hand(), 4, 0, s).unwrap();
+    act(&mut g, 3, "play 3x7");
+    act(&mut g, 1, "pass");
+    let board = g.view(Seat::new(0)).to_string();
+    for want in [
+        "P3  Greater Dalmuti",
+        "P1  Lesser Dalmuti",
+        "P4  Greater Peon",
+        "trick: P3 played 3x7; passed since: P1",
+        "your hand: 3 | 5 5 | 7 7 7 | J",
+        "P2 to move",
+    ] {
+        assert!(board.contains(want), "missing `{want}` in\n{board}");
+    }
+    let public = g.public_view().to_string();
+    assert!(!public.contains("your hand"));
+    assert!(public.contains("P3 played 3x7"));
+}
+
+#[test]
+fn options_conflict_and_bad_setups() {
+    let mut o = Options::default();
+    o.set("black_market", "on").unwrap();
+    assert!(matches!(
+        o.set("market", "on"),
+        Err(OptionError::Conflict(_))
+    ));
+    assert!(Dalmuti::new(&Options::default(), 2, 0).is_err());
+    assert!(Dalmuti::new(&Options::default(), 14, 0).is_err());
+    let mut o = Options::default();
+    o.set("joins", "2,3").unwrap();
+    assert!(Dalmuti::new(&o, 12, 0).is_err());
+    assert!(Dalmuti::new(&o, 11, 0).is_ok());
+}
+
+#[test]
+fn ties_share_the_win() {
+    // 3 players, benevolent rulers: P1 goes out first (+2) and the Greater
+    // Peon P3 rises (+1 to P1); P2 started the hand with 3 points.
+    let mut o = one_hand();
+    o.benevolent_rulers = true;
+    let s = setup(&[
+        "order P1 P2 P3",
+        "hand P1 9",
+        "hand P2 8 10",
+        "hand P3 7",
+        "scores 0 3 0",
+        "no-taxes",
+    ]);
+    let mut g = Dalmuti::from_setup(&o, 3, 0, s).unwrap();
+    act(&mut g, 1, "play 9");
+    act(&mut g, 2, "play 8");
+    act(&mut g, 3, "play 7");
+    let out = g.outcome().unwrap();
+    assert_eq!(out.scores, vec![3, 3, 1]);
+    assert_eq!(out.places, vec![1, 1, 3]);
+    assert_eq!(out.winners, vec![Seat::new(0), Seat::new(1)]);
+}
