@@ -19,7 +19,7 @@ fn one_hand(seed: u64, rng: &mut SmallRng, legal: &mut Vec<Action>) -> usize {
     let mut n = 0;
     while g.to_move().is_some() {
         g.legal_actions(legal);
-        let a = legal[rng.random_range(0..legal.len())];
+        let a = legal[rng.random_range(0..legal.len() as u32) as usize];
         g.apply_unchecked(a);
         n += 1;
     }
@@ -62,12 +62,12 @@ fn benches(c: &mut Criterion) {
                 break;
             }
             g.legal_actions(&mut legal);
-            let a = legal[rng.random_range(0..legal.len())];
+            let a = legal[rng.random_range(0..legal.len() as u32) as usize];
             g.apply_unchecked(a);
         }
         if g.to_move().is_some() {
             g.legal_actions(&mut legal);
-            let a = legal[rng.random_range(0..legal.len())];
+            let a = legal[rng.random_range(0..legal.len() as u32) as usize];
             positions.push((g, a));
         }
     }

@@ -110,6 +110,8 @@ pub struct Dalmuti {
     pub(crate) scores: [i64; MAX_PLAYERS],
     /// Seats still holding cards.
     pub(crate) active: u16,
+    /// Table positions still holding cards (mirrors `active`).
+    pub(crate) active_pos: u16,
     /// Seats that passed since the last play.
     pub(crate) passed: u16,
     /// The last play of the current trick and who made it.
@@ -152,6 +154,22 @@ const DECK_LIST: [u8; 80] = {
         r += 1;
     }
     list
+};
+
+/// For each rank r, the leads of 1..=12 natural cards of rank r: a lead
+/// copies a whole run and keeps as many as the leader holds.
+const LEAD_RUNS: [[Action; 12]; 13] = {
+    let mut t = [[Action::Pass; 12]; 13];
+    let mut r = 1;
+    while r < 13 {
+        let mut n = 0;
+        while n < 12 {
+            t[r][n] = Action::Play(Play::raw(r as u8, n as u8 + 1, 0));
+            n += 1;
+        }
+        r += 1;
+    }
+    t
 };
 
 #[inline]
@@ -223,6 +241,7 @@ impl Dalmuti {
             deck: Hand::EMPTY,
             scores: [0; MAX_PLAYERS],
             active: 0,
+            active_pos: 0,
             passed: 0,
             trick: None,
             finished: [0; MAX_PLAYERS],
@@ -360,6 +379,17 @@ impl Dalmuti {
         for p in 0..self.players as usize {
             self.pos[self.order[p] as usize] = p as u8;
         }
+        self.fix_active_pos();
+    }
+
+    /// Recomputes the position mask from the seat mask.
+    pub(crate) fn fix_active_pos(&mut self) {
+        self.active_pos = 0;
+        for p in 0..self.players as usize {
+            if self.active & bit(self.order[p]) != 0 {
+                self.active_pos |= 1 << p;
+            }
+        }
     }
 
     /// The seat at table position `p`.
@@ -412,6 +442,7 @@ impl Dalmuti {
         self.played = [Hand::EMPTY; MAX_PLAYERS];
         self.left = [0; MAX_PLAYERS];
         self.active = 0;
+        self.active_pos = 0;
         self.passed = 0;
         self.trick = None;
         self.n_finished = 0;
@@ -461,6 +492,7 @@ impl Dalmuti {
                 self.active |= bit(s as u8);
             }
         }
+        self.fix_active_pos();
         if self.logging {
             for s in 0..self.players as usize {
                 let h = self.hands[s];
@@ -643,20 +675,18 @@ impl Dalmuti {
     /// cards.
     #[inline]
     pub(crate) fn next_active(&self, s: u8) -> u8 {
-        let n = self.players as usize;
-        let mut p = self.pos[s as usize] as usize;
-        loop {
-            p += 1;
-            if p == n {
-                p = 0;
-            }
-            let c = self.order[p];
-            if self.active & bit(c) != 0 {
-                return c;
-            }
-        }
+        let p = self.pos[s as usize] as u32;
+        let m = self.active_pos as u32;
+        let after = m & !((2u32 << p) - 1);
+        let q = if after != 0 {
+            after.trailing_zeros()
+        } else {
+            m.trailing_zeros()
+        };
+        self.order[q as usize]
     }
 
+    #[inline(always)]
     fn play(&mut self, p: Play) {
         let s = self.turn;
         let h = &mut self.hands[s as usize];
@@ -675,6 +705,7 @@ impl Dalmuti {
         self.turn = self.next_active(s);
     }
 
+    #[inline(always)]
     fn pass(&mut self) {
         let s = self.turn;
         self.passed |= bit(s);
@@ -699,6 +730,7 @@ impl Dalmuti {
     /// D11, D12: `s` has no cards left. Returns true if the hand ended.
     fn go_out(&mut self, s: u8) -> bool {
         self.active &= !bit(s);
+        self.active_pos &= !(1 << self.pos[s as usize]);
         self.finished[self.n_finished as usize] = s;
         self.n_finished += 1;
         let pts = self.active.count_ones() as i64;
@@ -818,10 +850,20 @@ impl Dalmuti {
     // ----- the rules API -------------------------------------------------
 
     /// Every legal action of the seat to move, in a fixed order: `pass`
-    /// first; then plays by size, then rank (Jesters alone count as rank
-    /// 13), then number of Jesters; gifts by their cards, best first.
+    /// first; then plays by rank (Jesters alone last), then size, then
+    /// number of Jesters; gifts by their cards, best first.
+    #[inline(always)]
     pub(crate) fn legal_into(&self, out: &mut Vec<Action>) {
         out.clear();
+        match (self.phase, self.trick) {
+            (Phase::Play, Some((last, _))) => self.follow_moves(last, out),
+            _ => self.other_moves(out),
+        }
+    }
+
+    /// [`Dalmuti::legal_into`] for everything but following a trick.
+    #[inline(never)]
+    fn other_moves(&self, out: &mut Vec<Action>) {
         let s = self.turn as usize;
         match self.phase {
             Phase::Over => {}
@@ -861,36 +903,23 @@ impl Dalmuti {
                         // the Jesters alone: size the list once, fill it
                         let naturals = self.left[s] - jc;
                         let total = naturals as usize * (jc as usize + 1) + jc as usize;
-                        out.resize(total, Action::Pass);
-                        let buf = &mut out[..total];
-                        let mut i = 0;
                         if jc == 0 {
-                            // size-major: every single, then every pair, ...;
-                            // SWAR finds the ranks held at least n times
-                            let x = self.hands[s].lanes() | HIGH;
-                            let ranks = HIGH & !0xff & ((1u128 << (8 * 13)) - 1);
-                            let mut n = 1u8;
-                            loop {
-                                let mut m = x.wrapping_sub(n as u128 * LOW) & ranks;
-                                if m == 0 {
-                                    break;
-                                }
-                                while m != 0 {
-                                    let r = (m.trailing_zeros() / 8) as u8;
-                                    buf[i] = Action::Play(Play::raw(r, n, 0));
-                                    i += 1;
-                                    m &= m - 1;
-                                }
-                                n += 1;
+                            // branch-free: copy each rank's whole run of
+                            // sizes 1..=12 and advance by the count held
+                            out.resize(total + 12, Action::Pass);
+                            let mut i = 0;
+                            for r in 1..13usize {
+                                out[i..i + 12].copy_from_slice(&LEAD_RUNS[r]);
+                                i += h[r] as usize;
                             }
+                            out.truncate(total);
                         } else {
-                            let maxc = h[1..13].iter().copied().max().unwrap_or(0);
-                            for size in 1..maxc + jc + 1 {
-                                for r in 1..13usize {
-                                    let c = h[r];
-                                    if c == 0 || size > c + jc {
-                                        continue;
-                                    }
+                            out.resize(total, Action::Pass);
+                            let buf = &mut out[..total];
+                            let mut i = 0;
+                            for r in 1..13usize {
+                                let c = h[r];
+                                for size in 1..c + jc + 1 {
                                     // Jesters: at most jc and size-1, at least size-c
                                     let jlo = size.saturating_sub(c);
                                     let jhi = jc.min(size - 1);
@@ -899,45 +928,53 @@ impl Dalmuti {
                                         i += 1;
                                     }
                                 }
-                                if size <= jc {
-                                    // Jesters alone rank 13 (D6): last of their size
-                                    buf[i] = Action::Play(Play::raw(JESTER as u8, 0, size));
-                                    i += 1;
-                                }
+                            }
+                            // Jesters alone rank 13 (D6): last
+                            for j in 1..jc + 1 {
+                                buf[i] = Action::Play(Play::raw(JESTER as u8, 0, j));
+                                i += 1;
                             }
                             debug_assert_eq!(i, total);
                         }
                     }
-                    Some((last, _)) => {
-                        out.push(Action::Pass);
-                        let k = last.size();
-                        let top = last.rank() as u32;
-                        // SWAR: the high bit of byte r is set iff h[r] >= need
-                        let x = self.hands[s].lanes() | HIGH;
-                        // ranks 1..top only
-                        let below = HIGH & ((1u128 << (8 * top)) - 1) & !0xff;
-                        if jc == 0 || k == 1 {
-                            let mut m = x.wrapping_sub(k as u128 * LOW) & below;
-                            while m != 0 {
-                                let r = (m.trailing_zeros() / 8) as u8;
-                                out.push(Action::Play(Play::raw(r, k, 0)));
-                                m &= m - 1;
-                            }
-                        } else {
-                            let jmax = jc.min(k - 1);
-                            // a rank qualifies with up to jmax Jesters
-                            let mut m = x.wrapping_sub((k - jmax) as u128 * LOW) & below;
-                            while m != 0 {
-                                let r = (m.trailing_zeros() / 8) as u8;
-                                let c = h[r as usize];
-                                for j in k.saturating_sub(c)..jmax + 1 {
-                                    out.push(Action::Play(Play::raw(r, k - j, j)));
-                                }
-                                m &= m - 1;
-                            }
-                        }
-                    }
+                    Some((last, _)) => self.follow_moves(last, out),
                 }
+            }
+        }
+    }
+
+    /// The moves on a trick (D9): `pass`, then every set of the same size
+    /// and a better rank, by rank then number of Jesters.
+    #[inline(always)]
+    fn follow_moves(&self, last: Play, out: &mut Vec<Action>) {
+        let s = self.turn as usize;
+        let h = &self.hands[s].0;
+        let jc = h[JESTER];
+        out.push(Action::Pass);
+        let k = last.size();
+        let top = last.rank() as u32;
+        // SWAR: the high bit of byte r is set iff h[r] >= need
+        let x = self.hands[s].lanes() | HIGH;
+        // ranks 1..top only
+        let below = HIGH & ((1u128 << (8 * top)) - 1) & !0xff;
+        if jc == 0 || k == 1 {
+            let mut m = x.wrapping_sub(k as u128 * LOW) & below;
+            while m != 0 {
+                let r = (m.trailing_zeros() / 8) as u8;
+                out.push(Action::Play(Play::raw(r, k, 0)));
+                m &= m - 1;
+            }
+        } else {
+            let jmax = jc.min(k - 1);
+            // a rank qualifies with up to jmax Jesters
+            let mut m = x.wrapping_sub((k - jmax) as u128 * LOW) & below;
+            while m != 0 {
+                let r = (m.trailing_zeros() / 8) as u8;
+                let c = h[r as usize];
+                for j in k.saturating_sub(c)..jmax + 1 {
+                    out.push(Action::Play(Play::raw(r, k - j, j)));
+                }
+                m &= m - 1;
             }
         }
     }
@@ -1076,8 +1113,25 @@ impl Dalmuti {
     }
 
     /// Applies a legal action.
+    #[inline(always)]
     pub(crate) fn apply_action(&mut self, a: Action) {
         self.fresh = false;
+        match a {
+            Action::Pass => self.pass(),
+            Action::Play(p) => self.play(p),
+            Action::Give(_)
+            | Action::Revolution
+            | Action::NoRevolution
+            | Action::Market(..)
+            | Action::BlackMarket(_)
+            | Action::NoMarket
+            | Action::SeatNew(_) => self.apply_other(a),
+        }
+    }
+
+    /// [`Dalmuti::apply_action`] for everything but plays and passes.
+    #[inline(never)]
+    fn apply_other(&mut self, a: Action) {
         let s = self.turn;
         match a {
             Action::Pass => self.pass(),

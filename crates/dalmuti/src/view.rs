@@ -203,6 +203,7 @@ impl Dalmuti {
                 g.active |= 1 << s;
             }
         }
+        g.fix_active_pos();
         for s in &pv.passed {
             g.passed |= 1 << s.index();
         }
