@@ -156,18 +156,15 @@ impl Dalmuti {
 
     pub(crate) fn seat_view(&self, seat: Seat) -> View {
         let s = seat.index();
-        let pending_gift = if self.phase == Phase::LesserTax && self.pos[s] == 0 {
+        let seated = s < self.players as usize;
+        let pending_gift = if seated && self.phase == Phase::LesserTax && self.pos[s] == 0 {
             self.greater_gift
         } else {
             None
         };
         View {
             seat,
-            hand: if s < self.players as usize {
-                self.hands[s]
-            } else {
-                Hand::EMPTY
-            },
+            hand: if seated { self.hands[s] } else { Hand::EMPTY },
             transfers: self.transfers[..self.n_transfers as usize]
                 .iter()
                 .filter(|t| t.from == seat || t.to == seat)

@@ -195,3 +195,14 @@ fn ties_share_the_win() {
     assert_eq!(out.places, vec![1, 1, 3]);
     assert_eq!(out.winners, vec![Seat::new(0), Seat::new(1)]);
 }
+
+#[test]
+fn a_seat_not_at_the_table_sees_only_public_facts() {
+    let g = Dalmuti::new(&one_hand(), 4, 1).unwrap();
+    for s in 4..Seat::MAX {
+        let v = g.view(Seat::new(s));
+        assert!(v.hand.is_empty());
+        assert!(v.transfers.is_empty());
+        assert_eq!(v.public, g.public_view());
+    }
+}
