@@ -309,7 +309,7 @@ impl Dalmuti {
                 deck = Hand::FULL_DECK;
                 remaining = 80;
             }
-            let c = deck.nth(g.rng.random_range(0..remaining));
+            let c = deck.nth(g.rng.random_range(0..remaining as u32) as usize);
             deck.remove(c, 1);
             remaining -= 1;
             Ok(c.index() as u8)
