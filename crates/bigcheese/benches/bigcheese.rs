@@ -5,14 +5,27 @@
 #![allow(missing_docs)]
 
 use bigcheese::{Action, BigCheese, Options};
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use game::Game;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
 
-/// Plays one game with uniformly random legal actions; returns the action count.
+/// Plays one game with uniformly random legal actions drawn by the
+/// engine's list-free sampler; returns the action count.
 fn random_game(seed: u64, rng: &mut SmallRng, legal: &mut Vec<Action>) -> usize {
+    let mut g = BigCheese::new(&Options::default(), 4, seed).unwrap();
+    let mut steps = 0;
+    while g.to_move().is_some() && steps < 100_000 {
+        let a = g.random_action(rng, legal);
+        g.apply_unchecked(a);
+        steps += 1;
+    }
+    steps
+}
+
+/// The baseline: the same games, drawing from the full `legal_actions` list.
+fn random_game_list(seed: u64, rng: &mut SmallRng, legal: &mut Vec<Action>) -> usize {
     let mut g = BigCheese::new(&Options::default(), 4, seed).unwrap();
     let mut steps = 0;
     while g.to_move().is_some() && steps < 100_000 {
@@ -45,12 +58,22 @@ fn benches(c: &mut Criterion) {
     let mut rng = SmallRng::seed_from_u64(7);
     let mut legal = Vec::with_capacity(64);
     let mut seed = 0u64;
-    c.bench_function("random_game_4p", |b| {
+    // Throughput in games: criterion prints games per second as elem/s.
+    let mut games = c.benchmark_group("playout");
+    games.throughput(Throughput::Elements(1));
+    games.bench_function("random_game_4p", |b| {
         b.iter(|| {
             seed += 1;
             black_box(random_game(seed, &mut rng, &mut legal))
         })
     });
+    games.bench_function("random_game_4p_list", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(random_game_list(seed, &mut rng, &mut legal))
+        })
+    });
+    games.finish();
     let pos = positions();
     let mut i = 0;
     c.bench_function("legal_actions", |b| {

@@ -99,6 +99,15 @@ reroll 1,1,2 half-of-n: play a Big Cheese to re-roll the dice showing these valu
         self.apply_action(action);
     }
 
+    #[inline]
+    fn random_action<R: rand::Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        scratch: &mut Vec<Action>,
+    ) -> Action {
+        self.sample_action(rng, scratch)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.outcome_now()
     }

@@ -867,6 +867,32 @@ impl BigCheese {
         }
     }
 
+    /// A uniformly random legal action without building the list in an
+    /// auction: the list is `pass, bid high+1..=free, [veto]`, so an index
+    /// into it maps straight to an action. Rolls use the list.
+    #[inline]
+    pub(crate) fn sample_action<R: rand::Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        scratch: &mut Vec<Action>,
+    ) -> Action {
+        if self.phase != Phase::Auction {
+            self.legal_into(scratch);
+            return scratch[rng.random_range(0..scratch.len())];
+        }
+        let p = self.turn as usize;
+        let bids = self.free[p].saturating_sub(self.high) as u32;
+        let veto = u32::from(self.vetos[p] > 0);
+        let k = rng.random_range(0..1 + bids + veto);
+        if k == 0 {
+            Action::Pass
+        } else if k <= bids {
+            Action::Bid(self.high + k as u8)
+        } else {
+            Action::Veto
+        }
+    }
+
     pub(crate) fn apply_action(&mut self, action: Action) {
         match self.phase {
             Phase::Over => panic!("apply_unchecked on a finished game"),

@@ -15,6 +15,7 @@
 //! P1 bid 3               # must be P1's turn and legal
 //! illegal P2 bid 11: exceeds    # must be rejected, error contains "exceeds"
 //! expect turn P2
+//! expect legal-actions pass, bid 4, veto   # exact list, separated by ", "
 //! expect free P1 7       # game-specific expectation
 //! ```
 
@@ -377,7 +378,7 @@ fn generic_expect<G: Game>(game: &G, key: &str, args: &str) -> Option<Result<(),
             game.legal_actions(&mut legal);
             let got: Vec<String> = legal.iter().map(ToString::to_string).collect();
             let want: Vec<String> = args
-                .split(',')
+                .split(", ")
                 .map(|s| s.trim().to_string())
                 .filter(|s| !s.is_empty())
                 .collect();

@@ -182,6 +182,23 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
         Ok(())
     }
 
+    /// A uniformly random legal action of the seat to move, for rollouts:
+    /// the same distribution as picking uniformly from
+    /// [`Game::legal_actions`]. The default does exactly that, using
+    /// `scratch` for the list; engines override it with a sampler that
+    /// does not build the list.
+    ///
+    /// # Panics
+    /// If the game is over (there is no legal action).
+    fn random_action<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        scratch: &mut Vec<Self::Action>,
+    ) -> Self::Action {
+        self.legal_actions(scratch);
+        scratch[rng.random_range(0..scratch.len())]
+    }
+
     /// Applies an action known to be legal (rollouts).
     ///
     /// # Panics

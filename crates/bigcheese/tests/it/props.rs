@@ -116,6 +116,29 @@ fn playout(opts: &Options, players: usize, seed: u64, deep: bool) -> (BigCheese,
             // The sample can be played on.
             let a = legal[0];
             other.apply(a).unwrap();
+            // The list-free sampler draws only legal actions, and all of
+            // them (checked where the list is short: half-of-n re-roll
+            // lists run to thousands).
+            let mut seen = Vec::new();
+            let mut scratch = Vec::new();
+            for _ in 0..if legal.len() <= 16 {
+                40 * legal.len()
+            } else {
+                0
+            } {
+                let a = g.random_action(&mut rng, &mut scratch);
+                assert!(legal.contains(&a), "random_action gave illegal {a}");
+                if !seen.contains(&a) {
+                    seen.push(a);
+                }
+            }
+            if legal.len() <= 16 {
+                assert_eq!(
+                    seen.len(),
+                    legal.len(),
+                    "random_action misses some legal actions"
+                );
+            }
         }
         let a = legal[rng.random_range(0..legal.len())];
         history.push(a);
