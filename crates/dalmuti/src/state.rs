@@ -958,12 +958,17 @@ impl Dalmuti {
         // ranks 1..top only
         let below = HIGH & ((1u128 << (8 * top)) - 1) & !0xff;
         if jc == 0 || k == 1 {
-            let mut m = x.wrapping_sub(k as u128 * LOW) & below;
-            while m != 0 {
-                let r = (m.trailing_zeros() / 8) as u8;
-                out.push(Action::Play(Play::raw(r, k, 0)));
-                m &= m - 1;
+            // fixed trip count, no data-dependent branch: write every rank's
+            // play and advance only over the held ones
+            let m = x.wrapping_sub(k as u128 * LOW) & below;
+            out.resize(13, Action::Pass);
+            let buf = &mut out[..13];
+            let mut len = 1;
+            for r in 1..13u32 {
+                buf[len] = Action::Play(Play::raw(r as u8, k, 0));
+                len += ((m >> (8 * r + 7)) & 1) as usize;
             }
+            out.truncate(len);
         } else {
             let jmax = jc.min(k - 1);
             // a rank qualifies with up to jmax Jesters
