@@ -13,8 +13,7 @@ use crate::error::IllegalAction;
 use crate::options::Options;
 use crate::role::{Phase, Role};
 use game::{LogEntry, Seat};
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The most seats a session can have (D1).
@@ -172,6 +171,22 @@ const LEAD_RUNS: [[Action; 12]; 13] = {
     t
 };
 
+/// A uniform number in `0..bound` (Lemire's nearly divisionless method:
+/// one 32-bit draw, a multiply, and a division only on the rare draws that
+/// could be biased). Exact and cheaper than a generic range sampler in the
+/// deal, which is the hot part of starting a hand.
+#[inline]
+pub(crate) fn below(rng: &mut ChaCha8Rng, bound: u32) -> u32 {
+    let mut m = rng.next_u32() as u64 * bound as u64;
+    if (m as u32) < bound {
+        let threshold = bound.wrapping_neg() % bound;
+        while (m as u32) < threshold {
+            m = rng.next_u32() as u64 * bound as u64;
+        }
+    }
+    (m >> 32) as u32
+}
+
 #[inline]
 const fn bit(seat: u8) -> u16 {
     1 << seat
@@ -309,7 +324,7 @@ impl Dalmuti {
                 deck = Hand::FULL_DECK;
                 remaining = 80;
             }
-            let c = deck.nth(g.rng.random_range(0..remaining as u32) as usize);
+            let c = deck.nth(below(&mut g.rng, remaining as u32) as usize);
             deck.remove(c, 1);
             remaining -= 1;
             Ok(c.index() as u8)
@@ -464,7 +479,11 @@ impl Dalmuti {
         let len = self.deck.len();
         let mut cards = DECK_LIST;
         debug_assert!(len == 80 || self.deck.0[12] == 0);
-        cards[..len].shuffle(&mut self.rng);
+        // Fisher-Yates
+        for i in (1..len).rev() {
+            let j = below(&mut self.rng, i as u32 + 1) as usize;
+            cards.swap(i, j);
+        }
         let mut p = 0;
         for &c in &cards[..len] {
             let s = self.order[p] as usize;
@@ -1228,8 +1247,8 @@ impl Dalmuti {
                 let t = partner.index() as u8;
                 let mine = self.hands[s as usize];
                 let theirs = self.hands[t as usize];
-                let a = mine.nth(self.rng.random_range(0..mine.len()));
-                let b = theirs.nth(self.rng.random_range(0..theirs.len()));
+                let a = mine.nth(below(&mut self.rng, mine.len() as u32) as usize);
+                let b = theirs.nth(below(&mut self.rng, theirs.len() as u32) as usize);
                 self.move_cards(s, t, Gift::one(a));
                 self.move_cards(t, s, Gift::one(b));
                 self.record(s, t, Gift::one(a), TransferKind::Market);
