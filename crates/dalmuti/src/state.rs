@@ -471,7 +471,8 @@ impl Dalmuti {
     }
 
     /// D2, D5: shuffle this hand's deck and deal it one card at a time from
-    /// the Greater Dalmuti in table order.
+    /// the Greater Dalmuti in table order. D15: a digital deal cannot expose
+    /// a card, so the rulebook's misdeal rule never applies.
     pub(crate) fn deal(&mut self) {
         self.reset_hand();
         let n = self.players as usize;
