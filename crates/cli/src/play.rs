@@ -1,6 +1,8 @@
 //! Terminal play: a person against bots, reading actions from a line
 //! reader and drawing the board after every change.
 //!
+//! When the person has exactly one legal action (a forced pass), it is
+//! played for them with a note, since there is nothing to decide.
 //! Input and output are passed in (not stdin/stdout directly) so tests can
 //! play whole games through the same loop. The person only ever sees their
 //! own seat's view and the log lines meant for them. Bad input is answered
@@ -212,7 +214,11 @@ pub fn play<G: Roster>(
             break Ending::Finished;
         };
         t.game.legal_actions(&mut legal);
-        let action = if seat == cfg.human {
+        let action = if seat == cfg.human && legal.len() == 1 {
+            // Not a choice: play it for the person and say so.
+            t.say(format!("Your only legal action is `{}`: played for you.", legal[0]))?;
+            legal[0]
+        } else if seat == cfg.human {
             match t.human_turn(&mut input, &legal)? {
                 Some(a) => a,
                 None => break Ending::Quit,
