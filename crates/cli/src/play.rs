@@ -216,7 +216,10 @@ pub fn play<G: Roster>(
         t.game.legal_actions(&mut legal);
         let action = if seat == cfg.human && legal.len() == 1 {
             // Not a choice: play it for the person and say so.
-            t.say(format!("Your only legal action is `{}`: played for you.", legal[0]))?;
+            t.say(format!(
+                "Your only legal action is `{}`: played for you.",
+                legal[0]
+            ))?;
             legal[0]
         } else if seat == cfg.human {
             match t.human_turn(&mut input, &legal)? {
