@@ -1,16 +1,36 @@
 //! Criterion benches for the hot paths: a whole random 5-player hand with
-//! taxes, `new` (seating draw and deal), `legal_actions`, and `apply`.
+//! taxes (drawn by the list-free `random_action`, and by a uniform pick
+//! from `legal_actions` as the baseline, in one group), `new` (seating draw
+//! and deal), `legal_actions`, and `apply`.
 
 // criterion's macros generate undocumented public functions
 #![allow(missing_docs)]
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use dalmuti::{Action, Dalmuti, Options};
 use game::Game;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+/// Plays one random 5-player hand with taxes, each action drawn by the
+/// engine's list-free sampler; returns the action count.
 fn one_hand(seed: u64, rng: &mut SmallRng, legal: &mut Vec<Action>) -> usize {
+    let opts = Options {
+        hands: 1,
+        ..Options::default()
+    };
+    let mut g = Dalmuti::new(&opts, 5, seed).expect("5 players");
+    let mut n = 0;
+    while g.to_move().is_some() {
+        let a = g.random_action(rng, legal);
+        g.apply_unchecked(a);
+        n += 1;
+    }
+    n
+}
+
+/// The baseline: the same hands, drawing from the full `legal_actions` list.
+fn one_hand_list(seed: u64, rng: &mut SmallRng, legal: &mut Vec<Action>) -> usize {
     let opts = Options {
         hands: 1,
         ..Options::default()
@@ -30,12 +50,22 @@ fn benches(c: &mut Criterion) {
     let mut rng = SmallRng::seed_from_u64(1);
     let mut legal = Vec::with_capacity(256);
     let mut seed = 0u64;
-    c.bench_function("random_hand_5p", |b| {
+    // Throughput in hands: criterion prints hands per second as elem/s.
+    let mut hands = c.benchmark_group("playout");
+    hands.throughput(Throughput::Elements(1));
+    hands.bench_function("random_hand_5p", |b| {
         b.iter(|| {
             seed += 1;
             black_box(one_hand(seed, &mut rng, &mut legal))
         })
     });
+    hands.bench_function("random_hand_5p_list", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(one_hand_list(seed, &mut rng, &mut legal))
+        })
+    });
+    hands.finish();
 
     c.bench_function("new_5p", |b| {
         let opts = Options {

@@ -31,6 +31,7 @@ mod card;
 mod error;
 mod options;
 mod role;
+mod sample;
 mod scenario;
 mod state;
 mod view;
@@ -136,6 +137,13 @@ seat-new above|below Greater Dalmuti seats a newcomer above or below the middle 
     #[inline]
     fn apply_unchecked(&mut self, action: Action) {
         self.apply_action(action)
+    }
+
+    /// List-free when leading or following a trick: the same distribution
+    /// as a uniform pick from [`Game::legal_actions`].
+    #[inline]
+    fn random_action<R: Rng + ?Sized>(&self, rng: &mut R, scratch: &mut Vec<Action>) -> Action {
+        self.sample_action(rng, scratch)
     }
 
     fn outcome(&self) -> Option<Outcome> {

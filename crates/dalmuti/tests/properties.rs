@@ -134,6 +134,35 @@ proptest! {
     }
 
     #[test]
+    fn random_action_draws_legal_actions_and_all_of_them(opts in options_strategy(), players in 3usize..=13, seed in any::<u64>()) {
+        // The list-free sampler returns only legal actions, and every one of
+        // them (checked where the list is short, so the test stays cheap).
+        let players = players.min(13 - opts.joins.len());
+        let mut g = Dalmuti::new(&opts, players, seed).unwrap();
+        let mut rng = SmallRng::seed_from_u64(seed ^ 0xa11);
+        let mut legal = Vec::new();
+        let mut scratch = Vec::new();
+        let mut seen = Vec::new();
+        while g.to_move().is_some() {
+            g.legal_actions(&mut legal);
+            let draws = if legal.len() <= 16 { 40 * legal.len() } else { 8 };
+            seen.clear();
+            for _ in 0..draws {
+                let a = g.random_action(&mut rng, &mut scratch);
+                prop_assert!(legal.contains(&a), "random_action gave illegal {}", a);
+                if !seen.contains(&a) {
+                    seen.push(a);
+                }
+            }
+            if legal.len() <= 16 {
+                prop_assert_eq!(seen.len(), legal.len(), "random_action misses some of {:?}", legal);
+            }
+            let a = g.random_action(&mut rng, &mut scratch);
+            g.apply(a).unwrap();
+        }
+    }
+
+    #[test]
     fn same_seed_same_game(players in 3usize..=8, seed in any::<u64>()) {
         let opts = Options { hands: 2, ..Options::default() };
         let play = |logging: bool| {

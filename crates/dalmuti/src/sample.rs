@@ -1,0 +1,190 @@
+//! The list-free uniform sampler behind [`game::Game::random_action`]: a
+//! legal action drawn with exactly the distribution of a uniform pick from
+//! `legal_actions`, without building the list when leading or following a
+//! trick (D9, D6), which is nearly every decision of a hand.
+//!
+//! The rare decisions (taxes D8, revolution D7, market D14, seating a
+//! newcomer D13) and following with Jesters in hand on a set of 2 or more
+//! fall back to the list, which is exact by construction.
+
+use crate::action::{Action, Play};
+use crate::card::JESTER;
+use crate::role::Phase;
+use crate::state::Dalmuti;
+use rand::Rng;
+
+/// One in every byte (SWAR constant).
+const LOW: u128 = u128::from_le_bytes([1; 16]);
+/// The high bit of every byte (SWAR constant).
+const HIGH: u128 = LOW << 7;
+/// Every byte but the Jester's (byte 13).
+const NATURALS: u128 = !(0xff << (8 * JESTER));
+
+/// Byte r of the result: the number of bytes `0..=r` of `lanes` whose
+/// value is set, for lanes of 0s and 1s, or the running sum of the counts
+/// for small counts (all sums below 128).
+#[inline(always)]
+fn prefix_sums(lanes: u128) -> u128 {
+    lanes.wrapping_mul(LOW)
+}
+
+/// The number of bytes of `sums` (each below 128) that are below `bound`
+/// (at most 127).
+#[inline(always)]
+fn count_below(sums: u128, bound: u32) -> u32 {
+    // the high bit of a byte survives iff that byte >= bound
+    let ge = (sums | HIGH).wrapping_sub(bound as u128 * LOW) & HIGH;
+    16 - ge.count_ones()
+}
+
+impl Dalmuti {
+    /// A uniformly random legal action of the seat to move (see the module
+    /// doc). `scratch` holds the list on the rare decisions.
+    ///
+    /// # Panics
+    /// If the session is over.
+    #[inline]
+    pub(crate) fn sample_action<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        scratch: &mut Vec<Action>,
+    ) -> Action {
+        if self.phase == Phase::Play {
+            match self.trick {
+                None => return self.sample_lead(rng),
+                Some((last, _)) => {
+                    if self.hands[self.turn as usize].jesters() == 0 || last.size() == 1 {
+                        return self.sample_follow(last, rng);
+                    }
+                }
+            }
+        }
+        self.legal_into(scratch);
+        scratch[rng.random_range(0..scratch.len())]
+    }
+
+    /// Leading a trick (D9, D6): each rank r held c times gives c * (jc + 1)
+    /// sets (1..=c naturals, 0..=jc Jesters), plus jc sets of Jesters alone.
+    #[inline(always)]
+    fn sample_lead<R: Rng + ?Sized>(&self, rng: &mut R) -> Action {
+        let s = self.turn as usize;
+        let jc = self.hands[s].jesters() as u32;
+        let naturals = self.left[s] as u32 - jc;
+        let u = rng.random_range(0..naturals * (jc + 1) + jc);
+        self.lead_nth(u)
+    }
+
+    /// The `u`-th lead, a bijection from `0..naturals * (jc + 1) + jc` onto
+    /// the leads. A number below `naturals * (jc + 1)` is read as (the q-th
+    /// natural card held, j Jesters): the q-th card is the n-th of its
+    /// rank, which makes the set of n naturals plus j Jesters.
+    #[inline(always)]
+    fn lead_nth(&self, u: u32) -> Action {
+        let s = self.turn as usize;
+        let hand = &self.hands[s];
+        let jc = hand.jesters() as u32;
+        let with_naturals = (self.left[s] as u32 - jc) * (jc + 1);
+        if u >= with_naturals {
+            // Jesters alone rank 13 (D6)
+            return Action::Play(Play::raw(JESTER as u8, 0, (u - with_naturals + 1) as u8));
+        }
+        let (q, j) = match jc {
+            0 => (u, 0),
+            1 => (u >> 1, u & 1),
+            _ => (u / 3, u % 3),
+        };
+        // sums[r] = naturals held of ranks 1..=r; the q-th natural card
+        // (0-based) is of the first rank r with sums[r] > q
+        let sums = prefix_sums(hand.lanes() & NATURALS);
+        let r = count_below(sums, q + 1);
+        let before = (sums >> (8 * (r - 1))) as u8 as u32;
+        Action::Play(Play::raw(r as u8, (q - before + 1) as u8, j as u8))
+    }
+
+    /// Following a trick with no Jester to add (D9): `pass`, or the set of
+    /// the same size of any better rank held at least that many times.
+    #[inline(always)]
+    fn sample_follow<R: Rng + ?Sized>(&self, last: Play, rng: &mut R) -> Action {
+        let m = self.follow_ranks(last);
+        let u = rng.random_range(0..m.count_ones() + 1);
+        Self::follow_nth(last, m, u)
+    }
+
+    /// The high bit of byte r is set iff rank r beats `last` and is held at
+    /// least `last.size()` times.
+    #[inline(always)]
+    fn follow_ranks(&self, last: Play) -> u128 {
+        let x = self.hands[self.turn as usize].lanes() | HIGH;
+        let below = HIGH & ((1u128 << (8 * last.rank() as u32)) - 1) & !0xff;
+        x.wrapping_sub(last.size() as u128 * LOW) & below
+    }
+
+    /// The `u`-th follow (0 = `pass`), for `u` in `0..=` the ranks in `m`.
+    #[inline(always)]
+    fn follow_nth(last: Play, m: u128, u: u32) -> Action {
+        if u == 0 {
+            return Action::Pass;
+        }
+        // the u-th qualifying rank: the first whose running count reaches u
+        let r = count_below(prefix_sums(m >> 7), u);
+        Action::Play(Play::raw(r as u8, last.size(), 0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Action, Dalmuti, Options, Phase};
+    use game::Game;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Every number of the sampler's range maps to a distinct legal action
+    /// and every legal action is hit: the draw is exactly uniform.
+    #[test]
+    fn leads_and_follows_are_bijections() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut legal = Vec::new();
+        let mut checked = 0;
+        for (players, seed) in (3..=13).flat_map(|p| (0..20u64).map(move |s| (p, s))) {
+            let opts = Options {
+                hands: 2,
+                standard_deck: seed % 2 == 0,
+                ..Options::default()
+            };
+            let mut g = Dalmuti::new(&opts, players, seed).unwrap();
+            while g.to_move().is_some() {
+                g.legal_actions(&mut legal);
+                let mut got: Vec<Action> = if g.phase != Phase::Play {
+                    Vec::new()
+                } else if let Some((last, _)) = g.trick {
+                    if g.hands[g.turn as usize].jesters() == 0 || last.size() == 1 {
+                        let m = g.follow_ranks(last);
+                        (0..=m.count_ones())
+                            .map(|u| Dalmuti::follow_nth(last, m, u))
+                            .collect()
+                    } else {
+                        Vec::new()
+                    }
+                } else {
+                    let s = g.turn as usize;
+                    let jc = g.hands[s].jesters() as u32;
+                    let n = (g.left[s] as u32 - jc) * (jc + 1) + jc;
+                    (0..n).map(|u| g.lead_nth(u)).collect()
+                };
+                if !got.is_empty() {
+                    let n = got.len();
+                    got.sort_by_key(|a| a.to_string());
+                    got.dedup();
+                    assert_eq!(got.len(), n, "two numbers give one action");
+                    let mut want = legal.clone();
+                    want.sort_by_key(|a| a.to_string());
+                    assert_eq!(got, want);
+                    checked += 1;
+                }
+                let a = legal[rng.random_range(0..legal.len())];
+                g.apply_unchecked(a);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+}
