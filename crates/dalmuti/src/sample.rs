@@ -29,12 +29,19 @@ fn prefix_sums(lanes: u128) -> u128 {
 }
 
 /// The number of bytes of `sums` (each below 128) that are below `bound`
-/// (at most 127).
+/// (at most 127). Counts by a multiply, not `count_ones`, which is a long
+/// bit-twiddling sequence on targets without `popcnt`.
 #[inline(always)]
 fn count_below(sums: u128, bound: u32) -> u32 {
     // the high bit of a byte survives iff that byte >= bound
     let ge = (sums | HIGH).wrapping_sub(bound as u128 * LOW) & HIGH;
-    16 - ge.count_ones()
+    16 - total(ge >> 7)
+}
+
+/// The sum of the bytes of `lanes` (the sum below 256).
+#[inline(always)]
+fn total(lanes: u128) -> u32 {
+    (prefix_sums(lanes) >> 120) as u32
 }
 
 impl Dalmuti {
@@ -105,9 +112,10 @@ impl Dalmuti {
     /// the same size of any better rank held at least that many times.
     #[inline(always)]
     fn sample_follow<R: Rng + ?Sized>(&self, last: Play, rng: &mut R) -> Action {
-        let m = self.follow_ranks(last);
-        let u = rng.random_range(0..m.count_ones() + 1);
-        Self::follow_nth(last, m, u)
+        let ranks = self.follow_ranks(last) >> 7;
+        let sums = prefix_sums(ranks);
+        let u = rng.random_range(0..(sums >> 120) as u32 + 1);
+        Self::follow_nth(last, sums, u)
     }
 
     /// The high bit of byte r is set iff rank r beats `last` and is held at
@@ -119,14 +127,16 @@ impl Dalmuti {
         x.wrapping_sub(last.size() as u128 * LOW) & below
     }
 
-    /// The `u`-th follow (0 = `pass`), for `u` in `0..=` the ranks in `m`.
+    /// The `u`-th follow (0 = `pass`), for `u` in `0..=` the number of
+    /// ranks that beat `last`, given their running count `sums` (byte r:
+    /// how many of ranks 1..=r qualify).
     #[inline(always)]
-    fn follow_nth(last: Play, m: u128, u: u32) -> Action {
+    fn follow_nth(last: Play, sums: u128, u: u32) -> Action {
         if u == 0 {
             return Action::Pass;
         }
         // the u-th qualifying rank: the first whose running count reaches u
-        let r = count_below(prefix_sums(m >> 7), u);
+        let r = count_below(sums, u);
         Action::Play(Play::raw(r as u8, last.size(), 0))
     }
 }
@@ -159,8 +169,10 @@ mod tests {
                 } else if let Some((last, _)) = g.trick {
                     if g.hands[g.turn as usize].jesters() == 0 || last.size() == 1 {
                         let m = g.follow_ranks(last);
+                        let sums = super::prefix_sums(m >> 7);
+                        assert_eq!(super::total(m >> 7), m.count_ones());
                         (0..=m.count_ones())
-                            .map(|u| Dalmuti::follow_nth(last, m, u))
+                            .map(|u| Dalmuti::follow_nth(last, sums, u))
                             .collect()
                     } else {
                         Vec::new()

@@ -20,6 +20,17 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt;
 
+/// Every seat by index, built at compile time.
+const SEATS: [Seat; MAX_PLAYERS] = {
+    let mut t = [Seat::new(0); MAX_PLAYERS];
+    let mut i = 0;
+    while i < MAX_PLAYERS {
+        t[i] = Seat::new(i);
+        i += 1;
+    }
+    t
+};
+
 /// The last play of the current trick and who made it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct TrickView {
@@ -341,7 +352,8 @@ impl Dalmuti {
         if self.phase == Phase::Over {
             None
         } else {
-            Some(Seat::new(self.turn as usize))
+            // a table lookup: `Seat::new` is not inlined across crates
+            Some(SEATS[self.turn as usize])
         }
     }
 
