@@ -1,9 +1,10 @@
 //! Cards and hands: a [`Card`] is a rank 1..=12 or the Jester (D6), and a
 //! [`Hand`] is a count per rank, not a list of cards.
 //!
-//! Dalmuti cards of one rank are interchangeable, so a hand is 14 small
-//! counters (index 0 unused, 1..=12 the ranks, 13 the Jester). That makes a
-//! hand `Copy`, 14 bytes, and every rules question (do you hold 3 sevens?)
+//! Dalmuti cards of one rank are interchangeable, so a hand is 16 small
+//! counters (index 0 unused, 1..=12 the ranks, 13 the Jester, 14 and 15
+//! padding so that the counters load as one 128-bit word). That makes a
+//! hand `Copy`, 16 bytes, and every rules question (do you hold 3 sevens?)
 //! one array lookup; rollouts never allocate.
 
 use std::fmt;
@@ -91,16 +92,17 @@ impl serde::Serialize for Card {
 }
 
 /// A multiset of cards as a count per rank (index 1..=12) and Jesters
-/// (index 13). `Copy` and 14 bytes.
+/// (index 13); bytes 0, 14 and 15 are always 0. `Copy` and 16 bytes, so
+/// that all the counters load as one 128-bit word.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Hand(pub(crate) [u8; 14]);
+pub struct Hand(pub(crate) [u8; 16]);
 
 impl Hand {
     /// The empty hand.
-    pub const EMPTY: Hand = Hand([0; 14]);
+    pub const EMPTY: Hand = Hand([0; 16]);
 
     /// The full 80-card deck: rank r has r copies, plus 2 Jesters (D2).
-    pub const FULL_DECK: Hand = Hand([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 2]);
+    pub const FULL_DECK: Hand = Hand([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 2, 0, 0]);
 
     /// The deck for `players` players (D2): 4 players drop the 12s and 11s
     /// (57 cards), 5 players the 12s (68 cards), otherwise all 80;
@@ -134,9 +136,7 @@ impl Hand {
     /// for branch-free (SWAR) comparisons of all ranks at once.
     #[inline]
     pub(crate) fn lanes(&self) -> u128 {
-        let mut b = [0u8; 16];
-        b[..14].copy_from_slice(&self.0);
-        u128::from_le_bytes(b)
+        u128::from_le_bytes(self.0)
     }
 
     /// The number of cards.
