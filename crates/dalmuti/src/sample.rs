@@ -3,12 +3,13 @@
 //! `legal_actions`, without building the list when leading or following a
 //! trick (D9, D6), which is nearly every decision of a hand.
 //!
-//! The rare decisions (taxes D8, revolution D7, market D14, seating a
-//! newcomer D13) and following with Jesters in hand on a set of 2 or more
-//! fall back to the list, which is exact by construction.
+//! Gifts (taxes D8, the market's card back D14) are drawn list-free too.
+//! The rarest decisions (revolution D7, market D14, seating a newcomer D13)
+//! and following with Jesters in hand on a set of 2 or more fall back to the
+//! list, which is exact by construction.
 
-use crate::action::{Action, Play};
-use crate::card::JESTER;
+use crate::action::{Action, Gift, Play};
+use crate::card::{Card, Hand, JESTER};
 use crate::role::Phase;
 use crate::state::Dalmuti;
 use rand::Rng;
@@ -44,6 +45,75 @@ fn total(lanes: u128) -> u32 {
     (prefix_sums(lanes) >> 120) as u32
 }
 
+/// The card kinds of a hand, for drawing gifts (D8, D14).
+struct Kinds {
+    /// The kinds held, best first.
+    held: [u8; JESTER],
+    /// How many kinds are held.
+    n_held: u32,
+    /// The kinds held twice or more, best first.
+    pairs: [u8; JESTER],
+    /// How many kinds are held twice or more.
+    n_pairs: u32,
+}
+
+impl Kinds {
+    fn of(hand: &Hand) -> Kinds {
+        let mut k = Kinds {
+            held: [0; JESTER],
+            n_held: 0,
+            pairs: [0; JESTER],
+            n_pairs: 0,
+        };
+        for i in 1..=JESTER {
+            let c = hand.0[i];
+            if c > 0 {
+                k.held[k.n_held as usize] = i as u8;
+                k.n_held += 1;
+            }
+            if c > 1 {
+                k.pairs[k.n_pairs as usize] = i as u8;
+                k.n_pairs += 1;
+            }
+        }
+        k
+    }
+
+    /// The number of distinct gifts of `k` cards (1 or 2): one per kind,
+    /// or a pair of one kind plus two distinct kinds.
+    fn gifts(&self, k: usize) -> u32 {
+        let d = self.n_held;
+        if k == 1 {
+            d
+        } else {
+            self.n_pairs + d * (d - 1) / 2
+        }
+    }
+
+    /// The `u`-th gift of `k` cards, a bijection from `0..self.gifts(k)`:
+    /// first the pairs of one kind, then the two distinct kinds (i, j),
+    /// i < j, row by row.
+    fn gift(&self, k: usize, u: u32) -> Gift {
+        let card = |i: u8| Card::from_index(i as usize);
+        if k == 1 {
+            return Gift::one(card(self.held[u as usize]));
+        }
+        if u < self.n_pairs {
+            let c = card(self.pairs[u as usize]);
+            return Gift::two(c, c);
+        }
+        // row i holds the n_held - 1 - i pairs (i, j > i)
+        let mut v = u - self.n_pairs;
+        let mut i = 0;
+        while v >= self.n_held - 1 - i {
+            v -= self.n_held - 1 - i;
+            i += 1;
+        }
+        let j = i + 1 + v;
+        Gift::two(card(self.held[i as usize]), card(self.held[j as usize]))
+    }
+}
+
 impl Dalmuti {
     /// A uniformly random legal action of the seat to move (see the module
     /// doc). `scratch` holds the list on the rare decisions.
@@ -56,15 +126,25 @@ impl Dalmuti {
         rng: &mut R,
         scratch: &mut Vec<Action>,
     ) -> Action {
-        if self.phase == Phase::Play {
-            match self.trick {
+        let k = match self.phase {
+            Phase::Play => match self.trick {
                 None => return self.sample_lead(rng),
                 Some((last, _)) => {
                     if self.hands[self.turn as usize].jesters() == 0 || last.size() == 1 {
                         return self.sample_follow(last, rng);
                     }
+                    0
                 }
-            }
+            },
+            Phase::GreaterTax => self.tax_size(true),
+            Phase::LesserTax => self.tax_size(false),
+            Phase::MarketReturn => 1,
+            Phase::SeatNew | Phase::Revolution | Phase::Market | Phase::Over => 0,
+        };
+        if k > 0 {
+            let kinds = Kinds::of(&self.hands[self.turn as usize]);
+            let u = rng.random_range(0..kinds.gifts(k));
+            return Action::Give(kinds.gift(k, u));
         }
         self.legal_into(scratch);
         scratch[rng.random_range(0..scratch.len())]
@@ -151,20 +231,36 @@ mod tests {
     /// Every number of the sampler's range maps to a distinct legal action
     /// and every legal action is hit: the draw is exactly uniform.
     #[test]
-    fn leads_and_follows_are_bijections() {
+    fn leads_follows_and_gifts_are_bijections() {
         let mut rng = SmallRng::seed_from_u64(5);
         let mut legal = Vec::new();
         let mut checked = 0;
+        let mut gifts_checked = 0;
+        let mut returns_checked = 0;
         for (players, seed) in (3..=13).flat_map(|p| (0..20u64).map(move |s| (p, s))) {
             let opts = Options {
                 hands: 2,
                 standard_deck: seed % 2 == 0,
+                market: seed % 3 == 0,
                 ..Options::default()
             };
             let mut g = Dalmuti::new(&opts, players, seed).unwrap();
             while g.to_move().is_some() {
                 g.legal_actions(&mut legal);
-                let mut got: Vec<Action> = if g.phase != Phase::Play {
+                let gift = match g.phase {
+                    Phase::GreaterTax => g.tax_size(true),
+                    Phase::LesserTax => g.tax_size(false),
+                    Phase::MarketReturn => 1,
+                    _ => 0,
+                };
+                gifts_checked += (gift > 0) as usize;
+                returns_checked += (g.phase == Phase::MarketReturn) as usize;
+                let mut got: Vec<Action> = if gift > 0 {
+                    let kinds = super::Kinds::of(&g.hands[g.turn as usize]);
+                    (0..kinds.gifts(gift))
+                        .map(|u| Action::Give(kinds.gift(gift, u)))
+                        .collect()
+                } else if g.phase != Phase::Play {
                     Vec::new()
                 } else if let Some((last, _)) = g.trick {
                     if g.hands[g.turn as usize].jesters() == 0 || last.size() == 1 {
@@ -198,5 +294,7 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+        assert!(gifts_checked > 500, "{gifts_checked}");
+        assert!(returns_checked > 10, "{returns_checked}");
     }
 }
