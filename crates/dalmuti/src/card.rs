@@ -195,16 +195,22 @@ impl Hand {
         (1..=JESTER).flat_map(move |i| std::iter::repeat_n(Card::from_index(i), self.0[i] as usize))
     }
 
-    /// The card at position `k` (0-based) of [`Hand::cards`].
-    pub(crate) fn nth(&self, mut k: usize) -> Card {
-        for i in 1..=JESTER {
-            let c = self.0[i] as usize;
-            if k < c {
-                return Card::from_index(i);
-            }
-            k -= c;
-        }
-        panic!("card position out of range")
+    /// The card at position `k` (0-based) of [`Hand::cards`]: the first
+    /// kind whose running count exceeds `k`, found branch-free (SWAR) for
+    /// any hand of fewer than 128 cards (every real hand: the deck has 80).
+    ///
+    /// # Panics
+    /// If `k` is not below the number of cards.
+    pub(crate) fn nth(&self, k: usize) -> Card {
+        const LOW: u128 = u128::from_le_bytes([1; 16]);
+        const HIGH: u128 = LOW << 7;
+        debug_assert!(self.len() < 128);
+        // byte r: the number of cards of kinds 1..=r
+        let sums = self.lanes().wrapping_mul(LOW);
+        assert!(k < (sums >> 120) as usize, "card position out of range");
+        // the high bit of a byte survives iff its running count > k
+        let above = (sums | HIGH).wrapping_sub((k as u128 + 1) * LOW) & HIGH;
+        Card::from_index(above.trailing_zeros() as usize / 8)
     }
 }
 
@@ -295,6 +301,10 @@ mod tests {
         assert_eq!("empty".parse::<Hand>(), Ok(Hand::EMPTY));
         assert_eq!(h.best(), Some(Card::rank(3).unwrap()));
         assert_eq!(h.nth(6), Card::JESTER);
+        let all: Vec<Card> = (0..80).map(|k| Hand::FULL_DECK.nth(k)).collect();
+        assert_eq!(all, Hand::FULL_DECK.cards().collect::<Vec<_>>());
+        let all: Vec<Card> = (0..7).map(|k| h.nth(k)).collect();
+        assert_eq!(all, h.cards().collect::<Vec<_>>());
         assert_eq!(h.cards().count(), 7);
     }
 }

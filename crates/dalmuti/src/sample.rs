@@ -29,20 +29,13 @@ fn prefix_sums(lanes: u128) -> u128 {
     lanes.wrapping_mul(LOW)
 }
 
-/// The number of bytes of `sums` (each below 128) that are below `bound`
-/// (at most 127). Counts by a multiply, not `count_ones`, which is a long
-/// bit-twiddling sequence on targets without `popcnt`.
+/// The index of the first byte of `sums` (each below 128, not
+/// decreasing) that is at least `bound` (at most 127), or 16 if none.
 #[inline(always)]
-fn count_below(sums: u128, bound: u32) -> u32 {
+fn first_at_least(sums: u128, bound: u32) -> u32 {
     // the high bit of a byte survives iff that byte >= bound
     let ge = (sums | HIGH).wrapping_sub(bound as u128 * LOW) & HIGH;
-    16 - total(ge >> 7)
-}
-
-/// The sum of the bytes of `lanes` (the sum below 256).
-#[inline(always)]
-fn total(lanes: u128) -> u32 {
-    (prefix_sums(lanes) >> 120) as u32
+    ge.trailing_zeros() / 8
 }
 
 /// The card kinds of a hand, for drawing gifts (D8, D14).
@@ -183,7 +176,7 @@ impl Dalmuti {
         // sums[r] = naturals held of ranks 1..=r; the q-th natural card
         // (0-based) is of the first rank r with sums[r] > q
         let sums = prefix_sums(hand.lanes() & NATURALS);
-        let r = count_below(sums, q + 1);
+        let r = first_at_least(sums, q + 1);
         let before = (sums >> (8 * (r - 1))) as u8 as u32;
         Action::Play(Play::raw(r as u8, (q - before + 1) as u8, j as u8))
     }
@@ -216,7 +209,7 @@ impl Dalmuti {
             return Action::Pass;
         }
         // the u-th qualifying rank: the first whose running count reaches u
-        let r = count_below(sums, u);
+        let r = first_at_least(sums, u);
         Action::Play(Play::raw(r as u8, last.size(), 0))
     }
 }
@@ -266,7 +259,7 @@ mod tests {
                     if g.hands[g.turn as usize].jesters() == 0 || last.size() == 1 {
                         let m = g.follow_ranks(last);
                         let sums = super::prefix_sums(m >> 7);
-                        assert_eq!(super::total(m >> 7), m.count_ones());
+                        assert_eq!((sums >> 120) as u32, m.count_ones());
                         (0..=m.count_ones())
                             .map(|u| Dalmuti::follow_nth(last, sums, u))
                             .collect()

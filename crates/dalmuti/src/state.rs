@@ -480,20 +480,18 @@ impl Dalmuti {
         let len = self.deck.len();
         let mut cards = DECK_LIST;
         debug_assert!(len == 80 || self.deck.0[12] == 0);
-        // Fisher-Yates
+        // Fisher-Yates, dealing as it goes: once swapped, position i is
+        // final, and the card at position i goes to table position i mod n
+        // (the same deal as shuffling first and dealing from the top)
+        let mut p = (len - 1) % n;
         for i in (1..len).rev() {
             let j = below(&mut self.rng, i as u32 + 1) as usize;
             cards.swap(i, j);
+            self.hands[self.order[p] as usize].0[cards[i] as usize] += 1;
+            p = if p == 0 { n - 1 } else { p - 1 };
         }
-        let mut p = 0;
-        for &c in &cards[..len] {
-            let s = self.order[p] as usize;
-            self.hands[s].0[c as usize] += 1;
-            p += 1;
-            if p == n {
-                p = 0;
-            }
-        }
+        debug_assert_eq!(p, 0);
+        self.hands[self.order[0] as usize].0[cards[0] as usize] += 1;
         self.after_hands_set();
         say!(
             self,
