@@ -247,19 +247,16 @@ impl BigCheese {
         self.discards.iter().sum()
     }
 
-    /// The seat after `p` that has not passed (B5).
+    /// The seat after `p` that has not passed (B5), branch-free: the
+    /// lowest open seat above `p`, else the lowest open seat. Some seat
+    /// must be open.
     #[inline]
     fn next_bidder(&self, p: u8) -> u8 {
-        let mut q = p;
-        loop {
-            q += 1;
-            if q == self.n {
-                q = 0;
-            }
-            if self.passed & (1 << q) == 0 {
-                return q;
-            }
-        }
+        let open = !self.passed as u32 & ((1u32 << self.n) - 1);
+        let after = open & !((2u32 << p) - 1);
+        let q = if after != 0 { after } else { open };
+        debug_assert!(q != 0);
+        q.trailing_zeros() as u8
     }
 
     /// Opens the next auction with the current leader on the top card. If
@@ -893,7 +890,48 @@ impl BigCheese {
         }
     }
 
+    /// Applies a legal action. Bids and passes in an auction (nearly every
+    /// action of a game) take a small inlined path, so that after a
+    /// sampled action the compiler can skip the dispatch on its type; the
+    /// rest, and every auction end, goes through [`BigCheese::apply_slow`].
+    #[inline]
     pub(crate) fn apply_action(&mut self, action: Action) {
+        if self.phase == Phase::Auction {
+            match action {
+                Action::Bid(b) => {
+                    // B5
+                    let others = ((1u8 << self.n) - 1) & !(1 << self.turn);
+                    if self.passed != others && !self.logging {
+                        self.high = b;
+                        self.bidder = self.turn;
+                        self.turn = self.next_bidder(self.turn);
+                        return;
+                    }
+                }
+                Action::Pass => {
+                    // B5: the auction goes on while two may still bid
+                    let all = (1u8 << self.n) - 1;
+                    let passed = self.passed | 1 << self.turn;
+                    let ends = if self.bidder == NONE {
+                        passed == all
+                    } else {
+                        passed == all & !(1 << self.bidder)
+                    };
+                    if !ends && !self.logging {
+                        self.passed = passed;
+                        self.turn = self.next_bidder(self.turn);
+                        return;
+                    }
+                }
+                Action::Veto | Action::Keep | Action::Reroll(_) => {}
+            }
+        }
+        self.apply_slow(action);
+    }
+
+    /// [`BigCheese::apply_action`] in full: every action, with logging.
+    #[inline(never)]
+    fn apply_slow(&mut self, action: Action) {
         match self.phase {
             Phase::Over => panic!("apply_unchecked on a finished game"),
             Phase::Auction => match action {
