@@ -36,7 +36,7 @@ pub use scenario::Setup;
 pub use state::BigCheese;
 pub use view::{AuctionView, PlayerView, PublicView, RollView, View};
 
-use game::{Game, LogEntry, Outcome, Seat, SetupError};
+use game::{ActError, Game, LogEntry, Outcome, Seat, SetupError};
 use rand::Rng;
 
 impl Game for BigCheese {
@@ -97,6 +97,12 @@ reroll 1,1,2 half-of-n: play a Big Cheese to re-roll the dice showing these valu
     #[inline]
     fn apply_unchecked(&mut self, action: Action) {
         self.apply_action(action);
+    }
+
+    fn check_as(&self, seat: Seat, action: Action) -> Result<(), ActError<IllegalAction>> {
+        // The inherent method: a passed bidder (B5) or another player's
+        // roll (B10) gets its own reason.
+        BigCheese::check_as(self, seat, action)
     }
 
     #[inline]

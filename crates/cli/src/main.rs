@@ -42,7 +42,8 @@ enum Command {
         /// Your seat.
         #[arg(long, default_value = "P1")]
         seat: Seat,
-        /// Where to save the game record (default: games/GAME-SEED.json).
+        /// Where to save the game record (default: games/GAME-SEED.json with
+        /// --seed, else games/GAME-TIME.json).
         #[arg(long)]
         record: Option<PathBuf>,
     },
@@ -82,6 +83,9 @@ enum Command {
     Replay {
         /// The record (JSON).
         file: PathBuf,
+        /// Show every seat's hidden cards even if the game is not over.
+        #[arg(long)]
+        reveal: bool,
     },
     /// Run scenario files (or folders of *.scen files).
     Scenario {
@@ -152,23 +156,29 @@ fn run_scenarios(paths: &[PathBuf]) -> Result<bool, String> {
             eprintln!("{failure}");
         }
     }
-    println!(
-        "{} scenario file(s), {checks} checks: {} passed, {failures} failed",
-        files.len(),
-        checks
-    );
+    println!("{} scenario file(s)", files.len());
+    println!("scenarios: {checks} passed, {failures} failed");
     Ok(failures == 0)
 }
 
-fn default_record(game: &str, seed: u64) -> PathBuf {
+/// `games/GAME-NAME.json`, numbered if taken. `name` is the seed when the
+/// person chose it, else the start time: a file named after a secret seed
+/// would give it away.
+fn default_record(game: &str, name: &str) -> PathBuf {
     let dir = Path::new("games");
-    let mut path = dir.join(format!("{game}-{seed}.json"));
+    let mut path = dir.join(format!("{game}-{name}.json"));
     let mut n = 1;
     while path.exists() {
         n += 1;
-        path = dir.join(format!("{game}-{seed}-{n}.json"));
+        path = dir.join(format!("{game}-{name}-{n}.json"));
     }
     path
+}
+
+fn unix_time() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 fn clock_seed() -> u64 {
@@ -191,6 +201,7 @@ fn run(cli: Cli) -> Result<bool, String> {
             record,
         } => {
             dispatch!(game.as_str(), G => {
+                let file_name = seed.map_or_else(|| unix_time().to_string(), |s| s.to_string());
                 let seed = seed.unwrap_or_else(clock_seed);
                 let cfg = play::Config::<G> {
                     players: players::<G>(p)?,
@@ -198,7 +209,7 @@ fn run(cli: Cli) -> Result<bool, String> {
                     seed,
                     bots,
                     human: seat,
-                    record_path: record.unwrap_or_else(|| default_record(&game, seed)),
+                    record_path: record.unwrap_or_else(|| default_record(&game, &file_name)),
                 };
                 let stdin = std::io::stdin();
                 play::play(&cfg, stdin.lock(), std::io::stdout())?;
@@ -238,10 +249,10 @@ fn run(cli: Cli) -> Result<bool, String> {
                 Ok(true)
             }, _ => Err(cli::unknown_game(&game)))
         }
-        Command::Replay { file } => {
+        Command::Replay { file, reveal } => {
             let record = records::read(&file)?;
-            let text =
-                records::play_by_play(&record).map_err(|e| format!("{}: {e}", file.display()))?;
+            let text = records::play_by_play(&record, reveal)
+                .map_err(|e| format!("{}: {e}", file.display()))?;
             print!("{text}");
             Ok(true)
         }

@@ -200,11 +200,12 @@ pub fn play<G: Roster>(
             t.bot_for(s)?;
         }
     }
+    // The seed stays secret until the game ends: knowing it would reveal
+    // the deck and every hand.
     t.say(format!(
-        "{} with {} players, seed {}. You are {}. Type `help` for the notation, `quit` to leave.",
+        "{} with {} players. You are {}. Type `help` for the notation, `quit` to leave.",
         G::NAME,
         cfg.players,
-        cfg.seed,
         cfg.human
     ))?;
     let mut legal = Vec::new();
@@ -253,6 +254,10 @@ pub fn play<G: Roster>(
         }
         Ending::Quit => t.say("Left the game.")?,
     }
+    t.say(format!(
+        "Seed: {} (secret until now: every shuffle, deal and roll came from it)",
+        cfg.seed
+    ))?;
     t.say(format!(
         "Game record saved to {}",
         cfg.record_path.display()

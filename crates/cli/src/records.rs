@@ -38,40 +38,59 @@ pub fn write(path: &Path, record: &Record) -> Result<(), String> {
 /// Replays a record and returns a readable play-by-play: every log line of
 /// the engine (shuffles, deals, rolls, plays) in order, each action
 /// numbered, then the result.
-pub fn play_by_play(record: &Record) -> Result<String, String> {
-    crate::dispatch!(record.game.as_str(), G => play_by_play_of::<G>(record),
+///
+/// The seed and the lines meant for one seat (its deal, its tax cards) are
+/// shown only once the game is over, or with `reveal`: the record of a
+/// game in progress must not show a player the other hands.
+pub fn play_by_play(record: &Record, reveal: bool) -> Result<String, String> {
+    crate::dispatch!(record.game.as_str(), G => play_by_play_of::<G>(record, reveal),
         _ => Err(crate::unknown_game(&record.game)))
 }
 
-fn write_log<G: Game>(out: &mut String, game: &G, from: usize) -> usize {
+fn write_log<G: Game>(out: &mut String, game: &G, from: usize, private: bool) -> usize {
     let log = game.log();
     for entry in &log[from..] {
         match entry.to {
             None => {
                 let _ = writeln!(out, "    {}", entry.text);
             }
-            Some(seat) => {
+            Some(seat) if private => {
                 let _ = writeln!(out, "    [{seat} only] {}", entry.text);
+            }
+            Some(seat) => {
+                let _ = writeln!(out, "    [{seat} only] (hidden until the game ends)");
             }
         }
     }
     log.len()
 }
 
-fn play_by_play_of<G: Game>(record: &Record) -> Result<String, String> {
+fn play_by_play_of<G: Game>(record: &Record, reveal: bool) -> Result<String, String> {
+    // A quiet replay first: it validates the record and tells whether the
+    // game is over, which decides what may be shown.
+    let finished = record
+        .replay::<G>(false, |_, _, _| {})
+        .map_err(|e| e.to_string())?
+        .outcome()
+        .is_some();
+    let private = reveal || finished;
     let mut out = String::new();
     let options: Vec<String> = record
         .options
         .iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
+    let seed = if private {
+        record.seed.to_string()
+    } else {
+        "hidden until the game ends".to_string()
+    };
     let _ = writeln!(
         out,
-        "{} ({}), {} players, seed {}\noptions: {}",
+        "{} ({}), {} players, seed {seed}\noptions: {}",
         record.game,
         record.rules_version,
         record.players,
-        record.seed,
         options.join(" ")
     );
     // The set-up (first shuffle, deal, first leader) happens in `new`;
@@ -79,14 +98,14 @@ fn play_by_play_of<G: Game>(record: &Record) -> Result<String, String> {
     let mut start: G = record.start().map_err(|e| e.to_string())?;
     start.set_logging(true);
     let _ = writeln!(out, "starting position:\n{}", start.public_view());
-    let mut seen = write_log(&mut out, &start, 0);
+    let mut seen = write_log(&mut out, &start, 0, private);
     let mut number = 0;
     let game = record
         .replay::<G>(true, |g, seat, action| {
             number += 1;
             let _ = writeln!(out, "{number:>4}. {seat} {action}");
             // The replay logs the same set-up lines first; they were shown.
-            seen = write_log(&mut out, g, seen.min(g.log().len()));
+            seen = write_log(&mut out, g, seen.min(g.log().len()), private);
         })
         .map_err(|e| e.to_string())?;
     match game.outcome() {
@@ -106,10 +125,15 @@ fn play_by_play_of<G: Game>(record: &Record) -> Result<String, String> {
         None => {
             let _ = writeln!(
                 out,
-                "unfinished: {} actions played, {} to move",
+                "unfinished: {} actions played, {} to move{}",
                 record.actions.len(),
                 game.to_move()
-                    .map_or("nobody".to_string(), |s| s.to_string())
+                    .map_or("nobody".to_string(), |s| s.to_string()),
+                if private {
+                    ""
+                } else {
+                    " (hidden cards are shown once the game ends, or with --reveal)"
+                }
             );
         }
     }

@@ -186,7 +186,7 @@ fn play_and_replay<G: bots::Roster>(players: usize) {
     let record = records::read(&path).unwrap();
     assert_eq!(record.game, G::NAME);
     assert!(record.outcome.is_some());
-    let text = records::play_by_play(&record).unwrap();
+    let text = records::play_by_play(&record, false).unwrap();
     assert!(text.contains("result: won by"), "{text}");
     // Replaying reproduces the same outcome.
     let g: G = record.replay(false, |_, _, _| {}).unwrap();
@@ -196,7 +196,7 @@ fn play_and_replay<G: bots::Roster>(players: usize) {
     let mut bad = record.clone();
     let k = bad.actions.len() / 2;
     bad.actions[k] = "P1 flibber".into();
-    let err = records::play_by_play(&bad).unwrap_err();
+    let err = records::play_by_play(&bad, false).unwrap_err();
     assert!(err.contains(&format!("action {}", k + 1)), "{err}");
 
     // An action by the wrong seat is refused too.
@@ -204,7 +204,7 @@ fn play_and_replay<G: bots::Roster>(players: usize) {
     let (seat, action) = bad.actions[0].split_once(' ').unwrap();
     let other = Seat::new((seat.parse::<Seat>().unwrap().index() + 1) % players);
     bad.actions[0] = format!("{other} {action}");
-    let err = records::play_by_play(&bad).unwrap_err();
+    let err = records::play_by_play(&bad, false).unwrap_err();
     assert!(err.contains("action 1"), "{err}");
 
     // Broken JSON names its line.
@@ -215,7 +215,7 @@ fn play_and_replay<G: bots::Roster>(players: usize) {
     // Wrong game.
     let mut other = record.clone();
     other.game = "chess".into();
-    assert!(records::play_by_play(&other)
+    assert!(records::play_by_play(&other, false)
         .unwrap_err()
         .contains("unknown game"));
     std::fs::remove_dir_all(&dir).ok();
@@ -250,6 +250,25 @@ fn quitting_saves_the_game_so_far() {
     assert!(record.outcome.is_none());
     let g: dalmuti::Dalmuti = record.replay(false, |_, _, _| {}).unwrap();
     assert!(g.outcome().is_none());
+    // The seed is told only at the end.
+    let out = String::from_utf8(out).unwrap();
+    let (before, after) = out.split_at(out.find("Left the game.").unwrap());
+    assert!(
+        !before.contains("Seed: 9") && !before.contains("seed 9"),
+        "{before}"
+    );
+    assert!(after.contains("Seed: 9"), "{after}");
+    // A replay of an unfinished game hides the seed and every private line...
+    let text = records::play_by_play(&record, false).unwrap();
+    assert!(text.contains("hidden until the game ends"), "{text}");
+    assert!(!text.contains("you are dealt"), "{text}");
+    assert!(!text.contains("seed 9"), "{text}");
+    // ...unless asked to reveal them.
+    let text = records::play_by_play(&record, true).unwrap();
+    assert!(
+        text.contains("you are dealt") && text.contains("seed 9"),
+        "{text}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -205,16 +205,27 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// May panic, or leave the state inconsistent, if `action` is illegal.
     fn apply_unchecked(&mut self, action: Self::Action);
 
-    /// Applies `action` on behalf of `seat`: checks the turn, then the rules.
-    fn act(&mut self, seat: Seat, action: Self::Action) -> Result<(), ActError<Self::Error>> {
+    /// Whether `seat` may take `action` now, and if not, why: the turn,
+    /// then the rules. Engines may override it to give a seat that is not
+    /// to move a more telling reason (a bidder who already passed, a roll
+    /// that belongs to someone else).
+    fn check_as(&self, seat: Seat, action: Self::Action) -> Result<(), ActError<Self::Error>> {
         match self.to_move() {
             None => Err(ActError::GameOver),
             Some(expected) if expected != seat => Err(ActError::NotYourTurn {
                 expected,
                 got: seat,
             }),
-            Some(_) => self.apply(action).map_err(ActError::Illegal),
+            Some(_) => self.check(action).map_err(ActError::Illegal),
         }
+    }
+
+    /// Applies `action` on behalf of `seat` after [`Game::check_as`]. A
+    /// refused action leaves the state unchanged.
+    fn act(&mut self, seat: Seat, action: Self::Action) -> Result<(), ActError<Self::Error>> {
+        self.check_as(seat, action)?;
+        self.apply_unchecked(action);
+        Ok(())
     }
 
     /// The result, once the game is over.
