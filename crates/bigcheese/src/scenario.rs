@@ -80,6 +80,27 @@ fn seat_and_num<T: FromStr>(args: &str) -> Result<(Seat, T), ScenarioError> {
     Ok((s, n))
 }
 
+/// Largest free chips or chips on a project a setup may give (the most a
+/// player can hold is 10 + 4 hired; anything up to 100 cannot overflow).
+const MAX_SETUP_CHIPS: u8 = 100;
+/// Largest score a setup may give (the target is at most 10,000).
+const MAX_SETUP_SCORE: u16 = 10_000;
+/// Largest count of scored projects a setup may give.
+const MAX_SETUP_SCORED: u8 = 200;
+
+/// `SEAT N` with `N <= max`.
+fn bounded<T: FromStr + PartialOrd + std::fmt::Display + Copy>(
+    args: &str,
+    max: T,
+    what: &str,
+) -> Result<(Seat, T), ScenarioError> {
+    let (s, n) = seat_and_num::<T>(args)?;
+    if n > max {
+        return Err(bad(format!("{what} of {s} must be at most {max}, not {n}")));
+    }
+    Ok((s, n))
+}
+
 fn failed<T: std::fmt::Display>(what: &str, want: T, found: T) -> Result<(), ScenarioError> {
     Err(ScenarioError::Failed(format!(
         "expected {what} {want}, found {found}"
@@ -162,10 +183,20 @@ impl Scenario for BigCheese {
                 }
             }
             "leader" => setup.leader = Some(seat_arg(w.next())?),
-            "chips" => setup.chips.push(seat_and_num(args)?),
-            "score" => setup.scores.push(seat_and_num(args)?),
-            "scored" => setup.scored.push(seat_and_num(args)?),
-            "hired" => setup.hired.push(seat_and_num(args)?),
+            // Hand-made values stay in ranges a real game can reach, so
+            // no counter can overflow later.
+            "chips" => setup
+                .chips
+                .push(bounded(args, MAX_SETUP_CHIPS, "free chips")?),
+            "score" => setup
+                .scores
+                .push(bounded(args, MAX_SETUP_SCORE, "a score")?),
+            "scored" => setup
+                .scored
+                .push(bounded(args, MAX_SETUP_SCORED, "scored projects")?),
+            "hired" => setup
+                .hired
+                .push(bounded(args, MAX_HIRED, "hired chips (B15)")?),
             "project" => {
                 let s = seat_arg(w.next())?;
                 let c: Card = w
@@ -174,12 +205,22 @@ impl Scenario for BigCheese {
                     .parse()
                     .map_err(bad)?;
                 let k: u8 = num(w.next().ok_or_else(|| bad("missing chips"))?)?;
+                if !(1..=MAX_SETUP_CHIPS).contains(&k) {
+                    return Err(bad(format!(
+                        "a project holds 1 to {MAX_SETUP_CHIPS} chips, not {k}"
+                    )));
+                }
                 setup.projects.push((s, c, k));
             }
             "projects" => {
                 let s = seat_arg(w.next())?;
                 for t in w.filter(|t| *t != "none") {
                     let (c, k) = project_token(t)?;
+                    if !(1..=MAX_SETUP_CHIPS).contains(&k) {
+                        return Err(bad(format!(
+                            "a project holds 1 to {MAX_SETUP_CHIPS} chips, not {k}"
+                        )));
+                    }
                     setup.projects.push((s, c, k));
                 }
             }
@@ -485,5 +526,28 @@ impl Scenario for BigCheese {
             }
             _ => Err(ScenarioError::UnknownKey(key.to_string())),
         }
+    }
+}
+
+#[cfg(test)]
+mod setup_bounds {
+    use super::*;
+
+    #[test]
+    fn out_of_range_setup_values_are_refused() {
+        for (key, args) in [
+            ("chips", "P1 255"),
+            ("score", "P1 65535"),
+            ("hired", "P2 5"),
+            ("project", "P1 12 0"),
+            ("project", "P1 12 200"),
+            ("projects", "P1 12[0]"),
+        ] {
+            let mut setup = Setup::default();
+            let e = BigCheese::setup_line(&mut setup, key, args);
+            assert!(e.is_err(), "{key} {args} was accepted");
+        }
+        let mut setup = Setup::default();
+        assert!(BigCheese::setup_line(&mut setup, "chips", "P1 100").is_ok());
     }
 }
