@@ -30,8 +30,11 @@ pub enum IllegalAction {
         /// The set to beat.
         last: Play,
     },
-    /// The player lacks the cards.
+    /// The player lacks the cards (D9 for a play, D8 for taxes, D14 at
+    /// the market).
     NotHeld {
+        /// The phase the cards were needed in (names the ruling).
+        phase: Phase,
         /// The card kind.
         card: Card,
         /// How many are needed.
@@ -43,6 +46,8 @@ pub enum IllegalAction {
     GiftSize {
         /// The number required.
         expected: usize,
+        /// Taxes (D8) or the market's return gift (D14).
+        phase: Phase,
     },
     /// `revolution`/`no-revolution` from someone who may not (D7).
     NoRevolution,
@@ -59,10 +64,13 @@ pub enum IllegalAction {
 impl fmt::Display for IllegalAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            IllegalAction::GameOver => f.write_str("the session is over"),
-            IllegalAction::WrongPhase { action, phase } => {
-                write!(f, "`{action}` is not possible now: {}", phase.describe())
-            }
+            IllegalAction::GameOver => f.write_str("the session is over (D12)"),
+            IllegalAction::WrongPhase { action, phase } => write!(
+                f,
+                "`{action}` is not possible now: {} ({})",
+                phase.describe(),
+                ruling(*phase)
+            ),
             IllegalAction::MustLead => {
                 f.write_str("the trick leader may play any set but must play (D9)")
             }
@@ -80,25 +88,28 @@ impl fmt::Display for IllegalAction {
                     )
                 }
             }
-            IllegalAction::NotHeld { card, need: _, have } => {
+            IllegalAction::NotHeld {
+                card,
+                need: _,
+                have,
+                phase,
+            } => {
+                let s = if *have == 1 { "" } else { "s" };
                 if card.is_jester() {
-                    write!(
-                        f,
-                        "you hold only {have} Jester{}",
-                        if *have == 1 { "" } else { "s" }
-                    )
+                    write!(f, "you hold only {have} Jester{s} ({})", ruling(*phase))
                 } else {
                     write!(
                         f,
-                        "you hold only {have} card{} of rank {card}",
-                        if *have == 1 { "" } else { "s" }
+                        "you hold only {have} card{s} of rank {card} ({})",
+                        ruling(*phase)
                     )
                 }
             }
-            IllegalAction::GiftSize { expected } => write!(
+            IllegalAction::GiftSize { expected, phase } => write!(
                 f,
-                "you must give exactly {expected} card{}",
-                if *expected == 1 { "" } else { "s" }
+                "you must give exactly {expected} card{} ({})",
+                if *expected == 1 { "" } else { "s" },
+                ruling(*phase)
             ),
             IllegalAction::NoRevolution => f.write_str(
                 "only the holder of both Jesters can declare a revolution, right after the deal (D7)",
@@ -118,3 +129,83 @@ impl fmt::Display for IllegalAction {
 }
 
 impl std::error::Error for IllegalAction {}
+
+/// The ruling that governs what may be done in `phase`.
+fn ruling(phase: Phase) -> &'static str {
+    match phase {
+        Phase::SeatNew => "D13",
+        Phase::Revolution => "D7",
+        Phase::GreaterTax | Phase::LesserTax => "D8",
+        Phase::Market | Phase::MarketReturn => "D14",
+        Phase::Play => "D9",
+        Phase::Over => "D12",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Play;
+
+    /// Every message ends with the ruling it enforces: `(Dn)`.
+    #[test]
+    fn every_message_names_its_ruling() {
+        let phases = [
+            Phase::SeatNew,
+            Phase::Revolution,
+            Phase::GreaterTax,
+            Phase::LesserTax,
+            Phase::Market,
+            Phase::MarketReturn,
+            Phase::Play,
+            Phase::Over,
+        ];
+        let last: Play = "3x7".parse().unwrap();
+        let mut all = vec![
+            IllegalAction::GameOver,
+            IllegalAction::MustLead,
+            IllegalAction::DoesNotBeat { last },
+            IllegalAction::DoesNotBeat {
+                last: "1".parse().unwrap(),
+            },
+            IllegalAction::NoRevolution,
+            IllegalAction::NotMerchant(Seat::new(2)),
+            IllegalAction::MarketKind { black: true },
+            IllegalAction::MarketKind { black: false },
+        ];
+        for phase in phases {
+            all.push(IllegalAction::WrongPhase {
+                action: Action::Pass,
+                phase,
+            });
+            all.push(IllegalAction::GiftSize { expected: 2, phase });
+            for card in [Card::JESTER, Card::rank(4).unwrap()] {
+                all.push(IllegalAction::NotHeld {
+                    card,
+                    need: 1,
+                    have: 0,
+                    phase,
+                });
+            }
+        }
+        for e in all {
+            let text = e.to_string();
+            let tail = text.rsplit_once(" (D").map(|(_, t)| t);
+            assert!(
+                tail.is_some_and(|t| t.ends_with(')')
+                    && t[..t.len() - 1]
+                        .parse::<u8>()
+                        .is_ok_and(|n| (1..=15).contains(&n))),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            IllegalAction::GiftSize {
+                expected: 2,
+                phase: Phase::GreaterTax
+            }
+            .to_string(),
+            "you must give exactly 2 cards (D8)"
+        );
+    }
+}

@@ -45,7 +45,7 @@ pub use scenario::Setup;
 pub use state::{Dalmuti, Revolution, Transfer, TransferKind, MAX_PLAYERS};
 pub use view::{Exchange, PublicView, TrickView, View};
 
-use game::{Game, LogEntry, Outcome, Seat, SetupError};
+use game::{ActError, Game, LogEntry, Outcome, Seat, SetupError};
 use rand::Rng;
 
 impl Dalmuti {
@@ -118,6 +118,9 @@ seat-new above|below Greater Dalmuti seats a newcomer above or below the middle 
         self.players as usize
     }
 
+    /// During [`Phase::Revolution`] this is the holder of both Jesters: the
+    /// engine must know whom to ask, but the table must not (D7). Shells must
+    /// not broadcast it then; the public view shows no seat to move.
     #[inline]
     fn to_move(&self) -> Option<Seat> {
         self.to_move_seat()
@@ -130,6 +133,29 @@ seat-new above|below Greater Dalmuti seats a newcomer above or below the middle 
 
     fn check(&self, action: Action) -> Result<(), IllegalAction> {
         self.check_action(action)
+    }
+
+    /// As the default, except while a revolution decision is pending (D7):
+    /// a seat other than the holder is refused without naming the holder
+    /// (`NotYourTurn` would say whose turn it is).
+    fn check_as(&self, seat: Seat, action: Action) -> Result<(), ActError<IllegalAction>> {
+        if self.phase == Phase::Revolution && seat.index() != self.turn as usize {
+            return Err(ActError::Illegal(match action {
+                Action::Revolution | Action::NoRevolution => IllegalAction::NoRevolution,
+                _ => IllegalAction::WrongPhase {
+                    action,
+                    phase: Phase::Revolution,
+                },
+            }));
+        }
+        match self.to_move() {
+            None => Err(ActError::GameOver),
+            Some(expected) if expected != seat => Err(ActError::NotYourTurn {
+                expected,
+                got: seat,
+            }),
+            Some(_) => self.check(action).map_err(ActError::Illegal),
+        }
     }
 
     /// # Panics

@@ -215,6 +215,16 @@ impl Scenario for Dalmuti {
                 g.hands[s].0[c as usize] += 1;
             }
         }
+        // D11: a player with no cards has left the hand; a hand-made
+        // position where someone starts with none has no valid turn order
+        // (the lead, the taxes, the market and the finishing order all
+        // assume every seat holds cards after the deal)
+        if let Some(s) = (0..players).find(|&s| g.hands[s].is_empty()) {
+            return Err(format!(
+                "{} holds no cards: in a hand-made position every player holds at least one card (D11)",
+                Seat::new(s)
+            ));
+        }
         g.after_hands_set();
         Ok(Self::start(g, setup.start))
     }
@@ -410,5 +420,102 @@ impl Scenario for Dalmuti {
             other => return Err(ScenarioError::UnknownKey(other.to_string())),
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game::Game;
+
+    fn setup(lines: &[&str]) -> Setup {
+        let mut s = Setup::default();
+        for l in lines {
+            let (k, a) = l.split_once(' ').unwrap_or((l, ""));
+            Dalmuti::setup_line(&mut s, k, a).unwrap();
+        }
+        s
+    }
+
+    fn one_hand() -> Options {
+        Options {
+            hands: 1,
+            ..Options::default()
+        }
+    }
+
+    /// D11: a hand-made position where a seat starts with no cards is a
+    /// setup error, whether the empty hand is given or left by the deal.
+    #[test]
+    fn from_setup_rejects_an_empty_hand() {
+        let s = setup(&[
+            "order P1 P2 P3 P4",
+            "hand P1 3",
+            "hand P2 empty",
+            "hand P3 5",
+            "hand P4 6",
+            "no-taxes",
+        ]);
+        let e = Dalmuti::from_setup(&one_hand(), 4, 0, s).unwrap_err();
+        assert_eq!(
+            e,
+            "P2 holds no cards: in a hand-made position every player holds at least one card (D11)"
+        );
+        // the Greater Dalmuti with nothing to lead
+        let s = setup(&["order P1 P2 P3 P4", "hand P1 empty", "phase play"]);
+        let e = Dalmuti::from_setup(&one_hand(), 4, 0, s).unwrap_err();
+        assert!(e.starts_with("P1 holds no cards"), "{e}");
+        // the black market would draw from an empty hand
+        let s = setup(&[
+            "order P1 P2 P3 P4 P5 P6",
+            "hand P1 5 6",
+            "hand P2 7",
+            "hand P3 empty",
+            "hand P4 8 9",
+            "hand P5 10",
+            "hand P6 1 2",
+            "phase taxes",
+        ]);
+        let opts = Options {
+            black_market: true,
+            ..one_hand()
+        };
+        let e = Dalmuti::from_setup(&opts, 6, 0, s).unwrap_err();
+        assert!(e.starts_with("P3 holds no cards"), "{e}");
+        // one card each is fine
+        let s = setup(&[
+            "order P1 P2 P3 P4",
+            "hand P1 3",
+            "hand P2 4",
+            "hand P3 5",
+            "hand P4 6",
+            "no-taxes",
+        ]);
+        assert!(Dalmuti::from_setup(&one_hand(), 4, 0, s).is_ok());
+    }
+
+    /// `go_out` ends the hand when no other seat holds cards, even if
+    /// several seats were out of cards to begin with.
+    #[test]
+    fn going_out_ends_a_hand_with_nobody_left() {
+        let s = setup(&[
+            "order P1 P2 P3 P4",
+            "hand P1 3",
+            "hand P2 4",
+            "hand P3 5",
+            "hand P4 6",
+            "no-taxes",
+        ]);
+        let mut g = Dalmuti::from_setup(&one_hand(), 4, 0, s).unwrap();
+        for s in 1..4 {
+            g.hands[s] = Hand::EMPTY;
+        }
+        g.after_hands_set();
+        g.apply("play 3".parse().unwrap()).unwrap();
+        assert_eq!(g.phase(), Phase::Over);
+        assert_eq!(g.n_finished, 4);
+        assert_eq!(g.finished[..4], [0, 1, 2, 3]);
+        assert_eq!(g.scores[..4], [0, 0, 0, 0]);
+        assert!(g.outcome().is_some());
     }
 }

@@ -117,6 +117,8 @@ pub struct Dalmuti {
     pub(crate) trick: Option<(Play, u8)>,
     pub(crate) finished: [u8; MAX_PLAYERS],
     pub(crate) n_finished: u8,
+    /// The seat offered a revolution this hand (D7); public only once it
+    /// declares one.
     pub(crate) jester_holder: Option<u8>,
     pub(crate) revolution: Revolution,
     pub(crate) taxes: bool,
@@ -532,10 +534,16 @@ impl Dalmuti {
                     self.jester_holder = Some(h as u8);
                     self.phase = Phase::Revolution;
                     self.turn = h as u8;
+                    // D7 (new ruling): the table learns only that a
+                    // decision is pending, never whose it is
                     say!(
                         self,
-                        "{} holds both Jesters and may declare a revolution (D7)",
-                        Seat::new(h)
+                        "a player holds both Jesters and may declare a revolution (D7)"
+                    );
+                    tell!(
+                        self,
+                        h,
+                        "you hold both Jesters: you may declare a revolution (D7)"
                     );
                     return;
                 }
@@ -759,11 +767,15 @@ impl Dalmuti {
             Seat::new(s as usize),
             ordinal(self.n_finished as usize)
         );
-        if self.active.count_ones() == 1 {
-            let last = self.active.trailing_zeros() as u8;
-            self.finished[self.n_finished as usize] = last;
-            self.n_finished += 1;
-            say!(self, "{} is last (+0)", Seat::new(last as usize));
+        // the hand ends when at most one seat still holds cards (none only
+        // in a position where several seats were already out of cards)
+        if self.active.count_ones() <= 1 {
+            if self.active != 0 {
+                let last = self.active.trailing_zeros() as u8;
+                self.finished[self.n_finished as usize] = last;
+                self.n_finished += 1;
+                say!(self, "{} is last (+0)", Seat::new(last as usize));
+            }
             self.end_hand();
             return true;
         }
@@ -773,6 +785,17 @@ impl Dalmuti {
     /// D12, D14: bonuses, session end, or the next hand in finishing order.
     fn end_hand(&mut self) {
         let n = self.players as usize;
+        if (self.n_finished as usize) < n {
+            // only a position where some seat never held cards: those seats
+            // finish after everyone else, in table order
+            for p in 0..n {
+                let s = self.order[p];
+                if !self.finished[..self.n_finished as usize].contains(&s) {
+                    self.finished[self.n_finished as usize] = s;
+                    self.n_finished += 1;
+                }
+            }
+        }
         let fpos = |g: &Dalmuti, s: u8| {
             g.finished[..n]
                 .iter()
@@ -1025,13 +1048,14 @@ impl Dalmuti {
         }
     }
 
-    fn check_held(hand: &Hand, need: &Hand) -> Result<(), IllegalAction> {
+    fn check_held(hand: &Hand, need: &Hand, phase: Phase) -> Result<(), IllegalAction> {
         for i in 1..=JESTER {
             if need.0[i] > hand.0[i] {
                 return Err(IllegalAction::NotHeld {
                     card: Card::from_index(i),
                     need: need.0[i],
                     have: hand.0[i],
+                    phase,
                 });
             }
         }
@@ -1070,7 +1094,7 @@ impl Dalmuti {
                 let mut need = Hand::EMPTY;
                 need.0[p.rank() as usize] += p.naturals();
                 need.0[JESTER] += p.jesters();
-                Self::check_held(hand, &need)
+                Self::check_held(hand, &need, self.phase)
             }
             Action::Give(g) => {
                 let k = match self.phase {
@@ -1084,9 +1108,12 @@ impl Dalmuti {
                     | Phase::Over => return Err(wrong()),
                 };
                 if g.len() != k {
-                    return Err(IllegalAction::GiftSize { expected: k });
+                    return Err(IllegalAction::GiftSize {
+                        expected: k,
+                        phase: self.phase,
+                    });
                 }
-                Self::check_held(hand, &g.hand())
+                Self::check_held(hand, &g.hand(), self.phase)
             }
             Action::Revolution | Action::NoRevolution => {
                 if self.phase != Phase::Revolution {
@@ -1106,7 +1133,7 @@ impl Dalmuti {
                 }
                 let mut need = Hand::EMPTY;
                 need.add(c, 1);
-                Self::check_held(hand, &need)
+                Self::check_held(hand, &need, self.phase)
             }
             Action::BlackMarket(partner) => {
                 if self.phase != Phase::Market {
@@ -1222,7 +1249,9 @@ impl Dalmuti {
                 }
             }
             Action::NoRevolution => {
-                say!(self, "{} declares no revolution", Seat::new(s as usize));
+                // D7: keeping quiet reveals nothing about who held the Jesters
+                tell!(self, s, "you declare no revolution");
+                say!(self, "no revolution is declared (D7)");
                 let taxes = !self.options.auto_revolution;
                 self.begin_taxes_or_play(taxes);
             }

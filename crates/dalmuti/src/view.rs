@@ -4,7 +4,10 @@
 //!
 //! Views are built from the state by copying only public fields plus the
 //! seat's own hand, its own tax/market transfers and its own pending tax
-//! choice, so hidden information cannot leak by construction. They are plain
+//! choice, so hidden information cannot leak by construction. Who holds
+//! both Jesters is not public (D7): the public view shows a pending
+//! revolution decision with no seat to move, and names only a declarer;
+//! the holder's own view carries `revolution_offer`. Views are plain
 //! data (`Vec`s, serde) because they leave the engine; the hot path never
 //! builds one.
 
@@ -30,6 +33,10 @@ const SEATS: [Seat; MAX_PLAYERS] = {
     }
     t
 };
+
+/// How many times [`Dalmuti::sample`] redraws a sample that contradicts
+/// what the view implies (D7) before it accepts one anyway.
+pub(crate) const SAMPLE_TRIES: usize = 64;
 
 /// The last play of the current trick and who made it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -64,7 +71,12 @@ pub struct PublicView {
     pub hand_number: u32,
     /// What the game waits for.
     pub phase: Phase,
-    /// Whose decision it is.
+    /// Whose decision it is. `None` while a revolution decision is pending
+    /// ([`Phase::Revolution`]): the table knows that somebody holds both
+    /// Jesters, not who (D7). [`game::Game::to_move`] still names the
+    /// holder, because the engine must know whom to ask: shells must not
+    /// broadcast it during [`Phase::Revolution`]; only the holder's own
+    /// [`View`] says it is their decision ([`View::revolution_offer`]).
     pub to_move: Option<Seat>,
     /// The table order, Greater Dalmuti first (D4).
     pub order: Vec<Seat>,
@@ -84,9 +96,13 @@ pub struct PublicView {
     pub passed: Vec<Seat>,
     /// Finishing order so far this hand.
     pub finished: Vec<Seat>,
-    /// The seat that was offered a revolution this hand (holds both
-    /// Jesters after the deal, D7).
-    pub jester_holder: Option<Seat>,
+    /// Whether a revolution decision was offered this hand (somebody held
+    /// both Jesters after the deal and the decision mattered, D7). This is
+    /// the one unavoidable public signal of the decision; it never says who.
+    pub revolution_offered: bool,
+    /// Who declared the revolution, if one was declared this hand (D7). A
+    /// declined revolution names nobody.
+    pub revolution_by: Option<Seat>,
     /// The revolution declared this hand.
     pub revolution: Revolution,
     /// Whether taxes are paid this hand (D8).
@@ -111,6 +127,11 @@ pub struct View {
     pub transfers: Vec<Transfer>,
     /// This seat's tax choice, made but not yet carried out (D8).
     pub pending_gift: Option<Gift>,
+    /// This seat held both Jesters after the deal and was offered the
+    /// revolution decision this hand (D7). Only the holder sees it; while
+    /// the phase is [`Phase::Revolution`] it means the decision is this
+    /// seat's (the public `to_move` is `None` then).
+    pub revolution_offer: bool,
     /// Everything public.
     pub public: PublicView,
 }
@@ -129,7 +150,12 @@ impl Dalmuti {
             players: n,
             hand_number: self.hand_no,
             phase: self.phase,
-            to_move: self.to_move_seat(),
+            // D7: the public does not learn who decides a revolution
+            to_move: if self.phase == Phase::Revolution {
+                None
+            } else {
+                self.to_move_seat()
+            },
             order: self.order[..n]
                 .iter()
                 .map(|&s| Seat::new(s as usize))
@@ -148,7 +174,13 @@ impl Dalmuti {
                 .iter()
                 .map(|&s| Seat::new(s as usize))
                 .collect(),
-            jester_holder: self.jester_holder.map(|s| Seat::new(s as usize)),
+            revolution_offered: self.jester_holder.is_some(),
+            revolution_by: match self.revolution {
+                Revolution::None => None,
+                Revolution::Declared | Revolution::Great => {
+                    self.jester_holder.map(|s| Seat::new(s as usize))
+                }
+            },
             revolution: self.revolution,
             taxes: self.taxes,
             exchanges: self.transfers[..self.n_transfers as usize]
@@ -182,11 +214,42 @@ impl Dalmuti {
                 .copied()
                 .collect(),
             pending_gift,
+            revolution_offer: seated && self.jester_holder == Some(s as u8),
             public: self.public(),
         }
     }
 
     /// A full state consistent with `view`, hidden parts drawn from `rng`.
+    ///
+    /// The unseen cards are dealt uniformly to the opponents, given their
+    /// card counts, the cards this seat knows they hold (its own transfers)
+    /// and these inferences:
+    /// - D7, pending decision: both Jesters are in one opponent's hand, that
+    ///   opponent picked with probability proportional to the ways its hand
+    ///   can hold both (`left * (left - 1)`), among those who would be asked
+    ///   (only the Greater Peon under `auto_revolution`); exact.
+    /// - D7, declined by an opponent: some opponent who would have been
+    ///   asked held both Jesters as dealt; reject-and-redraw, and that
+    ///   opponent becomes the sample's holder.
+    /// - D7, not offered although it would have mattered (no settling hand;
+    ///   taxes on, or the Greater Peon under `auto_revolution`): no such
+    ///   opponent held both Jesters as dealt; reject-and-redraw.
+    /// - D8, forced taxes: a Dalmuti who received the Peon's best cards
+    ///   knows the Peon had no better card than the worst one paid (Jesters
+    ///   worst): the Peon's unknown cards are drawn only from cards at least
+    ///   that bad (exact, by construction).
+    ///
+    /// "As dealt" is a hand now, plus its played cards, plus what it gave,
+    /// minus what it received, using the sample's own transfers.
+    /// Redraws are bounded ([`SAMPLE_TRIES`]); after that the last draw is
+    /// accepted (and a declined holder is picked among the candidates).
+    ///
+    /// Remaining approximations: transfers between two opponents are made
+    /// up from the receiver's sampled hand (not, for example, the Peon's
+    /// best cards), so they need not agree with D8; a declared revolution
+    /// keeps both Jesters with the declarer unless this seat saw them
+    /// leave; a Dalmuti's choices and players' past plays are not used as
+    /// evidence about their hands.
     pub(crate) fn sample(view: &View, rng: &mut (impl Rng + ?Sized)) -> Dalmuti {
         let pv = &view.public;
         let n = pv.players;
@@ -201,7 +264,6 @@ impl Dalmuti {
         g.trick = pv.trick.map(|t| (t.play, t.by.index() as u8));
         g.revolution = pv.revolution;
         g.taxes = pv.taxes;
-        g.jester_holder = pv.jester_holder.map(|s| s.index() as u8);
         g.market_with = pv.market_with.map(|s| s.index() as u8);
         for s in 0..n {
             g.scores[s] = pv.scores[s];
@@ -220,6 +282,124 @@ impl Dalmuti {
         }
         g.n_finished = pv.finished.len() as u8;
 
+        // D7: who was asked about a revolution, as far as this seat knows
+        let known_holder = if view.revolution_offer {
+            Some(me as u8)
+        } else {
+            pv.revolution_by.map(|s| s.index() as u8)
+        };
+        g.jester_holder = known_holder;
+        // the opponents who would be asked if they held both Jesters
+        let gp = g.at(n - 1) as usize;
+        let candidate = |s: usize| s != me && (!pv.options.auto_revolution || s == gp);
+        let settling = pv.options.settling_hand && pv.hand_number == 1;
+        let dealt = !matches!(pv.phase, Phase::SeatNew | Phase::Over);
+        let pending = pv.phase == Phase::Revolution && known_holder.is_none();
+        let declined = dealt
+            && pv.revolution_offered
+            && known_holder.is_none()
+            && pv.phase != Phase::Revolution;
+        let not_offered = dealt
+            && !settling
+            && !pv.revolution_offered
+            && (!pv.options.auto_revolution || gp != me);
+        // a pending decision: the holder holds both Jesters now (no card
+        // has moved yet), drawn by how many ways each hand can hold them
+        if pending {
+            let weight = |s: usize| {
+                let l = pv.cards_left[s] as u32;
+                if candidate(s) {
+                    l * l.saturating_sub(1)
+                } else {
+                    0
+                }
+            };
+            let total: u32 = (0..n).map(weight).sum();
+            let h = if total == 0 {
+                (0..n).find(|&s| candidate(s)).unwrap_or(0)
+            } else {
+                let mut u = g.rng.random_range(0..total);
+                (0..n)
+                    .find(|&s| {
+                        let w = weight(s);
+                        if u < w {
+                            true
+                        } else {
+                            u -= w;
+                            false
+                        }
+                    })
+                    .expect("u < total")
+            };
+            g.jester_holder = Some(h as u8);
+            g.turn = h as u8;
+        } else if pv.phase == Phase::Revolution {
+            g.turn = me as u8;
+        }
+
+        let mut last_ok = false;
+        for _ in 0..SAMPLE_TRIES {
+            g.draw_hidden(view);
+            // Jesters each opponent held as dealt, in this sample
+            let dealt_jesters = |g: &Dalmuti, s: usize| -> i32 {
+                let mut j = g.hands[s].0[JESTER] as i32 + g.played[s].0[JESTER] as i32;
+                for t in &g.transfers[..g.n_transfers as usize] {
+                    let k = t.cards.cards().filter(|c| c.is_jester()).count() as i32;
+                    if t.from.index() == s {
+                        j += k;
+                    }
+                    if t.to.index() == s {
+                        j -= k;
+                    }
+                }
+                j
+            };
+            let holder = (0..n).find(|&s| candidate(s) && dealt_jesters(&g, s) == 2);
+            last_ok = if declined {
+                g.jester_holder = holder.map(|s| s as u8);
+                holder.is_some()
+            } else if not_offered {
+                holder.is_none()
+            } else {
+                true
+            };
+            if last_ok {
+                break;
+            }
+        }
+        if declined && !last_ok {
+            // give up: name a candidate, so the sample's views agree
+            g.jester_holder = (0..n).find(|&s| candidate(s)).map(|s| s as u8);
+        }
+        // a pending tax choice of someone else is unknown: draw one
+        if g.phase == Phase::LesserTax {
+            if let Some(gift) = view.pending_gift {
+                g.greater_gift = Some(gift);
+            } else {
+                let gd = g.at(0) as usize;
+                let h = g.hands[gd];
+                let k = g.tax_size(true);
+                let a = h.nth(g.rng.random_range(0..h.len()));
+                g.greater_gift = Some(if k == 1 {
+                    Gift::one(a)
+                } else {
+                    let mut rest = h;
+                    rest.remove(a, 1);
+                    Gift::two(a, rest.nth(g.rng.random_range(0..rest.len())))
+                });
+            }
+        }
+        g.log.clear();
+        g
+    }
+
+    /// One draw of the hidden hands and of the transfers this seat did not
+    /// see, for [`Dalmuti::sample`]; `jester_holder` must already be set
+    /// for a pending or declared revolution.
+    fn draw_hidden(&mut self, view: &View) {
+        let pv = &view.public;
+        let n = pv.players;
+        let me = view.seat.index();
         // the unseen cards: the deck minus my hand minus every played card
         let mut unseen = pv.deck;
         let mut sub = view.hand;
@@ -231,6 +411,9 @@ impl Dalmuti {
         }
         // cards known to be in an opponent's hand
         let mut known = [Hand::EMPTY; MAX_PLAYERS];
+        // D8: a Peon who paid me its best cards had nothing better than the
+        // worst of them (Jesters worst): its unknown cards are that bad too
+        let mut floor: Option<(usize, usize)> = None;
         for t in &view.transfers {
             if t.from == view.seat {
                 known[t.to.index()].add_all(&t.cards.hand());
@@ -239,14 +422,19 @@ impl Dalmuti {
                 for c in t.cards.cards() {
                     k.0[c.index()] = k.0[c.index()].saturating_sub(1);
                 }
+                let from = t.from.index();
+                if t.kind == TransferKind::Tax && self.pos[from] > self.pos[me] {
+                    let worst = t.cards.cards().map(|c| c.index()).max().unwrap_or(1);
+                    floor = Some((from, worst));
+                }
             }
         }
-        if let Some(h) = pv.jester_holder {
-            if h.index() != me {
-                let k = &mut known[h.index()];
+        if let Some(h) = self.jester_holder.map(|h| h as usize) {
+            if h != me && (pv.phase == Phase::Revolution || pv.revolution_by.is_some()) {
+                let k = &mut known[h];
                 k.0[JESTER] = 2;
                 for t in &view.transfers {
-                    if t.from == h {
+                    if t.from.index() == h {
                         for c in t.cards.cards() {
                             if c.is_jester() {
                                 k.0[JESTER] = k.0[JESTER].saturating_sub(1);
@@ -281,31 +469,58 @@ impl Dalmuti {
                 len += 1;
             }
         }
-        cards[..len].shuffle(&mut g.rng);
+        cards[..len].shuffle(&mut self.rng);
+        let need = |s: usize, known: &[Hand; MAX_PLAYERS]| {
+            (pv.cards_left[s] as usize).saturating_sub(known[s].len())
+        };
+        // the floored Peon takes the first cards bad enough; the others
+        // share the rest, shuffled again (a uniform draw given the floor)
         let mut next = 0;
+        if let Some((p, worst)) = floor {
+            let want = need(p, &known);
+            let mut took = 0;
+            for i in 0..len {
+                if took == want {
+                    break;
+                }
+                if cards[i] as usize >= worst {
+                    cards.swap(next, i);
+                    next += 1;
+                    took += 1;
+                }
+            }
+            cards[next..len].shuffle(&mut self.rng);
+            let h = &mut known[p];
+            for &c in &cards[..next] {
+                h.0[c as usize] += 1;
+            }
+        }
         for s in 0..n {
             if s == me {
-                g.hands[s] = view.hand;
+                self.hands[s] = view.hand;
                 continue;
             }
             let mut h = known[s];
-            let need = (pv.cards_left[s] as usize).saturating_sub(h.len());
-            for &c in &cards[next..(next + need).min(len)] {
-                h.0[c as usize] += 1;
+            if floor.is_none_or(|(p, _)| p != s) {
+                let want = need(s, &known);
+                for &c in &cards[next.min(len)..(next + want).min(len)] {
+                    h.0[c as usize] += 1;
+                }
+                next += want;
             }
-            next += need;
-            g.hands[s] = h;
+            self.hands[s] = h;
         }
         // transfers: mine exactly; others' cards made up from the receiver
+        self.n_transfers = 0;
         let mut mine = view.transfers.iter();
         for e in &pv.exchanges {
             let t = if e.from == view.seat || e.to == view.seat {
                 *mine.next().expect("own transfers match exchanges")
             } else {
-                let h = g.hands[e.to.index()];
+                let h = self.hands[e.to.index()];
                 let mut pick = || {
                     if !h.is_empty() {
-                        h.nth(g.rng.random_range(0..h.len()))
+                        h.nth(self.rng.random_range(0..h.len()))
                     } else {
                         Card::JESTER
                     }
@@ -322,29 +537,9 @@ impl Dalmuti {
                     kind: e.kind,
                 }
             };
-            g.transfers[g.n_transfers as usize] = t;
-            g.n_transfers += 1;
+            self.transfers[self.n_transfers as usize] = t;
+            self.n_transfers += 1;
         }
-        // a pending tax choice of someone else is unknown: draw one
-        if g.phase == Phase::LesserTax {
-            if let Some(gift) = view.pending_gift {
-                g.greater_gift = Some(gift);
-            } else {
-                let gd = g.at(0) as usize;
-                let h = g.hands[gd];
-                let k = g.tax_size(true);
-                let a = h.nth(g.rng.random_range(0..h.len()));
-                g.greater_gift = Some(if k == 1 {
-                    Gift::one(a)
-                } else {
-                    let mut rest = h;
-                    rest.remove(a, 1);
-                    Gift::two(a, rest.nth(g.rng.random_range(0..rest.len())))
-                });
-            }
-        }
-        g.log.clear();
-        g
     }
 
     #[inline]
@@ -373,7 +568,13 @@ impl Dalmuti {
 }
 
 impl PublicView {
-    fn board(&self, f: &mut fmt::Formatter<'_>, me: Option<Seat>) -> fmt::Result {
+    /// The text board; `decides`: `me` is the holder asked about a
+    /// revolution (only its own view knows).
+    fn board(&self, f: &mut fmt::Formatter<'_>, me: Option<Seat>, decides: bool) -> fmt::Result {
+        let to_move = match (self.phase, me) {
+            (Phase::Revolution, Some(s)) if decides => Some(s),
+            _ => self.to_move,
+        };
         writeln!(
             f,
             "The Great Dalmuti: hand {} of {}{}",
@@ -383,10 +584,18 @@ impl PublicView {
                 .target
                 .map_or(String::new(), |t| format!(" (or first to {t} points)"))
         )?;
+        let by = self
+            .revolution_by
+            .map_or("somebody declared ".to_string(), |s| {
+                format!("{s} declared ")
+            });
         match self.revolution {
+            Revolution::None if self.revolution_offered && self.phase != Phase::Revolution => {
+                writeln!(f, "no revolution was declared")?
+            }
             Revolution::None => {}
-            Revolution::Declared => writeln!(f, "a revolution was declared: no taxes")?,
-            Revolution::Great => writeln!(f, "a Great Revolution reversed the roles")?,
+            Revolution::Declared => writeln!(f, "{by}a revolution: no taxes")?,
+            Revolution::Great => writeln!(f, "{by}a Great Revolution: the roles reversed")?,
         }
         for (p, &s) in self.order.iter().enumerate() {
             let i = s.index();
@@ -397,7 +606,7 @@ impl PublicView {
             if self.passed.contains(&s) {
                 notes.push("passed".to_string());
             }
-            if self.to_move == Some(s) {
+            if to_move == Some(s) {
                 notes.push("to move".to_string());
             }
             if me == Some(s) {
@@ -446,12 +655,16 @@ impl PublicView {
             }
             None => {}
         }
-        match (&self.outcome, self.to_move) {
+        match (&self.outcome, to_move) {
             (Some(o), _) => {
                 let w: Vec<String> = o.winners.iter().map(|s| s.to_string()).collect();
                 writeln!(f, "session over: {} won", w.join(" and "))?;
             }
             (None, Some(s)) => writeln!(f, "{} to move: {}", s, self.phase.describe())?,
+            (None, None) if self.phase == Phase::Revolution => writeln!(
+                f,
+                "a revolution decision is pending: somebody holds both Jesters (D7)"
+            )?,
             (None, None) => {}
         }
         Ok(())
@@ -460,13 +673,14 @@ impl PublicView {
 
 impl fmt::Display for PublicView {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.board(f, None)
+        self.board(f, None, false)
     }
 }
 
 impl fmt::Display for View {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.public.board(f, Some(self.seat))?;
+        self.public
+            .board(f, Some(self.seat), self.revolution_offer)?;
         for t in &self.transfers {
             if t.from == self.seat {
                 writeln!(f, "you gave {} to {}", t.cards, t.to)?;

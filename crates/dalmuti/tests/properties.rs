@@ -123,6 +123,24 @@ proptest! {
                 let _ = v.to_string();
                 let _ = g.public_view().to_string();
             }
+            if g.phase() == dalmuti::Phase::Revolution {
+                // D7: nobody but the holder can tell who holds both Jesters:
+                // a sample from another seat's view may put them elsewhere
+                // and still shows that seat, and the table, the same thing
+                let pv = g.public_view();
+                prop_assert_eq!(pv.to_move, None);
+                for w in (0..g.players()).map(Seat::new).filter(|&w| w != seat) {
+                    let v = g.view(w);
+                    prop_assert!(!v.revolution_offer);
+                    let mut srng = SmallRng::seed_from_u64(steps as u64 ^ w.index() as u64);
+                    let s = Dalmuti::sample_from_view(&v, &mut srng);
+                    let h = s.to_move().unwrap();
+                    prop_assert!(h != w);
+                    prop_assert_eq!(s.view(h).hand.jesters(), 2);
+                    prop_assert_eq!(s.view(w), v);
+                    prop_assert_eq!(s.public_view(), pv.clone());
+                }
+            }
             let a = legal[rng.random_range(0..legal.len())];
             g.apply(a).unwrap();
         }

@@ -206,3 +206,183 @@ fn a_seat_not_at_the_table_sees_only_public_facts() {
         assert_eq!(v.public, g.public_view());
     }
 }
+
+/// D7: the table must not learn who holds both Jesters from a pending or a
+/// declined revolution. Two positions that differ only in which opponent
+/// holds them give a third seat (and a spectator) the same view and the
+/// same public log, before and after the decline.
+#[test]
+fn a_declined_revolution_names_nobody() {
+    // P2 (Lesser Dalmuti) or P4 (Greater Peon) holds both Jesters
+    let position = |p2: &str, p4: &str| {
+        let s = setup(&[
+            "order P1 P2 P3 P4",
+            "hand P1 5 6 7 8 9",
+            &format!("hand P2 {p2}"),
+            "hand P3 2 3 10",
+            &format!("hand P4 {p4}"),
+        ]);
+        let mut g = Dalmuti::from_setup(&one_hand(), 4, 0, s).unwrap();
+        g.set_logging(true);
+        g
+    };
+    let mut a = position("4 10 J J", "1 3 9 9");
+    let mut b = position("4 10 9 9", "1 3 J J");
+    let public_log = |g: &Dalmuti| -> Vec<String> {
+        g.log()
+            .iter()
+            .filter(|e| e.to.is_none())
+            .map(|e| e.text.clone())
+            .collect()
+    };
+    let same = |a: &Dalmuti, b: &Dalmuti| {
+        for s in [0, 2] {
+            let (va, vb) = (a.view(Seat::new(s)), b.view(Seat::new(s)));
+            assert_eq!(va, vb);
+            assert_eq!(va.to_string(), vb.to_string());
+            assert!(!va.revolution_offer);
+        }
+        assert_eq!(a.public_view(), b.public_view());
+        assert_eq!(a.public_view().to_string(), b.public_view().to_string());
+        assert_eq!(public_log(a), public_log(b));
+    };
+    assert_eq!(a.phase(), Phase::Revolution);
+    assert_eq!(a.public_view().to_move, None);
+    assert!(a.public_view().revolution_offered);
+    let board = a.public_view().to_string();
+    assert!(
+        board.contains("a revolution decision is pending"),
+        "{board}"
+    );
+    assert!(!board.contains("to move)"), "{board}");
+    same(&a, &b);
+    // the holder's own view says the decision is theirs
+    let mine = a.view(Seat::new(1));
+    assert!(mine.revolution_offer);
+    assert!(mine.to_string().contains("P2 to move"), "{mine}");
+    // a non-holder who tries to act is not told whose turn it is
+    for g in [&a, &b] {
+        for text in ["pass", "revolution", "give 5 6"] {
+            let e = g
+                .check_as(Seat::new(2), text.parse().unwrap())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                !e.contains("P2") && !e.contains("P4") && e.ends_with("(D7)"),
+                "{e}"
+            );
+        }
+    }
+    act(&mut a, 2, "no-revolution");
+    act(&mut b, 4, "no-revolution");
+    assert!(public_log(&a)
+        .iter()
+        .any(|l| l == "no revolution is declared (D7)"));
+    same(&a, &b);
+    assert!(a.view(Seat::new(1)).revolution_offer);
+    assert!(!a.view(Seat::new(3)).revolution_offer);
+    assert!(b.view(Seat::new(3)).revolution_offer);
+    // a declared revolution names the declarer
+    let mut c = position("4 10 J J", "1 3 9 9");
+    act(&mut c, 2, "revolution");
+    assert_eq!(c.public_view().revolution_by, Some(Seat::new(1)));
+}
+
+/// The sampler follows what the view implies about the Jesters (D7) and
+/// the Peon's forced tax cards (D8).
+#[test]
+fn samples_respect_what_the_view_implies() {
+    let dealt_jesters = |g: &Dalmuti, s: usize| -> i32 {
+        let pv = g.public_view();
+        let mut j = g.view(Seat::new(s)).hand.jesters() as i32 + pv.played[s].jesters() as i32;
+        for t in &g.view(Seat::new(s)).transfers {
+            let k = t.cards.cards().filter(|c| c.is_jester()).count() as i32;
+            if t.from.index() == s {
+                j += k;
+            }
+            if t.to.index() == s {
+                j -= k;
+            }
+        }
+        j
+    };
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+    // pending: P3 sees a decision pending; the sample's holder has both
+    let s = setup(&[
+        "order P1 P2 P3 P4 P5",
+        "hand P2 4 4 4 4 5 5 5 5 5 6 6 6 6 6 6 7 J J",
+        "hand P3 1 2 2 3",
+    ]);
+    let g = Dalmuti::from_setup(&one_hand(), 5, 3, s).unwrap();
+    assert_eq!(g.phase(), Phase::Revolution);
+    let v = g.view(Seat::new(2));
+    let mut holders = [0; 5];
+    for _ in 0..400 {
+        let x = Dalmuti::sample_from_view(&v, &mut rng);
+        let h = x.to_move().unwrap().index();
+        assert_ne!(h, 2);
+        assert_eq!(x.view(Seat::new(h)).hand.jesters(), 2);
+        assert!(x.view(Seat::new(h)).revolution_offer);
+        assert_eq!(x.view(Seat::new(2)), v);
+        holders[h] += 1;
+    }
+    assert!(
+        holders
+            .iter()
+            .enumerate()
+            .all(|(s, &k)| (s == 2) == (k == 0)),
+        "{holders:?}"
+    );
+    // not offered although taxes are paid: no opponent held both Jesters
+    // as dealt; and the Greater Dalmuti's sample keeps the Greater Peon's
+    // other cards no better than the worst it paid (D8)
+    let mut checked = 0;
+    for seed in 0..200u64 {
+        let mut g = Dalmuti::new(&one_hand(), 5, seed).unwrap();
+        if g.phase() != Phase::GreaterTax {
+            continue;
+        }
+        let mut legal = Vec::new();
+        while g.phase() != Phase::Play {
+            g.legal_actions(&mut legal);
+            g.apply(legal[0]).unwrap();
+        }
+        let gd = g.order().next().unwrap();
+        let gp = g.order().last().unwrap();
+        let v = g.view(gd);
+        let paid = v
+            .transfers
+            .iter()
+            .find(|t| t.from == gp)
+            .unwrap()
+            .cards
+            .cards()
+            .map(|c| c.index())
+            .max()
+            .unwrap();
+        for _ in 0..5 {
+            let x = Dalmuti::sample_from_view(&v, &mut rng);
+            assert_eq!(x.view(gd), v);
+            for s in 0..5 {
+                if s != gd.index() {
+                    assert!(dealt_jesters(&x, s) < 2, "seed {seed}");
+                }
+            }
+            let h = x.view(gp).hand;
+            let back = v
+                .transfers
+                .iter()
+                .find(|t| t.from == gd)
+                .unwrap()
+                .cards
+                .hand();
+            let rest = h.minus(&back).unwrap();
+            assert!(
+                rest.cards().all(|c| c.index() >= paid),
+                "seed {seed}: {h} after paying {paid}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 50, "{checked}");
+}
