@@ -130,8 +130,6 @@ pub struct BigCheese {
     pub(crate) passed: u8,
     /// Bitmask of winners once over (0 when the game could not go on).
     pub(crate) winners: u8,
-    /// Set when a payout reaches the target; checked after the advance.
-    pub(crate) reached: bool,
     pub(crate) forced: [u8; MAX_FORCED],
     pub(crate) forced_len: u8,
     pub(crate) forced_pos: u8,
@@ -195,7 +193,6 @@ impl BigCheese {
             bidder: NONE,
             passed: 0,
             winners: 0,
-            reached: false,
             forced: [0; MAX_FORCED],
             forced_len: 0,
             forced_pos: 0,
@@ -429,7 +426,8 @@ impl BigCheese {
         if self.forced_pos < self.forced_len {
             let v = self.forced[self.forced_pos as usize];
             self.forced_pos += 1;
-            return v;
+            // A scripted result the die cannot show counts as its top face.
+            return v.clamp(1, sides);
         }
         self.rng.random_range(1..=sides)
     }
@@ -581,7 +579,6 @@ impl BigCheese {
         }
         self.scores[o] += amount;
         self.scored[o] += 1;
-        self.reached |= self.scores[o] >= self.target;
         log!(
             self,
             "{prefix}, {} scores {amount} (total {})",
@@ -592,10 +589,8 @@ impl BigCheese {
 
     /// After a whole advance: did anyone reach the target (B12-B14)?
     fn check_winners(&mut self) -> bool {
-        if !self.reached {
-            return false;
-        }
-        self.reached = false;
+        // Derived from the scores, not remembered: a state rebuilt from a
+        // view (or set up by hand) mid-advance must end the same way.
         let mut best = (0u16, 0u8);
         let mut winners = 0u8;
         for p in 0..self.n as usize {
