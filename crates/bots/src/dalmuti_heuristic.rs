@@ -2,13 +2,21 @@
 //! of thumb, decided from the seat's own view only.
 //!
 //! Strategy:
-//! - **Play:** go out whenever one play empties the hand. Otherwise lead the
-//!   worst (highest-rank) complete set, never breaking a set and keeping
-//!   Jesters back; follow with the worst complete set that beats the trick,
-//!   so good cards and Jesters stay in hand to win a trick and regain the
-//!   lead later. A set is broken, or Jesters added, only late in the hand
-//!   (few cards left), and strong cards (ranks 1..=3) are not spent on a
-//!   trick while the hand is still long.
+//! - **Play:** go out whenever one play empties the hand. The bot counts
+//!   the cards no one else can still hold (the deck minus its hand minus
+//!   every card played this hand): a *sure winner* is a set no opponent can
+//!   beat (no better rank is left in numbers, Jesters included, nor does
+//!   any opponent hold that many cards). When a play is a sure winner and
+//!   every set left after it but one is a sure winner too, it plays it:
+//!   it then keeps the lead and leads its sure winners, the last (worst)
+//!   set with any Jesters going out. Otherwise it leads its worst
+//!   (highest-rank) complete set, keeping sure winners and Jesters back
+//!   (leading a good set early wastes it), and follows with the worst set
+//!   that beats the trick: a whole set rather than a broken one (breaking
+//!   a set weighs as much as five ranks), a Jester only late in the hand
+//!   (a dozen cards left) and strong cards (ranks 1..=3) not while the
+//!   hand is still long, so that they win a trick and regain the lead
+//!   later.
 //! - **Taxes and market:** give away the worst cards, preferring loose
 //!   singles over cards that belong to a set; never a Jester. The market is
 //!   declined (a trade with a stronger partner is a wash at best).
@@ -21,7 +29,7 @@
 //! ties between equally good actions.
 
 use crate::Bot;
-use dalmuti::{Action, Card, Dalmuti, Gift, Hand, Phase, Play, Role, Side, View};
+use dalmuti::{Action, Card, Dalmuti, Gift, Hand, Phase, Play, Role, Side, View, JESTER};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -77,35 +85,114 @@ fn gift_score(hand: &Hand, g: Gift) -> i32 {
         .sum()
 }
 
-/// Scores a play for a seat holding `hand`; `None` means "rather pass".
-fn play_score(hand: &Hand, p: Play, leading: bool) -> Option<i32> {
+/// What the seat can tell about the cards it cannot see.
+struct Table {
+    /// Cards neither in our hand nor played this hand: the opponents' hands.
+    unseen: Hand,
+    /// The most cards an opponent still in the hand holds.
+    max_opp: u8,
+}
+
+impl Table {
+    fn new(view: &View) -> Table {
+        let pv = &view.public;
+        let mut seen = view.hand;
+        for p in &pv.played {
+            seen.add_all(p);
+        }
+        let mut unseen = Hand::EMPTY;
+        for c in Card::all() {
+            let n = pv.deck.count(c).saturating_sub(seen.count(c));
+            unseen.add(c, n);
+        }
+        let me = view.seat.index();
+        let max_opp = (0..pv.players)
+            .filter(|&s| s != me)
+            .map(|s| pv.cards_left[s])
+            .max()
+            .unwrap_or(0);
+        Table { unseen, max_opp }
+    }
+
+    /// Whether some opponent might beat `size` cards of rank `rank`.
+    fn beatable(&self, rank: u8, size: u8) -> bool {
+        if size > self.max_opp {
+            return false;
+        }
+        let j = self.unseen.jesters();
+        (1..rank.min(JESTER as u8)).any(|q| {
+            let c = self.unseen.count(Card::from_index(q as usize));
+            c > 0 && c + j >= size
+        })
+    }
+
+    /// How many leads `hand` still needs that may be beaten: the sets no
+    /// opponent can beat are leads that keep the lead; the Jesters ride
+    /// along with the last set.
+    fn losers(&self, hand: &Hand) -> usize {
+        let mut groups = 0;
+        let mut losers = 0;
+        for r in 1..JESTER {
+            let c = hand.count(Card::from_index(r));
+            if c > 0 {
+                groups += 1;
+                if self.beatable(r as u8, c) {
+                    losers += 1;
+                }
+            }
+        }
+        if groups == 0 && hand.jesters() > 0 {
+            1
+        } else {
+            losers
+        }
+    }
+}
+
+/// The hand left after playing `p`.
+fn after(hand: &Hand, p: Play) -> Hand {
+    let mut h = *hand;
+    if p.naturals() > 0 {
+        h.remove(p.card(), p.naturals());
+    }
+    h.remove(Card::JESTER, p.jesters());
+    h
+}
+
+/// Hands of at most this many cards may spend Jesters on a trick.
+const JESTER_LATE: usize = 12;
+/// Ranks this good are not spent following a trick ...
+const STRONG: u8 = 3;
+/// ... while the hand holds more than this many cards.
+const LONG: usize = 10;
+
+/// Scores a play; `None` means "rather pass".
+fn play_score(hand: &Hand, t: &Table, p: Play, leading: bool) -> Option<i32> {
     let left = hand.len();
     if p.size() as usize == left {
-        return Some(10_000); // going out
+        return Some(100_000); // going out
     }
-    let count = if p.naturals() == 0 {
-        0
-    } else {
-        hand.count(p.card())
-    };
-    let breaks = p.naturals() > 0 && p.naturals() < count;
-    let late = left <= 5;
+    let rest = after(hand, p);
+    let sure = p.naturals() > 0 && !t.beatable(p.rank(), p.size());
+    // a set nobody can beat, after which every lead but the last is one
+    // nobody can beat either: we keep the lead until we are out
+    if sure && t.losers(&rest) <= 1 {
+        return Some(50_000 + p.rank() as i32 * 10 - p.jesters() as i32 * 100);
+    }
     if p.naturals() == 0 {
         // Jesters alone: only as a last resort late in the hand
-        return if late { Some(1) } else { None };
+        return if left <= JESTER_LATE { Some(1) } else { None };
     }
-    if p.jesters() > 0 && !late {
+    if p.jesters() > 0 && left > JESTER_LATE {
         return None;
     }
-    if breaks && !late {
-        return None;
-    }
-    let rank = p.rank() as i32;
-    if !leading && rank <= 3 && left > 8 {
+    if !leading && p.rank() <= STRONG && left > LONG {
         return None; // keep the strongest cards to regain the lead later
     }
-    // prefer shedding bad ranks and big sets; penalise Jesters and breaking
-    Some(rank * 10 + p.size() as i32 * 3 - p.jesters() as i32 * 25 - breaks as i32 * 15)
+    let breaks = p.naturals() < hand.count(p.card());
+    // prefer shedding bad ranks and big sets; a broken set or a Jester
+    // only when nothing else fits
+    Some(p.rank() as i32 * 10 + p.size() as i32 * 3 - p.jesters() as i32 * 25 - breaks as i32 * 50)
 }
 
 impl Bot<Dalmuti> for Heuristic {
@@ -162,8 +249,9 @@ impl Bot<Dalmuti> for Heuristic {
             }
             Phase::Play | Phase::Over => {
                 let leading = pv.trick.is_none();
+                let table = Table::new(view);
                 self.best(legal, |a| match a {
-                    Action::Play(p) => play_score(&hand, p, leading).unwrap_or(-1_000),
+                    Action::Play(p) => play_score(&hand, &table, p, leading).unwrap_or(-1_000),
                     Action::Pass => -500,
                     Action::Give(_)
                     | Action::Revolution
@@ -211,6 +299,58 @@ mod tests {
             }
         }
         (firsts, games)
+    }
+
+    fn hand(cards: &[(usize, u8)]) -> Hand {
+        let mut h = Hand::EMPTY;
+        for &(r, n) in cards {
+            h.add(Card::from_index(r), n);
+        }
+        h
+    }
+
+    fn table(unseen: Hand, max_opp: u8) -> Table {
+        Table { unseen, max_opp }
+    }
+
+    #[test]
+    fn sure_winners() {
+        // opponents hold a 2, two 5s and a Jester
+        let t = table(hand(&[(2, 1), (5, 2), (JESTER, 1)]), 10);
+        assert!(!t.beatable(2, 1));
+        assert!(t.beatable(3, 1));
+        assert!(!t.beatable(3, 3), "no three cards better than 3 are left");
+        assert!(t.beatable(6, 3), "two 5s and a Jester");
+        assert!(!t.beatable(6, 4));
+        // nobody holds enough cards
+        assert!(!table(hand(&[(1, 1), (JESTER, 1)]), 1).beatable(9, 2));
+        // losers: the 8 is beatable, the 1 and the three 4s are not
+        let mine = hand(&[(1, 1), (4, 3), (8, 1), (JESTER, 1)]);
+        assert_eq!(t.losers(&mine), 1);
+        assert_eq!(t.losers(&hand(&[(JESTER, 2)])), 1);
+    }
+
+    #[test]
+    fn keeps_the_lead_to_go_out() {
+        let t = table(hand(&[(2, 1), (5, 2), (6, 4), (9, 3), (JESTER, 1)]), 10);
+        let mine = hand(&[(1, 1), (4, 3), (8, 1)]);
+        let score = |p: Play| play_score(&mine, &t, p, true).unwrap_or(-1_000);
+        let one = Play::new(Card::from_index(1), 1, 0).unwrap();
+        let fours = Play::new(Card::from_index(4), 3, 0).unwrap();
+        let eight = Play::new(Card::from_index(8), 1, 0).unwrap();
+        // both sure winners before the 8, which goes out last
+        assert!(score(fours) > score(eight));
+        assert!(score(one) > score(eight));
+        // with two sets that can be beaten, lead the worst
+        let mine = hand(&[(1, 1), (7, 2), (8, 1)]);
+        let score = |p: Play| play_score(&mine, &t, p, true).unwrap_or(-1_000);
+        let sevens = Play::new(Card::from_index(7), 2, 0).unwrap();
+        assert!(score(eight) > score(sevens));
+        assert!(score(eight) > score(one));
+        // going out beats everything
+        let last = hand(&[(9, 2)]);
+        let out = Play::new(Card::from_index(9), 2, 0).unwrap();
+        assert_eq!(play_score(&last, &t, out, false), Some(100_000));
     }
 
     #[test]
