@@ -1,0 +1,346 @@
+/* ratrace web client, shared by every page: i18n helpers (t, language
+   switch), DOM helpers (el, $), HTTP API calls, seat tokens in
+   localStorage, the WebSocket client with reconnect and backoff, and the
+   names of cards, roles and actions in words. Loaded after i18n.js;
+   everything lives on the one namespace object window.RR. */
+(function () {
+  'use strict';
+  const RR = (window.RR = window.RR || {});
+  const LANGS = ['en', 'it', 'fr'];
+  const store = window.localStorage;
+
+  /* ---------- i18n ---------- */
+
+  function pickLang() {
+    const saved = store.getItem('ratrace.lang');
+    if (LANGS.includes(saved)) return saved;
+    const nav = (navigator.language || 'en').slice(0, 2).toLowerCase();
+    return LANGS.includes(nav) ? nav : 'en';
+  }
+  RR.lang = pickLang();
+  document.documentElement.lang = RR.lang;
+
+  /** The raw entry (string, array or object) for `key` in the current language. */
+  RR.tv = function (key) {
+    const own = (RR.I18N[RR.lang] || {})[key];
+    return own != null ? own : RR.I18N.en[key];
+  };
+
+  /** The text for `key`, with {name} placeholders filled from `vars`. */
+  RR.t = function (key, vars) {
+    let s = RR.tv(key);
+    if (s == null) s = key;
+    if (vars) s = String(s).replace(/\{(\w+)\}/g, (m, k) => (vars[k] != null ? vars[k] : m));
+    return s;
+  };
+
+  const langHooks = [];
+  /** Calls `fn` whenever the language changes. */
+  RR.onLang = (fn) => langHooks.push(fn);
+
+  RR.setLang = function (l) {
+    if (!LANGS.includes(l)) return;
+    RR.lang = l;
+    store.setItem('ratrace.lang', l);
+    document.documentElement.lang = l;
+    RR.applyStatic(document);
+    langHooks.forEach((fn) => fn());
+  };
+
+  /** Fills elements marked data-t (text), data-tp (placeholder), data-tt (title). */
+  RR.applyStatic = function (root) {
+    root.querySelectorAll('[data-t]').forEach((n) => (n.textContent = RR.t(n.dataset.t)));
+    root.querySelectorAll('[data-tp]').forEach((n) => (n.placeholder = RR.t(n.dataset.tp)));
+    root.querySelectorAll('[data-tt]').forEach((n) => (n.title = RR.t(n.dataset.tt)));
+    if (document.body.dataset.title) document.title = RR.t(document.body.dataset.title) + ' · ratrace';
+  };
+
+  /** The EN/IT/FR switch, drawn into #lang. */
+  RR.langSwitch = function () {
+    const box = RR.$('lang');
+    if (!box) return;
+    RR.clear(box);
+    LANGS.forEach((l) =>
+      box.appendChild(
+        RR.el('button', {
+          class: l === RR.lang ? 'on' : '',
+          text: l.toUpperCase(),
+          title: RR.t('lang.' + l),
+          onclick: () => RR.setLang(l),
+        })
+      )
+    );
+  };
+
+  /** Page start-up: static texts, the language switch, re-render on switch. */
+  RR.initPage = function (render) {
+    RR.applyStatic(document);
+    RR.langSwitch();
+    RR.onLang(RR.langSwitch);
+    if (render) RR.onLang(render);
+  };
+
+  /* ---------- DOM ---------- */
+
+  RR.$ = (id) => document.getElementById(id);
+  RR.clear = function (node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+    return node;
+  };
+
+  const PROPS = ['value', 'checked', 'disabled', 'selected', 'href', 'htmlFor'];
+  /** el('button', {class, text, onclick, ...}, ...children) */
+  RR.el = function (tag, attrs, ...kids) {
+    const n = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v == null || v === false) continue;
+      if (k === 'text') n.textContent = v;
+      else if (k === 'class') n.className = v;
+      else if (k.startsWith('on')) n.addEventListener(k.slice(2), v);
+      else if (PROPS.includes(k)) n[k] = v;
+      else n.setAttribute(k, v === true ? '' : v);
+    }
+    RR.append(n, kids);
+    return n;
+  };
+  RR.append = function (n, kids) {
+    for (const k of kids.flat(Infinity)) {
+      if (k == null || k === false) continue;
+      n.appendChild(typeof k === 'object' ? k : document.createTextNode(String(k)));
+    }
+    return n;
+  };
+  /** Replaces the children of element `id` by `kids`. */
+  RR.fill = (id, ...kids) => RR.append(RR.clear(RR.$(id)), kids);
+
+  /* ---------- HTTP API ---------- */
+
+  /** fetch + JSON; throws an Error with .code, .status on failure. */
+  RR.api = async function (path, method, body) {
+    const opts = { method: method || 'GET', headers: {} };
+    if (body !== undefined) {
+      opts.headers['Content-Type'] = 'application/json';
+      opts.body = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    let res;
+    try {
+      res = await fetch(path, opts);
+    } catch (e) {
+      throw Object.assign(new Error(''), { code: 'network' });
+    }
+    const text = await res.text();
+    let data = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch (e) {
+      data = null;
+    }
+    if (!res.ok) {
+      const er = (data && data.error) || {};
+      throw Object.assign(new Error(er.message || ''), { code: er.code || 'http_' + res.status, status: res.status });
+    }
+    return data;
+  };
+
+  /** An error (thrown or a protocol `error` message) in words. */
+  RR.errText = function (e) {
+    const code = e.code || 'unknown';
+    const known = RR.tv('err.' + code);
+    const head = known != null ? known : RR.t('err.unknown', { code });
+    return e.message ? head + ' — ' + e.message : head;
+  };
+
+  /* ---------- seats, tokens, ids ---------- */
+
+  RR.token = (id) => store.getItem('ratrace.token.' + id);
+  RR.mySeat = (id) => store.getItem('ratrace.seat.' + id);
+  RR.saveSeat = function (id, seat, token) {
+    store.setItem('ratrace.token.' + id, token);
+    store.setItem('ratrace.seat.' + id, seat);
+  };
+  RR.forgetSeat = function (id) {
+    store.removeItem('ratrace.token.' + id);
+    store.removeItem('ratrace.seat.' + id);
+  };
+  RR.myName = () => store.getItem('ratrace.name') || '';
+  RR.saveName = (n) => store.setItem('ratrace.name', n);
+
+  /** Joins table `id` (optionally at `seat`) as `name`; keeps the token. */
+  RR.join = async function (id, name, seat) {
+    const body = { name };
+    if (seat) body.seat = seat;
+    const r = await RR.api('/api/tables/' + encodeURIComponent(id) + '/join', 'POST', body);
+    RR.saveSeat(id, r.seat, r.token);
+    RR.saveName(name);
+    return r;
+  };
+
+  /** The table id of this page: /t/{id}, /replay/{id}, ?/t/{id} or ?id={id}. */
+  RR.pageId = function () {
+    const s = decodeURIComponent(location.pathname + location.search);
+    const m = s.match(/\/(?:t|replay)\/([A-Za-z0-9_-]+)/) || s.match(/[?&]id=([A-Za-z0-9_-]+)/);
+    return m ? m[1] : null;
+  };
+
+  /** A seat as text: "P3" from "P3" or from a 0-based number. */
+  RR.seatId = (s) => (typeof s === 'number' ? 'P' + (s + 1) : String(s));
+  /** Index 0.. of a seat written "P3". */
+  RR.seatIndex = (s) => (typeof s === 'number' ? s : parseInt(String(s).slice(1), 10) - 1);
+
+  /** "Ann (P2)", "🤖 P3" from the `seats` list of a state or table summary. */
+  RR.seatLabel = function (seat, seats) {
+    const id = RR.seatId(seat);
+    const s = (seats || []).find((x) => RR.seatId(x.seat) === id);
+    if (s && s.kind === 'bot') return '🤖 ' + id;
+    if (s && s.name) return s.name + ' (' + id + ')';
+    return id;
+  };
+
+  /* ---------- WebSocket client ---------- */
+
+  /**
+   * Connects to /ws/{id}; sends hello (with the stored token) on every
+   * (re)connect and reconnects with backoff after a drop. Handlers:
+   * onMessage(msg), onStatus('connecting'|'live'|'off').
+   */
+  RR.connect = function (id, h) {
+    const c = { ws: null, tries: 0, closed: false, timer: null, ping: null };
+    const url = () =>
+      (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws/' + encodeURIComponent(id);
+    function retry() {
+      h.onStatus('off');
+      const wait = Math.min(10000, 500 * 2 ** c.tries) * (0.75 + Math.random() / 2);
+      c.tries++;
+      clearTimeout(c.timer);
+      c.timer = setTimeout(open, wait);
+    }
+    function open() {
+      h.onStatus('connecting');
+      let ws;
+      try {
+        ws = new WebSocket(url());
+      } catch (e) {
+        return retry();
+      }
+      c.ws = ws;
+      ws.onopen = () => {
+        c.hello();
+        h.onStatus('live');
+        c.ping = setInterval(() => c.send({ type: 'ping' }), 25000);
+      };
+      ws.onmessage = (ev) => {
+        let m;
+        try {
+          m = JSON.parse(ev.data);
+        } catch (e) {
+          return;
+        }
+        if (m.type === 'state') c.tries = 0;
+        h.onMessage(m);
+      };
+      ws.onclose = () => {
+        clearInterval(c.ping);
+        if (c.ws === ws) c.ws = null;
+        if (!c.closed) retry();
+      };
+    }
+    c.send = function (m) {
+      if (!c.ws || c.ws.readyState !== 1) return false;
+      c.ws.send(JSON.stringify(m));
+      return true;
+    };
+    c.hello = () => c.send({ type: 'hello', token: RR.token(id) || undefined, lang: RR.lang });
+    /** Drops the connection and reconnects at once (after a join). */
+    c.restart = function () {
+      c.tries = 0;
+      if (c.ws) c.ws.close();
+      else c.now();
+    };
+    c.now = function () {
+      if (c.ws) return;
+      c.tries = 0;
+      clearTimeout(c.timer);
+      open();
+    };
+    window.addEventListener('online', c.now);
+    document.addEventListener('visibilitychange', () => !document.hidden && c.now());
+    open();
+    return c;
+  };
+
+  /* ---------- cards, roles, actions in words ---------- */
+
+  /** A Big Cheese card ("2".."20", "V", "BC") in words. */
+  RR.bcName = function (c) {
+    if (c === 'V') return RR.t('bc.veto');
+    if (c === 'BC') return RR.t('bc.cheese');
+    return String(c);
+  };
+
+  /** A Dalmuti rank (1..12, 13 or "J" = Jester) as its rulebook name. */
+  RR.rankName = function (r) {
+    const i = r === 'J' ? 13 : Number(r);
+    return (RR.tv('dal.ranks') || [])[i] || String(r);
+  };
+
+  RR.roleName = (role) => RR.t('role.' + role);
+  RR.roleIcon = (role) => ({ 'greater-dalmuti': '👑', 'lesser-dalmuti': '🎩', 'lesser-peon': '🧢', 'greater-peon': '👒' })[role] || '';
+
+  /** "3x7" / "2x7+J" / "J" / "2xJ" / "7" as words: "3 × 7 Seamstress". */
+  RR.setWords = function (set) {
+    const m = String(set).match(/^(?:(\d+)x)?(\d+|J)(?:\+(\d*)J)?$/);
+    if (!m) return set;
+    const n = m[1] ? Number(m[1]) : 1;
+    const rank = m[2];
+    const j = m[3] !== undefined ? Number(m[3] || 1) : 0;
+    let s = n + ' × ' + (rank === 'J' ? RR.rankName(13) : rank + ' ' + RR.rankName(rank));
+    if (j) s += ' + ' + j + ' × ' + RR.rankName(13);
+    return s;
+  };
+
+  /** Cards "3 12" / "J" as words. */
+  RR.cardsWords = (txt) =>
+    String(txt)
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((c) => (c === 'J' ? RR.rankName(13) : c + ' ' + RR.rankName(c)))
+      .join(', ');
+
+  /** An action in notation ("bid 3", "P2 play 2x7+J") in words. */
+  RR.actionWords = function (action) {
+    let a = String(action).trim();
+    let who = '';
+    const pm = a.match(/^(P\d+)\s+(.*)$/);
+    if (pm) {
+      who = pm[1] + ': ';
+      a = pm[2];
+    }
+    const [verb, ...rest] = a.split(/\s+/);
+    const arg = rest.join(' ');
+    const t = RR.t;
+    const words = {
+      bid: () => t('act.bid', { n: arg }),
+      pass: () => t('act.pass'),
+      veto: () => t('act.veto'),
+      keep: () => t('act.keep'),
+      reroll: () => (arg ? t('act.rerollDice', { d: arg }) : t('act.reroll')),
+      play: () => t('act.play', { set: RR.setWords(arg) }),
+      give: () => t('act.give', { cards: RR.cardsWords(arg) }),
+      revolution: () => t('act.revolution'),
+      'no-revolution': () => t('act.noRevolution'),
+      'no-market': () => t('act.noMarket'),
+      market: () =>
+        rest.length > 1
+          ? t('act.market', { seat: rest[0], cards: RR.cardsWords(rest[1]) })
+          : t('act.blackMarket', { seat: rest[0] }),
+      'seat-new': () => t(arg === 'above' ? 'act.seatAbove' : 'act.seatBelow'),
+    };
+    return who + (words[verb] ? words[verb]() : a);
+  };
+
+  /** A game's display name. */
+  RR.gameName = (g) => RR.t('game.' + g);
+
+  /** Date from unix seconds, short. */
+  RR.when = (s) => (s ? new Date(s * 1000).toLocaleString(RR.lang) : '');
+})();

@@ -1,0 +1,203 @@
+/* ratrace lobby (index.html): the create-a-table form built from
+   GET /api/games (game, players, every option with its default, each seat
+   human or bot), then POST /api/tables + join as P1; the lists of open,
+   live and finished tables from GET /api/tables, refreshed every 5 s. */
+(function () {
+  'use strict';
+  const RR = window.RR;
+  const { t, el, $ } = RR;
+  const L = (RR.lobby = { games: [], seats: [], opts: {}, tables: [] });
+
+  const game = () => L.games.find((g) => g.name === $('game').value) || L.games[0];
+
+  /* ---------- create form ---------- */
+
+  function renderGames() {
+    const cur = $('game').value || (L.games[0] && L.games[0].name);
+    RR.clear($('game'));
+    L.games.forEach((g) => $('game').appendChild(el('option', { value: g.name, text: RR.gameName(g.name), selected: g.name === cur })));
+  }
+
+  function renderPlayers() {
+    const g = game();
+    const cur = Number($('players').value) || g.default_players;
+    RR.clear($('players'));
+    for (let n = g.players[0]; n <= g.players[1]; n++) {
+      $('players').appendChild(el('option', { value: n, text: n, selected: n === (cur >= g.players[0] && cur <= g.players[1] ? cur : g.default_players) }));
+    }
+  }
+
+  function seatChoice(i) {
+    const g = game();
+    const sel = el('select', { onchange: (e) => (L.seats[i] = e.target.value) });
+    sel.appendChild(el('option', { value: 'human', text: t('lobby.human') }));
+    g.bots.forEach((b) => sel.appendChild(el('option', { value: 'bot:' + b, text: RR.t('bot.' + b) })));
+    if (!L.seats[i]) L.seats[i] = g.bots.includes('heuristic') ? 'bot:heuristic' : 'bot:' + g.bots[0];
+    sel.value = L.seats[i];
+    return sel;
+  }
+
+  function renderSeats() {
+    const n = Number($('players').value);
+    const rows = [el('div', { class: 'row' }, el('b', { text: 'P1' }), t('lobby.you'))];
+    for (let i = 1; i < n; i++) rows.push(el('div', { class: 'row' }, el('b', { text: 'P' + (i + 1) }), seatChoice(i)));
+    RR.fill('seats', rows);
+  }
+
+  /** The word alternatives of a values text like "auto|1..=10000". */
+  const words = (values) => String(values).split('|').filter((x) => /^[a-z][a-z0-9_-]*$/i.test(x));
+
+  function optControl(g, o) {
+    const toks = String(o.values).split('|');
+    const w = words(o.values);
+    const set = (e) => (L.opts[g.name][o.key] = e.target.value);
+    const cur = L.opts[g.name][o.key];
+    if (w.length === toks.length) {
+      const s = el('select', { onchange: set });
+      w.forEach((v) => s.appendChild(el('option', { value: v, text: RR.t('val.' + v) })));
+      s.value = cur;
+      return s;
+    }
+    const listId = 'dl-' + g.name + '-' + o.key;
+    return [
+      el('input', { value: cur, list: listId, size: 10, oninput: set }),
+      el('datalist', { id: listId }, w.map((v) => el('option', { value: v }))),
+    ];
+  }
+
+  function renderOptions() {
+    const g = game();
+    L.opts[g.name] = L.opts[g.name] || Object.fromEntries(g.options.map((o) => [o.key, o.default]));
+    const rows = g.options.map((o) => {
+      const help = RR.tv('opt.' + g.name + '.' + o.key);
+      return el(
+        'div',
+        { class: 'opt' },
+        el('label', {}, el('b', { text: o.key }), optControl(g, o)),
+        el('span', { class: 'mute', text: (help || o.help) + ' · ' + t('lobby.default', { v: o.default }) + ' · ' + o.values })
+      );
+    });
+    RR.fill('options', rows);
+  }
+
+  function renderForm() {
+    if (!L.games.length) return;
+    renderGames();
+    renderPlayers();
+    renderSeats();
+    renderOptions();
+  }
+
+  function seatsBody(n) {
+    const seats = [{ kind: 'human' }];
+    for (let i = 1; i < n; i++) {
+      const v = L.seats[i] || 'human';
+      seats.push(v === 'human' ? { kind: 'human' } : { kind: 'bot', bot: v.slice(4) });
+    }
+    return seats;
+  }
+
+  async function create() {
+    const name = $('name').value.trim();
+    $('cerr').textContent = '';
+    if (!name) {
+      $('cerr').textContent = t('lobby.needName');
+      return $('name').focus();
+    }
+    const g = game();
+    const players = Number($('players').value);
+    $('go').disabled = true;
+    try {
+      const r = await RR.api('/api/tables', 'POST', { game: g.name, players, options: L.opts[g.name], seats: seatsBody(players) });
+      await RR.join(r.id, name, 'P1');
+      location.href = r.invite || '/t/' + r.id;
+    } catch (e) {
+      $('cerr').textContent = RR.errText(e);
+      $('go').disabled = false;
+    }
+  }
+
+  /* ---------- table lists ---------- */
+
+  async function joinTable(id, errBox) {
+    const name = $('name').value.trim();
+    if (!name) {
+      errBox.textContent = t('lobby.needName');
+      return $('name').focus();
+    }
+    try {
+      await RR.join(id, name);
+      location.href = '/t/' + id;
+    } catch (e) {
+      errBox.textContent = RR.errText(e);
+    }
+  }
+
+  function tableRow(tb) {
+    const err = el('span', { class: 'err' });
+    const mine = RR.token(tb.id);
+    const head = [
+      el('b', { text: RR.gameName(tb.game) }),
+      el('span', { text: t('lobby.nPlayers', { n: tb.players }) }),
+      el('span', { class: 'mute', text: RR.when(tb.created_at) }),
+    ];
+    let acts;
+    if (tb.status === 'finished') {
+      acts = [el('a', { href: '/replay/' + tb.id, text: t('lobby.replay') }), el('a', { href: '/t/' + tb.id, text: t('lobby.result') })];
+    } else if (mine) {
+      acts = [el('a', { href: '/t/' + tb.id, text: t('lobby.back', { seat: RR.mySeat(tb.id) || '' }) })];
+    } else {
+      acts = [
+        tb.free_seats > 0 && el('span', { class: 'tag', text: t('lobby.free', { n: tb.free_seats }) }),
+        tb.free_seats > 0 && el('button', { text: t('lobby.join'), onclick: () => joinTable(tb.id, err) }),
+        el('a', { href: '/t/' + tb.id, text: t('lobby.watch') }),
+      ];
+    }
+    return el('li', {}, head, el('span', { class: 'grow' }), acts, err);
+  }
+
+  function renderTables() {
+    const by = (st) => L.tables.filter((x) => x.status === st);
+    const open = L.tables.filter((x) => x.status !== 'finished' && x.free_seats > 0);
+    const live = by('playing').filter((x) => !(x.free_seats > 0));
+    const lists = { open, live, done: by('finished').slice(0, 20) };
+    for (const [id, list] of Object.entries(lists)) {
+      RR.fill(id, list.length ? list.map(tableRow) : el('li', { class: 'mute', text: t('lobby.none') }));
+    }
+  }
+
+  async function loadTables() {
+    try {
+      L.tables = (await RR.api('/api/tables')) || [];
+      renderTables();
+    } catch (e) {
+      RR.fill('open', el('li', { class: 'err', text: RR.errText(e) }));
+    }
+  }
+
+  async function start() {
+    RR.initPage(() => {
+      renderForm();
+      renderTables();
+    });
+    $('name').value = RR.myName();
+    $('game').onchange = () => {
+      L.seats = [];
+      renderPlayers();
+      renderSeats();
+      renderOptions();
+    };
+    $('players').onchange = renderSeats;
+    $('go').onclick = create;
+    try {
+      L.games = await RR.api('/api/games');
+      renderForm();
+    } catch (e) {
+      $('cerr').textContent = RR.errText(e);
+    }
+    loadTables();
+    setInterval(loadTables, 5000);
+  }
+
+  start();
+})();
