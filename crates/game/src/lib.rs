@@ -325,6 +325,7 @@ mod tests {
             seed: u64::MAX,
             actions: vec!["P1 pass".into()],
             outcome: None,
+            seed_hash: None,
         };
         let json = serde_json::to_string(&r).unwrap();
         assert!(json.contains("\"18446744073709551615\""), "{json}");

@@ -29,6 +29,10 @@ pub struct Record {
     /// The outcome, if the game ended (checked on replay).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+    /// Hex SHA-256 of the seed's decimal text, as a server published it
+    /// when the table was created (checked by `ratrace verify`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_hash: Option<String>,
 }
 
 mod seed_text {
@@ -120,6 +124,7 @@ impl Record {
             seed,
             actions: Vec::new(),
             outcome: None,
+            seed_hash: None,
         }
     }
 

@@ -1,0 +1,187 @@
+//! The WebSocket messages, as serde enums tagged by `type` (docs/server.md).
+//!
+//! Messages are plain data so that the wire format is read in one place;
+//! the table task fills [`StateMsg`] from views only, never from the full
+//! game state.
+
+use game::{Outcome, Seat};
+use serde::{Deserialize, Serialize};
+
+/// The largest message a client may send, in bytes.
+pub const MAX_MESSAGE: usize = 4096;
+/// Messages per second a connection may send before it is refused.
+pub const RATE_LIMIT: u32 = 20;
+/// Messages per second after which the connection is closed.
+pub const RATE_CLOSE: u32 = 100;
+
+/// A message from a client.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// The first message: a seat token, or none to spectate.
+    Hello {
+        /// The seat token from `join`.
+        #[serde(default)]
+        token: Option<String>,
+        /// The client's language (only echoed in logs for now).
+        #[serde(default)]
+        lang: Option<String>,
+    },
+    /// Take an action for the connection's seat.
+    Act {
+        /// The number of actions the client has seen.
+        seq: u64,
+        /// The action in text notation.
+        action: String,
+    },
+    /// Keep-alive.
+    Ping,
+}
+
+/// Why the server refused a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not JSON, an unknown type, too large, or out of order.
+    BadMessage,
+    /// No such table.
+    UnknownTable,
+    /// The token does not belong to a seat of this table.
+    BadToken,
+    /// It is not this seat's decision.
+    NotYourTurn,
+    /// `seq` does not match the table: nothing was applied.
+    Stale,
+    /// The rules forbid the action; the message is the engine's reason.
+    Illegal,
+    /// The game is over.
+    GameOver,
+    /// Too many messages.
+    RateLimited,
+    /// A spectator tried to act.
+    NotSeated,
+    /// The server failed (storage); nothing was applied.
+    Internal,
+}
+
+/// A seat as every client sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeatStatus {
+    /// The seat.
+    pub seat: Seat,
+    /// The display name (humans who joined) or the bot name.
+    pub name: Option<String>,
+    /// `human` or `bot`.
+    pub kind: &'static str,
+    /// The bot name for bot seats.
+    pub bot: Option<String>,
+    /// Whether a person has joined this seat.
+    pub taken: bool,
+    /// Whether a client is connected for this seat (bots: always).
+    pub connected: bool,
+}
+
+/// The complete state one connection may see.
+#[derive(Clone, Debug, Serialize)]
+pub struct StateMsg {
+    /// The table id.
+    pub table: String,
+    /// The connection's seat; `None` for a spectator.
+    pub seat: Option<Seat>,
+    /// Actions applied so far.
+    pub seq: u64,
+    /// The seat's view (spectators: the public view).
+    pub view: serde_json::Value,
+    /// The view drawn as a text board.
+    pub board: String,
+    /// The legal actions, only for the seat to move.
+    pub legal: Vec<String>,
+    /// Whose decision it is, as far as this connection may know.
+    pub to_move: Option<Seat>,
+    /// Index (in this connection's visible log) of the first line of `log`.
+    pub log_from: usize,
+    /// New visible log lines.
+    pub log: Vec<String>,
+    /// Whether the game is over.
+    pub over: bool,
+    /// The result, once over.
+    pub outcome: Option<Outcome>,
+    /// Hex SHA-256 of the seed's decimal text.
+    pub seed_hash: String,
+    /// The seed, only once the game is over.
+    pub seed: Option<String>,
+    /// Every seat.
+    pub seats: Vec<SeatStatus>,
+}
+
+/// A message to a client.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The current state.
+    State(Box<StateMsg>),
+    /// A refused message.
+    Error {
+        /// What went wrong, for programs.
+        code: ErrorCode,
+        /// What went wrong, for people.
+        message: String,
+    },
+    /// The answer to `ping`.
+    Pong,
+}
+
+impl ServerMsg {
+    /// An error message.
+    pub fn error(code: ErrorCode, message: impl Into<String>) -> ServerMsg {
+        ServerMsg::Error {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The JSON text sent on the wire.
+    pub fn to_text(&self) -> String {
+        // Serializing these plain structs cannot fail (string keys only).
+        serde_json::to_string(self).unwrap_or_else(|_| {
+            r#"{"type":"error","code":"internal","message":"encoding failed"}"#.to_string()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_parse_and_unknown_ones_do_not() {
+        assert_eq!(
+            serde_json::from_str::<ClientMsg>(r#"{"type":"act","seq":3,"action":"pass"}"#).unwrap(),
+            ClientMsg::Act {
+                seq: 3,
+                action: "pass".to_string()
+            }
+        );
+        assert_eq!(
+            serde_json::from_str::<ClientMsg>(r#"{"type":"hello"}"#).unwrap(),
+            ClientMsg::Hello {
+                token: None,
+                lang: None
+            }
+        );
+        assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"shout"}"#).is_err());
+        assert!(
+            serde_json::from_str::<ClientMsg>(r#"{"type":"act","seq":-1,"action":"x"}"#).is_err()
+        );
+    }
+
+    #[test]
+    fn server_messages_are_tagged() {
+        let e = ServerMsg::error(ErrorCode::NotYourTurn, "wait").to_text();
+        assert_eq!(
+            e,
+            r#"{"type":"error","code":"not_your_turn","message":"wait"}"#
+        );
+        assert_eq!(ServerMsg::Pong.to_text(), r#"{"type":"pong"}"#);
+    }
+}

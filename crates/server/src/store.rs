@@ -1,0 +1,600 @@
+//! Durable storage of tables, seats and actions: one interface ([`Store`])
+//! and its SQLite backend ([`SqliteStore`]).
+//!
+//! Everything the server persists goes through the [`Store`] trait so a
+//! PostgreSQL backend for several server processes can be added later
+//! without touching the tables or the lobby. Calls are blocking (rusqlite):
+//! async callers run them through `tokio::task::spawn_blocking`. Every
+//! write is one committed transaction before the call returns, with WAL
+//! and `synchronous=FULL`, so an acknowledged action survives a crash. Seat
+//! tokens are never stored, only their SHA-256.
+
+use game::Seat;
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+/// A storage failure. Its text goes to the server log, never to a client.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The database refused or failed.
+    #[error("database: {0}")]
+    Db(#[from] rusqlite::Error),
+    /// A stored JSON column does not parse.
+    #[error("stored json: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A stored value is out of range (a seed that is not a u64, a seat
+    /// out of range).
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+}
+
+/// Per-table settings that are not rules options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TableConfig {
+    /// How long a bot waits before acting, so people can follow.
+    pub bot_delay_ms: u64,
+    /// If set, a human to move for longer than this is played by the
+    /// heuristic bot for that turn.
+    pub turn_timer_ms: Option<u64>,
+}
+
+impl Default for TableConfig {
+    fn default() -> TableConfig {
+        TableConfig {
+            bot_delay_ms: 600,
+            turn_timer_ms: None,
+        }
+    }
+}
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatKind {
+    /// A person, once they join with a name.
+    Human {
+        /// The display name, once joined.
+        name: Option<String>,
+        /// SHA-256 hex of the seat token, once joined.
+        token_hash: Option<String>,
+    },
+    /// A bot, by roster name.
+    Bot(String),
+}
+
+/// One seat as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredSeat {
+    /// The seat.
+    pub seat: Seat,
+    /// Who sits there.
+    pub kind: SeatKind,
+}
+
+/// One stored action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredAction {
+    /// 1-based sequence number, no gaps.
+    pub seq: u64,
+    /// Who took it.
+    pub seat: Seat,
+    /// Its text notation (without the seat).
+    pub action: String,
+}
+
+/// A table as stored: its header, seats, and (when loaded in full) actions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredTable {
+    /// The table id.
+    pub id: String,
+    /// `bigcheese` or `dalmuti`.
+    pub game: String,
+    /// The rules version the table plays under.
+    pub rules_version: String,
+    /// Seats at the start.
+    pub players: usize,
+    /// Every rules option and its value.
+    pub options: BTreeMap<String, String>,
+    /// The seed of all chance. Never leaves the server before the end.
+    pub seed: u64,
+    /// Hex SHA-256 of the seed's decimal text, public from creation.
+    pub seed_hash: String,
+    /// Bot delay and turn timer.
+    pub config: TableConfig,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// Unix seconds, once the game is over.
+    pub finished_at: Option<i64>,
+    /// Every seat, in order.
+    pub seats: Vec<StoredSeat>,
+    /// Every action, in order.
+    pub actions: Vec<StoredAction>,
+}
+
+/// A line of the table list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableSummary {
+    /// The table id.
+    pub id: String,
+    /// The game.
+    pub game: String,
+    /// Seats at the start.
+    pub players: usize,
+    /// Human seats nobody has joined yet.
+    pub free_seats: usize,
+    /// `open` (a human seat is free), `playing` or `finished`.
+    pub status: &'static str,
+    /// Unix seconds.
+    pub created_at: i64,
+}
+
+/// The one storage interface of the server. Every method is blocking and
+/// commits before it returns.
+pub trait Store: Send + Sync + 'static {
+    /// Stores a new table with its seats (no actions).
+    fn create_table(&self, table: &StoredTable) -> Result<(), StoreError>;
+
+    /// Appends action `seq` (1-based) of a table. Fails, storing nothing,
+    /// if that seq is already stored.
+    fn append_action(&self, table: &str, action: &StoredAction, at: i64) -> Result<(), StoreError>;
+
+    /// Records that a table's game is over.
+    fn mark_finished(&self, table: &str, at: i64) -> Result<(), StoreError>;
+
+    /// Seats a person in a free human seat. Returns `false` (and changes
+    /// nothing) if the seat is not a free human seat.
+    fn take_seat(
+        &self,
+        table: &str,
+        seat: Seat,
+        name: &str,
+        token_hash: &str,
+    ) -> Result<bool, StoreError>;
+
+    /// One table with its seats and actions.
+    fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError>;
+
+    /// Every table whose game is not over, with seats and actions.
+    fn load_unfinished(&self) -> Result<Vec<StoredTable>, StoreError>;
+
+    /// The newest tables first, at most `limit`.
+    fn list(&self, limit: usize) -> Result<Vec<TableSummary>, StoreError>;
+}
+
+/// The SQLite backend: one connection behind a mutex (held only inside
+/// these blocking calls, never across an `.await`).
+#[derive(Debug)]
+pub struct SqliteStore {
+    conn: Mutex<Connection>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS tables (
+  id TEXT PRIMARY KEY,
+  game TEXT NOT NULL,
+  rules_version TEXT NOT NULL,
+  players INTEGER NOT NULL,
+  options TEXT NOT NULL,
+  seed TEXT NOT NULL,
+  seed_hash TEXT NOT NULL,
+  config TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  finished_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS seats (
+  table_id TEXT NOT NULL REFERENCES tables(id),
+  seat INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  bot TEXT,
+  name TEXT,
+  token_hash TEXT,
+  PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS actions (
+  table_id TEXT NOT NULL REFERENCES tables(id),
+  seq INTEGER NOT NULL,
+  seat INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (table_id, seq)
+);
+CREATE INDEX IF NOT EXISTS tables_unfinished ON tables(finished_at);
+";
+
+fn seat_of(index: i64) -> Result<Seat, StoreError> {
+    usize::try_from(index)
+        .ok()
+        .filter(|&i| i < Seat::MAX)
+        .map(Seat::new)
+        .ok_or_else(|| StoreError::Corrupt(format!("seat {index}")))
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database file and its tables.
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        SqliteStore::with(Connection::open(path)?)
+    }
+
+    /// A private in-memory database (tests, throwaway servers).
+    pub fn in_memory() -> Result<SqliteStore, StoreError> {
+        SqliteStore::with(Connection::open_in_memory()?)
+    }
+
+    fn with(conn: Connection) -> Result<SqliteStore, StoreError> {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.execute_batch(SCHEMA)?;
+        Ok(SqliteStore {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave a transaction half
+        // done (rusqlite rolls back on drop), so a poisoned lock is usable.
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn load_with(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreError> {
+        let header = conn
+            .query_row(
+                "SELECT id, game, rules_version, players, options, seed, seed_hash, config,
+                        created_at, finished_at FROM tables WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, i64>(3)?,
+                        r.get::<_, String>(4)?,
+                        r.get::<_, String>(5)?,
+                        r.get::<_, String>(6)?,
+                        r.get::<_, String>(7)?,
+                        r.get::<_, i64>(8)?,
+                        r.get::<_, Option<i64>>(9)?,
+                    ))
+                },
+            )
+            .optional()?;
+        let Some((
+            id,
+            game,
+            rules_version,
+            players,
+            options,
+            seed,
+            seed_hash,
+            config,
+            created_at,
+            finished_at,
+        )) = header
+        else {
+            return Ok(None);
+        };
+        let mut seats = Vec::new();
+        let mut stmt = conn.prepare(
+            "SELECT seat, kind, bot, name, token_hash FROM seats WHERE table_id = ?1 ORDER BY seat",
+        )?;
+        let rows = stmt.query_map(params![id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, Option<String>>(4)?,
+            ))
+        })?;
+        for row in rows {
+            let (seat, kind, bot, name, token_hash) = row?;
+            let kind = match kind.as_str() {
+                "bot" => SeatKind::Bot(bot.unwrap_or_else(|| "heuristic".to_string())),
+                "human" => SeatKind::Human { name, token_hash },
+                other => return Err(StoreError::Corrupt(format!("seat kind {other}"))),
+            };
+            seats.push(StoredSeat {
+                seat: seat_of(seat)?,
+                kind,
+            });
+        }
+        let mut actions = Vec::new();
+        let mut stmt =
+            conn.prepare("SELECT seq, seat, action FROM actions WHERE table_id = ?1 ORDER BY seq")?;
+        let rows = stmt.query_map(params![id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?;
+        for row in rows {
+            let (seq, seat, action) = row?;
+            actions.push(StoredAction {
+                seq: u64::try_from(seq).map_err(|_| StoreError::Corrupt(format!("seq {seq}")))?,
+                seat: seat_of(seat)?,
+                action,
+            });
+        }
+        Ok(Some(StoredTable {
+            id,
+            game,
+            rules_version,
+            players: usize::try_from(players)
+                .map_err(|_| StoreError::Corrupt(format!("players {players}")))?,
+            options: serde_json::from_str(&options)?,
+            seed: seed
+                .parse()
+                .map_err(|_| StoreError::Corrupt(format!("seed {seed}")))?,
+            seed_hash,
+            config: serde_json::from_str(&config)?,
+            created_at,
+            finished_at,
+            seats,
+            actions,
+        }))
+    }
+}
+
+impl Store for SqliteStore {
+    fn create_table(&self, t: &StoredTable) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "INSERT INTO tables (id, game, rules_version, players, options, seed, seed_hash,
+                                 config, created_at, finished_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                t.id,
+                t.game,
+                t.rules_version,
+                t.players as i64,
+                serde_json::to_string(&t.options)?,
+                t.seed.to_string(),
+                t.seed_hash,
+                serde_json::to_string(&t.config)?,
+                t.created_at,
+                t.finished_at,
+            ],
+        )?;
+        for s in &t.seats {
+            let (kind, bot, name, token_hash) = match &s.kind {
+                SeatKind::Bot(b) => ("bot", Some(b.as_str()), None, None),
+                SeatKind::Human { name, token_hash } => {
+                    ("human", None, name.as_deref(), token_hash.as_deref())
+                }
+            };
+            tx.execute(
+                "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![t.id, s.seat.index() as i64, kind, bot, name, token_hash],
+            )?;
+        }
+        for a in &t.actions {
+            tx.execute(
+                "INSERT INTO actions (table_id, seq, seat, action, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    t.id,
+                    a.seq as i64,
+                    a.seat.index() as i64,
+                    a.action,
+                    t.created_at
+                ],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn append_action(&self, table: &str, a: &StoredAction, at: i64) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "INSERT INTO actions (table_id, seq, seat, action, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![table, a.seq as i64, a.seat.index() as i64, a.action, at],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn mark_finished(&self, table: &str, at: i64) -> Result<(), StoreError> {
+        self.conn().execute(
+            "UPDATE tables SET finished_at = ?2 WHERE id = ?1 AND finished_at IS NULL",
+            params![table, at],
+        )?;
+        Ok(())
+    }
+
+    fn take_seat(
+        &self,
+        table: &str,
+        seat: Seat,
+        name: &str,
+        token_hash: &str,
+    ) -> Result<bool, StoreError> {
+        let changed = self.conn().execute(
+            "UPDATE seats SET name = ?3, token_hash = ?4
+             WHERE table_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS NULL",
+            params![table, seat.index() as i64, name, token_hash],
+        )?;
+        Ok(changed == 1)
+    }
+
+    fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
+        let conn = self.conn();
+        SqliteStore::load_with(&conn, id)
+    }
+
+    fn load_unfinished(&self) -> Result<Vec<StoredTable>, StoreError> {
+        let conn = self.conn();
+        let ids: Vec<String> = conn
+            .prepare("SELECT id FROM tables WHERE finished_at IS NULL ORDER BY created_at")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(t) = SqliteStore::load_with(&conn, &id)? {
+                out.push(t);
+            }
+        }
+        Ok(out)
+    }
+
+    fn list(&self, limit: usize) -> Result<Vec<TableSummary>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT t.id, t.game, t.players, t.created_at, t.finished_at,
+                    (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id
+                       AND s.kind = 'human' AND s.token_hash IS NULL)
+             FROM tables t ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?1",
+        )?;
+        let rows = stmt.query_map(params![limit as i64], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, Option<i64>>(4)?,
+                r.get::<_, i64>(5)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, game, players, created_at, finished_at, free) = row?;
+            let free_seats = usize::try_from(free).unwrap_or(0);
+            out.push(TableSummary {
+                id,
+                game,
+                players: usize::try_from(players).unwrap_or(0),
+                free_seats,
+                status: if finished_at.is_some() {
+                    "finished"
+                } else if free_seats > 0 {
+                    "open"
+                } else {
+                    "playing"
+                },
+                created_at,
+            });
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(id: &str) -> StoredTable {
+        StoredTable {
+            id: id.to_string(),
+            game: "bigcheese".to_string(),
+            rules_version: "bigcheese/1".to_string(),
+            players: 3,
+            options: [("dice".to_string(), "d6".to_string())].into(),
+            seed: u64::MAX,
+            seed_hash: "abc".to_string(),
+            config: TableConfig::default(),
+            created_at: 100,
+            finished_at: None,
+            seats: vec![
+                StoredSeat {
+                    seat: Seat::new(0),
+                    kind: SeatKind::Human {
+                        name: None,
+                        token_hash: None,
+                    },
+                },
+                StoredSeat {
+                    seat: Seat::new(1),
+                    kind: SeatKind::Bot("heuristic".to_string()),
+                },
+                StoredSeat {
+                    seat: Seat::new(2),
+                    kind: SeatKind::Bot("random".to_string()),
+                },
+            ],
+            actions: Vec::new(),
+        }
+    }
+
+    fn temp_db(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "ratrace-store-{name}-{}-{}",
+            std::process::id(),
+            rand::random::<u64>()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("test.db")
+    }
+
+    #[test]
+    fn tables_seats_and_actions_survive_reopening() {
+        let path = temp_db("reopen");
+        {
+            let s = SqliteStore::open(&path).unwrap();
+            s.create_table(&table("t1")).unwrap();
+            s.create_table(&table("t2")).unwrap();
+            let a = |seq, seat, action: &str| StoredAction {
+                seq,
+                seat: Seat::new(seat),
+                action: action.to_string(),
+            };
+            s.append_action("t1", &a(1, 1, "bid 2"), 101).unwrap();
+            s.append_action("t1", &a(2, 2, "pass"), 102).unwrap();
+            assert!(
+                s.append_action("t1", &a(2, 0, "pass"), 103).is_err(),
+                "a seq is stored once"
+            );
+            assert!(s.take_seat("t1", Seat::new(0), "Ann", "hash").unwrap());
+            assert!(!s.take_seat("t1", Seat::new(0), "Bob", "h2").unwrap());
+            assert!(!s.take_seat("t1", Seat::new(1), "Bob", "h2").unwrap());
+            s.mark_finished("t2", 200).unwrap();
+        }
+        let s = SqliteStore::open(&path).unwrap();
+        let journal: String = s
+            .conn()
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(journal, "wal");
+        let live = s.load_unfinished().unwrap();
+        assert_eq!(live.len(), 1);
+        let t = &live[0];
+        assert_eq!(t.id, "t1");
+        assert_eq!(t.seed, u64::MAX);
+        assert_eq!(t.options["dice"], "d6");
+        assert_eq!(t.actions.len(), 2);
+        assert_eq!(t.actions[1].action, "pass");
+        assert_eq!(t.actions[1].seat, Seat::new(2));
+        assert_eq!(
+            t.seats[0].kind,
+            SeatKind::Human {
+                name: Some("Ann".to_string()),
+                token_hash: Some("hash".to_string())
+            }
+        );
+        assert_eq!(t.seats[2].kind, SeatKind::Bot("random".to_string()));
+        assert_eq!(s.load("t2").unwrap().unwrap().finished_at, Some(200));
+        assert!(s.load("nope").unwrap().is_none());
+        let list = s.list(10).unwrap();
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[0].id, "t2", "newest first");
+        assert_eq!(list[0].status, "finished");
+        assert_eq!(list[1].status, "playing");
+        assert_eq!(list[1].free_seats, 0);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_table_id_is_stored_once() {
+        let s = SqliteStore::in_memory().unwrap();
+        s.create_table(&table("x")).unwrap();
+        assert!(s.create_table(&table("x")).is_err());
+        assert_eq!(s.list(10).unwrap()[0].status, "open");
+    }
+}
