@@ -1,5 +1,6 @@
-//! `ratrace`: play The Big Cheese and The Great Dalmuti in the terminal,
-//! simulate bot games, replay records and run scenario files.
+//! `ratrace`: play The Big Cheese and The Great Dalmuti in the terminal or
+//! the browser (`serve`), simulate bot games, replay and verify records and
+//! run scenario files.
 //!
 //! This file only parses flags and dispatches; the work is in the `cli`
 //! library so tests run the same code.
@@ -92,6 +93,21 @@ enum Command {
         /// Files or folders.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// Serve the game in the browser: lobby, live tables, bots, replays.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// The SQLite database file (created if missing).
+        #[arg(long, default_value = "ratrace.db")]
+        db: PathBuf,
+    },
+    /// Check a game record's fairness: the seed against its published hash,
+    /// every shuffle, deal and roll recomputed, and the outcome.
+    Verify {
+        /// The record (JSON), e.g. downloaded from a finished table.
+        record: PathBuf,
     },
     /// List a game's rules options and their defaults.
     Options {
@@ -257,6 +273,27 @@ fn run(cli: Cli) -> Result<bool, String> {
             Ok(true)
         }
         Command::Scenario { files } => run_scenarios(&files),
+        Command::Serve { addr, db } => serve(addr, &db),
+        Command::Verify { record } => {
+            let r = records::read(&record)?;
+            let report = server::verify::verify(&r);
+            for line in &report.checks {
+                println!("{line}");
+            }
+            for line in &report.chance {
+                println!("  {line}");
+            }
+            if report.ok {
+                println!("verified: {}", record.display());
+            } else {
+                eprintln!(
+                    "{}: {}",
+                    record.display(),
+                    report.error.as_deref().unwrap_or("mismatch")
+                );
+            }
+            Ok(report.ok)
+        }
         Command::Options { game } => {
             dispatch!(game.as_str(), G => {
                 println!("{} options (ratrace play {} --option KEY=VALUE):", G::NAME, G::NAME);
@@ -267,6 +304,36 @@ fn run(cli: Cli) -> Result<bool, String> {
             }, _ => Err(cli::unknown_game(&game)))
         }
     }
+}
+
+/// `ratrace serve`: tracing to stderr, the database, then serve until
+/// Ctrl-C.
+fn serve(addr: std::net::SocketAddr, db: &Path) -> Result<bool, String> {
+    tracing_subscriber::fmt().with_target(false).init();
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let store =
+            server::store::SqliteStore::open(db).map_err(|e| format!("{}: {e}", db.display()))?;
+        let state = server::AppState::open(std::sync::Arc::new(store))
+            .await
+            .map_err(|e| format!("{}: {e}", db.display()))?;
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("{addr}: {e}"))?;
+        let local = listener.local_addr().map_err(|e| e.to_string())?;
+        tracing::info!(
+            "serving on http://{local} ({} live tables resumed from {})",
+            state.live_tables(),
+            db.display()
+        );
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        server::run(listener, state, shutdown)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(true)
+    })
 }
 
 fn main() -> ExitCode {
