@@ -54,6 +54,7 @@
   }
 
   function onState(m) {
+    if (T.st && m.seq !== T.st.seq) msg('');
     mergeLog(m);
     T.st = m;
     T.pending = false;
@@ -308,24 +309,24 @@
     if (bids.length) {
       bids.forEach((n) => used.add('bid ' + n));
       const sel = el('select', { 'aria-label': t('bc.bidAmount') }, bids.map((n) => el('option', { value: n, text: n })));
-      row.append(el('label', {}, t('bc.bidAmount'), sel), el('button', { text: t('bc.bid'), disabled: T.pending, onclick: () => act('bid ' + sel.value) }), btn(t('bc.bidMin', { n: bids[0] }), 'bid ' + bids[0], { class: 'alt' }));
+      RR.append(row, [el('label', {}, t('bc.bidAmount'), sel), el('button', { text: t('bc.bid'), disabled: T.pending, onclick: () => act('bid ' + sel.value) }), btn(t('bc.bidMin', { n: bids[0] }), 'bid ' + bids[0], { class: 'alt' })]);
     }
     if (has('pass')) {
       used.add('pass');
-      row.append(btn(t('bc.pass'), 'pass', { class: 'alt' }));
+      RR.append(row, [btn(t('bc.pass'), 'pass', { class: 'alt' })]);
     }
     if (has('veto')) {
       used.add('veto');
-      row.append(btn('⛔ ' + t('bc.useVeto', { card: RR.bcName(p.auction ? p.auction.card : p.top) }), 'veto'));
+      RR.append(row, [btn('⛔ ' + t('bc.useVeto', { card: RR.bcName(p.auction ? p.auction.card : p.top) }), 'veto')]);
     }
     if (has('keep')) {
       used.add('keep');
-      row.append(btn(t('bc.keep', { n: p.roll ? p.roll.payout : '' }), 'keep'));
+      RR.append(row, [btn(t('bc.keep', { n: p.roll ? p.roll.payout : '' }), 'keep')]);
     }
     L.filter((a) => a.startsWith('reroll')).forEach((a) => {
       used.add(a);
       const d = a.slice(7);
-      row.append(btn('🧀 ' + (d ? t('bc.rerollDice', { d }) : t('bc.reroll')), a, { class: 'alt' }));
+      RR.append(row, [btn('🧀 ' + (d ? t('bc.rerollDice', { d }) : t('bc.reroll')), a, { class: 'alt' })]);
     });
     out.push(el('h3', { text: phaseHint(true) }), row);
     return out;
@@ -461,9 +462,9 @@
     const markets = L.filter((a) => a.startsWith('market '));
     if (handInControls()) out.push(dalHand(true));
     const row = el('div', { class: 'row' });
-    if (plays.length) row.append(dalPlayButton(plays, used));
-    if (gives.length) row.append(dalGiveButton(gives, used, p));
-    if (markets.length) row.append(dalMarketButtons(markets, used));
+    if (plays.length) RR.append(row, [dalPlayButton(plays, used)]);
+    if (gives.length) RR.append(row, [dalGiveButton(gives, used, p)]);
+    if (markets.length) RR.append(row, [dalMarketButtons(markets, used)]);
     [
       ['pass', 'dal.pass'],
       ['no-market', 'act.noMarket'],
@@ -474,7 +475,7 @@
     ].forEach(([a, k]) => {
       if (!has(a)) return;
       used.add(a);
-      row.append(btn(t(k), a, { class: a === 'pass' || a.startsWith('no-') ? 'alt' : '' }));
+      RR.append(row, [btn(t(k), a, { class: a === 'pass' || a.startsWith('no-') ? 'alt' : '' })]);
     });
     out.push(row);
     return out;

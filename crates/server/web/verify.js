@@ -9,25 +9,21 @@
   const { t, el, $ } = RR;
   const V = (RR.verify = { res: null });
 
-  /** The checks we know how to name, in the order they are shown. */
-  const CHECKS = ['seed_hash', 'seed_hash_ok', 'replayed', 'actions_ok', 'outcome_ok', 'outcome'];
-
-  function line(key, v) {
-    const label = RR.tv('verify.k.' + key) || key;
-    if (typeof v === 'boolean') return el('li', { class: v ? 'ok' : 'err', text: (v ? '✔ ' : '✘ ') + label });
-    const text = typeof v === 'object' ? JSON.stringify(v) : String(v);
-    return el('li', {}, el('b', { text: label + ': ' }), el('span', { class: 'mono', text }));
-  }
-
+  /** The answer {ok, checks:[..], chance:[..], error} of /api/verify. */
   function renderResult() {
     const r = V.res;
     const box = $('out');
     if (!r) return box.classList.add('hidden');
     box.classList.remove('hidden');
-    const ok = r.ok !== undefined ? r.ok : r.valid;
-    const keys = Object.keys(r).filter((k) => k !== 'ok' && k !== 'valid');
-    keys.sort((a, b) => (CHECKS.indexOf(a) + 1 || 99) - (CHECKS.indexOf(b) + 1 || 99));
-    RR.fill('out', el('h2', { class: ok ? 'ok' : 'err', text: ok ? '✔ ' + t('verify.good') : '✘ ' + t('verify.bad') }), el('ul', { class: 'plain' }, keys.map((k) => line(k, r[k]))));
+    const chance = r.chance || [];
+    RR.fill(
+      'out',
+      el('h2', { class: r.ok ? 'ok' : 'err', text: r.ok ? '✔ ' + t('verify.good') : '✘ ' + t('verify.bad') }),
+      r.error ? el('p', { class: 'err', text: t('verify.mismatch') + ' ' + r.error }) : null,
+      el('h3', { text: t('verify.checks') }),
+      el('ul', {}, (r.checks || []).map((c) => el('li', { text: c }))),
+      el('details', {}, el('summary', { text: t('verify.chance', { n: chance.length }) }), el('ol', { class: 'mono' }, chance.map((c) => el('li', { text: c }))))
+    );
   }
 
   async function check() {
