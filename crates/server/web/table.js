@@ -123,13 +123,16 @@
     let text;
     if (st.over) text = t('table.over');
     else if (legal().length) text = '👉 ' + t('table.yourTurn') + ' ' + phaseHint(true);
-    else if (st.to_move) text = t('table.waiting', { who: who(st.to_move) }) + ' ' + phaseHint(false);
+    else if (st.to_move) text = t(freeSeat(st.to_move) ? 'table.waitingFree' : 'table.waiting', { who: who(st.to_move) }) + ' ' + phaseHint(false);
     else if (isDal() && pv().phase === 'revolution') text = t('dal.revPending');
     else text = '';
     if (!me() && !st.over) text = '👀 ' + t('table.spectating') + (text ? ' · ' + text : '');
     box.textContent = text;
     box.classList.toggle('hidden', !text);
   }
+
+  /** Whether `seat` is a human seat nobody has joined yet. */
+  const freeSeat = (seat) => (T.st.seats || []).some((s) => RR.seatId(s.seat) === RR.seatId(seat) && s.kind === 'human' && !s.taken);
 
   function phaseHint(mine) {
     if (!isDal()) {
@@ -206,7 +209,7 @@
     try {
       const s = await RR.api('/api/tables/' + T.id);
       const seats = s.seats.map((x) => (x.kind === 'bot' ? { kind: 'bot', bot: x.bot } : { kind: 'human' }));
-      const r = await RR.api('/api/tables', 'POST', { game: s.game, players: s.players, options: s.options, seats });
+      const r = await RR.api('/api/tables', 'POST', { game: s.game, players: s.players, options: s.options, seats, bot_delay_ms: s.bot_delay_ms });
       await RR.join(r.id, RR.myName() || t('table.player'), RR.seatId(me()));
       location.href = r.invite || '/t/' + r.id;
     } catch (e) {
