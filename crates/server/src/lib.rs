@@ -51,6 +51,25 @@ macro_rules! with_game {
     };
 }
 
+/// Server-wide limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Messages per second a connection may send; more are refused with
+    /// `rate_limited`.
+    pub rate_limit: u32,
+    /// Messages per second after which a connection is closed.
+    pub rate_close: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            rate_limit: protocol::RATE_LIMIT,
+            rate_close: protocol::RATE_CLOSE,
+        }
+    }
+}
+
 /// The server's shared state: the store and the live tables. Cheap to
 /// clone.
 #[derive(Clone)]
@@ -65,6 +84,7 @@ struct Inner {
     loading: tokio::sync::Mutex<()>,
     closing: watch::Sender<bool>,
     next_conn: AtomicU64,
+    limits: Limits,
 }
 
 impl AppState {
@@ -72,6 +92,11 @@ impl AppState {
     /// (replayed from its record). Tables that fail to replay are logged
     /// and skipped.
     pub async fn open(store: Arc<dyn Store>) -> Result<AppState, StoreError> {
+        AppState::open_with(store, Limits::default()).await
+    }
+
+    /// [`AppState::open`] with other limits (load tests, fast bot tests).
+    pub async fn open_with(store: Arc<dyn Store>, limits: Limits) -> Result<AppState, StoreError> {
         let (closing, _) = watch::channel(false);
         let state = AppState {
             inner: Arc::new(Inner {
@@ -80,6 +105,7 @@ impl AppState {
                 loading: tokio::sync::Mutex::new(()),
                 closing,
                 next_conn: AtomicU64::new(1),
+                limits,
             }),
         };
         let store = Arc::clone(&state.inner.store);
@@ -113,6 +139,10 @@ impl AppState {
 
     pub(crate) fn closing(&self) -> watch::Receiver<bool> {
         self.inner.closing.subscribe()
+    }
+
+    pub(crate) fn limits(&self) -> Limits {
+        self.inner.limits
     }
 
     pub(crate) fn next_conn(&self) -> u64 {

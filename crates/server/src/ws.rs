@@ -6,7 +6,7 @@
 //! [`Command`]s, so a bad message is refused here or by the table task
 //! without changing anything, and the server keeps serving others.
 
-use crate::protocol::{ClientMsg, ErrorCode, ServerMsg, MAX_MESSAGE, RATE_CLOSE, RATE_LIMIT};
+use crate::protocol::{ClientMsg, ErrorCode, ServerMsg, MAX_MESSAGE};
 use crate::table::{Command, Outbox};
 use crate::AppState;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -71,6 +71,7 @@ async fn connection(socket: WebSocket, state: AppState, id: String) {
         let mut greeted = false;
         let mut window = Instant::now();
         let mut count = 0u32;
+        let limits = state.limits();
         loop {
             let msg = tokio::select! {
                 m = stream.next() => m,
@@ -93,19 +94,19 @@ async fn connection(socket: WebSocket, state: AppState, id: String) {
                 count = 0;
             }
             count += 1;
-            if count > RATE_CLOSE {
+            if count > limits.rate_close {
                 send(
                     &out,
                     ServerMsg::error(ErrorCode::RateLimited, "too many messages: closing"),
                 );
                 break;
             }
-            if count > RATE_LIMIT {
+            if count > limits.rate_limit {
                 send(
                     &out,
                     ServerMsg::error(
                         ErrorCode::RateLimited,
-                        format!("at most {RATE_LIMIT} messages a second"),
+                        format!("at most {} messages a second", limits.rate_limit),
                     ),
                 );
                 continue;

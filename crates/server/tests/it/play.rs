@@ -1,0 +1,124 @@
+//! Whole games through the server: one human (this test) and bots.
+
+use super::util::*;
+use serde_json::{json, Value};
+
+/// Plays the seat's turns (first legal action) until the game ends;
+/// returns the last state.
+pub(crate) async fn play_to_end(ws: &mut Ws, seat: &str, first: Value) -> Value {
+    let mut acted_at = None;
+    let mut pending = Some(first);
+    loop {
+        let m = match pending.take() {
+            Some(m) => m,
+            None => ws.next().await,
+        };
+        match m["type"].as_str() {
+            Some("state") => {}
+            Some("error") => {
+                assert_eq!(m["code"], "stale", "{m}");
+                continue;
+            }
+            _ => continue,
+        }
+        if m["over"] == true {
+            return m;
+        }
+        let seq = m["seq"].as_u64().unwrap();
+        let legal = m["legal"].as_array().unwrap();
+        if m["to_move"] == seat && !legal.is_empty() && acted_at != Some(seq) {
+            acted_at = Some(seq);
+            ws.send(json!({"type": "act", "seq": seq, "action": legal[0]}))
+                .await;
+        } else if m["to_move"] != seat {
+            assert!(legal.is_empty(), "legal actions only for the mover: {m}");
+        }
+    }
+}
+
+async fn play_game(game: &str, players: usize, options: Value) {
+    let server = start_fast().await;
+    let mut seats = vec![json!({"kind": "human"})];
+    seats.extend((1..players).map(|_| json!({"kind": "bot", "bot": "heuristic"})));
+    let id = create(
+        server.addr,
+        json!({"game": game, "players": players, "options": options, "seats": seats, "bot_delay_ms": 1}),
+    )
+    .await;
+    let (_, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+    assert_eq!(info["status"], "open");
+    assert!(info["seed"].is_null());
+    let token = join(server.addr, &id, "P1").await;
+    let mut ws = Ws::connect(server.addr, &id).await;
+    let first = ws.hello(Some(&token)).await;
+    assert_eq!(first["type"], "state", "{first}");
+    assert_eq!(first["seat"], "P1");
+    assert!(first["seed"].is_null());
+    let mut watcher = Ws::connect(server.addr, &id).await;
+    let spectator = watcher.hello(None).await;
+    assert!(spectator["seat"].is_null());
+    assert!(spectator["legal"].as_array().unwrap().is_empty());
+    let last = play_to_end(&mut ws, "P1", first).await;
+    assert!(last["outcome"].is_object(), "{last}");
+    let seed = last["seed"].as_str().unwrap().to_string();
+    assert_eq!(
+        server::table::sha256_hex(&seed),
+        last["seed_hash"].as_str().unwrap()
+    );
+    // The table is finished in storage: its record verifies.
+    let (status, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(info["status"], "finished");
+    assert_eq!(info["seed"], seed);
+    let (status, record) = http(
+        server.addr,
+        "GET",
+        &format!("/api/tables/{id}/record"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(
+        record["actions"].as_array().unwrap().len() as u64,
+        last["seq"].as_u64().unwrap()
+    );
+    let (status, report) = http(
+        server.addr,
+        "POST",
+        "/api/verify",
+        Some(&record.to_string()),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(report["ok"], true, "{report}");
+    let (_, list) = http(server.addr, "GET", "/api/tables", None).await;
+    assert_eq!(list[0]["id"], id.as_str());
+    assert_eq!(list[0]["status"], "finished");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bigcheese_game_plays_to_the_end() {
+    play_game("bigcheese", 3, json!({"dice": "d6"})).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dalmuti_hand_plays_to_the_end() {
+    play_game("dalmuti", 4, json!({"hands": 1})).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_and_static_files_are_served() {
+    let server = start().await;
+    for path in ["/", "/t/abc", "/replay/abc", "/verify"] {
+        let (status, _) = http(server.addr, "GET", path, None).await;
+        assert_eq!(status, 200, "{path}");
+    }
+    let (status, _) = http(server.addr, "GET", "/static/app.js", None).await;
+    assert_eq!(status, 200);
+    let (status, _) = http(server.addr, "GET", "/static/nope.js", None).await;
+    assert_eq!(status, 404);
+    let (status, games) = http(server.addr, "GET", "/api/games", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(games[0]["name"], "bigcheese");
+    assert_eq!(games[1]["bots"][0], "heuristic");
+}

@@ -1,0 +1,138 @@
+//! Kill a server mid-game (drop its whole runtime: every task stops at
+//! once) and start a new one on the same database file: the table resumes
+//! at the same seq with the same view, and play goes on.
+
+use super::util::*;
+use serde_json::{json, Value};
+use server::store::SqliteStore;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
+/// A server in its own runtime on its own thread; `kill` drops the runtime.
+struct Isolated {
+    addr: SocketAddr,
+    kill: std::sync::mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+fn isolated(db: &Path) -> Isolated {
+    let db = db.to_path_buf();
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    let (kill, killed) = std::sync::mpsc::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let store = Arc::new(SqliteStore::open(&db).unwrap());
+            let state = server::AppState::open(store).await.unwrap();
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            addr_tx.send(listener.local_addr().unwrap()).unwrap();
+            tokio::spawn(server::run(listener, state, std::future::pending()));
+        });
+        let _ = killed.recv();
+        drop(rt);
+    });
+    Isolated {
+        addr: addr_rx.recv().unwrap(),
+        kill,
+        thread,
+    }
+}
+
+/// The next state after `seq` in which `seat` is to move.
+async fn my_turn(ws: &mut Ws, seat: &str, seq: u64) -> Value {
+    loop {
+        let m = ws.next();
+        let m = m.await;
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] != "state" {
+            continue;
+        }
+        assert_ne!(m["over"], true, "the game ended too soon for this test");
+        if m["seq"].as_u64().unwrap() >= seq
+            && m["to_move"] == seat
+            && !m["legal"].as_array().unwrap().is_empty()
+        {
+            return m;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_resumes_every_table_exactly() {
+    let db = temp_db("restart");
+    let first = isolated(&db);
+    let seats = json!([{"kind":"human"},{"kind":"bot"},{"kind":"bot"},{"kind":"bot"}]);
+    let id = create(
+        first.addr,
+        json!({"game":"dalmuti","players":4,"options":{"hands":"3"},"seats":seats,"bot_delay_ms":100}),
+    )
+    .await;
+    let bots_only = create(
+        first.addr,
+        json!({"game":"bigcheese","players":3,"seats":[{"kind":"bot"},{"kind":"bot"},{"kind":"bot"}],"bot_delay_ms":100}),
+    )
+    .await;
+    let token = join(first.addr, &id, "P1").await;
+    let mut ws = Ws::connect(first.addr, &id).await;
+    ws.send(json!({"type":"hello","token":token})).await;
+    let mut seq = 0;
+    for _ in 0..2 {
+        let m = my_turn(&mut ws, "P1", seq).await;
+        seq = m["seq"].as_u64().unwrap() + 1;
+        ws.send(json!({"type":"act","seq":m["seq"],"action":m["legal"][0]}))
+            .await;
+    }
+    let before = my_turn(&mut ws, "P1", seq).await;
+    first.kill.send(()).unwrap();
+    first.thread.join().unwrap();
+    assert!(
+        ws.next_raw().await.is_none(),
+        "the connection died with the server"
+    );
+
+    let second = isolated(&db);
+    let mut ws = Ws::connect(second.addr, &id).await;
+    let after = ws.hello(Some(&token)).await;
+    assert_eq!(after["type"], "state");
+    assert_eq!(after["seq"], before["seq"], "no acknowledged action lost");
+    assert_eq!(after["view"], before["view"]);
+    assert_eq!(after["legal"], before["legal"]);
+    assert_eq!(after["seed_hash"], before["seed_hash"]);
+    // Play goes on from there.
+    ws.send(json!({"type":"act","seq":after["seq"],"action":after["legal"][0]}))
+        .await;
+    loop {
+        let m = ws.next().await;
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] == "state" && m["seq"].as_u64() > after["seq"].as_u64() {
+            break;
+        }
+    }
+    // The bots-only table resumed too and keeps playing.
+    let (status, info) = http(
+        second.addr,
+        "GET",
+        &format!("/api/tables/{bots_only}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let seq = info["seq"].as_u64().unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    let (_, info) = http(
+        second.addr,
+        "GET",
+        &format!("/api/tables/{bots_only}"),
+        None,
+    )
+    .await;
+    assert!(info["seq"].as_u64().unwrap() > seq || info["status"] == "finished");
+    second.kill.send(()).unwrap();
+    second.thread.join().unwrap();
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}

@@ -1,0 +1,178 @@
+//! Test helpers: start a server, a tiny HTTP/1.1 client, a WebSocket client.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use server::store::{SqliteStore, Store};
+use server::{AppState, Limits};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_tungstenite::tungstenite::Message;
+
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A server running in the test's runtime; stops when dropped.
+pub(crate) struct Server {
+    pub(crate) addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+pub(crate) fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "ratrace-server-{name}-{}-{}",
+        std::process::id(),
+        rand::random::<u32>()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("ratrace.db")
+}
+
+pub(crate) async fn start_on(store: Arc<dyn Store>, limits: Limits) -> Server {
+    let state = AppState::open_with(store, limits).await.unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(server::run(listener, state, async {
+        let _ = stopped.await;
+    }));
+    Server {
+        addr,
+        stop: Some(stop),
+    }
+}
+
+/// A server on a private in-memory database with the default limits.
+pub(crate) async fn start() -> Server {
+    start_on(
+        Arc::new(SqliteStore::in_memory().unwrap()),
+        Limits::default(),
+    )
+    .await
+}
+
+/// A server for games against bots with no delay: the client answers
+/// faster than any person, so the rate limit is lifted.
+pub(crate) async fn start_fast() -> Server {
+    let limits = Limits {
+        rate_limit: 100_000,
+        rate_close: 100_000,
+    };
+    start_on(Arc::new(SqliteStore::in_memory().unwrap()), limits).await
+}
+
+/// One HTTP/1.1 request (Connection: close); the status and JSON body
+/// (Null if the body is not JSON).
+pub(crate) async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> (u16, Value) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let body = body.unwrap_or("");
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    tokio::time::timeout(TIMEOUT, s.read_to_end(&mut raw))
+        .await
+        .unwrap()
+        .unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let status: u16 = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let payload = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    // Chunked bodies are not expected: axum sends Content-Length for JSON.
+    (status, serde_json::from_str(payload).unwrap_or(Value::Null))
+}
+
+pub(crate) async fn create(addr: SocketAddr, body: Value) -> String {
+    let (status, v) = http(addr, "POST", "/api/tables", Some(&body.to_string())).await;
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(v["seed_hash"].as_str().unwrap().len(), 64);
+    v["id"].as_str().unwrap().to_string()
+}
+
+pub(crate) async fn join(addr: SocketAddr, id: &str, seat: &str) -> String {
+    let body = json!({"seat": seat, "name": format!("player {seat}")}).to_string();
+    let (status, v) = http(addr, "POST", &format!("/api/tables/{id}/join"), Some(&body)).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["seat"], seat);
+    v["token"].as_str().unwrap().to_string()
+}
+
+pub(crate) type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+pub(crate) struct Ws {
+    pub(crate) socket: Socket,
+}
+
+impl Ws {
+    pub(crate) async fn connect(addr: SocketAddr, id: &str) -> Ws {
+        let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/{id}"))
+            .await
+            .unwrap();
+        Ws { socket }
+    }
+
+    pub(crate) async fn send_text(&mut self, text: String) {
+        self.socket.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    pub(crate) async fn send(&mut self, v: Value) {
+        self.send_text(v.to_string()).await;
+    }
+
+    /// The next text message (raw), or None when the connection closes.
+    pub(crate) async fn next_raw(&mut self) -> Option<String> {
+        loop {
+            let m = tokio::time::timeout(TIMEOUT, self.socket.next())
+                .await
+                .expect("no message in time");
+            match m {
+                Some(Ok(Message::Text(t))) => return Some(t.to_string()),
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
+    pub(crate) async fn next(&mut self) -> Value {
+        let raw = self.next_raw().await.expect("connection closed");
+        serde_json::from_str(&raw).unwrap()
+    }
+
+    /// The next message of type `kind`, skipping others.
+    pub(crate) async fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let v = self.next().await;
+            if v["type"] == kind {
+                return v;
+            }
+        }
+    }
+
+    pub(crate) async fn hello(&mut self, token: Option<&str>) -> Value {
+        self.send(json!({"type": "hello", "token": token, "lang": "en"}))
+            .await;
+        self.next().await
+    }
+}

@@ -1,0 +1,10 @@
+//! Server integration tests: real servers on 127.0.0.1:0, a real WebSocket
+//! client, a real SQLite file.
+
+mod it {
+    mod bad_input;
+    mod leak;
+    mod play;
+    mod restart;
+    mod util;
+}
