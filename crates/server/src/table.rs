@@ -248,6 +248,9 @@ enum Player {
 impl<G: Hosted> Table<G> {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut closing: watch::Receiver<bool>) {
         loop {
+            if *closing.borrow() {
+                break;
+            }
             let deadline = self.deadline();
             tokio::select! {
                 cmd = rx.recv() => match cmd {
