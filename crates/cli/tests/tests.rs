@@ -1,6 +1,9 @@
 //! Integration tests of the `ratrace` shell: every scenario file of the
 //! project, the scenario runner's own failure reports, terminal play from a
-//! scripted input, records and replays, and the simulator's determinism.
+//! scripted input, records and replays, the simulator's determinism, and
+//! a real `ratrace serve` process killed and restarted mid-game.
+
+mod serve_kill;
 
 use cli::{play, records, scenario, simulate};
 use game::{Game, GameOptions, Record, Seat};
