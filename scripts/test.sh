@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's one test command (README, .ci/run): format, lints, every
-# test (unit, property, scenario, CLI), the doc build, and the proof that the
-# rules crates stay free of async runtimes.
+# test (unit, property, scenario, CLI), the doc build, the proof that the
+# rules crates stay free of async runtimes, and the browser end-to-end tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,3 +20,17 @@ echo "== doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 echo "== tests"
 cargo test --workspace --locked
+echo "== browser end-to-end tests (e2e/: playwright-core + Debian chromium, node --test)"
+# what they need on a fresh machine (CI runs this as root): chromium from
+# apt, the locked npm packages, and the debug server binary
+if [ ! -x /usr/bin/chromium ]; then
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+fi
+if ! command -v npm >/dev/null; then
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm
+fi
+npm ci --prefix e2e --no-audit --no-fund
+cargo build -p cli --locked
+RATRACE_BIN=target/debug/ratrace node --test --test-reporter=spec e2e/

@@ -1,0 +1,259 @@
+// Helpers of the end-to-end browser tests (play.test.mjs): start the real
+// `ratrace serve` on 127.0.0.1:0 with a database in a temp dir, launch
+// Debian's chromium through playwright-core, and drive the table page of
+// both games through its controls (buttons, the bid select, card buttons).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const ROOT = resolve(HERE, '..');
+
+/** The server binary: $RATRACE_BIN (relative to the repository root) or target/debug/ratrace. */
+export function serverBin() {
+  const bin = resolve(ROOT, process.env.RATRACE_BIN || 'target/debug/ratrace');
+  if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run \`cargo build -p cli\` or set RATRACE_BIN`);
+  return bin;
+}
+
+/**
+ * Starts `ratrace serve --addr 127.0.0.1:0 --db TMP/e2e.db`, reads the bound
+ * address from its "serving on http://..." log line, and waits until
+ * GET /api/games answers. Returns { base, stop(), output() }.
+ */
+export async function startServer() {
+  const dir = mkdtempSync(join(tmpdir(), 'ratrace-e2e-'));
+  const proc = spawn(serverBin(), ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'e2e.db')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', RUST_LOG: process.env.RUST_LOG || 'info' },
+  });
+  let out = '';
+  const exited = new Promise((res) => proc.once('exit', (code, sig) => res({ code, sig })));
+  const base = await new Promise((res, rej) => {
+    const timer = setTimeout(() => rej(new Error('server did not report its address in 20 s:\n' + out)), 20000);
+    const onData = (d) => {
+      // tracing colours its output; strip ANSI escapes before matching
+      out += d.toString().replace(/\x1b\[[0-9;]*m/g, '');
+      const m = out.match(/serving on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        res(m[1]);
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    exited.then(({ code, sig }) => {
+      clearTimeout(timer);
+      rej(new Error(`server exited (code ${code}, signal ${sig}) before serving:\n${out}`));
+    });
+  });
+  const deadline = Date.now() + 10000;
+  for (;;) {
+    try {
+      const r = await fetch(base + '/api/games');
+      if (r.ok) break;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) throw new Error('server at ' + base + ' does not answer /api/games');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    output: () => out,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGINT'); // serve stops on Ctrl-C
+        const t = setTimeout(() => proc.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(t);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches headless chromium (Debian's /usr/bin/chromium unless $CHROMIUM is set). */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+/** JSON over HTTP against the server; throws on a non-2xx answer. */
+export async function api(base, path, method = 'GET', body) {
+  const r = await fetch(base + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** The table page's current state message (what the client draws from). */
+export const pageState = (page) => page.evaluate(() => window.RR.table.st && JSON.parse(JSON.stringify(window.RR.table.st)));
+
+/** Waits until the table page has a state (after hello). */
+export async function waitForState(page, timeout = 15000) {
+  await page.waitForFunction(() => window.RR && window.RR.table && window.RR.table.st, null, { timeout });
+  return pageState(page);
+}
+
+/** Joins the table shown on `page` through its join form (invite link flow). */
+export async function joinViaForm(page, name) {
+  const form = page.locator('#join');
+  await form.waitFor({ state: 'visible', timeout: 15000 });
+  await form.locator('input').fill(name);
+  await form.getByRole('button', { name: 'Join', exact: true }).click();
+  await page.waitForFunction(() => window.RR.table.st && window.RR.table.st.seat, null, { timeout: 15000 });
+  return pageState(page);
+}
+
+const pick = (xs) => xs[Math.floor(Math.random() * xs.length)];
+
+/** Cards of a Dalmuti set "2x7+J" / "J" / "3x12+2J" as a list of ranks. */
+export function setCards(set) {
+  const m = String(set).match(/^(?:(\d+)x)?(\d+|J)(?:\+(\d*)J)?$/);
+  if (!m) throw new Error('not a set: ' + set);
+  const n = m[1] ? Number(m[1]) : 1;
+  const j = m[3] !== undefined ? Number(m[3] || 1) : 0;
+  return Array(n).fill(m[2]).concat(Array(j).fill('J'));
+}
+
+/** The ranks of the clickable hand in #controls, in DOM order ("J" for Jesters). */
+const handButtons = (page) =>
+  page.$$eval('#controls button.card', (bs) => bs.map((b) => (b.firstChild.textContent.trim() === '🃏' ? 'J' : b.firstChild.textContent.trim())));
+
+/** Clicks the hand's card buttons so that the selection is exactly `cards`. */
+async function selectCards(page, cards) {
+  const ranks = await handButtons(page);
+  const used = new Set();
+  for (const c of cards) {
+    const i = ranks.findIndex((r, k) => r === c && !used.has(k));
+    if (i < 0) throw new Error(`card ${c} not among the hand buttons ${ranks.join(' ')}`);
+    used.add(i);
+    await page.locator('#controls button.card').nth(i).click();
+  }
+  const pressed = await page.$$eval('#controls button.card[aria-pressed="true"]', (bs) => bs.length);
+  if (pressed !== cards.length) throw new Error(`selected ${pressed} cards, wanted ${cards.length}`);
+}
+
+/** Clicks an enabled button of #controls whose text is `name` (exact) or matches the RegExp. */
+async function clickControl(page, name) {
+  const b = page.locator('#controls').getByRole('button', typeof name === 'string' ? { name, exact: true } : { name });
+  await b.first().waitFor({ state: 'visible', timeout: 5000 });
+  if (!(await b.first().isEnabled())) throw new Error(`control ${name} is disabled`);
+  await b.first().click();
+}
+
+/** One Big Cheese decision through the UI; returns the action taken. */
+async function bigCheeseMove(page, legal) {
+  const bids = legal.filter((a) => /^bid \d+$/.test(a));
+  const choices = [];
+  if (legal.includes('keep')) choices.push('keep', 'keep');
+  legal.filter((a) => a.startsWith('reroll')).forEach((a) => choices.push(a));
+  if (!choices.length) {
+    if (legal.includes('pass')) choices.push('pass', 'pass');
+    if (bids.length) choices.push('bid-select', 'bid-min');
+    if (legal.includes('veto')) choices.push('veto');
+  }
+  const c = choices.length ? pick(choices) : null;
+  if (c === 'bid-select') {
+    const n = pick(bids.slice(0, 3)).slice(4); // small bids keep chips around
+    await page.locator('#controls select').selectOption(n);
+    await clickControl(page, 'Bid');
+    return 'bid ' + n;
+  }
+  if (c === 'bid-min') {
+    await clickControl(page, 'Bid ' + bids[0].slice(4));
+    return bids[0];
+  }
+  if (c === 'pass') return clickControl(page, /^Pass/).then(() => 'pass');
+  if (c === 'veto') return clickControl(page, /^⛔ Veto/).then(() => 'veto');
+  if (c === 'keep') return clickControl(page, /^Keep/).then(() => 'keep');
+  if (c && c.startsWith('reroll')) return clickControl(page, /^🧀 Re-roll/).then(() => c);
+  // anything else the client shows as a generic button (its action in words)
+  const a = pick(legal);
+  const words = await page.evaluate((x) => window.RR.actionWords(x), a);
+  await clickControl(page, words);
+  return a;
+}
+
+/** One Dalmuti decision through the UI; returns the action taken. */
+async function dalmutiMove(page, legal) {
+  const plays = legal.filter((a) => a.startsWith('play '));
+  const gives = legal.filter((a) => a.startsWith('give '));
+  if (legal.includes('revolution') || legal.includes('no-revolution')) {
+    const a = pick(legal.filter((x) => x === 'revolution' || x === 'no-revolution'));
+    await clickControl(page, a === 'revolution' ? '✊ Declare a revolution' : 'Keep quiet');
+    return a;
+  }
+  if (gives.length) {
+    const a = pick(gives);
+    await selectCards(page, a.slice(5).split(' '));
+    await clickControl(page, 'Give');
+    return a;
+  }
+  if (plays.length && !(legal.includes('pass') && Math.random() < 0.25)) {
+    const a = pick(plays);
+    await selectCards(page, setCards(a.slice(5)));
+    await clickControl(page, 'Play');
+    return a;
+  }
+  if (legal.includes('pass')) {
+    await clickControl(page, 'Pass');
+    return 'pass';
+  }
+  const a = pick(legal);
+  await clickControl(page, await page.evaluate((x) => window.RR.actionWords(x), a));
+  return a;
+}
+
+/**
+ * Plays the seat of `page` to the end of the game through the UI: whenever
+ * the client shows controls, takes a legal decision by clicking; waits for
+ * the server's next state after each. Returns the number of moves made.
+ */
+export async function playToEnd(page, { timeout = 90000, onMove } = {}) {
+  const end = Date.now() + timeout;
+  let moves = 0;
+  for (;;) {
+    const left = end - Date.now();
+    if (left <= 0) throw new Error(`game not over after ${timeout} ms (${moves} moves)`);
+    await page.waitForFunction(
+      () => {
+        const T = window.RR && window.RR.table;
+        if (!T || !T.st) return false;
+        return T.st.over || (!T.pending && T.st.legal && T.st.legal.length > 0 && !document.getElementById('controls').classList.contains('hidden'));
+      },
+      null,
+      { timeout: left, polling: 50 }
+    );
+    const st = await pageState(page);
+    if (st.over) break;
+    const dal = st.view && st.view.public && st.view.public.hand_number !== undefined;
+    const action = dal ? await dalmutiMove(page, st.legal) : await bigCheeseMove(page, st.legal);
+    moves++;
+    if (onMove) onMove(action, st);
+    // the server's answer: a new state (seq moves on) or an error shown in #msg
+    await page.waitForFunction(
+      (seq) => {
+        const T = window.RR.table;
+        return T.st.seq !== seq || T.st.over || (document.getElementById('msg').textContent !== '' && !T.pending);
+      },
+      st.seq,
+      { timeout: Math.max(1000, Math.min(15000, end - Date.now())), polling: 50 }
+    );
+    const err = await page.locator('#msg').textContent();
+    if (err) throw new Error(`action "${action}" at seq ${st.seq} was answered: ${err}`);
+  }
+  await page.locator('#result').waitFor({ state: 'visible', timeout: 10000 });
+  return moves;
+}
