@@ -20,6 +20,7 @@ pub mod ws;
 use crate::error::Error;
 use crate::store::{Store, StoreError};
 use crate::table::TableHandle;
+use axum::serve::ListenerExt;
 use axum::Router;
 use std::collections::HashMap;
 use std::future::Future;
@@ -191,8 +192,9 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Serves `app(state)` on `listener` until `shutdown` resolves, then stops
-/// every table and connection.
+/// Serves `app(state)` on `listener` (with `TCP_NODELAY` on every
+/// connection) until `shutdown` resolves, then stops every table and
+/// connection.
 pub async fn run(
     listener: TcpListener,
     state: AppState,
@@ -200,6 +202,13 @@ pub async fn run(
 ) -> std::io::Result<()> {
     let router = app(state.clone());
     let closer = state.clone();
+    // No Nagle: a state message is small and must leave at once, not wait
+    // for the client's (delayed) ACK of the previous one.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY: {e}");
+        }
+    });
     let result = axum::serve(listener, router)
         .with_graceful_shutdown(async move {
             shutdown.await;

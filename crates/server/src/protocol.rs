@@ -90,8 +90,9 @@ pub struct StateMsg {
     pub seat: Option<Seat>,
     /// Actions applied so far.
     pub seq: u64,
-    /// The seat's view (spectators: the public view).
-    pub view: serde_json::Value,
+    /// The seat's view (spectators: the public view), already JSON text:
+    /// it is encoded once, straight from the engine's view.
+    pub view: Box<serde_json::value::RawValue>,
     /// The view drawn as a text board.
     pub board: String,
     /// The legal actions, only for the seat to move.

@@ -472,11 +472,20 @@ impl<G: Hosted> Table<G> {
             seat,
             action: action.to_string(),
         };
-        let store = Arc::clone(&self.store);
-        let id = self.id.clone();
-        tokio::task::spawn_blocking(move || store.append_action(&id, &stored, unix_now()))
+        // Committed (possibly in one transaction with other tables'
+        // actions) before anything below happens.
+        let (done, committed) = oneshot::channel();
+        Arc::clone(&self.store).append_action_then(
+            self.id.clone(),
+            stored,
+            unix_now(),
+            Box::new(move |r| {
+                let _ = done.send(r);
+            }),
+        );
+        committed
             .await
-            .map_err(|e| e.to_string())?
+            .map_err(|_| "the store dropped the write".to_string())?
             .map_err(|e| e.to_string())?;
         self.game.apply_unchecked(action);
         self.seq += 1;
@@ -668,16 +677,16 @@ impl<G: Hosted> Table<G> {
         let (view, board) = match sub.seat {
             Some(seat) if seat.index() < self.game.players() => {
                 let v = self.game.view(seat);
-                (serde_json::to_value(&v), v.to_string())
+                (serde_json::value::to_raw_value(&v), v.to_string())
             }
             _ => {
                 let v = self.game.public_view();
-                (serde_json::to_value(&v), v.to_string())
+                (serde_json::value::to_raw_value(&v), v.to_string())
             }
         };
         let view = view.unwrap_or_else(|e| {
             tracing::error!("view does not serialize: {e}");
-            serde_json::Value::Null
+            serde_json::value::RawValue::NULL.to_owned()
         });
         let mover = self.game.to_move();
         let mine = sub.seat.is_some() && mover == sub.seat;

@@ -21,6 +21,12 @@ use tokio::time::Instant;
 /// [`MAX_MESSAGE`] and this a message is answered with `bad_message`.
 const HARD_LIMIT: usize = 64 * 1024;
 
+/// Bytes read from the socket at a time. Client messages are small (at
+/// most [`MAX_MESSAGE`] unless refused), and the WebSocket codec zeroes its
+/// whole read buffer before every read, so the 128 KiB default cost more
+/// than the rest of a read; a larger frame still reserves its own length.
+const READ_BUFFER: usize = 8 * 1024;
+
 /// Upgrades to a WebSocket for table `id`.
 pub async fn upgrade(
     ws: WebSocketUpgrade,
@@ -29,6 +35,7 @@ pub async fn upgrade(
 ) -> Response {
     ws.max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
+        .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| connection(socket, state, id))
 }
 
@@ -41,7 +48,14 @@ async fn connection(socket: WebSocket, state: AppState, id: String) {
     let (out, mut outbox) = mpsc::channel::<String>(256);
     let writer = tokio::spawn(async move {
         while let Some(text) = outbox.recv().await {
-            if sink.send(Message::Text(text.into())).await.is_err() {
+            // Everything already queued goes out with one flush.
+            let mut batch = Some(text);
+            while let Some(text) = batch.take().or_else(|| outbox.try_recv().ok()) {
+                if sink.feed(Message::Text(text.into())).await.is_err() {
+                    return;
+                }
+            }
+            if sink.flush().await.is_err() {
                 return;
             }
         }
