@@ -12,6 +12,42 @@ use rand_chacha::ChaCha8Rng;
 pub mod bigcheese_heuristic;
 pub mod dalmuti_heuristic;
 
+/// The games this build knows, by command-line name.
+pub const GAMES: &[&str] = &["bigcheese", "dalmuti"];
+
+/// The error for a game name that is not one of [`GAMES`].
+pub fn unknown_game(name: &str) -> String {
+    format!("unknown game `{name}` (choose from: {})", GAMES.join(", "))
+}
+
+/// The game types, for [`dispatch!`] (which must name them from any crate).
+#[doc(hidden)]
+pub mod __games {
+    pub use bigcheese::BigCheese;
+    pub use dalmuti::Dalmuti;
+}
+
+/// Runs `$body` with the type alias `$G` bound to the game called `$name`,
+/// or evaluates `$unknown` when no game has that name. The one place above
+/// the rules crates that names the concrete games; the CLI and the server
+/// use it.
+#[macro_export]
+macro_rules! dispatch {
+    ($name:expr, $G:ident => $body:expr, _ => $unknown:expr) => {
+        match $name {
+            "bigcheese" => {
+                type $G = $crate::__games::BigCheese;
+                $body
+            }
+            "dalmuti" => {
+                type $G = $crate::__games::Dalmuti;
+                $body
+            }
+            _ => $unknown,
+        }
+    };
+}
+
 /// A player program.
 pub trait Bot<G: Game>: Send {
     /// The bot's name, as given on the command line.

@@ -3,39 +3,14 @@
 //! code the `ratrace` binary runs.
 //!
 //! Everything here is generic over [`game::Game`]; the only place that
-//! names the concrete games is the [`dispatch!`] macro.
+//! names the concrete games is the `bots::dispatch!` macro.
 
 pub mod play;
 pub mod records;
 pub mod scenario;
 pub mod simulate;
 
-/// The games this build knows, by command-line name.
-pub const GAMES: &[&str] = &["bigcheese", "dalmuti"];
-
-/// Runs `$body` with the type alias `$G` bound to the game called `$name`,
-/// or evaluates `$unknown` when no game has that name.
-#[macro_export]
-macro_rules! dispatch {
-    ($name:expr, $G:ident => $body:expr, _ => $unknown:expr) => {
-        match $name {
-            "bigcheese" => {
-                type $G = ::bigcheese::BigCheese;
-                $body
-            }
-            "dalmuti" => {
-                type $G = ::dalmuti::Dalmuti;
-                $body
-            }
-            _ => $unknown,
-        }
-    };
-}
-
-/// The error for a game name that is not one of [`GAMES`].
-pub fn unknown_game(name: &str) -> String {
-    format!("unknown game `{name}` (choose from: {})", GAMES.join(", "))
-}
+pub use bots::{dispatch, unknown_game, GAMES};
 
 /// Mixes a base seed and an index into an independent 64-bit seed
 /// (SplitMix64), so game `i` of a run does not depend on the thread count.

@@ -29,28 +29,8 @@ use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-/// The games the server hosts, by name.
-pub const GAMES: &[&str] = &["bigcheese", "dalmuti"];
-
-/// Runs `$body` with `$G` bound to the game type called `$name`, or
-/// evaluates `$unknown`.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! with_game {
-    ($name:expr, $G:ident => $body:expr, _ => $unknown:expr) => {
-        match $name {
-            "bigcheese" => {
-                type $G = ::bigcheese::BigCheese;
-                $body
-            }
-            "dalmuti" => {
-                type $G = ::dalmuti::Dalmuti;
-                $body
-            }
-            _ => $unknown,
-        }
-    };
-}
+pub(crate) use bots::dispatch as with_game;
+pub use bots::GAMES;
 
 /// Server-wide limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
