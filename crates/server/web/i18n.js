@@ -315,4 +315,93 @@
     'err.not_over': 'La partie n\'est pas encore finie.', 'err.too_large': 'Trop volumineux.', 'err.network': 'Le serveur est injoignable.',
     'err.offline': 'Non connecté : attendez la reconnexion.', 'err.noTable': 'Aucune table dans l\'adresse.', 'err.unknown': 'Erreur ({code})',
   };
+
+  /* Game log lines: the engines write them in English; RR.tlog rebuilds
+     each known format in Italian or French (seats, cards and numbers kept).
+     A rule is [regex, it, fr]; a template is a string with $1.. or a
+     function (m, h) with helpers: h.x (translate a nested part: rolls,
+     heads of payout lines), h.r (role name), h.and (names),
+     h.pl (plural). Unmatched lines stay in English. */
+  const S = 'P\\d+';
+  const L = (src, it, fr) => [new RegExp('^' + src.replace(/SEAT/g, '(' + S + ')') + '$'), it, fr];
+  RR.LOG_RULES = [
+    // The Big Cheese
+    L('deck shuffled: (\\d+) cards, top card (\\S+); SEAT leads \\(B4\\)', 'mazzo mescolato: $1 carte, prima carta $2; apre $3 (B4)', 'pioche mélangée : $1 cartes, carte visible $2 ; $3 ouvre (B4)'),
+    L('auction for (\\S+): SEAT leads', 'asta per $1: apre $2', 'enchères pour $1 : $2 ouvre'),
+    L('deck empty: (\\d+) discards shuffled into a new deck', 'mazzo finito: $1 scarti rimescolati in un nuovo mazzo', 'pioche vide : $1 cartes défaussées mélangées en une nouvelle pioche'),
+    L('no card can ever be revealed: the game stops with no winner', 'nessuna carta può più essere scoperta: la partita finisce senza vincitori', 'plus aucune carte ne peut être révélée : la partie s\'arrête sans vainqueur'),
+    L('nothing to reveal: every project advances one step \\(B16\\)', 'niente da scoprire: ogni progetto avanza di un passo (B16)', 'rien à révéler : chaque projet avance d\'un cran (B16)'),
+    L('(\\S+) of SEAT matures: into SEAT\'s hand', '$1 di $2 arriva al termine: va in mano a $3', '$1 de $2 arrive à terme : dans la main de $3'),
+    L('BC of SEAT matures: SEAT hires (\\d+) chips \\((\\d+) hired, (\\d+) in the game; B15\\)', 'BC di $1 arriva al termine: $2 assume $3 tirapiedi ($4 assunti, $5 in gioco; B15)', 'BC de $1 arrive à terme : $2 embauche $3 sous-fifres ($4 embauchés, $5 en jeu ; B15)'),
+    L('(.+), SEAT scores (\\d+) \\(total (\\d+)\\)', (m, h) => `${h.x(m[1])}, ${m[2]} guadagna ${m[3]} (totale ${m[4]})`, (m, h) => `${h.x(m[1])}, ${m[2]} marque ${m[3]} (total ${m[4]})`),
+    L('(.+), (\\d+) would pass the exact target (\\d+): ignored, (\\S+) discarded \\(B13\\)', (m, h) => `${h.x(m[1])}, ${m[2]} supererebbe l'obiettivo esatto ${m[3]}: ignorato, ${m[4]} scartato (B13)`, (m, h) => `${h.x(m[1])}, ${m[2]} dépasserait l'objectif exact ${m[3]} : ignoré, ${m[4]} défaussé (B13)`),
+    L('(\\S+) of SEAT matures: (.+); SEAT may play a Big Cheese', (m, h) => `${m[1]} di ${m[2]} arriva al termine: ${h.x(m[3])}; ${m[4]} può giocare un Grande Formaggio`, (m, h) => `${m[1]} de ${m[2]} arrive à terme : ${h.x(m[3])} ; ${m[4]} peut jouer un Big Cheese`),
+    L('(\\S+) of SEAT matures: (.+)', (m, h) => `${m[1]} di ${m[2]} arriva al termine: ${h.x(m[3])}`, (m, h) => `${m[1]} de ${m[2]} arrive à terme : ${h.x(m[3])}`),
+    L('SEAT keeps the (new )?roll', (m) => `${m[1]} tiene il ${m[2] ? 'nuovo ' : ''}tiro`, (m) => `${m[1]} garde le ${m[2] ? 'nouveau ' : ''}jet`),
+    L('SEAT plays a Big Cheese: reroll( [\\d,]+)?, now (.+)', (m, h) => `${m[1]} gioca un Grande Formaggio: rilancia${m[2] ? ' i dadi' + m[2] : ''}, ora ${h.x(m[3])}`, (m, h) => `${m[1]} joue un Big Cheese : relance${m[2] ? ' les dés' + m[2] : ''}, maintenant ${h.x(m[3])}`),
+    L('d(\\d+) rolls (\\d+)', 'd$1 fa $2', 'd$1 donne $2'),
+    L('d6 rolls (\\d+): (\\d+) x (\\d+) = (\\d+)', 'd6 fa $1: $2 x $3 = $4', 'd6 donne $1 : $2 x $3 = $4'),
+    L('2d6 roll ([\\d,]+): best (\\d+) x (\\d+) = (\\d+)', '2d6 fanno $1: il migliore $2 x $3 = $4', '2d6 donnent $1 : le meilleur $2 x $3 = $4'),
+    L('(\\d+)d6 roll ([\\d,]+): best (\\d+) sum (\\d+) x 2 = (\\d+)', '$1d6 fanno $2: somma dei $3 migliori $4 x 2 = $5', '$1d6 donnent $2 : somme des $3 meilleurs $4 x 2 = $5'),
+    L('pays its face value (\\d+)', 'vale il suo valore $1', 'rapporte sa valeur $1'),
+    L('SEAT takes (\\S+) for (\\d+) chips', '$1 prende $2 per $3 tirapiedi', '$1 remporte $2 pour $3 sous-fifres'),
+    L('SEAT bids (\\d+)', '$1 offre $2', '$1 enchérit $2'),
+    L('everyone passes: (\\S+) discarded, nothing advances \\(B7\\)', 'passano tutti: $1 scartato, nessun progetto avanza (B7)', 'tout le monde passe : $1 défaussé, aucun projet n\'avance (B7)'),
+    L('SEAT vetoes (\\S+): bids are void, nothing advances \\(B6\\)', '$1 pone il Veto su $2: offerte annullate, nessun progetto avanza (B6)', '$1 oppose son Veto à $2 : enchères annulées, aucun projet n\'avance (B6)'),
+    L('(.+) (wins|share the win) with (\\d+)', (m, h) => `${h.and(m[1])} ${m[2] === 'wins' ? 'vince' : 'vincono a pari merito'} con ${m[3]}`, (m, h) => `${h.and(m[1])} ${m[2] === 'wins' ? 'gagne' : 'gagnent ex aequo'} avec ${m[3]}`),
+    // The Great Dalmuti
+    L('SEAT is (Greater Dalmuti|Lesser Dalmuti|Merchant|Lesser Peon|Greater Peon)', (m, h) => `${m[1]} è ${h.r(m[2])}`, (m, h) => `${m[1]} est ${h.r(m[2])}`),
+    L('seating draw \\(D3\\): (.+)', 'estrazione dei posti (D3): $1', 'tirage des places (D3) : $1'),
+    L('tie, drawing again: (.+)', 'pareggio, si pesca di nuovo: $1', 'égalité, nouveau tirage : $1'),
+    L('SEAT joins the session \\(D13\\)', '$1 si unisce alla partita (D13)', '$1 rejoint la partie (D13)'),
+    L('SEAT sits at place (\\d+) as (.+)', (m, h) => `${m[1]} si siede al posto ${m[2]} come ${h.r(m[3])}`, (m, h) => `${m[1]} s'assoit à la place ${m[2]} comme ${h.r(m[3])}`),
+    L('hand (\\d+): the deck of (\\d+) cards is dealt \\(D5\\)', 'mano $1: si distribuiscono le $2 carte del mazzo (D5)', 'manche $1 : les $2 cartes sont distribuées (D5)'),
+    L('you are dealt (.+)', 'ricevi $1', 'vous recevez $1'),
+    L('a player holds both Jesters and may declare a revolution \\(D7\\)', 'un giocatore ha entrambi i Giullari e può dichiarare la Rivoluzione (D7)', 'un joueur a les deux Bouffons et peut déclarer la Révolution (D7)'),
+    L('you hold both Jesters: you may declare a revolution \\(D7\\)', 'hai entrambi i Giullari: puoi dichiarare la Rivoluzione (D7)', 'vous avez les deux Bouffons : vous pouvez déclarer la Révolution (D7)'),
+    L('no taxes this hand', 'niente tasse in questa mano', 'pas d\'impôts cette manche'),
+    L('SEAT pays (\\d+) cards? of tax to SEAT \\(D8\\)', (m, h) => `${m[1]} paga ${m[2]} ${h.pl(m[2], 'carta', 'carte')} di tasse a ${m[3]} (D8)`, (m, h) => `${m[1]} paie ${m[2]} ${h.pl(m[2], 'carte', 'cartes')} d'impôts à ${m[3]} (D8)`),
+    L('SEAT gives (\\d+) cards? back to SEAT \\(D8\\)', (m, h) => `${m[1]} restituisce ${m[2]} ${h.pl(m[2], 'carta', 'carte')} a ${m[3]} (D8)`, (m, h) => `${m[1]} rend ${m[2]} ${h.pl(m[2], 'carte', 'cartes')} à ${m[3]} (D8)`),
+    L('you give (.+) to SEAT', 'dai $1 a $2', 'vous donnez $1 à $2'),
+    L('SEAT gives you (.+)', '$1 ti dà $2', '$1 vous donne $2'),
+    L('SEAT leads', '$1 apre il giro', '$1 ouvre le tour'),
+    L('SEAT plays (.+)', '$1 gioca $2', '$1 joue $2'),
+    L('SEAT passes', '$1 passa', '$1 passe'),
+    L('SEAT goes out (\\d+)\\D+ \\(\\+(\\d+)\\)', '$1 esce $2° (+$3)', (m) => `${m[1]} sort ${m[2]}${m[2] === '1' ? 'er' : 'e'} (+${m[3]})`),
+    L('SEAT is last \\(\\+0\\)', '$1 è ultimo (+0)', '$1 est dernier (+0)'),
+    L('the (\\w+) Peon SEAT rises: \\+1 to the \\w+ Dalmuti SEAT \\(benevolent_rulers\\)', (m, h) => `il ${h.r(m[1] + ' Peon')} ${m[2]} sale: +1 al ${h.r(m[1] + ' Dalmuti')} ${m[3]} (benevolent_rulers)`, (m, h) => `le ${h.r(m[1] + ' Peon')} ${m[2]} progresse : +1 au ${h.r(m[1] + ' Dalmuti')} ${m[3]} (benevolent_rulers)`),
+    L('the Greater Peon SEAT becomes Greater Dalmuti: \\+1 \\(the_elected\\)', 'il Grande Peone $1 diventa Grande Dalmuti: +1 (the_elected)', 'le Grand Péon $1 devient Grand Dalmuti : +1 (the_elected)'),
+    L('hand (\\d+) over: finishing order (.+); scores (.+)', 'mano $1 finita: ordine di uscita $2; punti $3', 'manche $1 terminée : ordre de sortie $2 ; scores $3'),
+    L('the session is over after (\\d+) hands?: (.+) wins? with (-?\\d+) points', (m, h) => `la partita finisce dopo ${m[1]} ${h.pl(m[1], 'mano', 'mani')}: ${/ and /.test(m[2]) ? 'vincono' : 'vince'} ${h.and(m[2])} con ${m[3]} punti`, (m, h) => `la partie se termine après ${m[1]} ${h.pl(m[1], 'manche', 'manches')} : ${h.and(m[2])} ${/ and /.test(m[2]) ? 'gagnent' : 'gagne'} avec ${m[3]} points`),
+    L('SEAT has chosen \\(D8\\)', '$1 ha scelto (D8)', '$1 a choisi (D8)'),
+    L('you will give (.+) to the (\\w+ Peon)', (m, h) => `darai ${m[1]} al ${h.r(m[2])}`, (m, h) => `vous donnerez ${m[1]} au ${h.r(m[2])}`),
+    L('SEAT gives a card back to SEAT \\(market\\)', '$1 restituisce una carta a $2 (mercato)', '$1 rend une carte à $2 (marché)'),
+    L('SEAT declares a Great Revolution: all roles reverse \\(D7\\)', '$1 dichiara la Grande Rivoluzione: tutte le classi si invertono (D7)', '$1 déclare la Grande Révolution : tous les rôles s\'inversent (D7)'),
+    L('SEAT declares a revolution: no taxes this hand \\(D7\\)', '$1 dichiara la Rivoluzione: niente tasse in questa mano (D7)', '$1 déclare la Révolution : pas d\'impôts cette manche (D7)'),
+    L('you declare no revolution', 'non dichiari la Rivoluzione', 'vous ne déclarez pas la Révolution'),
+    L('no revolution is declared \\(D7\\)', 'nessuna Rivoluzione dichiarata (D7)', 'aucune Révolution n\'est déclarée (D7)'),
+    L('SEAT trades a card with SEAT \\(market\\)', '$1 scambia una carta con $2 (mercato)', '$1 échange une carte avec $2 (marché)'),
+    L('SEAT and SEAT each draw a random card from the other \\(black market\\)', '$1 e $2 si pescano a vicenda una carta a caso (mercato nero)', '$1 et $2 se tirent chacun une carte au hasard chez l\'autre (marché noir)'),
+    L('SEAT draws your (\\S+); you draw their (\\S+)', '$1 pesca il tuo $2; tu peschi il suo $3', '$1 tire votre $2 ; vous tirez son $3'),
+    L('SEAT declines to trade \\(market\\)', '$1 rinuncia allo scambio (mercato)', '$1 refuse d\'échanger (marché)'),
+    L('SEAT seats the newcomer (above|below) the middle player', (m) => `${m[1]} fa sedere il nuovo arrivato ${m[2] === 'above' ? 'sopra' : 'sotto'} il giocatore di mezzo`, (m) => `${m[1]} place le nouveau venu ${m[2] === 'above' ? 'au-dessus' : 'au-dessous'} du joueur du milieu`),
+  ];
+
+  /** A log line in the current language (RR.lang); English if unknown. */
+  RR.tlog = function (line, lang) {
+    const l = lang || RR.lang;
+    const k = l === 'it' ? 1 : l === 'fr' ? 2 : 0;
+    if (!k || typeof line !== 'string') return line;
+    const h = {
+      x: (s) => RR.tlog(s, l),
+      r: (name) => (RR.I18N[l] || {})['role.' + name.toLowerCase().replace(' ', '-')] || name,
+      and: (s) => s.replace(/ and /g, k === 1 ? ' e ' : ' et '),
+      pl: (n, one, many) => (n === '1' ? one : many),
+    };
+    for (const rule of RR.LOG_RULES) {
+      const m = rule[0].exec(line);
+      if (m) return typeof rule[k] === 'function' ? rule[k](m, h) : line.replace(rule[0], rule[k]);
+    }
+    return line;
+  };
 })();

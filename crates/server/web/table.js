@@ -161,7 +161,7 @@
     T.log.slice(start).forEach((line, k) => {
       const i = start + k;
       const cls = [/roll|matur|scores|dice|Big Cheese:/i.test(line) ? 'roll' : '', i >= T.seen && T.seen > 0 ? 'new' : ''].join(' ');
-      ol.appendChild(el('li', { class: cls.trim(), value: i + 1, text: line }));
+      ol.appendChild(el('li', { class: cls.trim(), value: i + 1, text: RR.tlog(line) }));
     });
     ol.scrollTop = ol.scrollHeight;
   }
@@ -258,7 +258,7 @@
   function bcLastRolls() {
     const lines = T.log.filter((l) => /matures:|scores|plays a Big Cheese|re-?roll|hires/i.test(l)).slice(-3);
     if (!lines.length) return null;
-    return el('div', { class: 'box' }, el('h3', { text: '🎲 ' + t('bc.lastRolls') }), lines.map((l) => el('div', { text: l })));
+    return el('div', { class: 'box' }, el('h3', { text: '🎲 ' + t('bc.lastRolls') }), lines.map((l) => el('div', { text: RR.tlog(l) })));
   }
 
   function bcPlayers() {
