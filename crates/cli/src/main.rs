@@ -11,6 +11,27 @@ use game::{Game, GameOptions, Seat};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// `print!` that ends the program quietly when standard output is closed
+/// (`ratrace replay FILE | head`) instead of panicking like `print!`.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = write!(std::io::stdout().lock(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+        }
+    }};
+}
+
+/// `println!` that ends the program quietly when standard output is closed.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        out!($($arg)*);
+        out!("\n");
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "ratrace",
@@ -172,8 +193,8 @@ fn run_scenarios(paths: &[PathBuf]) -> Result<bool, String> {
             eprintln!("{failure}");
         }
     }
-    println!("{} scenario file(s)", files.len());
-    println!("scenarios: {checks} passed, {failures} failed");
+    outln!("{} scenario file(s)", files.len());
+    outln!("scenarios: {checks} passed, {failures} failed");
     Ok(failures == 0)
 }
 
@@ -258,9 +279,9 @@ fn run(cli: Cli) -> Result<bool, String> {
                 };
                 let summary = simulate::run(&cfg)?;
                 if json {
-                    println!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
+                    outln!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
                 } else {
-                    println!("{summary}");
+                    outln!("{summary}");
                 }
                 Ok(true)
             }, _ => Err(cli::unknown_game(&game)))
@@ -269,7 +290,7 @@ fn run(cli: Cli) -> Result<bool, String> {
             let record = records::read(&file)?;
             let text = records::play_by_play(&record, reveal)
                 .map_err(|e| format!("{}: {e}", file.display()))?;
-            print!("{text}");
+            out!("{text}");
             Ok(true)
         }
         Command::Scenario { files } => run_scenarios(&files),
@@ -278,13 +299,13 @@ fn run(cli: Cli) -> Result<bool, String> {
             let r = records::read(&record)?;
             let report = server::verify::verify(&r);
             for line in &report.checks {
-                println!("{line}");
+                outln!("{line}");
             }
             for line in &report.chance {
-                println!("  {line}");
+                outln!("  {line}");
             }
             if report.ok {
-                println!("verified: {}", record.display());
+                outln!("verified: {}", record.display());
             } else {
                 eprintln!(
                     "{}: {}",
@@ -296,9 +317,9 @@ fn run(cli: Cli) -> Result<bool, String> {
         }
         Command::Options { game } => {
             dispatch!(game.as_str(), G => {
-                println!("{} options (ratrace play {} --option KEY=VALUE):", G::NAME, G::NAME);
+                outln!("{} options (ratrace play {} --option KEY=VALUE):", G::NAME, G::NAME);
                 for o in <<G as Game>::Options as GameOptions>::info() {
-                    println!("  {:<18} default {:<10} values {:<28} {}", o.key, o.default, o.values, o.help);
+                    outln!("  {:<18} default {:<10} values {:<28} {}", o.key, o.default, o.values, o.help);
                 }
                 Ok(true)
             }, _ => Err(cli::unknown_game(&game)))

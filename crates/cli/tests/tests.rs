@@ -433,6 +433,37 @@ mod binary {
     }
 
     #[test]
+    fn a_closed_output_pipe_ends_quietly() {
+        use std::io::Read;
+        // A whole Dalmuti session replays to more than a pipe holds (64 KiB).
+        let dir = super::temp_dir("pipe");
+        let (_, _, record) = super::play_scripted::<dalmuti::Dalmuti>(5, 3, &dir);
+        let full =
+            cli::records::play_by_play(&cli::records::read(&record).unwrap(), false).unwrap();
+        assert!(full.len() > 80 * 1024, "only {} bytes", full.len());
+        // `ratrace replay FILE | head -c 10`: the reader goes away early.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ratrace"))
+            .arg("replay")
+            .arg(&record)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 10];
+        stdout.read_exact(&mut first).unwrap();
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            !text(&out.stderr).contains("panicked"),
+            "{}",
+            text(&out.stderr)
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
     fn simulate_json_is_machine_readable() {
         let out = ratrace(
             &[
