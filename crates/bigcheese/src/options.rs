@@ -169,11 +169,7 @@ impl GameOptions for Options {
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        let bad = |expected: &str| OptionError::BadValue {
-            key: key.to_string(),
-            value: value.to_string(),
-            expected: expected.to_string(),
-        };
+        let bad = |expected: &str| OptionError::bad_value(key, value, expected);
         match key {
             "dice" => self.dice = value.parse().map_err(|_| bad(INFO[0].values))?,
             "specials" => self.specials = parse_bool(key, value)?,

@@ -202,11 +202,7 @@ impl GameOptions for Options {
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        let bad = |expected: &str| OptionError::BadValue {
-            key: key.to_string(),
-            value: value.to_string(),
-            expected: expected.to_string(),
-        };
+        let bad = |expected: &str| OptionError::bad_value(key, value, expected);
         match key {
             "hands" => match value.parse::<u32>() {
                 Ok(n) if (1..=65535).contains(&n) => self.hands = n,

@@ -57,6 +57,17 @@ impl fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
+impl OptionError {
+    /// `value` is not allowed for `key`; `expected` says what is.
+    pub fn bad_value(key: &str, value: &str, expected: &str) -> OptionError {
+        OptionError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            expected: expected.to_string(),
+        }
+    }
+}
+
 /// A game's options. Text in, text out: `set("dice", "d6")`, and `pairs()`
 /// lists every option with its current value for records.
 pub trait GameOptions: Default + Clone + fmt::Debug + PartialEq + Send + Sync + 'static {
@@ -94,11 +105,7 @@ pub fn parse_bool(key: &str, value: &str) -> Result<bool, OptionError> {
     match value {
         "on" | "true" | "yes" | "1" => Ok(true),
         "off" | "false" | "no" | "0" => Ok(false),
-        _ => Err(OptionError::BadValue {
-            key: key.to_string(),
-            value: value.to_string(),
-            expected: "on or off".to_string(),
-        }),
+        _ => Err(OptionError::bad_value(key, value, "on or off")),
     }
 }
 
