@@ -20,7 +20,7 @@
 //! Dalmuti (`hands=1`); a table whose game ends is replaced by a new one, so
 //! `--tables` stay live until the measurement window ends.
 //!
-//! Usage: `cargo run --release -p server --bin loadgen -- [--tables 500]
+//! Usage: `cargo run --release -p server --example loadgen -- [--tables 500]
 //! [--seconds 20] [--think-ms 200] [--url http://127.0.0.1:8080]
 //! [--default-limits] [--json]`. It stops by itself: the tables are set up
 //! (at most `--seconds`), then measured for `--seconds`.
