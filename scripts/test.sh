@@ -20,6 +20,8 @@ echo "== doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 echo "== tests"
 cargo test --workspace --locked
+echo "== the README's \`cargo run -- ...\` finds exactly one binary"
+cargo run --locked -q -- --version
 echo "== browser end-to-end tests (e2e/: playwright-core + Debian chromium, node --test)"
 # what they need on a fresh machine (CI runs this as root): chromium from
 # apt, the locked npm packages, and the debug server binary
