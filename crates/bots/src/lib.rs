@@ -9,8 +9,8 @@ use game::Game;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-pub mod bigcheese_heuristic;
-pub mod dalmuti_heuristic;
+pub mod big_cheese;
+pub mod great_dalmuti;
 
 /// The games this build knows, by command-line name.
 pub const GAMES: &[&str] = &["bigcheese", "dalmuti"];
@@ -48,6 +48,19 @@ macro_rules! dispatch {
     };
 }
 
+/// One legal action with a bot's estimate of it, for hints and analysis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scored<A> {
+    /// The action.
+    pub action: A,
+    /// The bot's value for it: for search bots the mean reward of the seat
+    /// to move (a win probability-like number in 0..=1), for heuristics
+    /// their own score.
+    pub value: f64,
+    /// How many search iterations went through it (0 for heuristics).
+    pub visits: u64,
+}
+
 /// A player program.
 pub trait Bot<G: Game>: Send {
     /// The bot's name, as given on the command line.
@@ -55,6 +68,84 @@ pub trait Bot<G: Game>: Send {
 
     /// Picks one of `legal` (never empty) from what `view` shows.
     fn choose(&mut self, view: &G::View, legal: &[G::Action]) -> G::Action;
+
+    /// The bot's values for the legal actions, best first, or `None` when
+    /// the bot has no values to show (random play). Used by hints.
+    fn evaluate(&mut self, view: &G::View, legal: &[G::Action]) -> Option<Vec<Scored<G::Action>>> {
+        let _ = (view, legal);
+        None
+    }
+}
+
+/// How much thinking a search bot may do per decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// A fixed number of iterations: deterministic for a given seed.
+    Iterations(u32),
+    /// A wall-clock limit per decision: stronger on a fast machine, but no
+    /// longer reproducible.
+    Time(std::time::Duration),
+}
+
+/// A bot named on the command line: `name`, `name:N` (N iterations) or
+/// `name:Nms` (N milliseconds per decision).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotSpec {
+    /// The bot's name.
+    pub name: String,
+    /// Its budget, when one was given.
+    pub budget: Option<Budget>,
+}
+
+impl std::str::FromStr for BotSpec {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<BotSpec, String> {
+        let text = text.trim();
+        let (name, budget) = match text.split_once(':') {
+            None => (text, None),
+            Some((name, b)) => {
+                let bad = || {
+                    format!(
+                        "bad budget `{b}` in bot `{text}`: write N (iterations, 1..=10000000) \
+                         or Nms (milliseconds, 1..=600000)"
+                    )
+                };
+                let budget = if let Some(ms) = b.strip_suffix("ms") {
+                    let ms: u64 = ms.parse().map_err(|_| bad())?;
+                    if !(1..=600_000).contains(&ms) {
+                        return Err(bad());
+                    }
+                    Budget::Time(std::time::Duration::from_millis(ms))
+                } else {
+                    let n: u32 = b.parse().map_err(|_| bad())?;
+                    if !(1..=10_000_000).contains(&n) {
+                        return Err(bad());
+                    }
+                    Budget::Iterations(n)
+                };
+                (name, Some(budget))
+            }
+        };
+        if name.is_empty() {
+            return Err(format!("empty bot name in `{text}`"));
+        }
+        Ok(BotSpec {
+            name: name.to_string(),
+            budget,
+        })
+    }
+}
+
+impl std::fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)?;
+        match self.budget {
+            None => Ok(()),
+            Some(Budget::Iterations(n)) => write!(f, ":{n}"),
+            Some(Budget::Time(d)) => write!(f, ":{}ms", d.as_millis()),
+        }
+    }
 }
 
 /// Plays a uniformly random legal action.
@@ -87,11 +178,16 @@ pub trait Roster: Game {
     /// The bot names this game offers, first the default opponent.
     const BOTS: &'static [&'static str];
 
-    /// Makes the bot called `name`, seeded with `seed`.
-    fn bot(name: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String>;
+    /// The bot ladder, weakest first: the strength levels the server offers
+    /// and the last one gives hints.
+    const LADDER: &'static [&'static str];
+
+    /// Makes the bot named by `spec` (see [`BotSpec`]), seeded with `seed`.
+    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String>;
 }
 
-fn unknown<G: Roster>(name: &str) -> String {
+/// The error for a bot name the game does not have.
+pub(crate) fn unknown<G: Roster>(name: &str) -> String {
     format!(
         "unknown bot `{name}` for {} (choose from: {})",
         G::NAME,
@@ -99,26 +195,7 @@ fn unknown<G: Roster>(name: &str) -> String {
     )
 }
 
-impl Roster for bigcheese::BigCheese {
-    const BOTS: &'static [&'static str] = &["heuristic", "random"];
-
-    fn bot(name: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
-        match name {
-            "random" => Ok(Box::new(RandomBot::new(seed))),
-            "heuristic" => Ok(Box::new(bigcheese_heuristic::Heuristic::new(seed))),
-            _ => Err(unknown::<Self>(name)),
-        }
-    }
-}
-
-impl Roster for dalmuti::Dalmuti {
-    const BOTS: &'static [&'static str] = &["heuristic", "random"];
-
-    fn bot(name: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
-        match name {
-            "random" => Ok(Box::new(RandomBot::new(seed))),
-            "heuristic" => Ok(Box::new(dalmuti_heuristic::Heuristic::new(seed))),
-            _ => Err(unknown::<Self>(name)),
-        }
-    }
+/// The error for a budget given to a bot that takes none.
+pub(crate) fn no_budget(spec: &BotSpec) -> String {
+    format!("bot `{}` takes no budget (`{spec}`)", spec.name)
 }
