@@ -5,6 +5,7 @@
 //! Everything here is generic over [`game::Game`]; the only place that
 //! names the concrete games is the `bots::dispatch!` macro.
 
+pub mod duplicate;
 pub mod play;
 pub mod records;
 pub mod scenario;

@@ -1,0 +1,347 @@
+//! Duplicate play: one deal (the game seed: shuffles, seating draw, dice)
+//! played once per seating of a lineup of bots, so that in a comparison
+//! every bot met the same cards and dice from every seat.
+//!
+//! The tournament and the lab both run games through [`Match`]. A *deal* is
+//! an index; its seed is derived from the match seed and the index alone,
+//! and rotation `r` moves every bot `r` seats on, so a result never depends
+//! on the thread count or on the order in which threads finish: [`run`]
+//! hands the deals back in the order asked for.
+//!
+//! The k-th die rolled in a game comes from the same place in the deal's
+//! random stream in every rotation; when play differs, the same rolls may
+//! land in different auctions. That is as "duplicate" as dice can be.
+
+use bots::Roster;
+use game::{Game, Seat};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// One game of a duplicate deal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The deal's index in the match.
+    pub deal: u64,
+    /// The rotation: every bot sat this many seats on from the lineup.
+    pub rotation: usize,
+    /// The entrant (index into [`Match::entrants`]) in each seat, for every
+    /// seat that played (Dalmuti joins can add seats).
+    pub seating: Vec<usize>,
+    /// Finishing place per seat, 1 = first; tied seats share a place.
+    pub places: Vec<u8>,
+    /// Final score per seat.
+    pub scores: Vec<i64>,
+    /// The seats that won (empty when capped).
+    pub winners: Vec<usize>,
+    /// Actions played.
+    pub actions: u64,
+    /// Stopped by the length cap (B17): nobody won.
+    pub capped: bool,
+}
+
+impl GameResult {
+    /// The share of the win that went to `seat`: 1, 1/k for a k-way shared
+    /// win, else 0.
+    pub fn win_share(&self, seat: usize) -> f64 {
+        if self.winners.contains(&seat) {
+            1.0 / self.winners.len() as f64
+        } else {
+            0.0
+        }
+    }
+}
+
+/// A lineup of bots playing duplicate deals.
+#[derive(Clone, Debug)]
+pub struct Match<G: Game> {
+    /// Rules options.
+    pub options: G::Options,
+    /// Seats at the start.
+    pub players: usize,
+    /// The distinct bots, as bot specs (`name`, `name:N`, `name:Nms`).
+    pub entrants: Vec<String>,
+    /// The entrant in each seat in rotation 0 (`players` long).
+    pub lineup: Vec<usize>,
+    /// The match seed: deal `i` is played on `derive_seed(seed, i)`.
+    pub seed: u64,
+    /// Actions after which a game is stopped with no winner (B17).
+    pub max_actions: u64,
+}
+
+impl<G: Roster> Match<G> {
+    /// Checks the entrants, the lineup and the options; the error says
+    /// what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.entrants.is_empty() {
+            return Err("no bots given".into());
+        }
+        for e in &self.entrants {
+            G::bot(e, 0)?;
+        }
+        if self.lineup.len() != self.players {
+            return Err(format!(
+                "the lineup has {} bots for {} seats",
+                self.lineup.len(),
+                self.players
+            ));
+        }
+        if let Some(bad) = self.lineup.iter().find(|&&e| e >= self.entrants.len()) {
+            return Err(format!("lineup names entrant {bad}, which does not exist"));
+        }
+        G::new(&self.options, self.players, self.seed).map_err(|e| e.to_string())?;
+        Ok(())
+    }
+
+    /// Rotations per deal: one per seat, so every bot of the lineup sits in
+    /// every seat once.
+    pub fn rotations(&self) -> usize {
+        self.players
+    }
+
+    /// The seed of deal `deal`.
+    pub fn deal_seed(&self, deal: u64) -> u64 {
+        crate::derive_seed(self.seed, deal)
+    }
+
+    /// The entrant in `seat` in rotation `rotation`. Seats beyond the
+    /// starting table (joins) take the lineup cyclically, unrotated.
+    pub fn entrant(&self, rotation: usize, seat: usize) -> usize {
+        let n = self.players;
+        if seat < n {
+            self.lineup[(seat + n - rotation % n) % n]
+        } else {
+            self.lineup[seat % n]
+        }
+    }
+
+    /// Plays deal `deal` in rotation `rotation`.
+    pub fn play(&self, deal: u64, rotation: usize) -> Result<GameResult, String> {
+        let seed = self.deal_seed(deal);
+        let mut game = G::new(&self.options, self.players, seed).map_err(|e| e.to_string())?;
+        let bot_seed = crate::derive_seed(seed, 1 + rotation as u64);
+        let mut bots: Vec<Box<dyn bots::Bot<G>>> = Vec::new();
+        let mut seating = Vec::new();
+        let mut legal = Vec::new();
+        let mut actions = 0u64;
+        let outcome = loop {
+            let Some(seat) = game.to_move() else {
+                break game
+                    .outcome()
+                    .ok_or("the game has no one to move but no outcome")?;
+            };
+            if actions >= self.max_actions {
+                break game.capped_outcome();
+            }
+            while bots.len() <= seat.index() {
+                let s = bots.len();
+                let e = self.entrant(rotation, s);
+                seating.push(e);
+                bots.push(G::bot(
+                    &self.entrants[e],
+                    crate::derive_seed(bot_seed, s as u64),
+                )?);
+            }
+            game.legal_actions(&mut legal);
+            let view = game.view(seat);
+            let action = bots[seat.index()].choose(&view, &legal);
+            game.apply(action).map_err(|e| {
+                format!(
+                    "bot {} chose an illegal action `{action}` in deal {deal} rotation {rotation}: {e}",
+                    self.entrants[seating[seat.index()]]
+                )
+            })?;
+            actions += 1;
+        };
+        while seating.len() < outcome.places.len() {
+            seating.push(self.entrant(rotation, seating.len()));
+        }
+        Ok(GameResult {
+            deal,
+            rotation,
+            seating,
+            places: outcome.places,
+            scores: outcome.scores,
+            winners: outcome.winners.iter().map(|s: &Seat| s.index()).collect(),
+            actions,
+            capped: outcome.capped,
+        })
+    }
+
+    /// Plays every rotation of deal `deal`.
+    pub fn play_deal(&self, deal: u64) -> Result<Vec<GameResult>, String> {
+        (0..self.rotations()).map(|r| self.play(deal, r)).collect()
+    }
+}
+
+/// Plays `deals` on `threads` threads and hands each deal's games to
+/// `on_deal` in the order of `deals`, on the calling thread. `on_deal`
+/// returns false to stop early (the deals still in flight are dropped).
+/// `on_game` is called on the calling thread for every finished game, in
+/// completion order (for a progress bar).
+pub fn run<G: Roster>(
+    m: &Match<G>,
+    deals: &[u64],
+    threads: usize,
+    mut on_game: impl FnMut(),
+    mut on_deal: impl FnMut(Vec<GameResult>) -> Result<bool, String>,
+) -> Result<(), String> {
+    let threads = threads.clamp(1, deals.len().max(1));
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(usize, Option<Result<GameResult, String>>)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&deal) = deals.get(i) else {
+                    return;
+                };
+                for r in 0..m.rotations() {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let result = m.play(deal, r);
+                    let failed = result.is_err();
+                    if tx.send((i, Some(result))).is_err() || failed {
+                        return;
+                    }
+                }
+                if tx.send((i, None)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: BTreeMap<usize, Vec<GameResult>> = BTreeMap::new();
+        let mut complete: BTreeMap<usize, Vec<GameResult>> = BTreeMap::new();
+        let mut want = 0usize;
+        let result = (|| {
+            for (i, msg) in rx.iter() {
+                match msg {
+                    Some(r) => {
+                        on_game();
+                        pending.entry(i).or_default().push(r?);
+                    }
+                    None => {
+                        complete.insert(i, pending.remove(&i).unwrap_or_default());
+                    }
+                }
+                while let Some(games) = complete.remove(&want) {
+                    want += 1;
+                    if !on_deal(games)? {
+                        return Ok(());
+                    }
+                }
+            }
+            Ok(())
+        })();
+        stop.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dalmuti_match(entrants: &[&str], lineup: Vec<usize>) -> Match<dalmuti::Dalmuti> {
+        let mut options = dalmuti::Options::default();
+        game::GameOptions::set(&mut options, "hands", "1").unwrap();
+        Match {
+            options,
+            players: lineup.len(),
+            entrants: entrants.iter().map(|s| s.to_string()).collect(),
+            lineup,
+            seed: 7,
+            max_actions: 100_000,
+        }
+    }
+
+    #[test]
+    fn rotations_move_every_bot_through_every_seat() {
+        let m = dalmuti_match(&["heuristic", "random"], vec![0, 1, 1, 1]);
+        for seat in 0..4 {
+            let mut seen: Vec<usize> = (0..4).map(|r| m.entrant(r, seat)).collect();
+            seen.sort();
+            assert_eq!(seen, vec![0, 1, 1, 1]);
+        }
+        let mut heuristic_seats: Vec<usize> = (0..4)
+            .map(|r| (0..4).find(|&s| m.entrant(r, s) == 0).unwrap())
+            .collect();
+        heuristic_seats.sort();
+        assert_eq!(heuristic_seats, vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn same_deal_same_cards_and_results_whatever_the_threads() {
+        let m = dalmuti_match(&["heuristic", "random"], vec![0, 1, 1, 1, 1]);
+        m.validate().unwrap();
+        let deals: Vec<u64> = (0..6).collect();
+        let collect = |threads| {
+            let mut out = Vec::new();
+            let mut games = 0;
+            run(
+                &m,
+                &deals,
+                threads,
+                || games += 1,
+                |d| {
+                    out.push(d);
+                    Ok(true)
+                },
+            )
+            .unwrap();
+            assert_eq!(games, 30);
+            out
+        };
+        let one = collect(1);
+        assert_eq!(one, collect(3));
+        assert_eq!(one.len(), 6);
+        for (i, d) in one.iter().enumerate() {
+            assert_eq!(d.len(), 5);
+            assert!(d.iter().all(|g| g.deal == i as u64));
+        }
+        // The deal is the seed: the same seat gets the same role card draw,
+        // so a rotation changes who plays, not what is dealt.
+        let a = dalmuti::Dalmuti::new(&m.options, 5, m.deal_seed(3)).unwrap();
+        let b = dalmuti::Dalmuti::new(&m.options, 5, m.deal_seed(3)).unwrap();
+        assert_eq!(
+            a.view(Seat::new(0)).to_string(),
+            b.view(Seat::new(0)).to_string()
+        );
+    }
+
+    #[test]
+    fn stopping_early_hands_back_a_prefix() {
+        let m = dalmuti_match(&["random"], vec![0, 0, 0]);
+        let deals: Vec<u64> = (0..20).collect();
+        let mut got = Vec::new();
+        run(
+            &m,
+            &deals,
+            2,
+            || {},
+            |d| {
+                got.push(d[0].deal);
+                Ok(got.len() < 4)
+            },
+        )
+        .unwrap();
+        assert_eq!(got, vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn a_bad_lineup_is_refused() {
+        let m = dalmuti_match(&["heuristic", "nosuch"], vec![0, 1, 1]);
+        assert!(m.validate().unwrap_err().contains("nosuch"));
+        let m = dalmuti_match(&["heuristic"], vec![0, 1, 0]);
+        assert!(m.validate().is_err());
+    }
+}
