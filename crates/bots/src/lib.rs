@@ -199,3 +199,47 @@ pub(crate) fn unknown<G: Roster>(name: &str) -> String {
 pub(crate) fn no_budget(spec: &BotSpec) -> String {
     format!("bot `{}` takes no budget (`{spec}`)", spec.name)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn bot_specs_read_and_print_back() {
+        for text in ["heuristic", "search:2000", "search:50ms"] {
+            let spec: BotSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), text);
+        }
+        let spec: BotSpec = "search:50ms".parse().unwrap();
+        assert_eq!(spec.budget, Some(Budget::Time(Duration::from_millis(50))));
+        let spec: BotSpec = " search:7 ".parse().unwrap();
+        assert_eq!(spec.budget, Some(Budget::Iterations(7)));
+        for bad in [
+            "",
+            ":5",
+            "search:",
+            "search:0",
+            "search:-3",
+            "search:xms",
+            "search:0ms",
+        ] {
+            assert!(bad.parse::<BotSpec>().is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn every_ladder_bot_exists_and_budgets_are_refused_where_meaningless() {
+        fn check<G: Roster>() {
+            for name in G::LADDER.iter().chain(G::BOTS) {
+                assert!(G::bot(name, 1).is_ok(), "{name}");
+            }
+            assert!(G::LADDER.contains(&G::BOTS[0]));
+            assert!(G::bot("random:10", 1).is_err());
+            assert!(G::bot("heuristic:10ms", 1).is_err());
+            assert!(G::bot("nosuch", 1).err().unwrap().contains("nosuch"));
+        }
+        check::<bigcheese::BigCheese>();
+        check::<dalmuti::Dalmuti>();
+    }
+}

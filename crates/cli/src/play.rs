@@ -46,6 +46,8 @@ struct Table<'a, G: Roster, W: Write> {
     record: Record,
     bots: Vec<Option<Box<dyn bots::Bot<G>>>>,
     shown: usize,
+    /// The strongest bot of the ladder, made on the first `hint`.
+    adviser: Option<Box<dyn bots::Bot<G>>>,
     out: W,
 }
 
@@ -89,6 +91,39 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
             .expect("not the person's seat"))
     }
 
+    /// `hint`: what the strongest bot of the ladder would play from the
+    /// person's own view, with its values for the best few actions. The
+    /// adviser sees exactly what the person sees.
+    fn hint(&mut self, legal: &[G::Action]) -> Result<(), String> {
+        let name = *G::LADDER.last().ok_or("this game has no bots")?;
+        if self.adviser.is_none() {
+            self.adviser = Some(G::bot(name, crate::derive_seed(self.cfg.seed, 999))?);
+        }
+        let view = self.game.view(self.cfg.human);
+        let adviser = self.adviser.as_mut().expect("made above");
+        let scored = adviser.evaluate(&view, legal);
+        let best = match &scored {
+            Some(list) if !list.is_empty() => list[0].action,
+            _ => adviser.choose(&view, legal),
+        };
+        self.say(format!("Hint ({name} bot): {best}"))?;
+        if let Some(list) = scored {
+            for s in list.iter().take(5) {
+                let visits = if s.visits > 0 {
+                    format!("  ({} visits)", s.visits)
+                } else {
+                    String::new()
+                };
+                self.say(format!(
+                    "  {:<16} value {:.3}{visits}",
+                    s.action.to_string(),
+                    s.value
+                ))?;
+            }
+        }
+        Ok(())
+    }
+
     fn save(&mut self) -> Result<(), String> {
         self.record.outcome = self.game.outcome();
         crate::records::write(&self.cfg.record_path, &self.record)
@@ -130,12 +165,16 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
                 "quit" | "exit" | "q" => return Ok(None),
                 "help" | "?" => {
                     self.say(G::ACTION_HELP)?;
-                    self.say("Type an action as listed, or its number. `board` redraws the table, `quit` saves and leaves.")?;
+                    self.say("Type an action as listed, or its number. `board` redraws the table, `hint` asks the strongest bot, `quit` saves and leaves.")?;
                     continue;
                 }
                 "board" => {
                     let board = self.game.view(me);
                     self.say(format!("{board}"))?;
+                    continue;
+                }
+                "hint" => {
+                    self.hint(legal)?;
                     continue;
                 }
                 "legal" => {
@@ -193,6 +232,7 @@ pub fn play<G: Roster>(
         record: Record::new::<G>(&cfg.options, cfg.players, cfg.seed),
         bots: Vec::new(),
         shown: 0,
+        adviser: None,
         out,
     };
     for s in Seat::all(cfg.players) {

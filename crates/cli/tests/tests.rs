@@ -158,7 +158,7 @@ fn play_scripted<G: bots::Roster>(
         human: Seat::new(1),
         record_path: path.clone(),
     };
-    let mut input = String::from("help\nboard\nflibbertigibbet\n0\n999\n");
+    let mut input = String::from("help\nboard\nhint\nflibbertigibbet\n0\n999\n");
     input.push_str(&"1\n".repeat(20_000));
     let mut out = Vec::new();
     let ending = play::play(&cfg, input.as_bytes(), &mut out).unwrap();
@@ -179,6 +179,18 @@ fn play_and_replay<G: bots::Roster>(players: usize) {
         "garbled input must be answered"
     );
     assert!(out.contains("There is no choice 0"));
+    // `hint` names one of the legal actions listed just before it.
+    let hint_at = out.find("Hint (").expect("hint answered");
+    let legal_line = out[..hint_at]
+        .lines()
+        .rfind(|l| l.contains("Legal:"))
+        .unwrap();
+    let hinted = out[hint_at..].lines().next().unwrap();
+    let hinted = hinted.split_once("): ").unwrap().1.trim();
+    assert!(
+        legal_line.contains(&format!("] {hinted}")),
+        "hint `{hinted}` not in {legal_line}"
+    );
     assert!(out.contains("There is no choice 999"));
     assert!(out.contains("Game over: won by"));
     assert!(

@@ -117,7 +117,7 @@ fn describe<G: Roster>() -> GameDesc {
                 help: o.help,
             })
             .collect(),
-        bots: G::BOTS,
+        bots: G::LADDER,
     }
 }
 

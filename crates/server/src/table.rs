@@ -517,29 +517,48 @@ impl<G: Hosted> Table<G> {
         if self.legal.is_empty() {
             return;
         }
-        let bot = match self.bots.get_mut(i).and_then(Option::as_mut) {
-            Some(b) => b,
+        // Take the bot out of its slot so it can think on a blocking thread:
+        // a search bot spends up to a tenth of a second per decision, which
+        // must not stall the runtime's worker threads.
+        let (mut bot, stand_in) = match self.bots.get_mut(i).and_then(Option::take) {
+            Some(b) => (b, false),
             None => {
                 if self.stand_ins.len() <= i {
                     self.stand_ins.resize_with(i + 1, || None);
                 }
-                let slot = &mut self.stand_ins[i];
-                if slot.is_none() {
-                    match G::bot("heuristic", rand::random()) {
-                        Ok(b) => *slot = Some(b),
+                match self.stand_ins[i].take() {
+                    Some(b) => (b, true),
+                    None => match G::bot("heuristic", rand::random()) {
+                        Ok(b) => (b, true),
                         Err(e) => {
                             tracing::error!("no heuristic bot: {e}");
                             return;
                         }
-                    }
-                }
-                match slot.as_mut() {
-                    Some(b) => b,
-                    None => return,
+                    },
                 }
             }
         };
-        let action = bot.choose(&view, &self.legal);
+        let legal = std::mem::take(&mut self.legal);
+        let thought = tokio::task::spawn_blocking(move || {
+            let action = bot.choose(&view, &legal);
+            (bot, legal, action)
+        })
+        .await;
+        let (bot, legal, action) = match thought {
+            Ok(t) => t,
+            Err(e) => {
+                // The bot panicked: the seat falls back to a stand-in next time.
+                tracing::error!(table = %self.id, "a bot failed: {e}");
+                self.turn_started = Instant::now();
+                return;
+            }
+        };
+        self.legal = legal;
+        if stand_in {
+            self.stand_ins[i] = Some(bot);
+        } else {
+            self.bots[i] = Some(bot);
+        }
         if let Err(e) = self.game.check_as(seat, action) {
             tracing::error!(table = %self.id, "bot chose an illegal action {action}: {e}");
             self.turn_started = Instant::now();

@@ -120,5 +120,7 @@ async fn pages_and_static_files_are_served() {
     let (status, games) = http(server.addr, "GET", "/api/games", None).await;
     assert_eq!(status, 200);
     assert_eq!(games[0]["name"], "bigcheese");
-    assert_eq!(games[1]["bots"][0], "heuristic");
+    // The bot levels are the ladder, weakest first.
+    assert_eq!(games[1]["bots"][0], "random");
+    assert_eq!(games[1]["bots"][1], "heuristic");
 }
