@@ -62,14 +62,14 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Params {
         Params {
-            lambda: 0.045,
+            lambda: 0.04,
             scarcity: 0.0,
             delay: 0.0,
             win_bonus: 3.0,
-            deny: 0.0,
-            veto: 0.5,
-            veto_card: 0.5,
-            cheese_card: 0.6,
+            deny: 6.0,
+            veto: 0.3,
+            veto_card: 0.2,
+            cheese_card: 0.4,
             push: 0.0,
         }
     }
