@@ -84,14 +84,11 @@ fn tune() {
         let v: f64 = v.parse().expect("number");
         match k {
             "lambda" => p.lambda = v,
-            "scarcity" => p.scarcity = v,
-            "delay" => p.delay = v,
             "win_bonus" => p.win_bonus = v,
             "deny" => p.deny = v,
             "veto" => p.veto = v,
             "veto_card" => p.veto_card = v,
             "cheese_card" => p.cheese_card = v,
-            "push" => p.push = v,
             _ => panic!("unknown key {k}"),
         }
     }

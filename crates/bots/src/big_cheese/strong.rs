@@ -38,11 +38,6 @@ use rand_chacha::ChaCha8Rng;
 pub struct Params {
     /// Price of one chip-auction, in typical-card units.
     pub lambda: f64,
-    /// How much the price grows as free chips run out:
-    /// `lambda * (1 + scarcity * locked / total)`.
-    pub scarcity: f64,
-    /// Share of a card's value lost per auction of wait.
-    pub delay: f64,
     /// Bonus for a payout that reaches the target.
     pub win_bonus: f64,
     /// Value of keeping the card from a rival, per unit of probability
@@ -52,25 +47,20 @@ pub struct Params {
     pub veto: f64,
     /// Value of a matured Veto project.
     pub veto_card: f64,
-    /// Value of a matured Big Cheese project.
+    /// Value of a matured Big Cheese project (scaled like the
+    /// heuristic's: worth more while it can still hire in `no-dice`).
     pub cheese_card: f64,
-    /// Value, per chip, of making a rival pay more for a card the bot does
-    /// not want (bidding below what the rival will pay anyway).
-    pub push: f64,
 }
 
 impl Default for Params {
     fn default() -> Params {
         Params {
             lambda: 0.04,
-            scarcity: 0.0,
-            delay: 0.0,
             win_bonus: 3.0,
             deny: 6.0,
             veto: 0.3,
             veto_card: 0.2,
             cheese_card: 0.4,
-            push: 0.0,
         }
     }
 }
@@ -150,11 +140,12 @@ impl Strong {
         let prm = &self.params;
         let me = &pv.seats[view.me.index()];
         let u = unit(pv.options.dice);
-        let wait = (1.0 - prm.delay * b as f64).max(0.0);
         match card {
-            Card::Veto => prm.veto_card * wait,
+            Card::Veto => prm.veto_card,
             Card::BigCheese => {
-                Heuristic::value(view, card, me.score, me.hired) / 0.6 * prm.cheese_card * wait
+                // The heuristic values a Big Cheese 0.6 (more while it can
+                // hire in no-dice): rescale to this bot's weight.
+                Heuristic::value(view, card, me.score, me.hired) / 0.6 * prm.cheese_card
             }
             _ => {
                 let base = me.score as f64 + pipeline(pv, view.me, b);
@@ -164,23 +155,17 @@ impl Strong {
                     .map(|&(p, q)| {
                         let total = base + p;
                         let bonus = if wins(pv, total) { prm.win_bonus } else { 0.0 };
-                        q * (counted(pv, base, p) / u * wait + bonus)
+                        q * (counted(pv, base, p) / u + bonus)
                     })
                     .sum()
             }
         }
     }
 
-    /// Price of locking `b` chips until they come back.
-    fn price(&self, view: &View, b: u8) -> f64 {
-        let pv = &view.public;
-        let me = &pv.seats[view.me.index()];
-        let total = (me.free as f64
-            + me.projects.iter().map(|&(_, k)| k as f64).sum::<f64>())
-        .max(1.0);
-        let locked_after = total - me.free as f64 + b as f64;
-        let lam = self.params.lambda * (1.0 + self.params.scarcity * locked_after / total);
-        lam * (b as f64) * (b as f64 + 1.0) / 2.0
+    /// Price of locking `b` chips until they come back: `b(b+1)/2`
+    /// chip-auctions (one chip returns per won auction, B8).
+    fn price(&self, b: u8) -> f64 {
+        self.params.lambda * (b as f64) * (b as f64 + 1.0) / 2.0
     }
 
     /// The most `seat` is expected to bid for `card`: the rule-based
@@ -234,14 +219,14 @@ impl Strong {
                         }
                     }
                     Action::Bid(b) => {
-                        let net = self.card_value(view, a.card, b) - self.price(view, b);
+                        let net = self.card_value(view, a.card, b) - self.price(b);
                         if b >= need {
                             net + deny
-                        } else if net >= 0.0 {
-                            // Outbid anyway (by the model): the taker pays more.
-                            prm.push * (b - a.high) as f64 + net * 0.0
                         } else {
-                            net
+                            // Topped by the model: nothing gained (pushing
+                            // the price up lost in tuning), and the card
+                            // at this price if the model is wrong.
+                            net.min(0.0)
                         }
                     }
                     Action::Keep | Action::Reroll(_) => 0.0,
