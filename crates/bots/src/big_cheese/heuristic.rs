@@ -52,7 +52,7 @@ impl Heuristic {
 }
 
 /// The payout distribution of a number card: (payout, probability).
-fn payouts(dice: DiceMode, card: Card) -> Vec<(u16, f64)> {
+pub(crate) fn payouts(dice: DiceMode, card: Card) -> Vec<(u16, f64)> {
     let v = card.value() as u16;
     match dice {
         DiceMode::Polyhedral => (1..=v).map(|f| (f, 1.0 / v as f64)).collect(),
@@ -67,7 +67,7 @@ fn payouts(dice: DiceMode, card: Card) -> Vec<(u16, f64)> {
 }
 
 /// A typical number card's payout in this mode (the unit of value).
-fn unit(dice: DiceMode) -> f64 {
+pub(crate) fn unit(dice: DiceMode) -> f64 {
     match dice {
         DiceMode::Polyhedral => 5.0,
         DiceMode::D6 => 31.0,
@@ -77,14 +77,20 @@ fn unit(dice: DiceMode) -> f64 {
     }
 }
 
+/// The heuristic's cap for a card worth `v`: the largest `b` with
+/// `LAMBDA * b(b+1)/2 <= v` (the strong bot models rivals with it).
+pub(crate) fn cap(v: f64) -> u8 {
+    (((1.0 + 8.0 * v / LAMBDA).sqrt() - 1.0) / 2.0).floor() as u8
+}
+
 /// Mean payout of a die roll on `card` (for re-roll decisions).
-fn mean(dice: DiceMode, card: Card) -> f64 {
+pub(crate) fn mean(dice: DiceMode, card: Card) -> f64 {
     payouts(dice, card).iter().map(|&(p, q)| p as f64 * q).sum()
 }
 
 impl Heuristic {
     /// Value of `card` to a player with `score`, in typical-card units.
-    fn value(view: &View, card: Card, score: u16, hired: u8) -> f64 {
+    pub(crate) fn value(view: &View, card: Card, score: u16, hired: u8) -> f64 {
         let pv = &view.public;
         let o = pv.options;
         let u = unit(o.dice);
@@ -141,9 +147,7 @@ impl Heuristic {
             }
         }
         let v = Self::value(view, a.card, me.score, me.hired);
-        // Largest b with LAMBDA * b(b+1)/2 <= v.
-        let cap = (((1.0 + 8.0 * v / LAMBDA).sqrt() - 1.0) / 2.0).floor() as u8;
-        let cap = cap.min(me.free);
+        let cap = cap(v).min(me.free);
         let richest = pv
             .seats
             .iter()
@@ -167,7 +171,8 @@ impl Heuristic {
         }
     }
 
-    fn roll(&mut self, view: &View, legal: &[Action]) -> Action {
+    /// The Big Cheese decision on a roll (shared with the strong bot).
+    pub(crate) fn roll(view: &View, legal: &[Action]) -> Action {
         let pv = &view.public;
         let r = pv.roll.as_ref().expect("roll");
         let o = pv.options;
@@ -226,7 +231,7 @@ impl Bot<bigcheese::BigCheese> for Heuristic {
 
     fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
         let choice = if view.public.roll.is_some() {
-            self.roll(view, legal)
+            Self::roll(view, legal)
         } else if view.public.auction.is_some() {
             self.auction(view, legal)
         } else {

@@ -1,21 +1,24 @@
-//! The Big Cheese's bots, weakest first: `random`, `heuristic` (rule-based).
+//! The Big Cheese's bots, weakest first: `random`, `heuristic` (rule-based),
+//! `strong` (rule-based with a model of the table).
 //! Each lives in its own module; this one only names them for [`Roster`].
 
 use crate::{no_budget, unknown, Bot, BotSpec, RandomBot, Roster};
 use bigcheese::BigCheese;
 
 pub mod heuristic;
+pub mod strong;
 
 impl Roster for BigCheese {
-    const BOTS: &'static [&'static str] = &["heuristic", "random"];
-    const LADDER: &'static [&'static str] = &["random", "heuristic"];
+    const BOTS: &'static [&'static str] = &["heuristic", "strong", "random"];
+    const LADDER: &'static [&'static str] = &["random", "heuristic", "strong"];
 
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
         let spec: BotSpec = spec.parse()?;
         match (spec.name.as_str(), spec.budget) {
             ("random", None) => Ok(Box::new(RandomBot::new(seed))),
             ("heuristic", None) => Ok(Box::new(heuristic::Heuristic::new(seed))),
-            ("random" | "heuristic", Some(_)) => Err(no_budget(&spec)),
+            ("strong", None) => Ok(Box::new(strong::Strong::new(seed))),
+            ("random" | "heuristic" | "strong", Some(_)) => Err(no_budget(&spec)),
             (name, _) => Err(unknown::<Self>(name)),
         }
     }
