@@ -29,9 +29,9 @@
 //! differences; Wald's SPRT on the candidate's first-place rate; a
 //! Plackett–Luce fit of the finishing orders by Hunter's MM algorithm (tied
 //! places are handled Breslow-style: each tied seat counts as chosen from
-//! the same set), with a weak prior (one virtual win and one virtual loss
-//! against a reference of strength 1) so that a bot that never won still
-//! gets a finite rating, and a bootstrap over deals for its uncertainty.
+//! the same set), with a weak prior (one virtual win each way between every
+//! two entrants) so that a bot that never won still gets a finite rating,
+//! and a bootstrap over deals for its uncertainty.
 
 use crate::duplicate::{GameResult, Match};
 use crate::simulate::Rate;
@@ -112,7 +112,9 @@ impl std::str::FromStr for SprtSpec {
 
     /// `p0,p1` or `p0,p1,alpha,beta` (alpha and beta default to 0.05).
     fn from_str(text: &str) -> Result<SprtSpec, String> {
-        let bad = |why: &str| format!("bad --sprt `{text}`: {why} (write p0,p1 or p0,p1,alpha,beta, e.g. 0.20,0.24)");
+        let bad = |why: &str| {
+            format!("bad --sprt `{text}`: {why} (write p0,p1 or p0,p1,alpha,beta, e.g. 0.20,0.24)")
+        };
         let parts: Vec<f64> = text
             .split(',')
             .map(|p| p.trim().parse::<f64>())
@@ -386,9 +388,11 @@ pub struct Speed {
     pub threads: usize,
     /// Games played by this run (not read from the checkpoint).
     pub games_played: u64,
-    /// Wall-clock seconds of this run.
+    /// Wall-clock seconds of this run's play.
+    pub play_seconds: f64,
+    /// Wall-clock seconds of this run, reading, play and analysis.
     pub seconds: f64,
-    /// Games per second of this run.
+    /// Games per second of this run's play.
     pub games_per_second: f64,
 }
 
@@ -428,13 +432,19 @@ pub struct Report {
     pub speed: Speed,
 }
 
+/// The entrants' bot specs, their names in the report, and the lineups.
+type Plan = (Vec<String>, Vec<String>, Vec<Vec<usize>>);
+
 /// The entrants' bot specs, their report names and the lineups of a mode.
-fn plan(mode: &Mode, players: usize) -> Result<(Vec<String>, Vec<String>, Vec<Vec<usize>>), String> {
+fn plan(mode: &Mode, players: usize) -> Result<Plan, String> {
     match mode {
         Mode::Candidate { candidate, field } => {
             let entrants = vec![candidate.clone(), field.clone()];
             let labels = if candidate == field {
-                vec![format!("{candidate} (candidate)"), format!("{field} (field)")]
+                vec![
+                    format!("{candidate} (candidate)"),
+                    format!("{field} (field)"),
+                ]
             } else {
                 entrants.clone()
             };
@@ -563,6 +573,7 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Report, String> {
     }
     let deals_resumed = deals.len() as u64;
     let mut games_played = 0u64;
+    let play_start = Instant::now();
     if go_on && (deals.len() as u64) < planned {
         let todo = deals.len() as u64..planned;
         let bar = cfg.progress.then(|| {
@@ -600,6 +611,7 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Report, String> {
             b.finish_and_clear();
         }
     }
+    let play_seconds = play_start.elapsed().as_secs_f64();
     let figures = analyse(&deals, &labels, cfg.seed);
     let seconds = start.elapsed().as_secs_f64();
     let report = Report {
@@ -623,8 +635,9 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Report, String> {
         speed: Speed {
             threads: cfg.threads.max(1),
             games_played,
+            play_seconds,
             seconds,
-            games_per_second: games_played as f64 / seconds.max(1e-9),
+            games_per_second: games_played as f64 / play_seconds.max(1e-9),
         },
     };
     if let Some(dir) = &cfg.out {
@@ -652,8 +665,14 @@ fn open_checkpoint(
     per_deal: u64,
     resume: Resume,
 ) -> Result<(Vec<Deal>, (PathBuf, std::fs::File)), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = checkpoint_path(dir);
+    if resume == Resume::Require && !path.exists() {
+        return Err(format!(
+            "--resume: there is no checkpoint to resume at {}",
+            path.display()
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let err = |e: std::io::Error| format!("{}: {e}", path.display());
     let existing = match std::fs::read_to_string(&path) {
         Ok(text) if resume != Resume::Fresh && !text.trim().is_empty() => Some(text),
@@ -730,7 +749,9 @@ pub fn parse_checkpoint(
         let complete = line.ends_with('\n');
         let parsed = serde_json::from_str::<Deal>(line.trim())
             .map_err(|e| e.to_string())
-            .and_then(|d| check_deal(&d, deals.len() as u64, fingerprint, entrants, per_deal).map(|()| d));
+            .and_then(|d| {
+                check_deal(&d, deals.len() as u64, fingerprint, entrants, per_deal).map(|()| d)
+            });
         match (parsed, complete) {
             (Ok(d), true) => {
                 deals.push(d);
@@ -738,9 +759,7 @@ pub fn parse_checkpoint(
             }
             // A torn last line: the run was stopped mid-write.
             (_, false) => break,
-            (Err(e), true) => {
-                return Err(format!("unreadable checkpoint at line {}: {e}", i + 2))
-            }
+            (Err(e), true) => return Err(format!("unreadable checkpoint at line {}: {e}", i + 2)),
         }
     }
     Ok((deals, good))
@@ -755,23 +774,45 @@ fn differences(there: &Fingerprint, here: &Fingerprint) -> String {
         }
     };
     cmp("game", there.game.clone(), here.game.clone());
-    cmp("players", there.players.to_string(), here.players.to_string());
+    cmp(
+        "players",
+        there.players.to_string(),
+        here.players.to_string(),
+    );
     cmp("options", there.options.join(" "), here.options.join(" "));
     cmp("bots", there.entrants.join(","), here.entrants.join(","));
-    cmp("lineups", format!("{:?}", there.lineups), format!("{:?}", here.lineups));
+    cmp(
+        "lineups",
+        format!("{:?}", there.lineups),
+        format!("{:?}", here.lineups),
+    );
     cmp("seed", there.seed.to_string(), here.seed.to_string());
-    cmp("max-actions", there.max_actions.to_string(), here.max_actions.to_string());
+    cmp(
+        "max-actions",
+        there.max_actions.to_string(),
+        here.max_actions.to_string(),
+    );
     out.join("; ")
 }
 
 /// Checks a deal read back from a checkpoint, so a damaged file is an
 /// error rather than a panic in the analysis.
-fn check_deal(d: &Deal, want: u64, f: &Fingerprint, entrants: usize, per_deal: u64) -> Result<(), String> {
+fn check_deal(
+    d: &Deal,
+    want: u64,
+    f: &Fingerprint,
+    entrants: usize,
+    per_deal: u64,
+) -> Result<(), String> {
     if d.deal != want {
         return Err(format!("deal {} where deal {want} was expected", d.deal));
     }
     if d.games.len() as u64 != per_deal {
-        return Err(format!("deal {} has {} games, not {per_deal}", d.deal, d.games.len()));
+        return Err(format!(
+            "deal {} has {} games, not {per_deal}",
+            d.deal,
+            d.games.len()
+        ));
     }
     for p in &d.games {
         let g = &p.game;
@@ -886,9 +927,9 @@ pub fn wilson(wins: f64, games: u64) -> Rate {
 /// The 97.5% quantile of Student's t with `df` degrees of freedom.
 pub fn t975(df: u64) -> f64 {
     const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-        2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
     ];
     match df {
         0 => f64::INFINITY,
@@ -980,12 +1021,19 @@ impl PlData {
         }
     }
 
-    /// Fits strengths by Hunter's MM algorithm, with `prior` virtual wins
-    /// and as many virtual losses for every entrant against a reference of
-    /// strength 1 (0 for none). Strengths are relative: compare ratios.
+    /// Fits strengths by Hunter's MM algorithm, with a prior of `prior`
+    /// virtual wins each way between every two entrants (0 for none), so a
+    /// bot that never won still gets a finite strength. Strengths are
+    /// relative (their geometric mean is 1): compare ratios.
     pub fn fit(&self, prior: f64) -> Vec<f64> {
+        self.fit_from(prior, &vec![1.0; self.wins.len()])
+    }
+
+    /// [`PlData::fit`] starting from `start` (a nearby fit converges in a
+    /// few steps: the bootstrap starts from the full data's fit).
+    pub fn fit_from(&self, prior: f64, start: &[f64]) -> Vec<f64> {
         let k = self.wins.len();
-        let mut gamma = vec![1.0; k];
+        let mut gamma = start.to_vec();
         for _ in 0..100_000 {
             let mut denom = vec![0.0; k];
             for (c, m) in &self.stages {
@@ -996,17 +1044,26 @@ impl PlData {
                     }
                 }
             }
-            let mut change = 0.0f64;
+            let mut new = gamma.clone();
             for e in 0..k {
-                let d = denom[e] + 2.0 * prior / (gamma[e] + 1.0);
-                let w = self.wins[e] + prior;
+                let mut d = denom[e];
+                for f in (0..k).filter(|&f| f != e) {
+                    d += 2.0 * prior / (gamma[e] + gamma[f]);
+                }
+                let w = self.wins[e] + prior * (k - 1) as f64;
                 if d > 0.0 && w > 0.0 {
-                    let new = w / d;
-                    change = change.max((new / gamma[e]).ln().abs());
-                    gamma[e] = new;
+                    new[e] = w / d;
                 }
             }
-            if change < 1e-10 {
+            let logs: Vec<f64> = new.iter().map(|g| g.ln()).collect();
+            let centre = logs.iter().sum::<f64>() / k as f64;
+            let mut change = 0.0f64;
+            for e in 0..k {
+                let g = (logs[e] - centre).exp();
+                change = change.max((g / gamma[e]).ln().abs());
+                gamma[e] = g;
+            }
+            if change.is_nan() || change < 1e-10 {
                 break;
             }
         }
@@ -1177,7 +1234,7 @@ fn ratings(per_deal: &[PlData], labels: &[String], seed: u64) -> Ratings {
                     data.add_scaled(d, f64::from(c));
                 }
             }
-            let g = data.fit(prior);
+            let g = data.fit_from(prior, &gamma);
             for e in 0..k {
                 samples[e].push(elo(g[e], g[anchor]));
             }
@@ -1244,16 +1301,31 @@ impl std::fmt::Display for Report {
                 self.options.join(" ")
             }
         )?;
-        writeln!(f, "- lineups (every one in every seat rotation): {}", self.lineups.join("; "))?;
+        writeln!(
+            f,
+            "- lineups (every one in every seat rotation): {}",
+            self.lineups.join("; ")
+        )?;
         writeln!(
             f,
             "- {} deals x {} games = {} games (seed {}, {} planned, {} read from the checkpoint)\n",
-            fig.deals, self.games_per_deal, fig.games, self.seed, self.deals_planned, self.deals_resumed
+            fig.deals,
+            self.games_per_deal,
+            fig.games,
+            self.seed,
+            self.deals_planned,
+            self.deals_resumed
         )?;
 
         writeln!(f, "## Entrants\n")?;
-        writeln!(f, "First places per seat-game (shared wins count as fractions), 95% Wilson interval.\n")?;
-        writeln!(f, "| bot | seat-games | first-place rate | 95% CI | fair share | mean place |")?;
+        writeln!(
+            f,
+            "First places per seat-game (shared wins count as fractions), 95% Wilson interval.\n"
+        )?;
+        writeln!(
+            f,
+            "| bot | seat-games | first-place rate | 95% CI | fair share | mean place |"
+        )?;
         writeln!(f, "|---|---:|---:|---|---:|---:|")?;
         for e in &fig.entrants {
             writeln!(
@@ -1290,7 +1362,10 @@ impl std::fmt::Display for Report {
         let r = &fig.ratings;
         writeln!(f, "\n## Ratings\n")?;
         writeln!(f, "Plackett–Luce fit of the finishing orders (Hunter's MM), Elo-like scale, {} = 0; ± is the standard deviation over {} bootstrap resamples of deals.\n", r.anchor, r.bootstrap)?;
-        writeln!(f, "| bot | rating | ± | 95% bootstrap interval | strength share |")?;
+        writeln!(
+            f,
+            "| bot | rating | ± | 95% bootstrap interval | strength share |"
+        )?;
         writeln!(f, "|---|---:|---:|---|---:|")?;
         for b in &r.bots {
             writeln!(
@@ -1321,7 +1396,10 @@ impl std::fmt::Display for Report {
         }
 
         writeln!(f, "\n## Seats\n")?;
-        writeln!(f, "First-place rate by seat, for whoever sat there and for each bot.\n")?;
+        writeln!(
+            f,
+            "First-place rate by seat, for whoever sat there and for each bot.\n"
+        )?;
         write!(f, "| seat | all | 95% CI |")?;
         for e in &self.entrants {
             write!(f, " {e} |")?;
@@ -1358,8 +1436,12 @@ impl std::fmt::Display for Report {
         )?;
         write!(
             f,
-            "- speed: {} games played in {:.2} s, {:.0} games/s on {} thread(s)",
-            self.speed.games_played, self.speed.seconds, self.speed.games_per_second, self.speed.threads
+            "- speed: {} games played in {:.2} s, {:.0} games/s on {} thread(s); {:.2} s in all",
+            self.speed.games_played,
+            self.speed.play_seconds,
+            self.speed.games_per_second,
+            self.speed.threads,
+            self.speed.seconds
         )
     }
 }
@@ -1371,10 +1453,10 @@ mod tests {
 
     #[test]
     fn wilson_matches_known_values() {
-        // 20 of 100: the textbook interval is [13.36%, 28.91%].
+        // 20 of 100: the Wilson interval is [13.34%, 28.88%].
         let r = wilson(20.0, 100);
-        assert!((r.low - 0.1336).abs() < 1e-4, "{}", r.low);
-        assert!((r.high - 0.2891).abs() < 1e-4, "{}", r.high);
+        assert!((r.low - 0.1334).abs() < 1e-4, "{}", r.low);
+        assert!((r.high - 0.2888).abs() < 1e-4, "{}", r.high);
         let r = wilson(0.0, 10);
         assert_eq!(r.low, 0.0);
         assert!((r.high - 0.2775).abs() < 1e-4, "{}", r.high);
@@ -1398,7 +1480,15 @@ mod tests {
         assert_eq!((s.p0, s.p1, s.alpha, s.beta), (0.20, 0.24, 0.05, 0.05));
         let s: SprtSpec = "0.2, 0.3, 0.01, 0.1".parse().unwrap();
         assert_eq!((s.alpha, s.beta), (0.01, 0.1));
-        for bad in ["0.3,0.2", "0.2", "a,b", "0,0.5", "0.2,1", "0.2,0.3,0.6,0.1", "0.2,0.3,0.1"] {
+        for bad in [
+            "0.3,0.2",
+            "0.2",
+            "a,b",
+            "0,0.5",
+            "0.2,1",
+            "0.2,0.3,0.6,0.1",
+            "0.2,0.3,0.1",
+        ] {
             assert!(bad.parse::<SprtSpec>().is_err(), "{bad}");
         }
     }
