@@ -122,7 +122,8 @@ enum Command {
         /// A rules option, key=value (repeatable).
         #[arg(long = "option", value_name = "KEY=VALUE")]
         options: Vec<String>,
-        /// Deals; each is played by every lineup in every seat rotation.
+        /// Deals (default 100); each is played by every lineup in every seat
+        /// rotation.
         #[arg(long, conflicts_with = "games")]
         deals: Option<u64>,
         /// Games instead of deals (rounded up to whole deals).

@@ -26,7 +26,8 @@
 //!
 //! Statistics, all implemented here (no new dependency): Wilson intervals
 //! for rates; Student-t intervals for the mean of per-deal paired
-//! differences; Wald's SPRT on the candidate's first-place rate; a
+//! differences; a sequential probability ratio test on the candidate's
+//! first-place rate whose observations are deals, not games (see [`Sprt`]); a
 //! Plackett–Luce fit of the finishing orders by Hunter's MM algorithm (tied
 //! places are handled Breslow-style: each tied seat counts as chosen from
 //! the same set), with a weak prior (one virtual win each way between every
@@ -143,7 +144,20 @@ impl std::str::FromStr for SprtSpec {
     }
 }
 
+/// Deals before the SPRT may decide: its variance is estimated from the
+/// deals, and a handful would make it overconfident.
+pub const SPRT_MIN_DEALS: u64 = 20;
+
 /// The running state of an SPRT.
+///
+/// The rotations of a deal are not independent games (same cards, same
+/// dice), so a per-game Bernoulli SPRT would get its error rates wrong.
+/// The observations are the deals instead: `x` = the candidate's mean win
+/// share over a deal's games, and the log-likelihood ratio of H1 (mean p1)
+/// against H0 (mean p0) is that of a normal model with the variance of `x`
+/// estimated from the deals so far (the generalised SPRT Fishtest uses for
+/// correlated game pairs): (p1 - p0) / var * sum(x - (p0 + p1) / 2).
+/// Wald's bounds apply; no decision before [`SPRT_MIN_DEALS`] deals.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Sprt {
     /// The hypotheses and error rates.
@@ -154,12 +168,26 @@ pub struct Sprt {
     pub lower: f64,
     /// Accept H1 at or above this: ln((1 - beta) / alpha).
     pub upper: f64,
-    /// Observations (games) so far.
+    /// Games so far.
     pub games: u64,
     /// Deals so far.
     pub deals: u64,
+    /// The candidate's mean win share per game so far.
+    pub mean: f64,
+    /// The variance of the per-deal mean win share.
+    pub deal_variance: f64,
     /// `H1`, `H0`, or `none` while undecided.
     pub decision: String,
+    #[serde(skip)]
+    deal_sum: f64,
+    #[serde(skip)]
+    deal_games: u64,
+    #[serde(skip)]
+    sum: f64,
+    #[serde(skip)]
+    sum_sq: f64,
+    #[serde(skip)]
+    game_sum: f64,
 }
 
 impl Sprt {
@@ -172,26 +200,52 @@ impl Sprt {
             upper: ((1.0 - spec.beta) / spec.alpha).ln(),
             games: 0,
             deals: 0,
+            mean: 0.0,
+            deal_variance: 0.0,
             decision: "none".into(),
+            deal_sum: 0.0,
+            deal_games: 0,
+            sum: 0.0,
+            sum_sq: 0.0,
+            game_sum: 0.0,
         }
     }
 
-    /// Adds one game in which the candidate took `x` of the win (1, 1/k
-    /// for a shared win, 0).
+    /// Adds one game of the current deal in which the candidate took `x`
+    /// of the win (1, 1/k for a shared win, 0).
     pub fn observe(&mut self, x: f64) {
-        let s = self.spec;
-        self.llr += x * (s.p1 / s.p0).ln() + (1.0 - x) * ((1.0 - s.p1) / (1.0 - s.p0)).ln();
+        self.deal_sum += x;
+        self.deal_games += 1;
+        self.game_sum += x;
         self.games += 1;
     }
 
-    /// Ends a deal: decides if a bound is crossed; returns true once
-    /// decided.
+    /// Ends a deal: updates the ratio and decides if a bound is crossed;
+    /// returns true once decided.
     pub fn end_deal(&mut self) -> bool {
+        if self.decided() || self.deal_games == 0 {
+            return self.decided();
+        }
+        let x = self.deal_sum / self.deal_games as f64;
+        (self.deal_sum, self.deal_games) = (0.0, 0);
         self.deals += 1;
-        if self.llr >= self.upper {
-            self.decision = "H1".into();
-        } else if self.llr <= self.lower {
-            self.decision = "H0".into();
+        self.sum += x;
+        self.sum_sq += x * x;
+        self.mean = self.game_sum / self.games as f64;
+        let n = self.deals as f64;
+        if self.deals < 2 {
+            return false;
+        }
+        let var = ((self.sum_sq - self.sum * self.sum / n) / (n - 1.0)).max(1e-12);
+        self.deal_variance = var;
+        let s = self.spec;
+        self.llr = (s.p1 - s.p0) / var * (self.sum - n * (s.p0 + s.p1) / 2.0);
+        if self.deals >= SPRT_MIN_DEALS {
+            if self.llr >= self.upper {
+                self.decision = "H1".into();
+            } else if self.llr <= self.lower {
+                self.decision = "H0".into();
+            }
         }
         self.decided()
     }
@@ -1390,8 +1444,8 @@ impl std::fmt::Display for Report {
             };
             writeln!(
                 f,
-                "{}'s first-place rate, H0 p = {} vs H1 p = {}, alpha {} beta {}: {decision} ({} games); log-likelihood ratio {:.3}, bounds {:.3} and {:.3}.",
-                self.entrants[0], s.p0, s.p1, s.alpha, s.beta, t.games, t.llr, t.lower, t.upper
+                "{}'s first-place rate, H0 p = {} vs H1 p = {}, alpha {} beta {}: {decision} ({} games, mean {}); log-likelihood ratio {:.3}, bounds {:.3} and {:.3}. The observations are the deals' mean win shares (normal model, variance {:.5} estimated from the deals), since the games of a deal are not independent.",
+                self.entrants[0], s.p0, s.p1, s.alpha, s.beta, t.games, pct(t.mean), t.llr, t.lower, t.upper, t.deal_variance
             )?;
         }
 
@@ -1497,7 +1551,9 @@ mod tests {
         let mut t = Sprt::new("0.20,0.24".parse().unwrap());
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for _ in 0..1_000_000 {
-            t.observe(if rng.random_bool(p) { 1.0 } else { 0.0 });
+            for _ in 0..5 {
+                t.observe(if rng.random_bool(p) { 1.0 } else { 0.0 });
+            }
             if t.end_deal() {
                 break;
             }
@@ -1521,7 +1577,22 @@ mod tests {
         assert!(h0 >= 17, "H0 accepted {h0}/20 times when true");
         let t = sprt_run(0.40, 1);
         assert_eq!(t.decision, "H1");
-        assert!(t.llr >= t.upper && t.games < 500, "{t:?}");
+        assert!(t.llr >= t.upper && t.games < 1000, "{t:?}");
+        assert_eq!(t.games, 5 * t.deals);
+        // Deals of 5 games with p = 0.2: the per-deal variance is
+        // 0.2 * 0.8 / 5.
+        let t = sprt_run(0.20, 2);
+        assert!((t.deal_variance / 0.032 - 1.0).abs() < 0.25, "{t:?}");
+        // Every deal gives the candidate exactly one win in five: H0 once
+        // enough deals are in, not before.
+        let mut t = Sprt::new("0.20,0.24".parse().unwrap());
+        for d in 0..SPRT_MIN_DEALS {
+            for g in 0..5 {
+                t.observe(if (g + d) % 5 == 0 { 1.0 } else { 0.0 });
+            }
+            assert_eq!(t.end_deal(), d + 1 == SPRT_MIN_DEALS, "deal {d}: {t:?}");
+        }
+        assert_eq!(t.decision, "H0");
     }
 
     /// Draws a finishing order from Plackett–Luce with `weights`.

@@ -165,6 +165,24 @@ fn the_sprt_stops_at_the_same_deal_whatever_the_threads() {
     );
     assert_eq!(t.deals, one.figures.deals);
     assert_eq!(figures(&one), figures(&three));
+    // Interrupted before the decision and resumed: the same stop.
+    let dir = temp_dir("sprt");
+    cfg.out = Some(dir.clone());
+    cfg.length = Length::Deals(3);
+    assert_eq!(
+        tournament::run(&cfg).unwrap().sprt.unwrap().decision,
+        "none"
+    );
+    cfg.length = Length::Deals(200);
+    let resumed = tournament::run(&cfg).unwrap();
+    assert_eq!(resumed.deals_resumed, 3);
+    assert_eq!(figures(&one), figures(&resumed));
+    // Rerun: everything comes from the checkpoint, the test stops at the
+    // same deal, nothing is played.
+    let rerun = tournament::run(&cfg).unwrap();
+    assert_eq!(rerun.speed.games_played, 0);
+    assert_eq!(figures(&one), figures(&rerun));
+    let _ = std::fs::remove_dir_all(&dir);
     // No SPRT in a round robin.
     let mut rr = config(
         Mode::RoundRobin {
