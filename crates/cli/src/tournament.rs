@@ -7,7 +7,10 @@
 //! plays, for every ordered pair of entrants (A, B), the lineup of one A
 //! against `players - 1` B: every entrant meets every other one from both
 //! sides, which is what a rating of the whole ladder needs, and each lineup
-//! is a plain "one vs the rest" table like the candidate mode's.
+//! is a plain "one vs the rest" table like the candidate mode's. The one
+//! sits in the last seat of rotation 0, so that seats joining mid-session
+//! (Dalmuti's joins, which take the lineup from its first seat on) are the
+//! rest's.
 //!
 //! A *deal* is one seed (see [`crate::duplicate`]): it is played by every
 //! lineup in every seat rotation, so within a deal everyone met the same
@@ -491,6 +494,11 @@ type Plan = (Vec<String>, Vec<String>, Vec<Vec<usize>>);
 
 /// The entrants' bot specs, their report names and the lineups of a mode.
 fn plan(mode: &Mode, players: usize) -> Result<Plan, String> {
+    if players < 2 {
+        return Err(format!(
+            "a tournament needs at least 2 players, not {players}"
+        ));
+    }
     match mode {
         Mode::Candidate { candidate, field } => {
             let entrants = vec![candidate.clone(), field.clone()];
@@ -502,8 +510,11 @@ fn plan(mode: &Mode, players: usize) -> Result<Plan, String> {
             } else {
                 entrants.clone()
             };
+            // The candidate sits last in rotation 0: seats that join later
+            // (Dalmuti's joins) take the lineup from its first seat on, so
+            // they are field seats.
             let mut lineup = vec![1; players];
-            lineup[0] = 0;
+            lineup[players - 1] = 0;
             Ok((entrants, labels, vec![lineup]))
         }
         Mode::RoundRobin { bots } => {
@@ -520,7 +531,7 @@ fn plan(mode: &Mode, players: usize) -> Result<Plan, String> {
                 for b in 0..bots.len() {
                     if a != b {
                         let mut l = vec![b; players];
-                        l[0] = a;
+                        l[players - 1] = a;
                         lineups.push(l);
                     }
                 }
@@ -538,6 +549,8 @@ fn lineup_name(labels: &[String], lineup: &[usize]) -> String {
             None => parts.push((e, 1)),
         }
     }
+    // The single bot first: "heuristic + 4 random".
+    parts.sort_by_key(|&(_, n)| n);
     parts
         .iter()
         .map(|&(e, n)| {
@@ -610,8 +623,11 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Report, String> {
     let accept = |deal: Deal, deals: &mut Vec<Deal>, sprt: &mut Option<Sprt>| -> bool {
         if let Some(t) = sprt.as_mut() {
             for p in &deal.games {
-                let seat = p.game.seating.iter().position(|&e| e == 0);
-                t.observe(seat.map_or(0.0, |s| p.game.win_share(s)));
+                let seats: Vec<usize> = (0..p.game.seating.len())
+                    .filter(|&s| p.game.seating[s] == 0)
+                    .collect();
+                let share: f64 = seats.iter().map(|&s| p.game.win_share(s)).sum();
+                t.observe(share / seats.len().max(1) as f64);
             }
             t.end_deal();
         }
