@@ -222,6 +222,17 @@ fn a_round_robin_plays_every_pair_from_both_sides() {
     // Seat rates over all seats add up to the games won.
     let won: f64 = r.figures.seats.iter().map(|s| s.wins.wins).sum();
     assert!((won - (24 - r.figures.capped) as f64).abs() < 1e-9);
+    // --games rounds up to whole deals: 20 games of 8 per deal is 3 deals.
+    let mut by_games = config(
+        Mode::RoundRobin {
+            bots: vec!["random".into(), "heuristic".into()],
+        },
+        0,
+        2,
+    );
+    by_games.length = Length::Games(20);
+    let g = tournament::run(&by_games).unwrap();
+    assert_eq!(figures(&g), figures(&r));
     // A bot named twice is refused.
     let e = tournament::run(&config(
         Mode::RoundRobin {
