@@ -10,6 +10,7 @@ pub mod play;
 pub mod records;
 pub mod scenario;
 pub mod simulate;
+pub mod tournament;
 
 pub use bots::{dispatch, unknown_game, GAMES};
 

@@ -6,7 +6,7 @@
 //! library so tests run the same code.
 
 use clap::{Parser, Subcommand};
-use cli::{dispatch, play, records, scenario, simulate};
+use cli::{dispatch, play, records, scenario, simulate, tournament};
 use game::{Game, GameOptions, Seat};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -100,6 +100,64 @@ enum Command {
         /// Print the result as JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Rate bots over duplicate deals: a candidate against a field, or a
+    /// round robin of several bots, with paired differences, an optional
+    /// SPRT and Plackett–Luce ratings; resumable with --out.
+    Tournament {
+        /// bigcheese or dalmuti.
+        game: String,
+        /// The bot under test (one seat; the field takes the others).
+        #[arg(long, conflicts_with = "bots")]
+        candidate: Option<String>,
+        /// The field's bot (default: the game's default opponent).
+        #[arg(long, requires = "candidate")]
+        field: Option<String>,
+        /// Round robin: every ordered pair A,B plays one A vs players-1 B.
+        #[arg(long, value_delimiter = ',')]
+        bots: Vec<String>,
+        /// Number of players.
+        #[arg(long)]
+        players: Option<usize>,
+        /// A rules option, key=value (repeatable).
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+        /// Deals (default 100); each is played by every lineup in every seat
+        /// rotation.
+        #[arg(long, conflicts_with = "games")]
+        deals: Option<u64>,
+        /// Games instead of deals (rounded up to whole deals).
+        #[arg(long)]
+        games: Option<u64>,
+        /// Seed of the tournament.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Stop a game with no winner after this many actions (B17).
+        #[arg(long, default_value_t = 100_000)]
+        max_actions: u64,
+        /// Sequential test on the candidate's first-place rate: p0,p1 or
+        /// p0,p1,alpha,beta (e.g. 0.20,0.24); stops once decided.
+        #[arg(long, value_name = "P0,P1[,ALPHA,BETA]")]
+        sprt: Option<String>,
+        /// Folder for the checkpoint (checkpoint.jsonl) and the reports
+        /// (tournament.json, tournament.md); a rerun resumes it.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Require a checkpoint in --out to resume.
+        #[arg(long, requires = "out", conflicts_with = "fresh")]
+        resume: bool,
+        /// Replace the checkpoint in --out instead of resuming it.
+        #[arg(long, requires = "out")]
+        fresh: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Print a readable play-by-play of a game record.
     Replay {
@@ -282,6 +340,67 @@ fn run(cli: Cli) -> Result<bool, String> {
                     outln!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
                 } else {
                     outln!("{summary}");
+                }
+                Ok(true)
+            }, _ => Err(cli::unknown_game(&game)))
+        }
+        Command::Tournament {
+            game,
+            candidate,
+            field,
+            bots,
+            players: p,
+            options,
+            deals,
+            games,
+            seed,
+            threads,
+            max_actions,
+            sprt,
+            out,
+            resume,
+            fresh,
+            json,
+            quiet,
+        } => {
+            dispatch!(game.as_str(), G => {
+                let mode = match candidate {
+                    Some(candidate) => tournament::Mode::Candidate {
+                        candidate,
+                        field: field.unwrap_or_else(|| <G as bots::Roster>::BOTS[0].to_string()),
+                    },
+                    None if !bots.is_empty() => tournament::Mode::RoundRobin { bots },
+                    None => return Err("give --candidate BOT (against --field BOT) or --bots A,B,... for a round robin".into()),
+                };
+                let length = match (deals, games) {
+                    (_, Some(g)) => tournament::Length::Games(g),
+                    (d, None) => tournament::Length::Deals(d.unwrap_or(100)),
+                };
+                let cfg = tournament::Config::<G> {
+                    mode,
+                    players: players::<G>(p)?,
+                    options: parse_options::<G>(&options)?,
+                    length,
+                    seed,
+                    threads: threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                    max_actions,
+                    sprt: sprt.map(|s| s.parse()).transpose()?,
+                    out,
+                    resume: if resume {
+                        tournament::Resume::Require
+                    } else if fresh {
+                        tournament::Resume::Fresh
+                    } else {
+                        tournament::Resume::Auto
+                    },
+                    progress: !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+                    command: std::env::args().collect::<Vec<_>>().join(" "),
+                };
+                let report = tournament::run(&cfg)?;
+                if json {
+                    outln!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+                } else {
+                    outln!("{report}");
                 }
                 Ok(true)
             }, _ => Err(cli::unknown_game(&game)))

@@ -1,0 +1,381 @@
+//! Tests of `ratrace tournament`: the same seed gives the same report
+//! whatever the thread count, an interrupted and resumed run reports
+//! exactly what an uninterrupted one does, a checkpoint of another
+//! tournament is refused, the SPRT stops at the same deal every time, and
+//! the binary runs end to end and fails cleanly on bad input.
+
+use cli::tournament::{self, Config, Length, Mode, Resume};
+use game::GameOptions;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("ratrace-tournament-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn config(mode: Mode, deals: u64, threads: usize) -> Config<dalmuti::Dalmuti> {
+    let mut options = dalmuti::Options::default();
+    options.set("hands", "1").unwrap();
+    Config {
+        mode,
+        players: 4,
+        options,
+        length: Length::Deals(deals),
+        seed: 11,
+        threads,
+        max_actions: 100_000,
+        sprt: None,
+        out: None,
+        resume: Resume::Auto,
+        progress: false,
+        command: "test".into(),
+    }
+}
+
+fn candidate() -> Mode {
+    Mode::Candidate {
+        candidate: "heuristic".into(),
+        field: "random".into(),
+    }
+}
+
+/// The report without what may differ between equal runs: timing, and how
+/// much came from a checkpoint.
+fn figures(r: &tournament::Report) -> serde_json::Value {
+    let mut v = serde_json::to_value(r).unwrap();
+    let o = v.as_object_mut().unwrap();
+    o.remove("speed");
+    o.remove("deals_resumed");
+    v
+}
+
+#[test]
+fn same_seed_same_report_whatever_the_threads() {
+    let one = tournament::run(&config(candidate(), 6, 1)).unwrap();
+    let three = tournament::run(&config(candidate(), 6, 3)).unwrap();
+    assert_eq!(figures(&one), figures(&three));
+    assert_eq!(one.figures.deals, 6);
+    assert_eq!(one.figures.games, 24);
+    assert_eq!(one.games_per_deal, 4);
+    // The candidate holds one seat per game, the field three.
+    assert_eq!(one.figures.entrants[0].seat_games, 24);
+    assert_eq!(one.figures.entrants[1].seat_games, 72);
+    assert_eq!(one.figures.ratings.anchor, "random");
+    assert_eq!(one.figures.ratings.bots[1].rating, 0.0);
+    // Another seed plays other deals.
+    let mut other = config(candidate(), 6, 1);
+    other.seed = 12;
+    assert_ne!(figures(&one), figures(&tournament::run(&other).unwrap()));
+}
+
+#[test]
+fn a_resumed_run_reports_what_an_uninterrupted_one_does() {
+    let whole = tournament::run(&config(candidate(), 6, 2)).unwrap();
+
+    // Stopped after 3 deals, then lengthened to 6.
+    let dir = temp_dir("resume");
+    let mut cfg = config(candidate(), 3, 2);
+    cfg.out = Some(dir.clone());
+    let first = tournament::run(&cfg).unwrap();
+    assert_eq!(first.figures.deals, 3);
+    cfg.length = Length::Deals(6);
+    cfg.resume = Resume::Require;
+    let resumed = tournament::run(&cfg).unwrap();
+    assert_eq!(resumed.deals_resumed, 3);
+    assert_eq!(resumed.speed.games_played, 12);
+    assert_eq!(figures(&whole), figures(&resumed));
+    let cp = std::fs::read_to_string(tournament::checkpoint_path(&dir)).unwrap();
+    assert_eq!(cp.lines().count(), 7, "a header and one line per deal");
+    for file in ["tournament.json", "tournament.md"] {
+        assert!(dir.join(file).exists(), "{file} written");
+    }
+
+    // Killed in the middle of writing deal 4: the torn line is dropped and
+    // the deal played again.
+    let torn: String = cp
+        .lines()
+        .take(5)
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        + &cp.lines().nth(5).unwrap()[..40];
+    std::fs::write(tournament::checkpoint_path(&dir), torn).unwrap();
+    cfg.resume = Resume::Auto;
+    let again = tournament::run(&cfg).unwrap();
+    assert_eq!(again.deals_resumed, 4);
+    assert_eq!(figures(&whole), figures(&again));
+    let cp2 = std::fs::read_to_string(tournament::checkpoint_path(&dir)).unwrap();
+    assert_eq!(cp, cp2, "the checkpoint is whole again");
+
+    // Rerunning a finished tournament plays nothing.
+    let done = tournament::run(&cfg).unwrap();
+    assert_eq!(done.speed.games_played, 0);
+    assert_eq!(figures(&whole), figures(&done));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_checkpoint_of_another_tournament_is_refused() {
+    let dir = temp_dir("mismatch");
+    let mut cfg = config(candidate(), 2, 1);
+    cfg.out = Some(dir.clone());
+    tournament::run(&cfg).unwrap();
+    cfg.seed = 99;
+    let e = tournament::run(&cfg).unwrap_err();
+    assert!(
+        e.contains("another tournament") && e.contains("seed 11 there, 99 here"),
+        "{e}"
+    );
+    cfg.players = 5;
+    cfg.seed = 11;
+    let e = tournament::run(&cfg).unwrap_err();
+    assert!(e.contains("players 4 there, 5 here"), "{e}");
+    // --fresh replaces it.
+    cfg.resume = Resume::Fresh;
+    assert_eq!(tournament::run(&cfg).unwrap().deals_resumed, 0);
+    // A damaged line in the middle is an error, not a panic.
+    let path = tournament::checkpoint_path(&dir);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1] = "{\"deal\":0,\"games\":[]}";
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    cfg.resume = Resume::Auto;
+    let e = tournament::run(&cfg).unwrap_err();
+    assert!(e.contains("unreadable checkpoint at line 2"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_sprt_stops_at_the_same_deal_whatever_the_threads() {
+    // heuristic beats random far more often than 1/4: H1 is accepted fast.
+    let mut cfg = config(candidate(), 200, 1);
+    cfg.sprt = Some("0.25,0.35".parse().unwrap());
+    let one = tournament::run(&cfg).unwrap();
+    cfg.threads = 3;
+    let three = tournament::run(&cfg).unwrap();
+    let t = one.sprt.as_ref().unwrap();
+    assert_eq!(t.decision, "H1");
+    assert!(t.llr >= t.upper);
+    assert!(
+        one.figures.deals < 200,
+        "stopped early at {}",
+        one.figures.deals
+    );
+    assert_eq!(t.deals, one.figures.deals);
+    assert_eq!(figures(&one), figures(&three));
+    // Interrupted before the decision and resumed: the same stop.
+    let dir = temp_dir("sprt");
+    cfg.out = Some(dir.clone());
+    cfg.length = Length::Deals(3);
+    assert_eq!(
+        tournament::run(&cfg).unwrap().sprt.unwrap().decision,
+        "none"
+    );
+    cfg.length = Length::Deals(200);
+    let resumed = tournament::run(&cfg).unwrap();
+    assert_eq!(resumed.deals_resumed, 3);
+    assert_eq!(figures(&one), figures(&resumed));
+    // Rerun: everything comes from the checkpoint, the test stops at the
+    // same deal, nothing is played.
+    let rerun = tournament::run(&cfg).unwrap();
+    assert_eq!(rerun.speed.games_played, 0);
+    assert_eq!(figures(&one), figures(&rerun));
+    let _ = std::fs::remove_dir_all(&dir);
+    // No SPRT in a round robin.
+    let mut rr = config(
+        Mode::RoundRobin {
+            bots: vec!["random".into(), "heuristic".into()],
+        },
+        2,
+        1,
+    );
+    rr.sprt = cfg.sprt;
+    assert!(tournament::run(&rr).unwrap_err().contains("--candidate"));
+}
+
+#[test]
+fn a_round_robin_plays_every_pair_from_both_sides() {
+    let r = tournament::run(&config(
+        Mode::RoundRobin {
+            bots: vec!["random".into(), "heuristic".into()],
+        },
+        3,
+        2,
+    ))
+    .unwrap();
+    assert_eq!(
+        r.lineups,
+        vec!["random + 3 heuristic", "heuristic + 3 random"]
+    );
+    assert_eq!(r.games_per_deal, 8);
+    assert_eq!(r.figures.games, 24);
+    // Each bot holds 1 + 3 seats per rotation pair: equal seat-games.
+    assert_eq!(r.figures.entrants[0].seat_games, 48);
+    assert_eq!(r.figures.entrants[1].seat_games, 48);
+    assert_eq!(r.figures.paired.len(), 1);
+    assert!(
+        r.figures.ratings.bots[1].rating > 0.0,
+        "heuristic above random"
+    );
+    // Seat rates over all seats add up to the games won.
+    let won: f64 = r.figures.seats.iter().map(|s| s.wins.wins).sum();
+    assert!((won - (24 - r.figures.capped) as f64).abs() < 1e-9);
+    // --games rounds up to whole deals: 20 games of 8 per deal is 3 deals.
+    let mut by_games = config(
+        Mode::RoundRobin {
+            bots: vec!["random".into(), "heuristic".into()],
+        },
+        0,
+        2,
+    );
+    by_games.length = Length::Games(20);
+    let g = tournament::run(&by_games).unwrap();
+    assert_eq!(figures(&g), figures(&r));
+    // A bot named twice is refused.
+    let e = tournament::run(&config(
+        Mode::RoundRobin {
+            bots: vec!["random".into(), "random".into()],
+        },
+        3,
+        1,
+    ))
+    .unwrap_err();
+    assert!(e.contains("twice"), "{e}");
+}
+
+fn ratrace(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ratrace"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_binary_runs_end_to_end() {
+    let dir = temp_dir("bin");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "tournament",
+        "dalmuti",
+        "--players",
+        "4",
+        "--option",
+        "hands=1",
+        "--candidate",
+        "heuristic",
+        "--field",
+        "random",
+        "--deals",
+        "3",
+        "--threads",
+        "2",
+        "--out",
+        d,
+    ];
+    let out = ratrace(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    for part in [
+        "# Tournament",
+        "## Entrants",
+        "## Paired differences",
+        "## Ratings",
+        "## Seats",
+        "games/s",
+    ] {
+        assert!(text.contains(part), "{part} missing from\n{text}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("tournament.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["figures"]["games"], 12);
+    let md = std::fs::read_to_string(dir.join("tournament.md")).unwrap();
+    assert!(md.contains("heuristic + 3 random"));
+
+    // --json prints the same figures; a rerun resumes everything.
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let out = ratrace(&json_args);
+    assert!(out.status.success());
+    let again: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(again["deals_resumed"], 3);
+    assert_eq!(again["figures"], json["figures"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_is_one_clear_line_and_exit_code_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["tournament", "dalmuti", "--candidate", "nosuch"],
+            "unknown bot",
+        ),
+        (
+            &[
+                "tournament",
+                "dalmuti",
+                "--candidate",
+                "random",
+                "--deals",
+                "0",
+            ],
+            "at least 1",
+        ),
+        (
+            &[
+                "tournament",
+                "dalmuti",
+                "--candidate",
+                "random",
+                "--sprt",
+                "0.3,0.2",
+            ],
+            "p0 must be below p1",
+        ),
+        (
+            &[
+                "tournament",
+                "dalmuti",
+                "--candidate",
+                "random",
+                "--option",
+                "hands=x",
+            ],
+            "hands",
+        ),
+        (&["tournament", "dalmuti", "--bots", "random"], "two bots"),
+        (&["tournament", "dalmuti"], "--candidate"),
+        (
+            &["tournament", "chess", "--candidate", "random"],
+            "unknown game",
+        ),
+        (
+            &[
+                "tournament",
+                "dalmuti",
+                "--candidate",
+                "random",
+                "--players",
+                "2",
+            ],
+            "players",
+        ),
+    ];
+    for (args, want) in cases {
+        let out = ratrace(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(want),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
