@@ -498,7 +498,7 @@ mod tests {
         let shared = histogram_over(&[95, 96], 50, 250, 20);
         assert_eq!(
             (shared.start, shared.width, shared.counts.len()),
-            (50, 10, 21)
+            (40, 20, 11)
         );
         assert_eq!(shared.counts[2], 2);
         for max_bins in 1..40 {
