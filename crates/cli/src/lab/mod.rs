@@ -546,6 +546,9 @@ pub fn validate<G: Roster>(cfg: &Config<G>) -> Result<(), String> {
     if cfg.variants.is_empty() {
         return Err("no variants: give --variant NAME=key=value or --preset NAME".into());
     }
+    for bot in [&cfg.weak, &cfg.strong] {
+        G::bot(bot, 0)?;
+    }
     for (i, v) in cfg.variants.iter().enumerate() {
         if cfg.variants[..i].iter().any(|o| o.name == v.name) {
             return Err(format!("two variants are called `{}`", v.name));
