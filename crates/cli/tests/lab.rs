@@ -4,7 +4,7 @@
 //! whatever the thread count, and one-line errors (exit code 2) for bad
 //! input.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -20,7 +20,7 @@ fn ratrace(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-fn lab(game: &str, extra: &[&str], out: &PathBuf, threads: &str) -> (String, String) {
+fn lab(game: &str, extra: &[&str], out: &Path, threads: &str) -> (String, String) {
     let mut args = vec![
         "lab",
         game,
@@ -111,7 +111,7 @@ fn same_seed_same_report_whatever_the_threads() {
     let args = ["--preset", "taxes", "--players", "4"];
     let (md1, html1) = lab("dalmuti", &args, &a, "1");
     let (md3, html3) = lab("dalmuti", &args, &b, "3");
-    let strip = |s: &str, dir: &PathBuf| stable(s).replace(dir.to_str().unwrap(), "DIR");
+    let strip = |s: &str, dir: &Path| stable(s).replace(dir.to_str().unwrap(), "DIR");
     assert_eq!(strip(&md1, &a), strip(&md3, &b));
     assert_eq!(strip(&html1, &a), strip(&html3, &b));
     assert_ne!(md1, md3, "the timing line names the threads");

@@ -743,7 +743,7 @@ pub fn render(r: &Report) -> Result<Rendered, String> {
 }
 
 /// Checks that `dir` can take the report before any game is played: makes
-/// it and writes `report.md` there (overwritten by [`write`]).
+/// it and writes `report.md` there (overwritten by [`write()`]).
 pub fn check_out_dir(dir: &Path) -> Result<(), String> {
     let fail = |e: std::io::Error| format!("cannot write the report to {}: {e}", dir.display());
     std::fs::create_dir_all(dir).map_err(fail)?;
