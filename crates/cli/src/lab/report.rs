@@ -366,8 +366,8 @@ fn skill_plot(r: &Report) -> Result<String, String> {
 const METHOD: &[&str] = &[
     "Every variant plays the same deal seeds (a deal is the seed of the shuffles, the seating draw and the dice). \
      Three studies per variant, each on `deals` deals:",
-    "**Seat advantage.** The strong bot in every seat, one game per deal (`deals x players` deals, since identical \
-     bots would replay the same game in every rotation). Each seat's starting position is read from the game as \
+    "**Seat advantage.** The strong bot in every seat, one game per deal on `deals` x players deals (not every \
+     rotation of fewer deals: identical bots would replay the same game in every rotation). Each seat's starting position is read from the game as \
      dealt (who leads first in Big Cheese, the role from the seating draw in Dalmuti), since the seat number itself \
      is arbitrary. First-place rate per position with Wilson 95% intervals (a shared win counts as a fraction); \
      Pearson's chi-square of the first places per position against equal shares, with players - 1 degrees of \
@@ -377,8 +377,8 @@ const METHOD: &[&str] = &[
      sits in every seat of every deal. p = the strong bot's first-place rate; the index is (p - 1/players) / \
      (1 - 1/players): 0 means it wins no more than its fair share, 1 that it always wins. The interval is a normal \
      interval over deals (the mean over a deal's rotations is one observation, since a deal's games share its cards).",
-    "**Strong ahead of weak.** Strong and weak bots alternate round the table (strong in seats P1, P3, ...), every \
-     rotation of every deal. For every (strong, weak) pair of seats in a game: 1 if the strong bot finished in a \
+    "**Strong ahead of weak.** Strong and weak bots alternate round the table (strong in seats P1, P3, ..., so \
+     with an odd table the strong bots are one more), every rotation of every deal. For every (strong, weak) pair of seats in a game: 1 if the strong bot finished in a \
      better place, 1/2 if tied, 0 if worse; averaged per game, then per deal; interval over deals. 0.5 means the \
      bots are indistinguishable under these rules.",
     "**Luck vs skill.** On those same mixed games, a seat's result is y = (players - place) / (players - 1): 1 for \
@@ -390,6 +390,9 @@ const METHOD: &[&str] = &[
      every bot equally often, so luck and skill do not overlap. The luck share is luck / total; its interval is \
      the 2.5-97.5% percentile of 400 bootstrap resamples of the deals. With few rotations the cell means keep a \
      little residual noise (about residual/rotations), so the luck share is slightly high, equally for every variant.",
+    "The luck and skill shares depend on the pair of bots (a wider gap between them raises the skill share), so \
+     compare variants within a report rather than read them as absolute properties of the game. Every interval \
+     is 95%; intervals of different variants overlap when the data cannot tell them apart.",
 ];
 
 fn blocks(r: &Report) -> Result<Vec<Block>, String> {
