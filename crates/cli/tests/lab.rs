@@ -144,6 +144,10 @@ fn bad_input_is_one_line_and_exit_code_2() {
             "--deals",
         ),
         (
+            vec!["lab", "bigcheese", "--deals", "99999999999", "--out", out],
+            "--deals",
+        ),
+        (
             vec!["lab", "dalmuti", "--variant", "a=players=99", "--out", out],
             "players",
         ),

@@ -99,6 +99,10 @@ impl Positions for dalmuti::Dalmuti {
     }
 }
 
+/// The most deals a run may ask for: every game's result is kept until
+/// the report is computed.
+pub const MAX_DEALS: u64 = 1_000_000;
+
 /// Bins of the game-length histograms.
 const LENGTH_BINS: usize = 30;
 /// Bootstrap draws for the variance decomposition's interval.
@@ -543,8 +547,11 @@ fn matches<G: Roster>(cfg: &Config<G>, v: &Variant<G>) -> [Match<G>; 3] {
 
 /// Checks everything that can be wrong before any game is played.
 pub fn validate<G: Roster>(cfg: &Config<G>) -> Result<(), String> {
-    if cfg.deals == 0 {
-        return Err("--deals must be at least 1".into());
+    if !(1..=MAX_DEALS).contains(&cfg.deals) {
+        return Err(format!(
+            "--deals must be 1 to {MAX_DEALS}, not {}",
+            cfg.deals
+        ));
     }
     if cfg.variants.is_empty() {
         return Err("no variants: give --variant NAME=key=value or --preset NAME".into());
