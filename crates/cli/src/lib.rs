@@ -6,6 +6,7 @@
 //! names the concrete games is the `bots::dispatch!` macro.
 
 pub mod duplicate;
+pub mod lab;
 pub mod play;
 pub mod records;
 pub mod scenario;

@@ -6,7 +6,7 @@
 //! library so tests run the same code.
 
 use clap::{Parser, Subcommand};
-use cli::{dispatch, play, records, scenario, simulate, tournament};
+use cli::{dispatch, lab, play, records, scenario, simulate, tournament};
 use game::{Game, GameOptions, Seat};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -159,6 +159,45 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Compare rules variants side by side: seat advantage, game length,
+    /// skill and luck; writes DIR/report.html (inline SVG plots) and
+    /// DIR/report.md.
+    Lab {
+        /// bigcheese or dalmuti.
+        game: String,
+        /// A variant, NAME=key=value,key=value (repeatable); `players=N`
+        /// sets its table size. Dalmuti variants start from hands=1.
+        #[arg(long = "variant", value_name = "NAME=K=V,...")]
+        variants: Vec<String>,
+        /// A preset comparing the rulebook's variants (repeatable):
+        /// bigcheese dice|exact|specials, dalmuti taxes|settling|deck.
+        #[arg(long = "preset", value_name = "NAME")]
+        presets: Vec<String>,
+        /// Players for variants that do not say (default: the game's).
+        #[arg(long)]
+        players: Option<usize>,
+        /// A rules option for every variant, key=value (repeatable).
+        #[arg(long = "option", value_name = "KEY=VALUE")]
+        options: Vec<String>,
+        /// Deals per variant and study (a study plays players x deals games).
+        #[arg(long, default_value_t = 1000)]
+        deals: u64,
+        /// Seed of the run.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Worker threads (default: all cores); the report does not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// WEAK,STRONG bots (default: the weakest and strongest of the game's ladder).
+        #[arg(long, value_delimiter = ',', value_name = "WEAK,STRONG")]
+        bots: Vec<String>,
+        /// Stop a game with no winner after this many actions (B17).
+        #[arg(long, default_value_t = 100_000)]
+        max_actions: u64,
+        /// Where to write the report.
+        #[arg(long, default_value = "lab")]
+        out: PathBuf,
+    },
     /// Print a readable play-by-play of a game record.
     Replay {
         /// The record (JSON).
@@ -284,6 +323,103 @@ fn clock_seed() -> u64 {
         % 1_000_000_000
 }
 
+/// The flags of `ratrace lab`.
+struct LabArgs {
+    variants: Vec<String>,
+    presets: Vec<String>,
+    players: Option<usize>,
+    options: Vec<String>,
+    deals: u64,
+    seed: u64,
+    threads: Option<usize>,
+    bots: Vec<String>,
+    max_actions: u64,
+    out: PathBuf,
+}
+
+/// Turns the flags of `ratrace lab` into a checked lab configuration.
+fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G>, String> {
+    let players = players::<G>(a.players)?;
+    let mut base = G::Options::default();
+    for pair in lab::base_options(game)
+        .iter()
+        .copied()
+        .map(String::from)
+        .chain(a.options.iter().cloned())
+    {
+        base.set_pair(&pair).map_err(|e| e.to_string())?;
+    }
+    let mut texts: Vec<String> = Vec::new();
+    let mut questions = Vec::new();
+    for name in &a.presets {
+        let p = lab::preset(game, name)?;
+        questions.push(p.question);
+        texts.extend(p.variants.iter().map(|v| v.to_string()));
+    }
+    texts.extend(a.variants.iter().cloned());
+    if texts.is_empty() {
+        texts.push("default".into());
+    }
+    let variants = texts
+        .iter()
+        .map(|t| lab::parse_variant::<G>(t, &base, players))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (weak, strong) = match a.bots.as_slice() {
+        [] => (
+            G::LADDER.first().copied().unwrap_or("random").to_string(),
+            G::LADDER.last().copied().unwrap_or("random").to_string(),
+        ),
+        [weak, strong] => (weak.trim().to_string(), strong.trim().to_string()),
+        _ => return Err("--bots takes two bots: WEAK,STRONG".into()),
+    };
+    let mut command = format!("ratrace lab {game}");
+    for p in &a.presets {
+        command += &format!(" --preset {p}");
+    }
+    for v in &a.variants {
+        command += &format!(" --variant {v}");
+    }
+    if let Some(p) = a.players {
+        command += &format!(" --players {p}");
+    }
+    for o in &a.options {
+        command += &format!(" --option {o}");
+    }
+    if !a.bots.is_empty() {
+        command += &format!(" --bots {weak},{strong}");
+    }
+    command += &format!(" --deals {} --seed {}", a.deals, a.seed);
+    if a.max_actions != 100_000 {
+        command += &format!(" --max-actions {}", a.max_actions);
+    }
+    command += &format!(" --out {}", a.out.display());
+    let title = if a.presets.is_empty() {
+        format!("{} lab", G::NAME)
+    } else {
+        format!("{} lab: {}", G::NAME, a.presets.join(", "))
+    };
+    let question = (!questions.is_empty()).then(|| questions.join(" "));
+    let cfg = lab::Config::<G> {
+        variants,
+        deals: a.deals,
+        seed: a.seed,
+        threads: a
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1),
+        weak,
+        strong,
+        max_actions: a.max_actions,
+        progress: true,
+        out: a.out,
+        title,
+        question,
+        command,
+    };
+    lab::validate(&cfg)?;
+    Ok(cfg)
+}
+
 fn run(cli: Cli) -> Result<bool, String> {
     match cli.command {
         Command::Play {
@@ -402,6 +538,48 @@ fn run(cli: Cli) -> Result<bool, String> {
                 } else {
                     outln!("{report}");
                 }
+                Ok(true)
+            }, _ => Err(cli::unknown_game(&game)))
+        }
+        Command::Lab {
+            game,
+            variants,
+            presets,
+            players: p,
+            options,
+            deals,
+            seed,
+            threads,
+            bots,
+            max_actions,
+            out,
+        } => {
+            dispatch!(game.as_str(), G => {
+                let cfg = lab_config::<G>(&game, LabArgs {
+                    variants, presets, players: p, options, deals, seed, threads, bots, max_actions, out,
+                })?;
+                lab::report::check_out_dir(&cfg.out)?;
+                let report = lab::run(&cfg)?;
+                lab::report::write(&report, &cfg.out)?;
+                for v in &report.variants {
+                    outln!(
+                        "{:<16} seat spread {:5.1} pts (p {:.3})  mean length {:7.1}  skill index {:.3}  luck share {:4.1}%",
+                        v.name,
+                        100.0 * (v.seats.rates.iter().map(|r| r.value).fold(0.0, f64::max)
+                            - v.seats.rates.iter().map(|r| r.value).fold(1.0, f64::min)),
+                        v.seats.chi_square.p_value,
+                        v.lengths.summary.mean,
+                        v.skill.index.value,
+                        100.0 * v.luck.luck.value,
+                    );
+                }
+                outln!(
+                    "{} games in {:.1} s; wrote {} and {}",
+                    report.games,
+                    report.seconds,
+                    cfg.out.join("report.html").display(),
+                    cfg.out.join("report.md").display()
+                );
                 Ok(true)
             }, _ => Err(cli::unknown_game(&game)))
         }

@@ -1,0 +1,771 @@
+//! The lab report as Markdown (`report.md`, with the plots beside it as
+//! SVG files) and as one self-contained HTML page (`report.html`, the same
+//! plots inline), drawn with plotters' SVG backend.
+//!
+//! Both are rendered from one list of blocks (headings, paragraphs,
+//! tables, figures) so they cannot drift apart. Only the line that says
+//! how long the run took and on how many threads depends on the machine;
+//! everything else is a function of the seed.
+
+use super::stats::Interval;
+use super::{Report, VariantReport};
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::path::Path;
+
+/// One piece of the report.
+enum Block {
+    Heading(u8, String),
+    Para(String),
+    Table(Vec<String>, Vec<Vec<String>>),
+    Figure {
+        file: &'static str,
+        alt: String,
+        svg: String,
+    },
+}
+
+const COLOURS: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+];
+
+fn colour(i: usize) -> RGBColor {
+    COLOURS[i % COLOURS.len()]
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn pct_ci(i: &Interval) -> String {
+    format!(
+        "{:.1}% [{:.1}, {:.1}]",
+        100.0 * i.value,
+        100.0 * i.low,
+        100.0 * i.high
+    )
+}
+
+fn num_ci(i: &Interval) -> String {
+    format!("{:.3} [{:.3}, {:.3}]", i.value, i.low, i.high)
+}
+
+fn p_value(p: f64) -> String {
+    if p < 0.001 {
+        "<0.001".into()
+    } else {
+        format!("{p:.3}")
+    }
+}
+
+fn plot_err<E: std::fmt::Debug>(e: E) -> String {
+    format!("drawing a plot: {e:?}")
+}
+
+/// Vertical whisker from `low` to `high` at `x`, caps `half` wide.
+fn whisker(x: f64, low: f64, high: f64, half: f64) -> Vec<PathElement<(f64, f64)>> {
+    let style = ShapeStyle::from(&BLACK).stroke_width(1);
+    vec![
+        PathElement::new(vec![(x, low), (x, high)], style),
+        PathElement::new(vec![(x - half, low), (x + half, low)], style),
+        PathElement::new(vec![(x - half, high), (x + half, high)], style),
+    ]
+}
+
+/// The name of every position index across variants: the variants' own
+/// name when they agree, else the ordinal (4th is the Greater Peon at 4
+/// players, the Lesser Peon at 5).
+fn position_labels(r: &Report) -> Vec<String> {
+    let seats = r.variants.iter().map(|v| v.players).max().unwrap_or(0);
+    (0..seats)
+        .map(|i| {
+            let mut names = r.variants.iter().filter_map(|v| v.seats.positions.get(i));
+            match names.next() {
+                Some(first) if names.all(|n| n == first) => first.clone(),
+                _ => super::ordinal(i + 1),
+            }
+        })
+        .collect()
+}
+
+/// First-place rate per position, variants side by side, with CI whiskers.
+fn seat_plot(r: &Report) -> Result<String, String> {
+    let seats = r.variants.iter().map(|v| v.players).max().unwrap_or(1);
+    let top = r
+        .variants
+        .iter()
+        .flat_map(|v| v.seats.rates.iter().map(|i| i.high))
+        .fold(0.0f64, f64::max)
+        .max(0.05)
+        * 1.15;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 420)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "First-place rate per starting position, strong bot in every seat (95% CI)",
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(-0.5..seats as f64 - 0.5, 0.0..top)
+            .map_err(plot_err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(0)
+            .y_label_formatter(&|y| format!("{:.0}%", 100.0 * y))
+            .y_desc("first places")
+            .draw()
+            .map_err(plot_err)?;
+        category_labels(&root, &chart, &position_labels(r))?;
+        let k = r.variants.len().max(1) as f64;
+        let slot = 0.8 / k;
+        for (j, v) in r.variants.iter().enumerate() {
+            let c = colour(j);
+            let x = |s: usize| s as f64 - 0.4 + (j as f64 + 0.5) * slot;
+            chart
+                .draw_series(v.seats.rates.iter().enumerate().map(|(s, i)| {
+                    Rectangle::new(
+                        [(x(s) - 0.42 * slot, 0.0), (x(s) + 0.42 * slot, i.value)],
+                        c.filled(),
+                    )
+                }))
+                .map_err(plot_err)?
+                .label(format!("{} ({}p)", v.name, v.players))
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+            for (s, i) in v.seats.rates.iter().enumerate() {
+                chart
+                    .draw_series(whisker(x(s), i.low, i.high, 0.15 * slot))
+                    .map_err(plot_err)?;
+            }
+            let fair = 1.0 / v.players as f64;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(-0.5, fair), (v.players as f64 - 0.5, fair)],
+                    ShapeStyle::from(&c.mix(0.6)).stroke_width(1),
+                )))
+                .map_err(plot_err)?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(plot_err)?;
+        root.present().map_err(plot_err)?;
+    }
+    Ok(svg)
+}
+
+/// One length histogram per variant, stacked, on a shared x axis.
+fn length_plot(r: &Report) -> Result<String, String> {
+    let lo = r
+        .variants
+        .iter()
+        .map(|v| v.lengths.histogram.start)
+        .min()
+        .unwrap_or(0) as f64;
+    let hi = r
+        .variants
+        .iter()
+        .map(|v| {
+            let h = &v.lengths.histogram;
+            h.start + h.width * h.counts.len() as u64
+        })
+        .max()
+        .unwrap_or(1) as f64;
+    let hi = hi.max(lo + 1.0);
+    let panel = 170u32;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 40 + panel * r.variants.len() as u32))
+            .into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        let (title, body) = root.split_vertically(40);
+        title
+            .titled(
+                "Game length (actions per game), share of games per bin",
+                ("sans-serif", 18),
+            )
+            .map_err(plot_err)?;
+        let panels = body.split_evenly((r.variants.len().max(1), 1));
+        for (j, (v, area)) in r.variants.iter().zip(panels).enumerate() {
+            let h = &v.lengths.histogram;
+            let games = h.counts.iter().sum::<u64>().max(1) as f64;
+            let top = h.counts.iter().copied().max().unwrap_or(0) as f64 / games * 1.15 + 1e-9;
+            let s = &v.lengths.summary;
+            let mut chart = ChartBuilder::on(&area)
+                .caption(
+                    format!(
+                        "{}: mean {:.1}, median {}, p90 {}",
+                        v.name, s.mean, s.median, s.p90
+                    ),
+                    ("sans-serif", 14),
+                )
+                .margin(6)
+                .x_label_area_size(24)
+                .y_label_area_size(56)
+                .build_cartesian_2d(lo..hi, 0.0..top)
+                .map_err(plot_err)?;
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .y_labels(4)
+                .y_label_formatter(&|y| format!("{:.0}%", 100.0 * y))
+                .x_label_formatter(&|x| format!("{x:.0}"))
+                .draw()
+                .map_err(plot_err)?;
+            let c = colour(j);
+            chart
+                .draw_series(h.counts.iter().enumerate().map(|(b, &n)| {
+                    let x0 = (h.start + h.width * b as u64) as f64;
+                    let x1 = x0 + h.width as f64;
+                    Rectangle::new([(x0, 0.0), (x1, n as f64 / games)], c.filled())
+                }))
+                .map_err(plot_err)?;
+            let m = s.mean;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(m, 0.0), (m, top)],
+                    ShapeStyle::from(&BLACK).stroke_width(1),
+                )))
+                .map_err(plot_err)?;
+        }
+        root.present().map_err(plot_err)?;
+    }
+    Ok(svg)
+}
+
+/// Writes `names[i]` under x = i of a chart whose y axis starts at its
+/// bottom edge (plotters' own labels would fall on "nice" fractional x).
+fn category_labels(
+    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    chart: &ChartContext<'_, SVGBackend<'_>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    names: &[String],
+) -> Result<(), String> {
+    let bottom = chart.y_range().start;
+    let (ox, oy) = area.get_base_pixel();
+    let style = TextStyle::from(("sans-serif", 13).into_font())
+        .pos(Pos::new(HPos::Center, VPos::Top))
+        .color(&BLACK);
+    for (i, name) in names.iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(i as f64, bottom));
+        area.draw(&Text::new(
+            name.clone(),
+            (x - ox, y - oy + 6),
+            style.clone(),
+        ))
+        .map_err(plot_err)?;
+    }
+    Ok(())
+}
+
+/// Bars with whiskers, one per variant, in one panel.
+fn bar_panel(
+    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    caption: &str,
+    names: &[String],
+    values: &[Interval],
+    reference: Option<f64>,
+) -> Result<(), String> {
+    let k = values.len().max(1);
+    let lo = values.iter().map(|i| i.low).fold(0.0f64, f64::min);
+    let hi = values
+        .iter()
+        .map(|i| i.high)
+        .fold(reference.unwrap_or(0.0), f64::max)
+        .max(0.05);
+    let pad = 0.12 * (hi - lo);
+    let lo = if lo < 0.0 { lo - pad } else { 0.0 };
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 15))
+        .margin(8)
+        .x_label_area_size(28)
+        .y_label_area_size(56)
+        .build_cartesian_2d(-0.5..k as f64 - 0.5, lo..hi + pad)
+        .map_err(plot_err)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_labels(5)
+        .y_label_formatter(&|y| format!("{y:.2}"))
+        .draw()
+        .map_err(plot_err)?;
+    category_labels(area, &chart, names)?;
+    for (j, i) in values.iter().enumerate() {
+        let x = j as f64;
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(x - 0.3, 0.0), (x + 0.3, i.value)],
+                colour(j).filled(),
+            )))
+            .map_err(plot_err)?;
+        chart
+            .draw_series(whisker(x, i.low, i.high, 0.08))
+            .map_err(plot_err)?;
+    }
+    if let Some(y) = reference {
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(-0.5, y), (k as f64 - 0.5, y)],
+                ShapeStyle::from(&BLACK.mix(0.5)).stroke_width(1),
+            )))
+            .map_err(plot_err)?;
+    }
+    Ok(())
+}
+
+/// Skill index, strong-ahead rate and luck share per variant.
+fn skill_plot(r: &Report) -> Result<String, String> {
+    let names: Vec<String> = r.variants.iter().map(|v| v.name.clone()).collect();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 3 * 240)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        let panels = root.split_evenly((3, 1));
+        let pick = |f: fn(&VariantReport) -> Interval| r.variants.iter().map(f).collect::<Vec<_>>();
+        bar_panel(
+            &panels[0],
+            "Skill index: lone strong bot's first places, 0 = fair share, 1 = always (95% CI)",
+            &names,
+            &pick(|v| v.skill.index),
+            None,
+        )?;
+        bar_panel(
+            &panels[1],
+            "Strong finishes ahead of weak, mixed table (95% CI; 0.5 = no skill)",
+            &names,
+            &pick(|v| v.skill.ahead),
+            Some(0.5),
+        )?;
+        bar_panel(
+            &panels[2],
+            "Luck share: variance of a seat's result explained by the deal (95% bootstrap CI)",
+            &names,
+            &pick(|v| v.luck.luck),
+            None,
+        )?;
+        root.present().map_err(plot_err)?;
+    }
+    Ok(svg)
+}
+
+const METHOD: &[&str] = &[
+    "Every variant plays the same deal seeds (a deal is the seed of the shuffles, the seating draw and the dice). \
+     Three studies per variant, each on `deals` deals:",
+    "**Seat advantage.** The strong bot in every seat, one game per deal on `deals` x players deals (not every \
+     rotation of fewer deals: identical bots would replay the same game in every rotation). Each seat's starting position is read from the game as \
+     dealt (who leads first in Big Cheese, the role from the seating draw in Dalmuti), since the seat number itself \
+     is arbitrary. First-place rate per position with Wilson 95% intervals (a shared win counts as a fraction); \
+     Pearson's chi-square of the first places per position against equal shares, with players - 1 degrees of \
+     freedom. The same games give the game lengths (actions per game, every seat's every action; for Dalmuti with \
+     `hands=1` that is one hand).",
+    "**Skill index.** One strong bot and players - 1 weak bots, every deal played once per rotation so the strong bot \
+     sits in every seat of every deal. p = the strong bot's first-place rate; the index is (p - 1/players) / \
+     (1 - 1/players): 0 means it wins no more than its fair share, 1 that it always wins. The interval is a normal \
+     interval over deals (the mean over a deal's rotations is one observation, since a deal's games share its cards).",
+    "**Strong ahead of weak.** Strong and weak bots alternate round the table (strong in seats P1, P3, ..., so \
+     with an odd table the strong bots are one more), every rotation of every deal. For every (strong, weak) pair of seats in a game: 1 if the strong bot finished in a \
+     better place, 1/2 if tied, 0 if worse; averaged per game, then per deal; interval over deals. 0.5 means the \
+     bots are indistinguishable under these rules.",
+    "**Luck vs skill.** On those same mixed games, a seat's result is y = (players - place) / (players - 1): 1 for \
+     first, 0 for last. Its total variance (sum of squares about the mean, over every seat of every game) is split \
+     as in a two-way analysis of variance: *luck* = sum over (deal, seat) of rotations x (mean y of that seat of \
+     that deal over the rotations - mean)^2, what the cards and dice of that position were worth whoever played \
+     them (it includes the seat's own advantage); *skill* = sum over the two bots of games x (bot's mean y - mean)^2; \
+     *residual* = the rest, how a particular bot's play met a particular deal. In a duplicate match every seat sees \
+     every bot equally often, so luck and skill do not overlap. The luck share is luck / total; its interval is \
+     the 2.5-97.5% percentile of 400 bootstrap resamples of the deals. With few rotations the cell means keep a \
+     little residual noise (about residual/rotations), so the luck share is slightly high, equally for every variant.",
+    "The luck and skill shares depend on the pair of bots (a wider gap between them raises the skill share), so \
+     compare variants within a report rather than read them as absolute properties of the game. Every interval \
+     is 95%; intervals of different variants overlap when the data cannot tell them apart.",
+];
+
+fn blocks(r: &Report) -> Result<Vec<Block>, String> {
+    use Block::*;
+    let mut b = Vec::new();
+    b.push(Heading(1, r.title.clone()));
+    if let Some(q) = &r.question {
+        b.push(Para(format!("**Question.** {q}")));
+    }
+    b.push(Para(format!("Made by `{}`", r.command)));
+    b.push(Para(format!(
+        "{}: strong bot `{}`, weak bot `{}`; {} deals per study and variant; seed {}.",
+        r.game, r.strong, r.weak, r.deals, r.seed
+    )));
+    b.push(Para(format!(
+        "*Played {} games in {:.1} s on {} thread(s).*",
+        r.games, r.seconds, r.threads
+    )));
+
+    b.push(Heading(2, "Summary".into()));
+    b.push(Table(
+        [
+            "variant",
+            "players",
+            "options (vs defaults)",
+            "seat spread",
+            "equal positions: χ² p",
+            "mean length",
+            "skill index",
+            "strong ahead",
+            "luck share",
+        ]
+        .map(String::from)
+        .to_vec(),
+        r.variants
+            .iter()
+            .map(|v| {
+                let rates = v.seats.rates.iter().map(|i| i.value);
+                let spread = rates.clone().fold(0.0f64, f64::max) - rates.fold(1.0f64, f64::min);
+                vec![
+                    v.name.clone(),
+                    v.players.to_string(),
+                    if v.changes.is_empty() {
+                        "(defaults)".into()
+                    } else {
+                        format!("`{}`", v.changes.join(" "))
+                    },
+                    format!("{:.1} pts", 100.0 * spread),
+                    p_value(v.seats.chi_square.p_value),
+                    format!("{:.1}", v.lengths.summary.mean),
+                    num_ci(&v.skill.index),
+                    pct_ci(&v.skill.ahead),
+                    pct_ci(&v.luck.luck),
+                ]
+            })
+            .collect(),
+    ));
+    b.push(Para(
+        "Seat spread: the best starting position's first-place rate minus the worst's. See the method section at the end for what each figure is."
+            .into(),
+    ));
+
+    b.push(Heading(2, "Seat advantage".into()));
+    b.push(Para(format!(
+        "By starting position: {}. Lines: the fair share 1/players.",
+        r.position
+    )));
+    b.push(Figure {
+        file: "seat.svg",
+        alt: "first-place rate per starting position".into(),
+        svg: seat_plot(r)?,
+    });
+    let labels = position_labels(r);
+    let mut header = vec!["position".to_string()];
+    header.extend(r.variants.iter().map(|v| v.name.clone()));
+    let mut rows: Vec<Vec<String>> = (0..labels.len())
+        .map(|s| {
+            let mut row = vec![labels[s].clone()];
+            row.extend(
+                r.variants
+                    .iter()
+                    .map(|v| v.seats.rates.get(s).map(pct_ci).unwrap_or_default()),
+            );
+            row
+        })
+        .collect();
+    let row = |label: &str, f: &dyn Fn(&VariantReport) -> String| {
+        let mut row = vec![label.to_string()];
+        row.extend(r.variants.iter().map(f));
+        row
+    };
+    rows.push(row("fair share", &|v| pct(1.0 / v.players as f64)));
+    rows.push(row("χ² (df)", &|v| {
+        format!(
+            "{:.2} ({})",
+            v.seats.chi_square.statistic, v.seats.chi_square.df
+        )
+    }));
+    rows.push(row("p (equal positions)", &|v| {
+        p_value(v.seats.chi_square.p_value)
+    }));
+    rows.push(row("games", &|v| v.seats.games.to_string()));
+    rows.push(row("capped (no winner)", &|v| v.seats.capped.to_string()));
+    b.push(Table(header, rows));
+
+    b.push(Heading(2, "Game length".into()));
+    b.push(Figure {
+        file: "length.svg",
+        alt: "game length histograms".into(),
+        svg: length_plot(r)?,
+    });
+    b.push(Table(
+        ["variant", "mean", "median", "p90", "min", "max"]
+            .map(String::from)
+            .to_vec(),
+        r.variants
+            .iter()
+            .map(|v| {
+                let s = &v.lengths.summary;
+                vec![
+                    v.name.clone(),
+                    format!("{:.1}", s.mean),
+                    s.median.to_string(),
+                    s.p90.to_string(),
+                    s.min.to_string(),
+                    s.max.to_string(),
+                ]
+            })
+            .collect(),
+    ));
+    b.push(Para(
+        "Actions per game, counted over the seat-advantage games (strong bot in every seat)."
+            .into(),
+    ));
+
+    b.push(Heading(2, "Skill".into()));
+    b.push(Figure {
+        file: "skill.svg",
+        alt: "skill index, strong ahead of weak and luck share per variant".into(),
+        svg: skill_plot(r)?,
+    });
+    b.push(Table(
+        [
+            "variant",
+            "lone strong wins",
+            "fair share",
+            "× fair share",
+            "skill index",
+            "strong ahead of weak",
+        ]
+        .map(String::from)
+        .to_vec(),
+        r.variants
+            .iter()
+            .map(|v| {
+                let s = &v.skill;
+                vec![
+                    v.name.clone(),
+                    pct_ci(&s.strong_wins),
+                    pct(s.fair_share),
+                    format!("{:.2}", s.strong_wins.value / s.fair_share),
+                    num_ci(&s.index),
+                    pct_ci(&s.ahead),
+                ]
+            })
+            .collect(),
+    ));
+
+    b.push(Heading(2, "Luck vs skill".into()));
+    b.push(Table(
+        [
+            "variant",
+            "luck (deal) share",
+            "skill (bot) share",
+            "residual share",
+        ]
+        .map(String::from)
+        .to_vec(),
+        r.variants
+            .iter()
+            .map(|v| {
+                vec![
+                    v.name.clone(),
+                    pct_ci(&v.luck.luck),
+                    pct_ci(&v.luck.skill),
+                    pct_ci(&v.luck.residual),
+                ]
+            })
+            .collect(),
+    ));
+    b.push(Para(
+        "Shares of the variance of a seat's normalised place in the mixed strong/weak games; they sum to 100%."
+            .into(),
+    ));
+
+    b.push(Heading(2, "Method".into()));
+    for p in METHOD {
+        b.push(Para(p.replace("`deals`", &r.deals.to_string())));
+    }
+    Ok(b)
+}
+
+fn markdown(blocks: &[Block]) -> String {
+    let mut out = String::new();
+    for b in blocks {
+        match b {
+            Block::Heading(level, text) => {
+                out.push_str(&format!("{} {text}\n\n", "#".repeat(*level as usize)))
+            }
+            Block::Para(text) => out.push_str(&format!("{text}\n\n")),
+            Block::Table(header, rows) => {
+                let line = |cells: &[String]| {
+                    format!(
+                        "| {} |\n",
+                        cells
+                            .iter()
+                            .map(|c| c.replace('|', "\\|"))
+                            .collect::<Vec<_>>()
+                            .join(" | ")
+                    )
+                };
+                out.push_str(&line(header));
+                out.push_str(&format!("|{}\n", " --- |".repeat(header.len())));
+                for r in rows {
+                    out.push_str(&line(r));
+                }
+                out.push('\n');
+            }
+            Block::Figure { file, alt, .. } => out.push_str(&format!("![{alt}]({file})\n\n")),
+        }
+    }
+    out
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Escapes `text` and turns the Markdown spans the report uses (`code`,
+/// **bold**, *italic*) into HTML.
+fn inline(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = escape(text);
+    // Code first, so its contents are left alone.
+    let mut parts = Vec::new();
+    while let Some(a) = rest.find('`') {
+        let Some(len) = rest[a + 1..].find('`') else {
+            break;
+        };
+        parts.push((rest[..a].to_string(), false));
+        parts.push((rest[a + 1..a + 1 + len].to_string(), true));
+        rest = rest[a + 2 + len..].to_string();
+    }
+    parts.push((rest, false));
+    for (part, code) in parts {
+        if code {
+            out.push_str(&format!("<code>{part}</code>"));
+        } else {
+            let mut p = part;
+            for (mark, tag) in [("**", "strong"), ("*", "em")] {
+                let mut open = true;
+                while p.contains(mark) {
+                    let t = if open {
+                        format!("<{tag}>")
+                    } else {
+                        format!("</{tag}>")
+                    };
+                    p = p.replacen(mark, &t, 1);
+                    open = !open;
+                }
+            }
+            out.push_str(&p);
+        }
+    }
+    out
+}
+
+fn html(title: &str, blocks: &[Block]) -> String {
+    let mut out = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>\n\
+         body {{ font-family: sans-serif; max-width: 980px; margin: 2em auto; padding: 0 1em; color: #222; }}\n\
+         table {{ border-collapse: collapse; margin: 1em 0; }}\n\
+         th, td {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }}\n\
+         th {{ background: #f3f3f3; }}\n\
+         figure {{ margin: 1em 0; }}\n\
+         svg {{ max-width: 100%; height: auto; }}\n\
+         </style>\n</head>\n<body>\n",
+        escape(title)
+    );
+    for b in blocks {
+        match b {
+            Block::Heading(level, text) => {
+                out.push_str(&format!("<h{level}>{}</h{level}>\n", inline(text)))
+            }
+            Block::Para(text) => out.push_str(&format!("<p>{}</p>\n", inline(text))),
+            Block::Table(header, rows) => {
+                out.push_str("<table>\n<tr>");
+                for h in header {
+                    out.push_str(&format!("<th>{}</th>", inline(h)));
+                }
+                out.push_str("</tr>\n");
+                for r in rows {
+                    out.push_str("<tr>");
+                    for c in r {
+                        out.push_str(&format!("<td>{}</td>", inline(c)));
+                    }
+                    out.push_str("</tr>\n");
+                }
+                out.push_str("</table>\n");
+            }
+            Block::Figure { alt, svg, .. } => {
+                out.push_str(&format!(
+                    "<figure role=\"img\" aria-label=\"{}\">\n{svg}\n</figure>\n",
+                    escape(alt)
+                ));
+            }
+        }
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+/// A rendered report.
+pub struct Rendered {
+    /// `report.md`.
+    pub markdown: String,
+    /// `report.html`.
+    pub html: String,
+    /// The plots: (file name, SVG text).
+    pub svgs: Vec<(&'static str, String)>,
+}
+
+/// The report's Markdown and HTML texts and its SVG files.
+pub fn render(r: &Report) -> Result<Rendered, String> {
+    let blocks = blocks(r)?;
+    let svgs = blocks
+        .iter()
+        .filter_map(|b| match b {
+            Block::Figure { file, svg, .. } => Some((*file, svg.clone())),
+            _ => None,
+        })
+        .collect();
+    Ok(Rendered {
+        markdown: markdown(&blocks),
+        html: html(&r.title, &blocks),
+        svgs,
+    })
+}
+
+/// Checks that `dir` can take the report before any game is played: makes
+/// it and writes `report.md` there (overwritten by [`write()`]).
+pub fn check_out_dir(dir: &Path) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("cannot write the report to {}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    std::fs::write(dir.join("report.md"), "(the lab is running)\n").map_err(fail)
+}
+
+/// Writes `report.md`, `report.html` and the SVG plots into `dir`.
+pub fn write(r: &Report, dir: &Path) -> Result<(), String> {
+    let Rendered {
+        markdown: md,
+        html: page,
+        svgs,
+    } = render(r)?;
+    let fail = |e: std::io::Error| format!("cannot write the report to {}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    std::fs::write(dir.join("report.md"), md).map_err(fail)?;
+    std::fs::write(dir.join("report.html"), page).map_err(fail)?;
+    for (file, svg) in svgs {
+        std::fs::write(dir.join(file), svg).map_err(fail)?;
+    }
+    Ok(())
+}
