@@ -188,7 +188,7 @@ enum Command {
         /// Worker threads (default: all cores); the report does not depend on it.
         #[arg(long)]
         threads: Option<usize>,
-        /// WEAK,STRONG bots (default: the weakest and strongest of the game's ladder).
+        /// WEAK,STRONG bots (default: the weakest and the strongest non-search bot of the game's ladder).
         #[arg(long, value_delimiter = ',', value_name = "WEAK,STRONG")]
         bots: Vec<String>,
         /// Stop a game with no winner after this many actions (B17).
@@ -367,7 +367,16 @@ fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G
     let (weak, strong) = match a.bots.as_slice() {
         [] => (
             G::LADDER.first().copied().unwrap_or("random").to_string(),
-            G::LADDER.last().copied().unwrap_or("random").to_string(),
+            // The strongest bot that decides at once: a lab plays hundreds
+            // of thousands of games, which a search bot would take hours for
+            // (name it with --bots to use it anyway).
+            G::LADDER
+                .iter()
+                .rev()
+                .find(|b| **b != "search")
+                .copied()
+                .unwrap_or("random")
+                .to_string(),
         ),
         [weak, strong] => (weak.trim().to_string(), strong.trim().to_string()),
         _ => return Err("--bots takes two bots: WEAK,STRONG".into()),
