@@ -61,12 +61,24 @@ pub(crate) struct Params {
     pub lose_cost: f64,
     /// `V`: cost of each card still held.
     pub card_cost: f64,
+    /// `V`: cost of each set by its rank (bad ranks are hard to shed by
+    /// following: rank 12 costs this much, better ranks less).
+    pub rank_cost: f64,
+    /// Development: exponent of the rank in `rank_cost`.
+    pub rank_pow: f64,
+    /// Development: cost of each card by rank.
+    pub card_rank_cost: f64,
     /// Whether the likeliest-beaten set counts as free (it goes out last).
     pub last_free: f64,
     /// Leading: value of keeping the lead (times the chance nobody beats).
     pub keep: f64,
     /// Following: value of winning the trick (times the chance it holds).
     pub win: f64,
+    /// Value of the lead as the best lead it allows: how much the best
+    /// whole set led next would lower `V` (times the chance we get it).
+    pub tempo: f64,
+    /// Development: 1 gives taxes like the rule-based player.
+    pub gift_rules: f64,
     /// How much more the lead is worth when an opponent is near going out.
     pub danger: f64,
     /// An opponent with at most this many cards is near going out.
@@ -84,15 +96,20 @@ impl Default for Params {
     fn default() -> Params {
         Params {
             set_cost: 1.0,
-            lose_cost: 1.0,
-            card_cost: 0.0,
+            lose_cost: 3.0,
+            card_cost: 0.5,
+            rank_cost: 3.0,
+            rank_pow: 1.0,
+            card_rank_cost: 0.0,
             last_free: 1.0,
-            keep: 0.5,
-            win: 0.5,
+            keep: 0.75,
+            win: 0.0,
+            tempo: 0.0,
+            gift_rules: 0.0,
             danger: 1.0,
             danger_cards: 3.0,
             trust: 0.7,
-            model: 0.8,
+            model: 1.0,
             pass: 0.0,
         }
     }
@@ -110,10 +127,15 @@ impl Params {
                         "set_cost" => p.set_cost = v,
                         "lose_cost" => p.lose_cost = v,
                         "card_cost" => p.card_cost = v,
+                        "rank_cost" => p.rank_cost = v,
+                        "rank_pow" => p.rank_pow = v,
+                        "card_rank_cost" => p.card_rank_cost = v,
                         "last_free" => p.last_free = v,
                         "keep" => p.keep = v,
                         "win" => p.win = v,
                         "danger" => p.danger = v,
+                        "tempo" => p.tempo = v,
+                        "gift_rules" => p.gift_rules = v,
                         "danger_cards" => p.danger_cards = v,
                         "trust" => p.trust = v,
                         "model" => p.model = v,
@@ -357,12 +379,16 @@ impl Know {
         let mut sum = 0.0;
         let mut worst: f64 = 0.0;
         let mut boost: f64 = 0.0;
+        let mut ranks = 0.0;
+        let mut card_ranks = 0.0;
         for r in 1..JESTER {
             let c = hand.count(Card::from_index(r)) as usize;
             if c == 0 {
                 continue;
             }
             sets += 1;
+            ranks += (r as f64 / 12.0).powf(p.rank_pow);
+            card_ranks += c as f64 * r as f64 / 12.0;
             let b = self.beaten(r, c);
             sum += b;
             worst = worst.max(b);
@@ -376,6 +402,26 @@ impl Know {
         p.set_cost * sets as f64
             + p.lose_cost * (sum - p.last_free * worst + boost)
             + p.card_cost * hand.len() as f64
+            + p.rank_cost * ranks
+            + p.card_rank_cost * card_ranks
+    }
+}
+
+impl Know {
+    /// How much the best whole set led from `hand` (of cost `now`) would
+    /// lower its cost.
+    fn best_lead(&self, hand: &Hand, now: f64, p: &Params) -> f64 {
+        let mut best: f64 = 0.0;
+        for r in 1..JESTER {
+            let c = Card::from_index(r);
+            let n = hand.count(c);
+            if n > 0 {
+                let mut h = *hand;
+                h.remove(c, n);
+                best = best.max(now - self.value(&h, p));
+            }
+        }
+        best
     }
 }
 
@@ -406,7 +452,7 @@ impl Strong {
         let hand = view.hand;
         let p = self.params;
         match pv.phase {
-            Phase::GreaterTax | Phase::LesserTax | Phase::MarketReturn => {
+            Phase::GreaterTax | Phase::LesserTax | Phase::MarketReturn if p.gift_rules == 0.0 => {
                 self.memory.update(view);
                 let know = Know::new(view, &self.memory, &p);
                 Some(
@@ -479,7 +525,13 @@ fn play_score(
     }
     let held = 1.0 - know.beaten(play.rank() as usize, size);
     let bonus = if leading { p.keep } else { p.win };
-    now - know.value(&rest, p) + bonus * held * lead
+    let later = know.value(&rest, p);
+    let tempo = if p.tempo != 0.0 {
+        p.tempo * know.best_lead(&rest, later, p)
+    } else {
+        0.0
+    };
+    now - later + (bonus + tempo) * held * lead
 }
 
 impl Bot<Dalmuti> for Strong {
