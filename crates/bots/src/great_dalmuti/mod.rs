@@ -1,6 +1,6 @@
 //! The Great Dalmuti's bots, weakest first: `random`, `heuristic`
-//! (rule-based). Each lives in its own module; this one only names them for
-//! [`Roster`].
+//! (rule-based), `strong` (counting). Each lives in its own module; this
+//! one only names them for [`Roster`].
 
 use crate::{no_budget, unknown, Bot, BotSpec, RandomBot, Roster};
 use dalmuti::Dalmuti;

@@ -36,8 +36,9 @@
 //! Taxes give away the cards whose loss lowers `V` most (loose singles of
 //! the worst ranks, sets kept, never a Jester). Revolutions, the market and
 //! seating a newcomer follow the rule-based [`Heuristic`]. The plain
-//! heuristic's sure-winner run (every set left but one unbeatable: lead
-//! them and go out) is kept as an override.
+//! heuristic's sure-winner run (every set left but one unbeatable, here
+//! also beaten with a chance of at most 10%: lead them and go out) is kept
+//! as an override.
 //!
 //! A decision is a few thousand floating-point operations (a few
 //! microseconds). The bot is deterministic given its seed and the views it
@@ -163,7 +164,7 @@ impl Memory {
                 continue;
             }
             // what a rule-based player would have played had it held it
-            let m = pv.cards_left[o];
+            let m = pv.cards_left.get(o).copied().unwrap_or(0);
             let lo = if m > LONG { STRONG + 1 } else { 1 };
             for q in lo..r.min(JESTER) {
                 self.naturals[o][q] = self.naturals[o][q].min(n - 1);
