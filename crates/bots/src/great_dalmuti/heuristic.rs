@@ -70,7 +70,7 @@ impl Heuristic {
 }
 
 /// How much we want to get rid of `card`: its rank, Jesters never.
-fn badness(card: Card) -> i32 {
+pub(crate) fn badness(card: Card) -> i32 {
     if card.is_jester() {
         -100
     } else {
@@ -86,15 +86,15 @@ fn gift_score(hand: &Hand, g: Gift) -> i32 {
 }
 
 /// What the seat can tell about the cards it cannot see.
-struct Table {
+pub(crate) struct Table {
     /// Cards neither in our hand nor played this hand: the opponents' hands.
-    unseen: Hand,
+    pub(crate) unseen: Hand,
     /// The most cards an opponent still in the hand holds.
     max_opp: u8,
 }
 
 impl Table {
-    fn new(view: &View) -> Table {
+    pub(crate) fn new(view: &View) -> Table {
         let pv = &view.public;
         let mut seen = view.hand;
         for p in &pv.played {
@@ -115,7 +115,7 @@ impl Table {
     }
 
     /// Whether some opponent might beat `size` cards of rank `rank`.
-    fn beatable(&self, rank: u8, size: u8) -> bool {
+    pub(crate) fn beatable(&self, rank: u8, size: u8) -> bool {
         if size > self.max_opp {
             return false;
         }
@@ -129,7 +129,7 @@ impl Table {
     /// How many leads `hand` still needs that may be beaten: the sets no
     /// opponent can beat are leads that keep the lead; the Jesters ride
     /// along with the last set.
-    fn losers(&self, hand: &Hand) -> usize {
+    pub(crate) fn losers(&self, hand: &Hand) -> usize {
         let mut groups = 0;
         let mut losers = 0;
         for r in 1..JESTER {
@@ -150,7 +150,7 @@ impl Table {
 }
 
 /// The hand left after playing `p`.
-fn after(hand: &Hand, p: Play) -> Hand {
+pub(crate) fn after(hand: &Hand, p: Play) -> Hand {
     let mut h = *hand;
     if p.naturals() > 0 {
         h.remove(p.card(), p.naturals());

@@ -1,22 +1,24 @@
 //! The Great Dalmuti's bots, weakest first: `random`, `heuristic`
-//! (rule-based). Each lives in its own module; this one only names them for
-//! [`Roster`].
+//! (rule-based), `strong` (counting). Each lives in its own module; this
+//! one only names them for [`Roster`].
 
 use crate::{no_budget, unknown, Bot, BotSpec, RandomBot, Roster};
 use dalmuti::Dalmuti;
 
 pub mod heuristic;
+pub mod strong;
 
 impl Roster for Dalmuti {
-    const BOTS: &'static [&'static str] = &["heuristic", "random"];
-    const LADDER: &'static [&'static str] = &["random", "heuristic"];
+    const BOTS: &'static [&'static str] = &["heuristic", "strong", "random"];
+    const LADDER: &'static [&'static str] = &["random", "heuristic", "strong"];
 
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
         let spec: BotSpec = spec.parse()?;
         match (spec.name.as_str(), spec.budget) {
             ("random", None) => Ok(Box::new(RandomBot::new(seed))),
             ("heuristic", None) => Ok(Box::new(heuristic::Heuristic::new(seed))),
-            ("random" | "heuristic", Some(_)) => Err(no_budget(&spec)),
+            ("strong", None) => Ok(Box::new(strong::Strong::new(seed))),
+            ("random" | "heuristic" | "strong", Some(_)) => Err(no_budget(&spec)),
             (name, _) => Err(unknown::<Self>(name)),
         }
     }
