@@ -1,0 +1,244 @@
+//! The `search` bot for The Big Cheese: the generic ISMCTS engine
+//! ([`crate::search`]) with this game's playout policy and rewards.
+//!
+//! - **Chance.** Everything but the deck order under the face-up top card
+//!   and the dice to come is public (B3). Every iteration rebuilds the
+//!   state with [`game::Game::sample_from_view`], which shuffles the unseen
+//!   cards and re-seeds the state's dice from the search's own RNG, so each
+//!   iteration sees another deck order and other dice and the tree (keyed
+//!   by actions) averages over them: a chance-sampling MCTS.
+//! - **Playouts.** Lightly guided, with a little uniform randomness: a
+//!   bidder values the card up for bid by its mean payout (plus a bonus
+//!   when it would reach the target), caps its bid where the chips locked
+//!   up cost more than the card is worth (the heuristic's price, in closed
+//!   form), and bids one above the high bid up to that cap, or outbids the
+//!   richest rival outright when that stays within the cap; a Veto stops a
+//!   rival about to reach the target; a roll below the die's mean is
+//!   re-rolled with a Big Cheese. Uniformly random bidding throws chips
+//!   away and makes every position look like a coin toss.
+//! - **Horizon.** A playout stops after [`HORIZON`] actions and the position
+//!   is scored by each seat's *projected* points: its score plus the mean
+//!   payout of its projects on the table. A finished game scores 1 for a
+//!   win (shared wins split it), a little by points for the rest.
+
+use crate::search::{Domain, SearchBot};
+use crate::Budget;
+use bigcheese::{Action, BigCheese, Card, DiceMode, RerollDice, View};
+use game::{Game, Seat};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// Iterations per decision by default.
+pub const DEFAULT_ITERATIONS: u32 = 2000;
+
+/// UCT exploration constant.
+pub const EXPLORATION: f64 = 0.7;
+
+/// Playout length before the position is scored.
+pub const HORIZON: u32 = 60;
+
+/// Chip-auction price in units of a typical payout (as the heuristic).
+const LAMBDA: f64 = 0.045;
+/// Bonus, in typical-payout units, for a payout that reaches the target.
+const WIN_BONUS: f64 = 3.0;
+
+/// The Big Cheese half of the search (see the module docs).
+#[derive(Clone, Debug)]
+pub struct CheeseDomain {
+    /// Chance of a uniformly random action at each playout step.
+    pub epsilon: f64,
+    /// Whether playouts follow the rules of thumb (else uniform random).
+    pub guided: bool,
+    /// Playout length before scoring the position.
+    pub horizon: u32,
+}
+
+impl Default for CheeseDomain {
+    fn default() -> CheeseDomain {
+        let env = |k: &str, d: f64| -> f64 {
+            std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d)
+        };
+        CheeseDomain {
+            epsilon: env("S_EPS", 0.1),
+            guided: env("S_GUIDED", 1.0) > 0.5,
+            horizon: env("S_HORIZON", HORIZON as f64) as u32,
+        }
+    }
+}
+
+/// Mean payout of a number card's roll in `dice` mode (0 for specials).
+fn mean_payout(dice: DiceMode, card: Card) -> f64 {
+    if !card.is_number() {
+        return 0.0;
+    }
+    let v = card.value() as f64;
+    match dice {
+        DiceMode::Polyhedral => (v + 1.0) / 2.0,
+        DiceMode::D6 => 3.5 * v,
+        // E[max of 2d6] = 161/36
+        DiceMode::BestOfTwo => v * 161.0 / 36.0,
+        DiceMode::HalfOfN => v * 4.4,
+        DiceMode::NoDice => v,
+    }
+}
+
+/// A typical payout in this mode (the heuristic's unit of value).
+fn unit(dice: DiceMode) -> f64 {
+    match dice {
+        DiceMode::Polyhedral => 5.0,
+        DiceMode::D6 => 31.0,
+        DiceMode::BestOfTwo => 40.0,
+        DiceMode::HalfOfN => 38.0,
+        DiceMode::NoDice => 9.0,
+    }
+}
+
+/// The largest bid worth paying for `value` typical-payout units.
+fn cap(value: f64) -> u8 {
+    (((1.0 + 8.0 * value / LAMBDA).sqrt() - 1.0) / 2.0).floor() as u8
+}
+
+/// The playout rule of thumb (see the module docs); `None` to fall back to
+/// a random action.
+fn guided(g: &BigCheese) -> Option<Action> {
+    let me = g.to_move()?;
+    let dice = g.options().dice;
+    if let Some((card, payout)) = g.pending_roll() {
+        if g.cheeses(me) > 0
+            && matches!(dice, DiceMode::Polyhedral | DiceMode::D6)
+            && (payout as f64) < mean_payout(dice, card)
+            && !g.options().exact
+        {
+            return Some(Action::Reroll(RerollDice::Die));
+        }
+        return if matches!(dice, DiceMode::Polyhedral | DiceMode::D6) || g.cheeses(me) == 0 {
+            Some(Action::Keep)
+        } else {
+            None
+        };
+    }
+    let card = g.top_card()?;
+    let (high, bidder) = g.high_bid();
+    let target = g.target() as f64;
+    let ev = mean_payout(dice, card);
+    if g.vetos(me) > 0 && card.is_number() {
+        if let Some(b) = bidder.filter(|b| *b != me) {
+            if g.score(b) as f64 + ev >= target {
+                return Some(Action::Veto);
+            }
+        }
+    }
+    let value = match card {
+        Card::Veto => 0.5,
+        Card::BigCheese => 0.6,
+        _ => {
+            ev / unit(dice)
+                + if g.score(me) as f64 + ev >= target {
+                    WIN_BONUS
+                } else {
+                    0.0
+                }
+        }
+    };
+    let c = cap(value).min(g.free_chips(me));
+    if high >= c {
+        return Some(Action::Pass);
+    }
+    let n = g.players();
+    let richest = (0..n)
+        .map(Seat::new)
+        .filter(|&s| s != me && !g.has_passed(s))
+        .map(|s| g.free_chips(s))
+        .max()
+        .unwrap_or(0);
+    let sure = richest.saturating_add(1).max(high + 1);
+    Some(Action::Bid(if sure <= c { sure } else { high + 1 }))
+}
+
+impl CheeseDomain {
+    /// Each seat's reward at the end of a playout.
+    fn score(g: &BigCheese, rewards: &mut [f64]) {
+        let n = g.players().min(rewards.len());
+        let target = g.target().max(1) as f64;
+        if let Some(o) = g.outcome() {
+            let k = o.winners.len().max(1) as f64;
+            for (s, r) in rewards.iter_mut().enumerate().take(n) {
+                *r = if o.winners.iter().any(|w| w.index() == s) {
+                    1.0 / k
+                } else {
+                    0.2 * (o.scores[s] as f64 / target).min(1.0)
+                };
+            }
+            return;
+        }
+        let dice = g.options().dice;
+        let mut proj = [0.0f64; 8];
+        for (s, p) in proj.iter_mut().enumerate().take(n) {
+            *p = g.score(Seat::new(s)) as f64;
+        }
+        for (owner, card, _) in g.projects() {
+            if owner.index() < n {
+                proj[owner.index()] += mean_payout(dice, card);
+            }
+        }
+        for s in 0..n {
+            let best_other = (0..n)
+                .filter(|&q| q != s)
+                .map(|q| proj[q])
+                .fold(0.0, f64::max);
+            let lead = (proj[s] - best_other) / (0.15 * target);
+            let progress = (proj[s] / target).min(1.0);
+            rewards[s] = 0.8 / (1.0 + (-lead).exp()) * progress.max(0.25) + 0.2 * progress;
+        }
+    }
+}
+
+impl Domain<BigCheese> for CheeseDomain {
+    fn start(&mut self, _view: &View) {}
+
+    #[inline]
+    fn stop(&self, g: &BigCheese) -> bool {
+        g.to_move().is_none()
+    }
+
+    fn playout(
+        &mut self,
+        g: &mut BigCheese,
+        rng: &mut ChaCha8Rng,
+        scratch: &mut Vec<Action>,
+        rewards: &mut [f64],
+    ) {
+        for _ in 0..self.horizon {
+            if g.to_move().is_none() {
+                break;
+            }
+            let a = if self.guided && rng.random::<f64>() >= self.epsilon {
+                guided(g)
+            } else {
+                None
+            };
+            let a = match a {
+                Some(a) => a,
+                None => g.random_action(rng, scratch),
+            };
+            g.apply_unchecked(a);
+        }
+        Self::score(g, rewards);
+    }
+}
+
+/// The Big Cheese's search bot.
+pub type Search = SearchBot<BigCheese, CheeseDomain>;
+
+/// A search bot with `budget` (default [`DEFAULT_ITERATIONS`]).
+pub fn new(budget: Option<Budget>, seed: u64) -> Search {
+    SearchBot::new(
+        CheeseDomain::default(),
+        budget.unwrap_or(Budget::Iterations(DEFAULT_ITERATIONS)),
+        std::env::var("S_C")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(EXPLORATION),
+        seed,
+    )
+}

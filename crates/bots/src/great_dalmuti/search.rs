@@ -1,0 +1,241 @@
+//! The `search` bot for The Great Dalmuti: the generic ISMCTS engine
+//! ([`crate::search`]) with Dalmuti's horizon, rewards and playout policy.
+//!
+//! - **Horizon.** A search looks at the hand being played only: the descent
+//!   and the playout stop when that hand ends (or the session does). The
+//!   next deal is chance the seat cannot steer much, and a hand is what a
+//!   single-hand game (`hands=1`) scores.
+//! - **Rewards.** By finishing place in the hand: first 1, last 0, linear
+//!   in between, with an extra weight on going out first (a session point
+//!   per seat beaten, and first place is what wins a single hand).
+//! - **Hidden cards.** Every iteration deals the unseen cards anew with the
+//!   engine's sampler ([`game::Game::sample_from_view`]), which keeps
+//!   everything the seat has seen: its own tax transfers, the Peon's floor
+//!   after paying its best cards, who may hold both Jesters.
+//! - **Playout policy.** A cheap card-player's rule on the sampled full
+//!   state, with a little randomness: lead the worst whole set (going out
+//!   with the Jesters when one set is left), follow with the worst set that
+//!   beats the trick without breaking a bigger set if possible, Jesters only
+//!   late, strong ranks not while the hand is long; pay taxes with the
+//!   worst cards. Measured against uniform random playouts it wins clearly
+//!   more first places at the same iteration count (see the report in the
+//!   branch history).
+
+use crate::search::{Domain, SearchBot};
+use crate::Budget;
+use dalmuti::{Action, Card, Dalmuti, Phase, Play, View, JESTER};
+use game::Game;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// Iterations per decision by default (see the module docs of the roster
+/// for the time this takes).
+pub const DEFAULT_ITERATIONS: u32 = 1000;
+
+/// UCT exploration constant.
+pub const EXPLORATION: f64 = 0.7;
+
+/// The Dalmuti half of the search (see the module docs).
+#[derive(Clone, Debug)]
+pub struct DalmutiDomain {
+    /// The hand the search looks at.
+    hand: u32,
+    /// Chance of a uniformly random action at each playout step.
+    pub epsilon: f64,
+    /// Whether playouts follow the rules of thumb (else uniform random).
+    pub guided: bool,
+    /// Extra reward for going out first, on top of the linear place reward.
+    pub first_bonus: f64,
+}
+
+impl Default for DalmutiDomain {
+    fn default() -> DalmutiDomain {
+        let env = |k: &str, d: f64| -> f64 {
+            std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d)
+        };
+        DalmutiDomain {
+            hand: 0,
+            epsilon: env("S_EPS", 0.1),
+            guided: env("S_GUIDED", 1.0) > 0.5,
+            first_bonus: env("S_BONUS", 0.5),
+        }
+    }
+}
+
+impl DalmutiDomain {
+    /// The reward of each seat once the hand is over.
+    fn score(&self, g: &Dalmuti, rewards: &mut [f64]) {
+        let n = g.players();
+        let denom = (n.max(2) - 1) as f64;
+        let scale = 1.0 / (1.0 + self.first_bonus);
+        let mut put = |place: usize, s: usize| {
+            if s < rewards.len() {
+                let mut r = (n - 1 - place.min(n - 1)) as f64 / denom;
+                if place == 0 {
+                    r += self.first_bonus;
+                }
+                rewards[s] = r * scale;
+            }
+        };
+        if g.hand_number() != self.hand && g.phase() != Phase::Over {
+            // the next hand started: its table order is our finishing order
+            for (p, s) in g.order().enumerate() {
+                put(p, s.index());
+            }
+        } else {
+            for (p, s) in g.finishing_order().enumerate() {
+                put(p, s.index());
+            }
+        }
+    }
+}
+
+/// The playout rule of thumb for the seat to move (see the module docs);
+/// `None` to fall back to a random action.
+fn guided(g: &Dalmuti) -> Option<Action> {
+    let me = g.to_move()?;
+    match g.phase() {
+        Phase::Play => {}
+        Phase::GreaterTax | Phase::LesserTax => return None,
+        _ => return None,
+    }
+    let h = g.hand(me);
+    let left = h.len();
+    let j = h.jesters();
+    match g.trick() {
+        None => {
+            let mut worst = 0;
+            let mut groups = 0;
+            for r in 1..JESTER {
+                if h.count(Card::from_index(r)) > 0 {
+                    worst = r;
+                    groups += 1;
+                }
+            }
+            if groups == 0 {
+                return Play::new(Card::JESTER, 0, j).map(Action::Play);
+            }
+            let c = Card::from_index(worst);
+            let jesters = if groups == 1 { j } else { 0 };
+            Play::new(c, h.count(c), jesters).map(Action::Play)
+        }
+        Some((last, _)) => {
+            let size = last.size();
+            if size as usize == left && last.rank() > 1 {
+                // go out if one set can
+                for r in (1..(last.rank() as usize).min(JESTER)).rev() {
+                    let c = Card::from_index(r);
+                    let k = h.count(c);
+                    if k > 0 && k + j == size {
+                        return Play::new(c, k, j).map(Action::Play);
+                    }
+                }
+            }
+            let mut exact = 0;
+            let mut bigger = 0;
+            for r in (1..(last.rank() as usize).min(JESTER)).rev() {
+                let k = h.count(Card::from_index(r));
+                if k == size && exact == 0 {
+                    exact = r;
+                } else if k > size && bigger == 0 {
+                    bigger = r;
+                }
+            }
+            let pick = if exact != 0 && (bigger == 0 || exact > bigger || left <= 8) {
+                exact
+            } else {
+                bigger
+            };
+            if pick != 0 {
+                if pick <= 3 && left > 10 {
+                    return Some(Action::Pass);
+                }
+                return Play::new(Card::from_index(pick), size, 0).map(Action::Play);
+            }
+            if j > 0 && left <= 12 {
+                for r in (1..(last.rank() as usize).min(JESTER)).rev() {
+                    let k = h.count(Card::from_index(r));
+                    if k > 0 && k < size && k + j >= size {
+                        return Play::new(Card::from_index(r), k, size - k).map(Action::Play);
+                    }
+                }
+            }
+            Some(Action::Pass)
+        }
+    }
+}
+
+/// The worst gift among the legal ones: highest ranks, never a Jester.
+fn worst_gift(legal: &[Action]) -> Option<Action> {
+    legal
+        .iter()
+        .copied()
+        .filter_map(|a| match a {
+            Action::Give(g) => Some((
+                a,
+                g.cards()
+                    .map(|c| if c.is_jester() { -100 } else { c.index() as i32 })
+                    .sum::<i32>(),
+            )),
+            _ => None,
+        })
+        .max_by_key(|&(_, s)| s)
+        .map(|(a, _)| a)
+}
+
+impl Domain<Dalmuti> for DalmutiDomain {
+    fn start(&mut self, view: &View) {
+        self.hand = view.public.hand_number;
+    }
+
+    #[inline]
+    fn stop(&self, g: &Dalmuti) -> bool {
+        g.phase() == Phase::Over || g.hand_number() != self.hand
+    }
+
+    fn playout(
+        &mut self,
+        g: &mut Dalmuti,
+        rng: &mut ChaCha8Rng,
+        scratch: &mut Vec<Action>,
+        rewards: &mut [f64],
+    ) {
+        let mut steps = 0u32;
+        while !self.stop(g) {
+            steps += 1;
+            if steps > 10_000 {
+                break; // cannot happen: every trick sheds cards
+            }
+            let a = if self.guided && rng.random::<f64>() >= self.epsilon {
+                match g.phase() {
+                    Phase::GreaterTax | Phase::LesserTax => {
+                        g.legal_actions(scratch);
+                        worst_gift(scratch)
+                    }
+                    _ => guided(g),
+                }
+            } else {
+                None
+            };
+            let a = match a {
+                Some(a) => a,
+                None => g.random_action(rng, scratch),
+            };
+            g.apply_unchecked(a);
+        }
+        self.score(g, rewards);
+    }
+}
+
+/// The Great Dalmuti's search bot.
+pub type Search = SearchBot<Dalmuti, DalmutiDomain>;
+
+/// A search bot with `budget` (default [`DEFAULT_ITERATIONS`]).
+pub fn new(budget: Option<Budget>, seed: u64) -> Search {
+    SearchBot::new(
+        DalmutiDomain::default(),
+        budget.unwrap_or(Budget::Iterations(DEFAULT_ITERATIONS)),
+        std::env::var("S_C").ok().and_then(|v| v.parse().ok()).unwrap_or(EXPLORATION),
+        seed,
+    )
+}
