@@ -41,16 +41,25 @@ pub trait Domain<G: Game>: Send {
     /// horizon the rewards look at is reached).
     fn stop(&self, state: &G) -> bool;
 
-    /// Plays `state` on to the horizon with the game's playout policy and
-    /// writes each seat's reward (0..=1, higher is better) into `rewards`
-    /// (one entry per seat, already sized).
-    fn playout(
+    /// The playout policy: an action for the seat to move in `state` (the
+    /// game is not over). Also plays the opponents inside the tree when
+    /// [`Mcts::opponents_by_policy`] is set.
+    fn policy(
         &mut self,
-        state: &mut G,
+        state: &G,
         rng: &mut ChaCha8Rng,
         scratch: &mut Vec<G::Action>,
-        rewards: &mut [f64],
-    );
+    ) -> G::Action;
+
+    /// The most actions a playout plays before the position is scored.
+    fn horizon(&self) -> u32 {
+        u32::MAX
+    }
+
+    /// Writes each seat's reward (0..=1, higher is better) for `state`, the
+    /// end of a playout, into `rewards` (one entry per seat, already
+    /// sized).
+    fn rewards(&self, state: &G, rewards: &mut [f64]);
 }
 
 /// "No node" in the arena links.
@@ -91,6 +100,10 @@ pub struct Mcts<G: Game, D> {
     rewards: Vec<f64>,
     /// Iterations run by the last search.
     pub last_iterations: u64,
+    /// When set, the tree holds only the searching seat's decisions: the
+    /// other seats move by the playout policy inside the tree too (an
+    /// opponent model), instead of by their own UCT statistics (max^n).
+    pub opponents_by_policy: bool,
 }
 
 impl<G: Game, D: Domain<G>> Mcts<G, D> {
@@ -108,6 +121,7 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
             matched: Vec::new(),
             rewards: Vec::new(),
             last_iterations: 0,
+            opponents_by_policy: false,
         }
     }
 
@@ -187,12 +201,23 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
         self.path.clear();
         self.path.push(0);
         let mut node = 0u32;
+        let me = state.to_move().map_or(u8::MAX, |s| s.index() as u8);
+        let mut steps = 0u32;
         loop {
             if self.domain.stop(&state) {
                 break;
             }
             let Some(mover) = state.to_move() else { break };
             let mover = mover.index() as u8;
+            if self.opponents_by_policy && mover != me {
+                let a = self.domain.policy(&state, &mut self.rng, &mut self.scratch);
+                state.apply_unchecked(a);
+                steps += 1;
+                if steps > 100_000 {
+                    break;
+                }
+                continue;
+            }
             state.legal_actions(&mut self.legal);
             if self.legal.is_empty() {
                 break;
@@ -276,8 +301,14 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
         let players = state.players();
         self.rewards.clear();
         self.rewards.resize(players, 0.0);
-        self.domain
-            .playout(&mut state, &mut self.rng, &mut self.scratch, &mut self.rewards);
+        let horizon = self.domain.horizon();
+        let mut played = 0u32;
+        while played < horizon && !self.domain.stop(&state) && state.to_move().is_some() {
+            let a = self.domain.policy(&state, &mut self.rng, &mut self.scratch);
+            state.apply_unchecked(a);
+            played += 1;
+        }
+        self.domain.rewards(&state, &mut self.rewards);
         for &id in &self.path[1..] {
             let n = &mut self.nodes[id as usize];
             n.visits += 1;
@@ -338,5 +369,124 @@ where
             return Some(Vec::new());
         }
         Some(self.mcts.search(view, legal))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Bot, Budget, Roster};
+    use game::Game;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Plays `games` games with one search bot among random players and
+    /// checks every search decision is legal; returns the decisions made.
+    fn legal_over_games<G: Roster>(opts: &G::Options, players: usize, games: u64, spec: &str) -> usize {
+        let mut decisions = 0;
+        let mut legal = Vec::new();
+        for seed in 0..games {
+            let mut g = G::new(opts, players, seed).expect("a game");
+            let hero = (seed as usize) % players;
+            let mut bot = G::bot(spec, seed).expect("a search bot");
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut steps = 0;
+            while let Some(s) = g.to_move() {
+                g.legal_actions(&mut legal);
+                let a = if s.index() == hero {
+                    decisions += 1;
+                    let a = bot.choose(&g.view(s), &legal);
+                    assert!(legal.contains(&a), "{a} is not legal");
+                    a
+                } else {
+                    legal[rng.random_range(0..legal.len())]
+                };
+                g.apply(a).expect("legal");
+                steps += 1;
+                if steps > 3_000 {
+                    break;
+                }
+            }
+        }
+        decisions
+    }
+
+    #[test]
+    fn dalmuti_search_always_plays_legal_actions() {
+        let opts = dalmuti::Options {
+            hands: 2,
+            ..dalmuti::Options::default()
+        };
+        let n = legal_over_games::<dalmuti::Dalmuti>(&opts, 5, 6, "search:60");
+        assert!(n > 100, "{n}");
+        let opts = dalmuti::Options {
+            hands: 1,
+            market: true,
+            ..dalmuti::Options::default()
+        };
+        assert!(legal_over_games::<dalmuti::Dalmuti>(&opts, 4, 6, "search:40") > 50);
+    }
+
+    #[test]
+    fn bigcheese_search_always_plays_legal_actions() {
+        let opts = bigcheese::Options::default();
+        let n = legal_over_games::<bigcheese::BigCheese>(&opts, 4, 3, "search:40");
+        assert!(n > 100, "{n}");
+    }
+
+    /// Two bots with one seed make the same decisions; evaluate lists every
+    /// legal action once, most visited first, visits summing to the budget.
+    fn deterministic<G: Roster>(opts: &G::Options, players: usize) {
+        let mut g = G::new(opts, players, 9).expect("a game");
+        let mut legal = Vec::new();
+        let mut a = G::bot("search:200", 5).expect("bot");
+        let mut b = G::bot("search:200", 5).expect("bot");
+        let mut c = G::bot("search:200", 6).expect("bot");
+        let mut checked = 0;
+        while let Some(s) = g.to_move() {
+            g.legal_actions(&mut legal);
+            let v = g.view(s);
+            let x = a.choose(&v, &legal);
+            assert_eq!(x, b.choose(&v, &legal));
+            if legal.len() > 1 && checked < 5 {
+                let e = c.evaluate(&v, &legal).expect("values");
+                assert_eq!(e.len(), legal.len());
+                assert!(legal.iter().all(|l| e.iter().any(|s| s.action == *l)));
+                assert!(e.windows(2).all(|w| w[0].visits >= w[1].visits));
+                assert_eq!(e.iter().map(|s| s.visits).sum::<u64>(), 200);
+                assert!(e.iter().all(|s| (0.0..=1.0).contains(&s.value)));
+                checked += 1;
+            }
+            g.apply(x).expect("legal");
+        }
+        assert!(checked > 0);
+    }
+
+    #[test]
+    fn same_seed_same_decisions() {
+        let opts = dalmuti::Options {
+            hands: 1,
+            ..dalmuti::Options::default()
+        };
+        deterministic::<dalmuti::Dalmuti>(&opts, 5);
+        let mut opts = bigcheese::Options::default();
+        game::GameOptions::set(&mut opts, "target", "15").expect("target");
+        deterministic::<bigcheese::BigCheese>(&opts, 4);
+    }
+
+    #[test]
+    fn time_budget_stops_on_the_clock() {
+        let g = dalmuti::Dalmuti::new(&dalmuti::Options::default(), 5, 3).expect("a game");
+        let s = g.to_move().expect("to move");
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        let mut bot = crate::great_dalmuti::search::new(
+            Some(Budget::Time(std::time::Duration::from_millis(30))),
+            1,
+        );
+        let t = std::time::Instant::now();
+        let e = bot.evaluate(&g.view(s), &legal).expect("values");
+        assert!(t.elapsed() < std::time::Duration::from_millis(1_000));
+        assert!(bot.mcts.last_iterations >= 16);
+        assert_eq!(e.len(), legal.len());
     }
 }

@@ -62,11 +62,13 @@ impl Dalmuti {
     }
 
     /// The phase of the current hand.
+    #[inline]
     pub fn phase(&self) -> Phase {
         self.phase
     }
 
     /// The hand number (1-based) within the session.
+    #[inline]
     pub fn hand_number(&self) -> u32 {
         self.hand_no
     }

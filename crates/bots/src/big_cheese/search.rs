@@ -201,28 +201,24 @@ impl Domain<BigCheese> for CheeseDomain {
         g.to_move().is_none()
     }
 
-    fn playout(
-        &mut self,
-        g: &mut BigCheese,
-        rng: &mut ChaCha8Rng,
-        scratch: &mut Vec<Action>,
-        rewards: &mut [f64],
-    ) {
-        for _ in 0..self.horizon {
-            if g.to_move().is_none() {
-                break;
-            }
-            let a = if self.guided && rng.random::<f64>() >= self.epsilon {
-                guided(g)
-            } else {
-                None
-            };
-            let a = match a {
-                Some(a) => a,
-                None => g.random_action(rng, scratch),
-            };
-            g.apply_unchecked(a);
+    #[inline]
+    fn policy(&mut self, g: &BigCheese, rng: &mut ChaCha8Rng, scratch: &mut Vec<Action>) -> Action {
+        let a = if self.guided && rng.random::<f64>() >= self.epsilon {
+            guided(g)
+        } else {
+            None
+        };
+        match a {
+            Some(a) => a,
+            None => g.random_action(rng, scratch),
         }
+    }
+
+    fn horizon(&self) -> u32 {
+        self.horizon
+    }
+
+    fn rewards(&self, g: &BigCheese, rewards: &mut [f64]) {
         Self::score(g, rewards);
     }
 }
@@ -232,7 +228,7 @@ pub type Search = SearchBot<BigCheese, CheeseDomain>;
 
 /// A search bot with `budget` (default [`DEFAULT_ITERATIONS`]).
 pub fn new(budget: Option<Budget>, seed: u64) -> Search {
-    SearchBot::new(
+    let mut b = SearchBot::new(
         CheeseDomain::default(),
         budget.unwrap_or(Budget::Iterations(DEFAULT_ITERATIONS)),
         std::env::var("S_C")
@@ -240,5 +236,7 @@ pub fn new(budget: Option<Budget>, seed: u64) -> Search {
             .and_then(|v| v.parse().ok())
             .unwrap_or(EXPLORATION),
         seed,
-    )
+    );
+    b.mcts.opponents_by_policy = std::env::var("S_OPP").map_or(false, |v| v == "1");
+    b
 }

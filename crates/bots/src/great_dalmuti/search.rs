@@ -23,8 +23,8 @@
 
 use crate::search::{Domain, SearchBot};
 use crate::Budget;
-use dalmuti::{Action, Card, Dalmuti, Phase, Play, View, JESTER};
-use game::Game;
+use dalmuti::{Action, Card, Dalmuti, Hand, Phase, Play, View, JESTER};
+use game::{Game, Seat};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -46,6 +46,9 @@ pub struct DalmutiDomain {
     pub guided: bool,
     /// Extra reward for going out first, on top of the linear place reward.
     pub first_bonus: f64,
+    /// Whether playouts score every legal play as the heuristic bot does
+    /// (slower, closer to heuristic opponents) rather than the quick rule.
+    pub faithful: bool,
 }
 
 impl Default for DalmutiDomain {
@@ -58,6 +61,7 @@ impl Default for DalmutiDomain {
             epsilon: env("S_EPS", 0.1),
             guided: env("S_GUIDED", 1.0) > 0.5,
             first_bonus: env("S_BONUS", 0.5),
+            faithful: env("S_FAITH", 0.0) > 0.5,
         }
     }
 }
@@ -100,7 +104,7 @@ fn guided(g: &Dalmuti) -> Option<Action> {
         _ => return None,
     }
     let h = g.hand(me);
-    let left = h.len();
+    let left = g.cards_left(me) as usize;
     let j = h.jesters();
     match g.trick() {
         None => {
@@ -165,6 +169,112 @@ fn guided(g: &Dalmuti) -> Option<Action> {
     }
 }
 
+/// What the seat to move cannot see in a sampled full state: the other
+/// hands together, and the longest of them (the heuristic's table).
+struct Table {
+    unseen: Hand,
+    max_opp: u8,
+}
+
+impl Table {
+    fn of(g: &Dalmuti, me: Seat) -> Table {
+        let mut unseen = Hand::EMPTY;
+        let mut max_opp = 0;
+        for s in (0..g.players()).map(Seat::new) {
+            if s != me {
+                unseen.add_all(&g.hand(s));
+                max_opp = max_opp.max(g.cards_left(s));
+            }
+        }
+        Table { unseen, max_opp }
+    }
+
+    /// Whether some opponent might beat `size` cards of rank `rank`.
+    fn beatable(&self, rank: u8, size: u8) -> bool {
+        if size > self.max_opp {
+            return false;
+        }
+        let j = self.unseen.jesters();
+        (1..rank.min(JESTER as u8)).any(|q| {
+            let c = self.unseen.count(Card::from_index(q as usize));
+            c > 0 && c + j >= size
+        })
+    }
+
+    /// How many of `hand`'s sets some opponent might beat.
+    fn losers(&self, hand: &Hand) -> usize {
+        let mut groups = 0;
+        let mut losers = 0;
+        for r in 1..JESTER {
+            let c = hand.count(Card::from_index(r));
+            if c > 0 {
+                groups += 1;
+                if self.beatable(r as u8, c) {
+                    losers += 1;
+                }
+            }
+        }
+        if groups == 0 && hand.jesters() > 0 {
+            1
+        } else {
+            losers
+        }
+    }
+}
+
+/// The heuristic bot's score of a play (`None`: rather pass), on the
+/// sampled full state: the same rules of thumb, so that playouts model
+/// heuristic-like opponents.
+fn play_score(hand: &Hand, t: &Table, p: Play, leading: bool) -> Option<i32> {
+    let left = hand.len();
+    if p.size() as usize == left {
+        return Some(100_000);
+    }
+    let mut rest = *hand;
+    if p.naturals() > 0 {
+        rest.remove(p.card(), p.naturals());
+    }
+    rest.remove(Card::JESTER, p.jesters());
+    let sure = p.naturals() > 0 && !t.beatable(p.rank(), p.size());
+    if sure && t.losers(&rest) <= 1 {
+        return Some(50_000 + p.rank() as i32 * 10 - p.jesters() as i32 * 100);
+    }
+    if p.naturals() == 0 {
+        return if left <= 12 { Some(1) } else { None };
+    }
+    if p.jesters() > 0 && left > 12 {
+        return None;
+    }
+    if !leading && p.rank() <= 3 && left > 10 {
+        return None;
+    }
+    let breaks = p.naturals() < hand.count(p.card());
+    Some(p.rank() as i32 * 10 + p.size() as i32 * 3 - p.jesters() as i32 * 25 - breaks as i32 * 50)
+}
+
+/// The heuristic's play for the seat to move (trick phase only).
+fn heuristic_play(g: &Dalmuti, scratch: &mut Vec<Action>) -> Option<Action> {
+    let me = g.to_move()?;
+    let hand = g.hand(me);
+    let leading = g.trick().is_none();
+    let t = Table::of(g, me);
+    g.legal_actions(scratch);
+    let mut best = None;
+    let mut best_score = i32::MIN;
+    for &a in scratch.iter() {
+        let s = match a {
+            Action::Play(p) => play_score(&hand, &t, p, leading).unwrap_or(-1_000),
+            Action::Pass => -500,
+            _ => continue,
+        };
+        if s > best_score {
+            best_score = s;
+            best = Some(a);
+        }
+    }
+    best
+}
+
 /// The worst gift among the legal ones: highest ranks, never a Jester.
 fn worst_gift(legal: &[Action]) -> Option<Action> {
     legal
@@ -193,36 +303,27 @@ impl Domain<Dalmuti> for DalmutiDomain {
         g.phase() == Phase::Over || g.hand_number() != self.hand
     }
 
-    fn playout(
-        &mut self,
-        g: &mut Dalmuti,
-        rng: &mut ChaCha8Rng,
-        scratch: &mut Vec<Action>,
-        rewards: &mut [f64],
-    ) {
-        let mut steps = 0u32;
-        while !self.stop(g) {
-            steps += 1;
-            if steps > 10_000 {
-                break; // cannot happen: every trick sheds cards
-            }
-            let a = if self.guided && rng.random::<f64>() >= self.epsilon {
-                match g.phase() {
-                    Phase::GreaterTax | Phase::LesserTax => {
-                        g.legal_actions(scratch);
-                        worst_gift(scratch)
-                    }
-                    _ => guided(g),
+    #[inline]
+    fn policy(&mut self, g: &Dalmuti, rng: &mut ChaCha8Rng, scratch: &mut Vec<Action>) -> Action {
+        let a = if self.guided && rng.random::<f64>() >= self.epsilon {
+            match g.phase() {
+                Phase::GreaterTax | Phase::LesserTax => {
+                    g.legal_actions(scratch);
+                    worst_gift(scratch)
                 }
-            } else {
-                None
-            };
-            let a = match a {
-                Some(a) => a,
-                None => g.random_action(rng, scratch),
-            };
-            g.apply_unchecked(a);
+                Phase::Play if self.faithful => heuristic_play(g, scratch),
+                _ => guided(g),
+            }
+        } else {
+            None
+        };
+        match a {
+            Some(a) => a,
+            None => g.random_action(rng, scratch),
         }
+    }
+
+    fn rewards(&self, g: &Dalmuti, rewards: &mut [f64]) {
         self.score(g, rewards);
     }
 }
@@ -232,10 +333,12 @@ pub type Search = SearchBot<Dalmuti, DalmutiDomain>;
 
 /// A search bot with `budget` (default [`DEFAULT_ITERATIONS`]).
 pub fn new(budget: Option<Budget>, seed: u64) -> Search {
-    SearchBot::new(
+    let mut b = SearchBot::new(
         DalmutiDomain::default(),
         budget.unwrap_or(Budget::Iterations(DEFAULT_ITERATIONS)),
         std::env::var("S_C").ok().and_then(|v| v.parse().ok()).unwrap_or(EXPLORATION),
         seed,
-    )
+    );
+    b.mcts.opponents_by_policy = std::env::var("S_OPP").map_or(false, |v| v == "1");
+    b
 }
