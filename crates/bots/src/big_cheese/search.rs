@@ -55,13 +55,10 @@ pub struct CheeseDomain {
 
 impl Default for CheeseDomain {
     fn default() -> CheeseDomain {
-        let env = |k: &str, d: f64| -> f64 {
-            std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d)
-        };
         CheeseDomain {
-            epsilon: env("S_EPS", 0.1),
-            guided: env("S_GUIDED", 1.0) > 0.5,
-            horizon: env("S_HORIZON", HORIZON as f64) as u32,
+            epsilon: 0.1,
+            guided: true,
+            horizon: HORIZON,
         }
     }
 }
@@ -231,12 +228,9 @@ pub fn new(budget: Option<Budget>, seed: u64) -> Search {
     let mut b = SearchBot::new(
         CheeseDomain::default(),
         budget.unwrap_or(Budget::Iterations(DEFAULT_ITERATIONS)),
-        std::env::var("S_C")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(EXPLORATION),
+        EXPLORATION,
         seed,
     );
-    b.mcts.opponents_by_policy = std::env::var("S_OPP").map_or(false, |v| v == "1");
+    b.mcts.opponents_by_policy = true;
     b
 }

@@ -5,9 +5,11 @@
 //!   and the playout stop when that hand ends (or the session does). The
 //!   next deal is chance the seat cannot steer much, and a hand is what a
 //!   single-hand game (`hands=1`) scores.
-//! - **Rewards.** By finishing place in the hand: first 1, last 0, linear
-//!   in between, with an extra weight on going out first (a session point
-//!   per seat beaten, and first place is what wins a single hand).
+//! - **Rewards.** By finishing place in the hand, linear from first to
+//!   last (a session point per seat beaten), plus as much again for going
+//!   out first (first place is what wins a single hand), scaled to 0..=1:
+//!   with 5 players 1, 0.375, 0.25, 0.125, 0. Measured (1,000 iterations,
+//!   200 deals): linear alone 24%, this 28.5% first places.
 //! - **Hidden cards.** Every iteration deals the unseen cards anew with the
 //!   engine's sampler ([`game::Game::sample_from_view`]), which keeps
 //!   everything the seat has seen: its own tax transfers, the Peon's floor
@@ -17,23 +19,24 @@
 //!   with the Jesters when one set is left), follow with the worst set that
 //!   beats the trick without breaking a bigger set if possible, Jesters only
 //!   late, strong ranks not while the hand is long; pay taxes with the
-//!   worst cards. Measured against uniform random playouts it wins clearly
-//!   more first places at the same iteration count (see the report in the
-//!   branch history).
+//!   worst cards. The opponents move by the same policy inside the tree
+//!   (see [`crate::search`]). Measured against uniform random playouts
+//!   (1,000 iterations, 200 deals, max^n tree): 29% against 24% first
+//!   places. Scoring every legal play exactly as the heuristic bot does
+//!   was tried too: three times slower and no stronger (26.5%).
 
 use crate::search::{Domain, SearchBot};
 use crate::Budget;
-use dalmuti::{Action, Card, Dalmuti, Hand, Phase, Play, View, JESTER};
-use game::{Game, Seat};
+use dalmuti::{Action, Card, Dalmuti, Phase, Play, View, JESTER};
+use game::Game;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-/// Iterations per decision by default (see the module docs of the roster
-/// for the time this takes).
+/// Iterations per decision by default.
 pub const DEFAULT_ITERATIONS: u32 = 1000;
 
 /// UCT exploration constant.
-pub const EXPLORATION: f64 = 0.7;
+pub const EXPLORATION: f64 = 0.5;
 
 /// The Dalmuti half of the search (see the module docs).
 #[derive(Clone, Debug)]
@@ -46,22 +49,15 @@ pub struct DalmutiDomain {
     pub guided: bool,
     /// Extra reward for going out first, on top of the linear place reward.
     pub first_bonus: f64,
-    /// Whether playouts score every legal play as the heuristic bot does
-    /// (slower, closer to heuristic opponents) rather than the quick rule.
-    pub faithful: bool,
 }
 
 impl Default for DalmutiDomain {
     fn default() -> DalmutiDomain {
-        let env = |k: &str, d: f64| -> f64 {
-            std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d)
-        };
         DalmutiDomain {
             hand: 0,
-            epsilon: env("S_EPS", 0.1),
-            guided: env("S_GUIDED", 1.0) > 0.5,
-            first_bonus: env("S_BONUS", 0.5),
-            faithful: env("S_FAITH", 0.0) > 0.5,
+            epsilon: 0.1,
+            guided: true,
+            first_bonus: 1.0,
         }
     }
 }
@@ -169,112 +165,6 @@ fn guided(g: &Dalmuti) -> Option<Action> {
     }
 }
 
-/// What the seat to move cannot see in a sampled full state: the other
-/// hands together, and the longest of them (the heuristic's table).
-struct Table {
-    unseen: Hand,
-    max_opp: u8,
-}
-
-impl Table {
-    fn of(g: &Dalmuti, me: Seat) -> Table {
-        let mut unseen = Hand::EMPTY;
-        let mut max_opp = 0;
-        for s in (0..g.players()).map(Seat::new) {
-            if s != me {
-                unseen.add_all(&g.hand(s));
-                max_opp = max_opp.max(g.cards_left(s));
-            }
-        }
-        Table { unseen, max_opp }
-    }
-
-    /// Whether some opponent might beat `size` cards of rank `rank`.
-    fn beatable(&self, rank: u8, size: u8) -> bool {
-        if size > self.max_opp {
-            return false;
-        }
-        let j = self.unseen.jesters();
-        (1..rank.min(JESTER as u8)).any(|q| {
-            let c = self.unseen.count(Card::from_index(q as usize));
-            c > 0 && c + j >= size
-        })
-    }
-
-    /// How many of `hand`'s sets some opponent might beat.
-    fn losers(&self, hand: &Hand) -> usize {
-        let mut groups = 0;
-        let mut losers = 0;
-        for r in 1..JESTER {
-            let c = hand.count(Card::from_index(r));
-            if c > 0 {
-                groups += 1;
-                if self.beatable(r as u8, c) {
-                    losers += 1;
-                }
-            }
-        }
-        if groups == 0 && hand.jesters() > 0 {
-            1
-        } else {
-            losers
-        }
-    }
-}
-
-/// The heuristic bot's score of a play (`None`: rather pass), on the
-/// sampled full state: the same rules of thumb, so that playouts model
-/// heuristic-like opponents.
-fn play_score(hand: &Hand, t: &Table, p: Play, leading: bool) -> Option<i32> {
-    let left = hand.len();
-    if p.size() as usize == left {
-        return Some(100_000);
-    }
-    let mut rest = *hand;
-    if p.naturals() > 0 {
-        rest.remove(p.card(), p.naturals());
-    }
-    rest.remove(Card::JESTER, p.jesters());
-    let sure = p.naturals() > 0 && !t.beatable(p.rank(), p.size());
-    if sure && t.losers(&rest) <= 1 {
-        return Some(50_000 + p.rank() as i32 * 10 - p.jesters() as i32 * 100);
-    }
-    if p.naturals() == 0 {
-        return if left <= 12 { Some(1) } else { None };
-    }
-    if p.jesters() > 0 && left > 12 {
-        return None;
-    }
-    if !leading && p.rank() <= 3 && left > 10 {
-        return None;
-    }
-    let breaks = p.naturals() < hand.count(p.card());
-    Some(p.rank() as i32 * 10 + p.size() as i32 * 3 - p.jesters() as i32 * 25 - breaks as i32 * 50)
-}
-
-/// The heuristic's play for the seat to move (trick phase only).
-fn heuristic_play(g: &Dalmuti, scratch: &mut Vec<Action>) -> Option<Action> {
-    let me = g.to_move()?;
-    let hand = g.hand(me);
-    let leading = g.trick().is_none();
-    let t = Table::of(g, me);
-    g.legal_actions(scratch);
-    let mut best = None;
-    let mut best_score = i32::MIN;
-    for &a in scratch.iter() {
-        let s = match a {
-            Action::Play(p) => play_score(&hand, &t, p, leading).unwrap_or(-1_000),
-            Action::Pass => -500,
-            _ => continue,
-        };
-        if s > best_score {
-            best_score = s;
-            best = Some(a);
-        }
-    }
-    best
-}
-
 /// The worst gift among the legal ones: highest ranks, never a Jester.
 fn worst_gift(legal: &[Action]) -> Option<Action> {
     legal
@@ -284,7 +174,13 @@ fn worst_gift(legal: &[Action]) -> Option<Action> {
             Action::Give(g) => Some((
                 a,
                 g.cards()
-                    .map(|c| if c.is_jester() { -100 } else { c.index() as i32 })
+                    .map(|c| {
+                        if c.is_jester() {
+                            -100
+                        } else {
+                            c.index() as i32
+                        }
+                    })
                     .sum::<i32>(),
             )),
             _ => None,
@@ -311,7 +207,6 @@ impl Domain<Dalmuti> for DalmutiDomain {
                     g.legal_actions(scratch);
                     worst_gift(scratch)
                 }
-                Phase::Play if self.faithful => heuristic_play(g, scratch),
                 _ => guided(g),
             }
         } else {
@@ -336,9 +231,9 @@ pub fn new(budget: Option<Budget>, seed: u64) -> Search {
     let mut b = SearchBot::new(
         DalmutiDomain::default(),
         budget.unwrap_or(Budget::Iterations(DEFAULT_ITERATIONS)),
-        std::env::var("S_C").ok().and_then(|v| v.parse().ok()).unwrap_or(EXPLORATION),
+        EXPLORATION,
         seed,
     );
-    b.mcts.opponents_by_policy = std::env::var("S_OPP").map_or(false, |v| v == "1");
+    b.mcts.opponents_by_policy = true;
     b
 }
