@@ -72,6 +72,11 @@ pub trait Domain<G: Game>: Send {
     fn rewards(&self, state: &G, rewards: &mut [f64]);
 }
 
+/// The most nodes a tree holds (about 100 MB), so that a long time budget
+/// cannot exhaust memory; past it iterations still run, without growing
+/// the tree.
+pub const MAX_NODES: usize = 2_000_000;
+
 /// "No node" in the arena links.
 const NIL: u32 = u32::MAX;
 
@@ -267,6 +272,13 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
                     })
                     .expect("k < untried");
                 let a = self.legal[i];
+                if self.nodes.len() >= MAX_NODES {
+                    // the tree is full (a long time budget): play out
+                    // from here without growing it
+                    self.bump_available(node, mover, NIL);
+                    state.apply_unchecked(a);
+                    break;
+                }
                 let id = self.nodes.len() as u32;
                 let parent = &mut self.nodes[node as usize];
                 let sibling = parent.first_child;

@@ -14,12 +14,16 @@
 //!   form), and bids one above the high bid up to that cap, or outbids the
 //!   richest rival outright when that stays within the cap; a Veto stops a
 //!   rival about to reach the target; a roll below the die's mean is
-//!   re-rolled with a Big Cheese. Uniformly random bidding throws chips
-//!   away and makes every position look like a coin toss.
+//!   re-rolled with a Big Cheese. (Uniformly random bidding throws chips
+//!   away at random; the guided playouts were not measured against it.)
 //! - **Horizon.** A playout stops after [`HORIZON`] actions and the position
 //!   is scored by each seat's *projected* points: its score plus the mean
 //!   payout of its projects on the table. A finished game scores 1 for a
-//!   win (shared wins split it), a little by points for the rest.
+//!   win (shared wins split it), a little by points for the rest. With
+//!   1,000 iterations against three heuristics (100 games each) a horizon
+//!   of 60 won 84%, 30 won 79% and whole games (no cutoff) 76%: the
+//!   cutoff is both faster and stronger, because the guided playouts get
+//!   noisy long before a game ends.
 
 use crate::search::{Domain, SearchBot};
 use crate::Budget;
@@ -28,8 +32,11 @@ use game::{Game, Seat};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-/// Iterations per decision by default.
-pub const DEFAULT_ITERATIONS: u32 = 2000;
+/// Iterations per decision by default: about 3 ms a decision at the
+/// measured 185,000 iterations a second. Against three `heuristic` bots
+/// (300 seat-rotated games): 300 iterations win 68%, 500 win 73%, 1,000
+/// win 79%; the smallest budget well clear of the goal is the default.
+pub const DEFAULT_ITERATIONS: u32 = 500;
 
 /// UCT exploration constant.
 pub const EXPLORATION: f64 = 0.7;
@@ -233,4 +240,39 @@ pub fn new(budget: Option<Budget>, seed: u64) -> Search {
     );
     b.mcts.opponents_by_policy = true;
     b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// The playout rule only ever names legal actions, over whole games.
+    #[test]
+    fn guided_playouts_are_legal() {
+        let mut legal = Vec::new();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut d = CheeseDomain::default();
+        let mut guided_moves = 0;
+        for seed in 0..30 {
+            let mut g = BigCheese::new(&bigcheese::Options::default(), 4, seed).expect("game");
+            while g.to_move().is_some() {
+                g.legal_actions(&mut legal);
+                if let Some(a) = guided(&g) {
+                    assert!(legal.contains(&a), "{a} not legal");
+                    guided_moves += 1;
+                }
+                let a = d.policy(&g, &mut rng, &mut Vec::new());
+                assert!(legal.contains(&a));
+                g.apply(a).expect("legal");
+            }
+            let mut r = vec![0.0; 4];
+            d.rewards(&g, &mut r);
+            let o = g.outcome().expect("over");
+            for w in &o.winners {
+                assert!(r[w.index()] > 0.3, "{r:?}");
+            }
+        }
+        assert!(guided_moves > 1000);
+    }
 }

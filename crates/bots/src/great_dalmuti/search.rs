@@ -237,3 +237,47 @@ pub fn new(budget: Option<Budget>, seed: u64) -> Search {
     b.mcts.opponents_by_policy = true;
     b
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// The playout rule only ever names legal actions, and a finished hand
+    /// rewards places in order: first 1, last 0.
+    #[test]
+    fn guided_playouts_are_legal_and_rewards_follow_places() {
+        let mut legal = Vec::new();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut guided_moves = 0;
+        for seed in 0..60 {
+            let opts = dalmuti::Options {
+                hands: 1,
+                ..dalmuti::Options::default()
+            };
+            let players = 4 + (seed as usize % 4);
+            let mut g = Dalmuti::new(&opts, players, seed).expect("game");
+            let mut d = DalmutiDomain::default();
+            d.start(&g.view(game::Seat::new(0)));
+            while g.to_move().is_some() {
+                g.legal_actions(&mut legal);
+                if let Some(a) = guided(&g) {
+                    assert!(legal.contains(&a), "{a} not legal");
+                    guided_moves += 1;
+                }
+                let a = d.policy(&g, &mut rng, &mut Vec::new());
+                assert!(legal.contains(&a));
+                g.apply(a).expect("legal");
+            }
+            assert!(d.stop(&g));
+            let mut r = vec![-1.0; players];
+            d.rewards(&g, &mut r);
+            let order: Vec<usize> = g.finishing_order().map(|s| s.index()).collect();
+            assert_eq!(order.len(), players);
+            assert_eq!(r[order[0]], 1.0);
+            assert_eq!(r[order[players - 1]], 0.0);
+            assert!(order.windows(2).all(|w| r[w[0]] > r[w[1]]), "{r:?}");
+        }
+        assert!(guided_moves > 2000, "{guided_moves}");
+    }
+}
