@@ -32,9 +32,9 @@ use game::Game;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-/// Iterations per decision by default: about 25 ms a decision at the
-/// measured 128,000 iterations a second (in play about 10 ms, as hands
-/// shrink). Against four `heuristic` bots (5 players, `hands=1`, seats
+/// Iterations per decision by default: about 21 ms for the first lead of
+/// a hand at the measured 141,000 iterations a second (`cargo bench -p
+/// bots --bench search`), less as hands shrink. Against four `heuristic` bots (5 players, `hands=1`, seats
 /// rotated): 1,000 iterations won 31.2%, 30.8%, 32.9% first places over
 /// three runs of 1,000 games; 3,000 won 31.8% (600 games) and 34.2%
 /// (1,000 games) on the same deals as the last two. The extra margin
