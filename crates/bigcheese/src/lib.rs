@@ -39,6 +39,75 @@ pub use view::{AuctionView, PlayerView, PublicView, RollView, View};
 use game::{ActError, Game, LogEntry, Outcome, Seat, SetupError};
 use rand::Rng;
 
+/// Read-only accessors on the full state, for search code that holds a
+/// sampled state (everything here is public in a view too, B3, except that
+/// these are cheap: no allocation).
+impl BigCheese {
+    /// The target score in force (B12, B13).
+    #[inline]
+    pub fn target(&self) -> u16 {
+        self.target
+    }
+
+    /// A seat's points.
+    #[inline]
+    pub fn score(&self, seat: Seat) -> u16 {
+        self.scores[seat.index()]
+    }
+
+    /// A seat's free chips (its bidding pool).
+    #[inline]
+    pub fn free_chips(&self, seat: Seat) -> u8 {
+        self.free[seat.index()]
+    }
+
+    /// A seat's matured Vetos in hand.
+    #[inline]
+    pub fn vetos(&self, seat: Seat) -> u8 {
+        self.vetos[seat.index()]
+    }
+
+    /// A seat's matured Big Cheeses in hand.
+    #[inline]
+    pub fn cheeses(&self, seat: Seat) -> u8 {
+        self.cheeses[seat.index()]
+    }
+
+    /// The face-up top card (B3), `None` while the deck is empty.
+    #[inline]
+    pub fn top_card(&self) -> Option<Card> {
+        self.top()
+    }
+
+    /// The auction's high bid (0 when nobody has bid) and its bidder.
+    #[inline]
+    pub fn high_bid(&self) -> (u8, Option<Seat>) {
+        (
+            self.high,
+            (self.bidder != state::NONE).then(|| state::seat(self.bidder)),
+        )
+    }
+
+    /// Whether `seat` has passed in the current auction (B5).
+    #[inline]
+    pub fn has_passed(&self, seat: Seat) -> bool {
+        self.passed & (1 << seat.index()) != 0
+    }
+
+    /// The roll waiting for its owner's decision (B10): the card and what
+    /// the dice shown would pay if kept.
+    pub fn pending_roll(&self) -> Option<(Card, u16)> {
+        (self.phase == state::Phase::Roll).then(|| (self.roll.card, self.payout(&self.roll)))
+    }
+
+    /// The projects on the table, oldest first: owner, card, chips on it.
+    pub fn projects(&self) -> impl Iterator<Item = (Seat, Card, u8)> + '_ {
+        self.projects[..self.n_projects as usize]
+            .iter()
+            .map(|p| (state::seat(p.owner), p.card, p.chips))
+    }
+}
+
 impl Game for BigCheese {
     const NAME: &'static str = "bigcheese";
     const RULES_VERSION: &'static str = "bigcheese/1";

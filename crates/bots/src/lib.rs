@@ -11,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 pub mod big_cheese;
 pub mod great_dalmuti;
+pub mod search;
 
 /// The games this build knows, by command-line name.
 pub const GAMES: &[&str] = &["bigcheese", "dalmuti"];

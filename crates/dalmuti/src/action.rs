@@ -26,6 +26,7 @@ impl Play {
     /// naturals it is Jesters alone (rank 13, D6) and `rank` must be the
     /// Jester. `None` for an empty set, more than 2 Jesters, or a natural
     /// count above 12.
+    #[inline]
     pub fn new(rank: Card, naturals: u8, jesters: u8) -> Option<Play> {
         if jesters > 2 || naturals > 12 || naturals + jesters == 0 {
             return None;

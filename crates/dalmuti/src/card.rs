@@ -36,17 +36,20 @@ impl Card {
     ///
     /// # Panics
     /// If `index` is not in 1..=13.
+    #[inline]
     pub const fn from_index(index: usize) -> Card {
         assert!(index >= 1 && index <= JESTER, "card index out of range");
         Card(index as u8)
     }
 
     /// The counter index: the rank, or 13 for the Jester.
+    #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
     /// Whether this is a Jester.
+    #[inline]
     pub const fn is_jester(self) -> bool {
         self.0 as usize == JESTER
     }
@@ -140,11 +143,13 @@ impl Hand {
     }
 
     /// The number of cards.
+    #[inline]
     pub fn len(&self) -> usize {
         self.0.iter().map(|&c| c as usize).sum()
     }
 
     /// Whether the hand holds no card.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&c| c == 0)
     }

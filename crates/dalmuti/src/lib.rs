@@ -62,11 +62,13 @@ impl Dalmuti {
     }
 
     /// The phase of the current hand.
+    #[inline]
     pub fn phase(&self) -> Phase {
         self.phase
     }
 
     /// The hand number (1-based) within the session.
+    #[inline]
     pub fn hand_number(&self) -> u32 {
         self.hand_no
     }
@@ -74,6 +76,35 @@ impl Dalmuti {
     /// A seat's session score.
     pub fn score(&self, seat: Seat) -> i64 {
         self.scores[seat.index()]
+    }
+
+    /// A seat's cards (hidden information: for search code that holds a
+    /// sampled full state, never for shells).
+    #[inline]
+    pub fn hand(&self, seat: Seat) -> Hand {
+        self.hands[seat.index()]
+    }
+
+    /// How many cards a seat still holds this hand.
+    #[inline]
+    pub fn cards_left(&self, seat: Seat) -> u8 {
+        self.left[seat.index()]
+    }
+
+    /// The last play of the current trick and who made it.
+    #[inline]
+    pub fn trick(&self) -> Option<(Play, Seat)> {
+        self.trick.map(|(p, s)| (p, Seat::new(s as usize)))
+    }
+
+    /// The seats that went out this hand so far, first out first. Once a
+    /// hand ends and the next one starts, its finishing order is the new
+    /// table order ([`Dalmuti::order`]); at the end of the session it is
+    /// kept here.
+    pub fn finishing_order(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.finished[..self.n_finished as usize]
+            .iter()
+            .map(|&s| Seat::new(s as usize))
     }
 }
 

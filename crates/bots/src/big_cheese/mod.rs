@@ -1,16 +1,18 @@
 //! The Big Cheese's bots, weakest first: `random`, `heuristic` (rule-based),
-//! `strong` (rule-based with a model of the table).
+//! `strong` (rule-based with a model of the table), `search` (Monte Carlo
+//! tree search over sampled hidden information).
 //! Each lives in its own module; this one only names them for [`Roster`].
 
 use crate::{no_budget, unknown, Bot, BotSpec, RandomBot, Roster};
 use bigcheese::BigCheese;
 
 pub mod heuristic;
+pub mod search;
 pub mod strong;
 
 impl Roster for BigCheese {
-    const BOTS: &'static [&'static str] = &["heuristic", "strong", "random"];
-    const LADDER: &'static [&'static str] = &["random", "heuristic", "strong"];
+    const BOTS: &'static [&'static str] = &["heuristic", "strong", "search", "random"];
+    const LADDER: &'static [&'static str] = &["random", "heuristic", "strong", "search"];
 
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
         let spec: BotSpec = spec.parse()?;
@@ -18,6 +20,7 @@ impl Roster for BigCheese {
             ("random", None) => Ok(Box::new(RandomBot::new(seed))),
             ("heuristic", None) => Ok(Box::new(heuristic::Heuristic::new(seed))),
             ("strong", None) => Ok(Box::new(strong::Strong::new(seed))),
+            ("search", budget) => Ok(Box::new(search::new(budget, seed))),
             ("random" | "heuristic" | "strong", Some(_)) => Err(no_budget(&spec)),
             (name, _) => Err(unknown::<Self>(name)),
         }

@@ -1,16 +1,18 @@
 //! The Great Dalmuti's bots, weakest first: `random`, `heuristic`
-//! (rule-based), `strong` (counting). Each lives in its own module; this
+//! (rule-based), `strong` (counting), `search` (information-set Monte
+//! Carlo tree search). Each lives in its own module; this
 //! one only names them for [`Roster`].
 
 use crate::{no_budget, unknown, Bot, BotSpec, RandomBot, Roster};
 use dalmuti::Dalmuti;
 
 pub mod heuristic;
+pub mod search;
 pub mod strong;
 
 impl Roster for Dalmuti {
-    const BOTS: &'static [&'static str] = &["heuristic", "strong", "random"];
-    const LADDER: &'static [&'static str] = &["random", "heuristic", "strong"];
+    const BOTS: &'static [&'static str] = &["heuristic", "strong", "search", "random"];
+    const LADDER: &'static [&'static str] = &["random", "heuristic", "strong", "search"];
 
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
         let spec: BotSpec = spec.parse()?;
@@ -18,6 +20,7 @@ impl Roster for Dalmuti {
             ("random", None) => Ok(Box::new(RandomBot::new(seed))),
             ("heuristic", None) => Ok(Box::new(heuristic::Heuristic::new(seed))),
             ("strong", None) => Ok(Box::new(strong::Strong::new(seed))),
+            ("search", budget) => Ok(Box::new(search::new(budget, seed))),
             ("random" | "heuristic" | "strong", Some(_)) => Err(no_budget(&spec)),
             (name, _) => Err(unknown::<Self>(name)),
         }

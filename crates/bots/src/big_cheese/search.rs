@@ -1,0 +1,278 @@
+//! The `search` bot for The Big Cheese: the generic ISMCTS engine
+//! ([`crate::search`]) with this game's playout policy and rewards.
+//!
+//! - **Chance.** Everything but the deck order under the face-up top card
+//!   and the dice to come is public (B3). Every iteration rebuilds the
+//!   state with [`game::Game::sample_from_view`], which shuffles the unseen
+//!   cards and re-seeds the state's dice from the search's own RNG, so each
+//!   iteration sees another deck order and other dice and the tree (keyed
+//!   by actions) averages over them: a chance-sampling MCTS.
+//! - **Playouts.** Lightly guided, with a little uniform randomness: a
+//!   bidder values the card up for bid by its mean payout (plus a bonus
+//!   when it would reach the target), caps its bid where the chips locked
+//!   up cost more than the card is worth (the heuristic's price, in closed
+//!   form), and bids one above the high bid up to that cap, or outbids the
+//!   richest rival outright when that stays within the cap; a Veto stops a
+//!   rival about to reach the target; a roll below the die's mean is
+//!   re-rolled with a Big Cheese. (Uniformly random bidding throws chips
+//!   away at random; the guided playouts were not measured against it.)
+//! - **Horizon.** A playout stops after [`HORIZON`] actions and the position
+//!   is scored by each seat's *projected* points: its score plus the mean
+//!   payout of its projects on the table. A finished game scores 1 for a
+//!   win (shared wins split it), a little by points for the rest. With
+//!   1,000 iterations against three heuristics (100 games each) a horizon
+//!   of 60 won 84%, 30 won 79% and whole games (no cutoff) 76%: the
+//!   cutoff is both faster and stronger, because the guided playouts get
+//!   noisy long before a game ends.
+
+use crate::search::{Domain, SearchBot};
+use crate::Budget;
+use bigcheese::{Action, BigCheese, Card, DiceMode, RerollDice, View};
+use game::{Game, Seat};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// Iterations per decision by default: about 3 ms a decision at the
+/// measured 185,000 iterations a second. Against three `heuristic` bots
+/// (300 seat-rotated games): 300 iterations win 68%, 500 win 73%, 1,000
+/// win 79%; the smallest budget well clear of the goal is the default.
+pub const DEFAULT_ITERATIONS: u32 = 500;
+
+/// UCT exploration constant.
+pub const EXPLORATION: f64 = 0.7;
+
+/// Playout length before the position is scored.
+pub const HORIZON: u32 = 60;
+
+/// Chip-auction price in units of a typical payout (as the heuristic).
+const LAMBDA: f64 = 0.045;
+/// Bonus, in typical-payout units, for a payout that reaches the target.
+const WIN_BONUS: f64 = 3.0;
+
+/// The Big Cheese half of the search (see the module docs).
+#[derive(Clone, Debug)]
+pub struct CheeseDomain {
+    /// Chance of a uniformly random action at each playout step.
+    pub epsilon: f64,
+    /// Whether playouts follow the rules of thumb (else uniform random).
+    pub guided: bool,
+    /// Playout length before scoring the position.
+    pub horizon: u32,
+}
+
+impl Default for CheeseDomain {
+    fn default() -> CheeseDomain {
+        CheeseDomain {
+            epsilon: 0.1,
+            guided: true,
+            horizon: HORIZON,
+        }
+    }
+}
+
+/// Mean payout of a number card's roll in `dice` mode (0 for specials).
+fn mean_payout(dice: DiceMode, card: Card) -> f64 {
+    if !card.is_number() {
+        return 0.0;
+    }
+    let v = card.value() as f64;
+    match dice {
+        DiceMode::Polyhedral => (v + 1.0) / 2.0,
+        DiceMode::D6 => 3.5 * v,
+        // E[max of 2d6] = 161/36
+        DiceMode::BestOfTwo => v * 161.0 / 36.0,
+        DiceMode::HalfOfN => v * 4.4,
+        DiceMode::NoDice => v,
+    }
+}
+
+/// A typical payout in this mode (the heuristic's unit of value).
+fn unit(dice: DiceMode) -> f64 {
+    match dice {
+        DiceMode::Polyhedral => 5.0,
+        DiceMode::D6 => 31.0,
+        DiceMode::BestOfTwo => 40.0,
+        DiceMode::HalfOfN => 38.0,
+        DiceMode::NoDice => 9.0,
+    }
+}
+
+/// The largest bid worth paying for `value` typical-payout units.
+fn cap(value: f64) -> u8 {
+    (((1.0 + 8.0 * value / LAMBDA).sqrt() - 1.0) / 2.0).floor() as u8
+}
+
+/// The playout rule of thumb (see the module docs); `None` to fall back to
+/// a random action.
+fn guided(g: &BigCheese) -> Option<Action> {
+    let me = g.to_move()?;
+    let dice = g.options().dice;
+    if let Some((card, payout)) = g.pending_roll() {
+        if g.cheeses(me) > 0
+            && matches!(dice, DiceMode::Polyhedral | DiceMode::D6)
+            && (payout as f64) < mean_payout(dice, card)
+            && !g.options().exact
+        {
+            return Some(Action::Reroll(RerollDice::Die));
+        }
+        return if matches!(dice, DiceMode::Polyhedral | DiceMode::D6) || g.cheeses(me) == 0 {
+            Some(Action::Keep)
+        } else {
+            None
+        };
+    }
+    let card = g.top_card()?;
+    let (high, bidder) = g.high_bid();
+    let target = g.target() as f64;
+    let ev = mean_payout(dice, card);
+    if g.vetos(me) > 0 && card.is_number() {
+        if let Some(b) = bidder.filter(|b| *b != me) {
+            if g.score(b) as f64 + ev >= target {
+                return Some(Action::Veto);
+            }
+        }
+    }
+    let value = match card {
+        Card::Veto => 0.5,
+        Card::BigCheese => 0.6,
+        _ => {
+            ev / unit(dice)
+                + if g.score(me) as f64 + ev >= target {
+                    WIN_BONUS
+                } else {
+                    0.0
+                }
+        }
+    };
+    let c = cap(value).min(g.free_chips(me));
+    if high >= c {
+        return Some(Action::Pass);
+    }
+    let n = g.players();
+    let richest = (0..n)
+        .map(Seat::new)
+        .filter(|&s| s != me && !g.has_passed(s))
+        .map(|s| g.free_chips(s))
+        .max()
+        .unwrap_or(0);
+    let sure = richest.saturating_add(1).max(high + 1);
+    Some(Action::Bid(if sure <= c { sure } else { high + 1 }))
+}
+
+impl CheeseDomain {
+    /// Each seat's reward at the end of a playout.
+    fn score(g: &BigCheese, rewards: &mut [f64]) {
+        let n = g.players().min(rewards.len());
+        let target = g.target().max(1) as f64;
+        if let Some(o) = g.outcome() {
+            let k = o.winners.len().max(1) as f64;
+            for (s, r) in rewards.iter_mut().enumerate().take(n) {
+                *r = if o.winners.iter().any(|w| w.index() == s) {
+                    1.0 / k
+                } else {
+                    0.2 * (o.scores[s] as f64 / target).min(1.0)
+                };
+            }
+            return;
+        }
+        let dice = g.options().dice;
+        let mut proj = [0.0f64; 8];
+        for (s, p) in proj.iter_mut().enumerate().take(n) {
+            *p = g.score(Seat::new(s)) as f64;
+        }
+        for (owner, card, _) in g.projects() {
+            if owner.index() < n {
+                proj[owner.index()] += mean_payout(dice, card);
+            }
+        }
+        for s in 0..n {
+            let best_other = (0..n)
+                .filter(|&q| q != s)
+                .map(|q| proj[q])
+                .fold(0.0, f64::max);
+            let lead = (proj[s] - best_other) / (0.15 * target);
+            let progress = (proj[s] / target).min(1.0);
+            rewards[s] = 0.8 / (1.0 + (-lead).exp()) * progress.max(0.25) + 0.2 * progress;
+        }
+    }
+}
+
+impl Domain<BigCheese> for CheeseDomain {
+    fn start(&mut self, _view: &View) {}
+
+    #[inline]
+    fn stop(&self, g: &BigCheese) -> bool {
+        g.to_move().is_none()
+    }
+
+    #[inline]
+    fn policy(&mut self, g: &BigCheese, rng: &mut ChaCha8Rng, scratch: &mut Vec<Action>) -> Action {
+        let a = if self.guided && rng.random::<f64>() >= self.epsilon {
+            guided(g)
+        } else {
+            None
+        };
+        match a {
+            Some(a) => a,
+            None => g.random_action(rng, scratch),
+        }
+    }
+
+    fn horizon(&self) -> u32 {
+        self.horizon
+    }
+
+    fn rewards(&self, g: &BigCheese, rewards: &mut [f64]) {
+        Self::score(g, rewards);
+    }
+}
+
+/// The Big Cheese's search bot.
+pub type Search = SearchBot<BigCheese, CheeseDomain>;
+
+/// A search bot with `budget` (default [`DEFAULT_ITERATIONS`]).
+pub fn new(budget: Option<Budget>, seed: u64) -> Search {
+    let mut b = SearchBot::new(
+        CheeseDomain::default(),
+        budget.unwrap_or(Budget::Iterations(DEFAULT_ITERATIONS)),
+        EXPLORATION,
+        seed,
+    );
+    b.mcts.opponents_by_policy = true;
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// The playout rule only ever names legal actions, over whole games.
+    #[test]
+    fn guided_playouts_are_legal() {
+        let mut legal = Vec::new();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut d = CheeseDomain::default();
+        let mut guided_moves = 0;
+        for seed in 0..30 {
+            let mut g = BigCheese::new(&bigcheese::Options::default(), 4, seed).expect("game");
+            while g.to_move().is_some() {
+                g.legal_actions(&mut legal);
+                if let Some(a) = guided(&g) {
+                    assert!(legal.contains(&a), "{a} not legal");
+                    guided_moves += 1;
+                }
+                let a = d.policy(&g, &mut rng, &mut Vec::new());
+                assert!(legal.contains(&a));
+                g.apply(a).expect("legal");
+            }
+            let mut r = vec![0.0; 4];
+            d.rewards(&g, &mut r);
+            let o = g.outcome().expect("over");
+            for w in &o.winners {
+                assert!(r[w.index()] > 0.3, "{r:?}");
+            }
+        }
+        assert!(guided_moves > 1000);
+    }
+}
