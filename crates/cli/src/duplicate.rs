@@ -184,58 +184,79 @@ pub fn run<G: Roster>(
     m: &Match<G>,
     deals: &[u64],
     threads: usize,
-    mut on_game: impl FnMut(),
+    on_game: impl FnMut(),
     mut on_deal: impl FnMut(Vec<GameResult>) -> Result<bool, String>,
 ) -> Result<(), String> {
-    let threads = threads.clamp(1, deals.len().max(1));
+    let r = m.rotations();
+    ordered(
+        deals.len() * r,
+        r,
+        threads,
+        |t| m.play(deals[t / r], t % r),
+        on_game,
+        |_, games| on_deal(games),
+    )
+}
+
+/// The worker pool behind every multi-game run: tasks `0..tasks` run on
+/// `threads` threads, and come in groups of `group` consecutive tasks
+/// (the games of one deal). Each group's results go to `on_group` with the
+/// group's index, in group order, on the calling thread, so what is made of
+/// them never depends on the thread count; `on_task` is called there for
+/// every finished task in completion order (progress). `on_group` returns
+/// false to stop early; the first error stops everything and is returned.
+pub fn ordered<T: Send>(
+    tasks: usize,
+    group: usize,
+    threads: usize,
+    work: impl Fn(usize) -> Result<T, String> + Sync,
+    mut on_task: impl FnMut(),
+    mut on_group: impl FnMut(usize, Vec<T>) -> Result<bool, String>,
+) -> Result<(), String> {
+    let group = group.max(1);
+    let threads = threads.clamp(1, tasks.max(1));
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Option<Result<GameResult, String>>)>();
+    let (tx, rx) = mpsc::channel::<(usize, Result<T, String>)>();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
+            let (next, stop, work) = (&next, &stop, &work);
             scope.spawn(move || loop {
                 if stop.load(Ordering::Relaxed) {
                     return;
                 }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&deal) = deals.get(i) else {
+                let t = next.fetch_add(1, Ordering::Relaxed);
+                if t >= tasks {
                     return;
-                };
-                for r in 0..m.rotations() {
-                    if stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let result = m.play(deal, r);
-                    let failed = result.is_err();
-                    if tx.send((i, Some(result))).is_err() || failed {
-                        return;
-                    }
                 }
-                if tx.send((i, None)).is_err() {
+                let result = work(t);
+                let failed = result.is_err();
+                if tx.send((t, result)).is_err() || failed {
                     return;
                 }
             });
         }
         drop(tx);
-        let mut pending: BTreeMap<usize, Vec<GameResult>> = BTreeMap::new();
-        let mut complete: BTreeMap<usize, Vec<GameResult>> = BTreeMap::new();
+        // Finished tasks of groups not yet handed on, and how many each has.
+        let mut pending: BTreeMap<usize, (Vec<Option<T>>, usize)> = BTreeMap::new();
         let mut want = 0usize;
         let result = (|| {
-            for (i, msg) in rx.iter() {
-                match msg {
-                    Some(r) => {
-                        on_game();
-                        pending.entry(i).or_default().push(r?);
-                    }
-                    None => {
-                        complete.insert(i, pending.remove(&i).unwrap_or_default());
-                    }
-                }
-                while let Some(games) = complete.remove(&want) {
+            for (t, r) in rx.iter() {
+                on_task();
+                let value = r?;
+                let (g, k) = (t / group, t % group);
+                let size = group.min(tasks - g * group);
+                let slot = pending
+                    .entry(g)
+                    .or_insert_with(|| ((0..size).map(|_| None).collect(), 0));
+                slot.0[k] = Some(value);
+                slot.1 += 1;
+                while pending.get(&want).is_some_and(|(v, n)| *n == v.len()) {
+                    let (values, _) = pending.remove(&want).unwrap_or_default();
+                    let values: Vec<T> = values.into_iter().flatten().collect();
                     want += 1;
-                    if !on_deal(games)? {
+                    if !on_group(want - 1, values)? {
                         return Ok(());
                     }
                 }

@@ -11,6 +11,7 @@ pub mod play;
 pub mod records;
 pub mod scenario;
 pub mod simulate;
+pub mod stats;
 pub mod tournament;
 
 pub use bots::{dispatch, unknown_game, GAMES};

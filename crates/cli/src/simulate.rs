@@ -56,18 +56,13 @@ pub struct Rate {
 impl Rate {
     fn new(credit: u64, games: u64) -> Rate {
         let wins = credit as f64 / WIN as f64;
-        let n = games.max(1) as f64;
-        let p = wins / n;
-        let z = 1.959_964_f64;
-        let denom = 1.0 + z * z / n;
-        let centre = (p + z * z / (2.0 * n)) / denom;
-        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+        let w = crate::stats::wilson(wins, games);
         Rate {
             wins,
             games,
-            rate: p,
-            low: (centre - half).max(0.0),
-            high: (centre + half).min(1.0),
+            rate: w.value,
+            low: w.low,
+            high: w.high,
         }
     }
 }

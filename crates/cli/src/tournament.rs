@@ -46,8 +46,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::Instant;
 
 /// The checkpoint file's format version (its header line's `ratrace_tournament`).
@@ -909,7 +907,7 @@ pub fn run_deals<G: Roster>(
     matches: &[Match<G>],
     deals: std::ops::Range<u64>,
     threads: usize,
-    mut on_game: impl FnMut(),
+    on_game: impl FnMut(),
     mut on_deal: impl FnMut(Deal) -> Result<bool, String>,
 ) -> Result<(), String> {
     let Some(players) = matches.first().map(|m| m.rotations()) else {
@@ -917,80 +915,38 @@ pub fn run_deals<G: Roster>(
     };
     let per_deal = matches.len() * players;
     let tasks = (deals.end.saturating_sub(deals.start)) as usize * per_deal;
-    let threads = threads.clamp(1, tasks.max(1));
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Result<GameResult, String>)>();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (next, stop, start) = (&next, &stop, deals.start);
-            scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let t = next.fetch_add(1, Ordering::Relaxed);
-                if t >= tasks {
-                    return;
-                }
-                let deal = start + (t / per_deal) as u64;
-                let j = t % per_deal;
-                let result = matches[j / players].play(deal, j % players);
-                let failed = result.is_err();
-                if tx.send((t, result)).is_err() || failed {
-                    return;
-                }
-            });
-        }
-        drop(tx);
-        let mut pending: BTreeMap<usize, Vec<Option<Played>>> = BTreeMap::new();
-        let mut want = 0usize;
-        let result = (|| {
-            for (t, r) in rx.iter() {
-                on_game();
-                let game = r?;
-                let (i, j) = (t / per_deal, t % per_deal);
-                pending.entry(i).or_insert_with(|| vec![None; per_deal])[j] = Some(Played {
-                    lineup: j / players,
-                    game,
-                });
-                while pending
-                    .get(&want)
-                    .is_some_and(|g| g.iter().all(Option::is_some))
-                {
-                    let games = pending.remove(&want).unwrap_or_default();
-                    let deal = Deal {
-                        deal: deals.start + want as u64,
-                        games: games.into_iter().flatten().collect(),
-                    };
-                    want += 1;
-                    if !on_deal(deal)? {
-                        return Ok(());
-                    }
-                }
-            }
-            Ok(())
-        })();
-        stop.store(true, Ordering::Relaxed);
-        result
-    })
+    crate::duplicate::ordered(
+        tasks,
+        per_deal,
+        threads,
+        |t| {
+            let deal = deals.start + (t / per_deal) as u64;
+            let j = t % per_deal;
+            let lineup = j / players;
+            matches[lineup]
+                .play(deal, j % players)
+                .map(|game| Played { lineup, game })
+        },
+        on_game,
+        |i, games| {
+            on_deal(Deal {
+                deal: deals.start + i as u64,
+                games,
+            })
+        },
+    )
 }
 
 /// A rate with its 95% Wilson interval; `wins` may be fractional (shared
 /// wins).
 pub fn wilson(wins: f64, games: u64) -> Rate {
-    let n = games.max(1) as f64;
-    let p = wins / n;
-    let z = Z95;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).max(0.0).sqrt() / denom;
+    let w = crate::stats::wilson(wins, games);
     Rate {
         wins,
         games,
-        rate: p,
-        low: (centre - half).max(0.0),
-        high: (centre + half).min(1.0),
+        rate: w.value,
+        low: w.low,
+        high: w.high,
     }
 }
 

@@ -25,16 +25,13 @@
 //! [`report`].
 
 pub mod report;
-pub mod stats;
 
 use crate::duplicate::{GameResult, Match};
+use crate::stats::{self, Decomposition, Histogram, Interval, Obs};
 use bots::Roster;
 use game::{Game, GameOptions};
 use serde::Serialize;
-use stats::{Decomposition, Histogram, Interval, Obs};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// Games whose seats start a game in a position (who leads, which role)
@@ -392,49 +389,14 @@ fn ordered<T: Send>(
     jobs: usize,
     threads: usize,
     job: impl Fn(usize) -> Result<T, String> + Sync,
-    tick: impl Fn() + Sync,
+    tick: impl Fn(),
 ) -> Result<Vec<T>, String> {
-    let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let slots: Mutex<Vec<Option<T>>> = Mutex::new((0..jobs).map(|_| None).collect());
-    let error: Mutex<Option<String>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, jobs.max(1)) {
-            scope.spawn(|| loop {
-                if failed.load(Ordering::Relaxed) {
-                    return;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= jobs {
-                    return;
-                }
-                match job(i) {
-                    Ok(r) => {
-                        if let Ok(mut s) = slots.lock() {
-                            s[i] = Some(r);
-                        }
-                        tick();
-                    }
-                    Err(e) => {
-                        failed.store(true, Ordering::Relaxed);
-                        if let Ok(mut slot) = error.lock() {
-                            slot.get_or_insert(e);
-                        }
-                        return;
-                    }
-                }
-            });
-        }
-    });
-    if let Some(e) = error.into_inner().ok().flatten() {
-        return Err(e);
-    }
-    slots
-        .into_inner()
-        .map_err(|_| "a lab thread panicked".to_string())?
-        .into_iter()
-        .map(|s| s.ok_or_else(|| "a lab game was lost".to_string()))
-        .collect()
+    let mut out = Vec::with_capacity(jobs);
+    crate::duplicate::ordered(jobs, 1, threads, job, tick, |_, mut one| {
+        out.extend(one.pop());
+        Ok(true)
+    })?;
+    Ok(out)
 }
 
 /// Result of `seat` in `g` on a 0..1 scale: 1 first, 0 last.

@@ -1,5 +1,6 @@
-//! The lab's statistics, kept apart from the games so they can be tested
-//! on synthetic data: Wilson and deal-clustered intervals, the chi-square
+//! The statistics of the simulator, the tournament and the lab, kept apart
+//! from the games so they can be tested on synthetic data: Wilson and
+//! deal-clustered intervals, the chi-square
 //! test of equal seats, length histograms, and the luck/skill variance
 //! decomposition over duplicate deals with its bootstrap interval.
 //!
