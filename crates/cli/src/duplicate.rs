@@ -39,6 +39,22 @@ pub struct GameResult {
     pub actions: u64,
     /// Stopped by the length cap (B17): nobody won.
     pub capped: bool,
+    /// Per seat, how long its bot thought. Wall-clock time: it varies
+    /// from run to run, so it is kept out of every reproducible figure.
+    #[serde(default)]
+    pub think: Vec<Think>,
+}
+
+/// How long one seat's bot thought over a game, counting only the
+/// decisions with a choice (a forced move costs a search bot nothing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Think {
+    /// Decisions with more than one legal action.
+    pub decisions: u32,
+    /// Their total thinking time, microseconds.
+    pub total_us: u64,
+    /// The longest one, microseconds.
+    pub max_us: u64,
 }
 
 impl GameResult {
@@ -123,6 +139,7 @@ impl<G: Roster> Match<G> {
         let bot_seed = crate::derive_seed(seed, 1 + rotation as u64);
         let mut bots: Vec<Box<dyn bots::Bot<G>>> = Vec::new();
         let mut seating = Vec::new();
+        let mut think: Vec<Think> = Vec::new();
         let mut legal = Vec::new();
         let mut actions = 0u64;
         let outcome = loop {
@@ -138,6 +155,7 @@ impl<G: Roster> Match<G> {
                 let s = bots.len();
                 let e = self.entrant(rotation, s);
                 seating.push(e);
+                think.push(Think::default());
                 bots.push(G::bot(
                     &self.entrants[e],
                     crate::derive_seed(bot_seed, s as u64),
@@ -145,7 +163,15 @@ impl<G: Roster> Match<G> {
             }
             game.legal_actions(&mut legal);
             let view = game.view(seat);
+            let clock = std::time::Instant::now();
             let action = bots[seat.index()].choose(&view, &legal);
+            if legal.len() > 1 {
+                let us = clock.elapsed().as_micros() as u64;
+                let t = &mut think[seat.index()];
+                t.decisions += 1;
+                t.total_us += us;
+                t.max_us = t.max_us.max(us);
+            }
             game.apply(action).map_err(|e| {
                 format!(
                     "bot {} chose an illegal action `{action}` in deal {deal} rotation {rotation}: {e}",
@@ -156,6 +182,7 @@ impl<G: Roster> Match<G> {
         };
         while seating.len() < outcome.places.len() {
             seating.push(self.entrant(rotation, seating.len()));
+            think.push(Think::default());
         }
         Ok(GameResult {
             deal,
@@ -166,6 +193,7 @@ impl<G: Roster> Match<G> {
             winners: outcome.winners.iter().map(|s: &Seat| s.index()).collect(),
             actions,
             capped: outcome.capped,
+            think,
         })
     }
 
@@ -306,7 +334,7 @@ mod tests {
         m.validate().unwrap();
         let deals: Vec<u64> = (0..6).collect();
         let collect = |threads| {
-            let mut out = Vec::new();
+            let mut out: Vec<Vec<GameResult>> = Vec::new();
             let mut games = 0;
             run(
                 &m,
@@ -320,6 +348,13 @@ mod tests {
             )
             .unwrap();
             assert_eq!(games, 30);
+            // Thinking times are wall-clock, the rest must not vary.
+            for d in &mut out {
+                for g in d.iter_mut() {
+                    assert_eq!(g.think.len(), g.seating.len());
+                    g.think.clear();
+                }
+            }
             out
         };
         let one = collect(1);

@@ -449,6 +449,47 @@ pub struct Speed {
     pub seconds: f64,
     /// Games per second of this run's play.
     pub games_per_second: f64,
+    /// Per bot, how long it thought per decision with a choice, over every
+    /// game reported (those read from a checkpoint too).
+    pub think: Vec<ThinkStats>,
+}
+
+/// One bot's thinking time per decision with a choice (wall clock: it
+/// depends on the machine and its load).
+#[derive(Clone, Debug, Serialize)]
+pub struct ThinkStats {
+    /// The bot.
+    pub bot: String,
+    /// Decisions with more than one legal action.
+    pub decisions: u64,
+    /// Mean milliseconds per decision.
+    pub mean_ms: f64,
+    /// The longest decision, milliseconds.
+    pub max_ms: f64,
+}
+
+/// Sums the bots' thinking times over `deals`.
+fn think_stats(deals: &[Deal], labels: &[String]) -> Vec<ThinkStats> {
+    let mut sums = vec![(0u64, 0u64, 0u64); labels.len()];
+    for p in deals.iter().flat_map(|d| &d.games) {
+        for (t, &e) in p.game.think.iter().zip(&p.game.seating) {
+            if let Some(s) = sums.get_mut(e) {
+                s.0 += u64::from(t.decisions);
+                s.1 += t.total_us;
+                s.2 = s.2.max(t.max_us);
+            }
+        }
+    }
+    labels
+        .iter()
+        .zip(sums)
+        .map(|(bot, (n, total, max))| ThinkStats {
+            bot: bot.clone(),
+            decisions: n,
+            mean_ms: total as f64 / 1000.0 / n.max(1) as f64,
+            max_ms: max as f64 / 1000.0,
+        })
+        .collect()
 }
 
 /// The report: written as JSON and Markdown.
@@ -706,6 +747,7 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Report, String> {
             play_seconds,
             seconds,
             games_per_second: games_played as f64 / play_seconds.max(1e-9),
+            think: think_stats(&deals, &labels),
         },
     };
     if let Some(dir) = &cfg.out {
@@ -1468,7 +1510,21 @@ impl std::fmt::Display for Report {
             self.speed.games_per_second,
             self.speed.threads,
             self.speed.seconds
-        )
+        )?;
+        if self.speed.think.iter().any(|t| t.decisions > 0) {
+            writeln!(
+                f,
+                "\n- thinking time per decision with a choice (wall clock, on this machine under its load at the time):"
+            )?;
+            for t in &self.speed.think {
+                write!(
+                    f,
+                    "\n  - {}: mean {:.2} ms, longest {:.1} ms over {} decisions",
+                    t.bot, t.mean_ms, t.max_ms, t.decisions
+                )?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -1650,6 +1706,7 @@ mod tests {
                 winners: vec![winner],
                 actions: 10,
                 capped: false,
+                think: Vec::new(),
             },
         }
     }
