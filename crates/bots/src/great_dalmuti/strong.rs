@@ -14,7 +14,7 @@
 //! nothing. So the bot leads its worst sets, sheds sets on others' tricks
 //! when that costs nothing, keeps the sets that bring the lead back, and
 //! passes rather than break a set it needs. The weights were tuned by
-//! simulation against the rule-based player ([`Params::TUNED`]).
+//! simulation against the rule-based player (`Params::TUNED`).
 //!
 //! The chance that an opponent beats `n` cards of rank `r` is counted, not
 //! guessed: the cards nobody has played are dealt among the opponents by
