@@ -369,6 +369,22 @@ impl<G: Game, D: Domain<G>> SearchBot<G, D> {
             mcts: Mcts::new(domain, budget, exploration, seed),
         }
     }
+
+    /// The games' search bots as the roster makes them: `budget` or
+    /// `default_iterations`, opponents moved by the playout policy (see
+    /// [`Mcts::opponents_by_policy`]).
+    pub fn with_policy_opponents(
+        domain: D,
+        budget: Option<Budget>,
+        default_iterations: u32,
+        exploration: f64,
+        seed: u64,
+    ) -> SearchBot<G, D> {
+        let budget = budget.unwrap_or(Budget::Iterations(default_iterations));
+        let mut bot = SearchBot::new(domain, budget, exploration, seed);
+        bot.mcts.opponents_by_policy = true;
+        bot
+    }
 }
 
 impl<G: Game, D: Domain<G>> crate::Bot<G> for SearchBot<G, D>

@@ -232,14 +232,13 @@ pub type Search = SearchBot<BigCheese, CheeseDomain>;
 
 /// A search bot with `budget` (default [`DEFAULT_ITERATIONS`]).
 pub fn new(budget: Option<Budget>, seed: u64) -> Search {
-    let mut b = SearchBot::new(
+    SearchBot::with_policy_opponents(
         CheeseDomain::default(),
-        budget.unwrap_or(Budget::Iterations(DEFAULT_ITERATIONS)),
+        budget,
+        DEFAULT_ITERATIONS,
         EXPLORATION,
         seed,
-    );
-    b.mcts.opponents_by_policy = true;
-    b
+    )
 }
 
 #[cfg(test)]
