@@ -529,7 +529,9 @@ mod tests {
         );
         let t = std::time::Instant::now();
         let e = bot.evaluate(&g.view(s), &legal).expect("values");
-        assert!(t.elapsed() < std::time::Duration::from_millis(1_000));
+        // The clock stopped it (with room for a busy machine): a search
+        // that ignored the budget would run without end.
+        assert!(t.elapsed() < std::time::Duration::from_secs(10));
         assert!(bot.mcts.last_iterations >= 16);
         assert_eq!(e.len(), legal.len());
     }

@@ -196,11 +196,6 @@ impl<G: Roster> Match<G> {
             think,
         })
     }
-
-    /// Plays every rotation of deal `deal`.
-    pub fn play_deal(&self, deal: u64) -> Result<Vec<GameResult>, String> {
-        (0..self.rotations()).map(|r| self.play(deal, r)).collect()
-    }
 }
 
 /// Plays `deals` on `threads` threads and hands each deal's games to

@@ -25,3 +25,15 @@ pub fn derive_seed(base: u64, index: u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
+
+/// The progress bar of every long run (simulate, tournament, lab), drawn
+/// on standard error: games done, games per second, time left.
+pub fn games_bar(games: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(games);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}  {msg}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}

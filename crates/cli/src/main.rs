@@ -412,10 +412,7 @@ fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G
         variants,
         deals: a.deals,
         seed: a.seed,
-        threads: a
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1),
+        threads: all_cores_unless(a.threads),
         weak,
         strong,
         max_actions: a.max_actions,
@@ -427,6 +424,13 @@ fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G
     };
     lab::validate(&cfg)?;
     Ok(cfg)
+}
+
+/// `--threads`, or every core when it is not given.
+fn all_cores_unless(threads: Option<usize>) -> usize {
+    threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
 }
 
 fn run(cli: Cli) -> Result<bool, String> {
@@ -475,7 +479,7 @@ fn run(cli: Cli) -> Result<bool, String> {
                     bots,
                     options: parse_options::<G>(&options)?,
                     seed,
-                    threads: threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                    threads: all_cores_unless(threads),
                     max_actions,
                     rotate,
                     progress: !json && games >= 1000,
@@ -527,7 +531,7 @@ fn run(cli: Cli) -> Result<bool, String> {
                     options: parse_options::<G>(&options)?,
                     length,
                     seed,
-                    threads: threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                    threads: all_cores_unless(threads),
                     max_actions,
                     sprt: sprt.map(|s| s.parse()).transpose()?,
                     out,

@@ -8,8 +8,7 @@
 use bots::Roster;
 use game::{Game, Seat};
 use serde::Serialize;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Credit for one win, divisible by every tie size up to 16.
 const WIN: u64 = 720_720;
@@ -259,58 +258,34 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Summary, String> {
     }
     G::new(&cfg.options, cfg.players, cfg.seed).map_err(|e| e.to_string())?;
     let threads = cfg.threads.max(1);
-    let done = AtomicU64::new(0);
     let start = Instant::now();
-    let bar = if cfg.progress {
-        let b = indicatif::ProgressBar::new(cfg.games);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}",
-            )
-            .expect("valid template"),
-        );
-        Some(b)
-    } else {
-        None
-    };
-    let results: Vec<Result<Tally, String>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads as u64)
-            .map(|t| {
-                let (names, done) = (&names, &done);
-                scope.spawn(move || {
-                    let mut tally = Tally::default();
-                    let mut i = t;
-                    while i < cfg.games {
-                        play_one(cfg, names, i, &mut tally)?;
-                        done.fetch_add(1, Ordering::Relaxed);
-                        i += threads as u64;
-                    }
-                    Ok(tally)
-                })
-            })
-            .collect();
-        if let Some(bar) = &bar {
-            while handles.iter().any(|h| !h.is_finished()) {
-                bar.set_position(done.load(Ordering::Relaxed));
-                std::thread::sleep(Duration::from_millis(100));
+    let bar = cfg.progress.then(|| crate::games_bar(cfg.games));
+    let mut total = Tally::default();
+    crate::duplicate::ordered(
+        cfg.games as usize,
+        1,
+        threads,
+        |i| {
+            let mut tally = Tally::default();
+            play_one(cfg, &names, i as u64, &mut tally)?;
+            Ok(tally)
+        },
+        || {
+            if let Some(b) = &bar {
+                b.inc(1);
             }
-        }
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("a simulation thread panicked".into()))
-            })
-            .collect()
-    });
+        },
+        |_, tallies| {
+            for t in &tallies {
+                total.add(t);
+            }
+            Ok(true)
+        },
+    )?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
     let seconds = start.elapsed().as_secs_f64();
-    let mut total = Tally::default();
-    for r in results {
-        total.add(&r?);
-    }
     let games = cfg.games;
     let seats = (0..total.seat_credit.len().max(cfg.players))
         .map(|s| SeatStats {

@@ -194,8 +194,15 @@ fn gamma_p(a: f64, x: f64) -> f64 {
     }
 }
 
+/// The `q` quantile (0..=1) of `sorted` by nearest rank; `sorted` must not
+/// be empty.
+pub fn percentile(sorted: &[f64], q: f64) -> f64 {
+    let last = sorted.len() - 1;
+    sorted[((q * last as f64).round() as usize).min(last)]
+}
+
 /// Counts of values in equal-width bins.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Histogram {
     /// The lower edge of the first bin.
     pub start: u64,
@@ -432,12 +439,10 @@ pub fn decompose(deals: &[Vec<Obs>], bots: usize, resamples: usize, seed: u64) -
             };
         }
         draws.sort_by(f64::total_cmp);
-        let at =
-            |q: f64| draws[((q * (draws.len() - 1) as f64).round() as usize).min(draws.len() - 1)];
         Interval {
             value,
-            low: at(0.025).min(value),
-            high: at(0.975).max(value),
+            low: percentile(draws, 0.025).min(value),
+            high: percentile(draws, 0.975).max(value),
         }
     };
     let [l, s, r] = &mut draws;

@@ -685,16 +685,9 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Report, String> {
     let play_start = Instant::now();
     if go_on && (deals.len() as u64) < planned {
         let todo = deals.len() as u64..planned;
-        let bar = cfg.progress.then(|| {
-            let b = indicatif::ProgressBar::new((todo.end - todo.start) * per_deal);
-            b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}",
-                )
-                .expect("valid template"),
-            );
-            b
-        });
+        let bar = cfg
+            .progress
+            .then(|| crate::games_bar((todo.end - todo.start) * per_deal));
         run_deals(
             &matches,
             todo,
@@ -1318,7 +1311,7 @@ fn ratings(per_deal: &[PlData], labels: &[String], seed: u64) -> Ratings {
                 if s.is_empty() {
                     rating
                 } else {
-                    s[((q * (s.len() - 1) as f64).round() as usize).min(s.len() - 1)]
+                    crate::stats::percentile(&s, q)
                 }
             };
             Rating {

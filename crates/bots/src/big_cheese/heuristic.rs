@@ -34,7 +34,7 @@ use rand_chacha::ChaCha8Rng;
 /// random bots: 0.02 and 0.08 both do clearly worse).
 const LAMBDA: f64 = 0.045;
 /// Bonus, in typical-card units, for a payout that wins the game.
-const WIN_BONUS: f64 = 3.0;
+pub(crate) const WIN_BONUS: f64 = 3.0;
 
 /// Heuristic player for The Big Cheese (see the module docs).
 #[derive(Debug)]

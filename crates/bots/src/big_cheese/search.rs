@@ -25,6 +25,7 @@
 //!   cutoff is both faster and stronger, because the guided playouts get
 //!   noisy long before a game ends.
 
+use super::heuristic::{cap, unit, WIN_BONUS};
 use crate::search::{Domain, SearchBot};
 use crate::Budget;
 use bigcheese::{Action, BigCheese, Card, DiceMode, RerollDice, View};
@@ -43,11 +44,6 @@ pub const EXPLORATION: f64 = 0.7;
 
 /// Playout length before the position is scored.
 pub const HORIZON: u32 = 60;
-
-/// Chip-auction price in units of a typical payout (as the heuristic).
-const LAMBDA: f64 = 0.045;
-/// Bonus, in typical-payout units, for a payout that reaches the target.
-const WIN_BONUS: f64 = 3.0;
 
 /// The Big Cheese half of the search (see the module docs).
 #[derive(Clone, Debug)]
@@ -84,22 +80,6 @@ fn mean_payout(dice: DiceMode, card: Card) -> f64 {
         DiceMode::HalfOfN => v * 4.4,
         DiceMode::NoDice => v,
     }
-}
-
-/// A typical payout in this mode (the heuristic's unit of value).
-fn unit(dice: DiceMode) -> f64 {
-    match dice {
-        DiceMode::Polyhedral => 5.0,
-        DiceMode::D6 => 31.0,
-        DiceMode::BestOfTwo => 40.0,
-        DiceMode::HalfOfN => 38.0,
-        DiceMode::NoDice => 9.0,
-    }
-}
-
-/// The largest bid worth paying for `value` typical-payout units.
-fn cap(value: f64) -> u8 {
-    (((1.0 + 8.0 * value / LAMBDA).sqrt() - 1.0) / 2.0).floor() as u8
 }
 
 /// The playout rule of thumb (see the module docs); `None` to fall back to

@@ -177,18 +177,7 @@ fn worst_gift(legal: &[Action]) -> Option<Action> {
         .iter()
         .copied()
         .filter_map(|a| match a {
-            Action::Give(g) => Some((
-                a,
-                g.cards()
-                    .map(|c| {
-                        if c.is_jester() {
-                            -100
-                        } else {
-                            c.index() as i32
-                        }
-                    })
-                    .sum::<i32>(),
-            )),
+            Action::Give(g) => Some((a, g.cards().map(super::heuristic::badness).sum::<i32>())),
             _ => None,
         })
         .max_by_key(|&(_, s)| s)

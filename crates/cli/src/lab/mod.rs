@@ -544,18 +544,7 @@ pub fn run<G: Positions>(cfg: &Config<G>) -> Result<Report, String> {
         .iter()
         .map(|v| 3 * (v.players * d) as u64)
         .sum();
-    let bar = if cfg.progress {
-        let b = indicatif::ProgressBar::new(total);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}  {msg}",
-            )
-            .map_err(|e| e.to_string())?,
-        );
-        Some(b)
-    } else {
-        None
-    };
+    let bar = cfg.progress.then(|| crate::games_bar(total));
     let tick = || {
         if let Some(b) = &bar {
             b.inc(1);
@@ -589,9 +578,10 @@ pub fn run<G: Positions>(cfg: &Config<G>) -> Result<Report, String> {
             players: n,
             changes: v.changes(),
             seats: seats::<G>(n, &seat_games),
+            // The histogram comes below, on bins shared by every variant.
             lengths: Lengths {
                 summary: stats::summary(&lengths),
-                histogram: stats::histogram(&lengths, LENGTH_BINS),
+                histogram: Histogram::default(),
             },
             skill: skill(n, &lone_games, &mixed_games),
             luck: luck(n, &mixed_games, cfg.seed),
