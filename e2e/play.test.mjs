@@ -33,7 +33,7 @@ function watchErrors(page, errors) {
   page.on('pageerror', (e) => errors.push(String(e)));
   // failed loads are reported by URL below; the browser's own favicon probe is not the client's
   page.on('console', (m) => m.type() === 'error' && !/^Failed to load resource/.test(m.text()) && errors.push(m.text()));
-  page.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && errors.push(`${r.status()} ${r.url()}`));
+  page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
 }
 
 /**
@@ -123,10 +123,12 @@ for (const [game, options, label, botDelayMs] of [
 
 test('a page reload mid-game reconnects to the same seat and the same state', async (t) => {
   // bot_delay_ms 1500: a stand-in bot would take the seat only after 4.5 s away
-  const { id } = await api(server.base, '/api/tables', 'POST', { game: 'bigcheese', players: 3, bot_delay_ms: 1500 });
+  // a private table (the default): the invite link carries its key
+  const { id, invite } = await api(server.base, '/api/tables', 'POST', { game: 'bigcheese', players: 3, bot_delay_ms: 1500 });
+  assert.match(invite, /^\/t\/[A-Za-z0-9_-]+\?k=[0-9a-f]{64}$/);
   const ctx = await context(t);
   const page = await ctx.newPage();
-  await page.goto('/t/' + id);
+  await page.goto(invite);
   const joined = await joinViaForm(page, 'Rita');
   assert.equal(joined.seat, 'P1');
   const myTurn = () =>

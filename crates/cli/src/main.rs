@@ -217,9 +217,12 @@ enum Command {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: std::net::SocketAddr,
-        /// The SQLite database file (created if missing).
+        /// The SQLite database file (created if missing, readable by its
+        /// owner only).
         #[arg(long, default_value = "ratrace.db")]
         db: PathBuf,
+        #[command(flatten)]
+        limits: ServeLimits,
     },
     /// Check a game record's fairness: the seed against its published hash,
     /// every shuffle, deal and roll recomputed, and the outcome.
@@ -232,6 +235,125 @@ enum Command {
         /// bigcheese or dalmuti.
         game: String,
     },
+}
+
+/// `ratrace serve`'s limits: every resource an outside client can use is
+/// bounded (docs/server.md, "Limits"); each default is
+/// [`server::Limits::default`].
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Limits")]
+struct ServeLimits {
+    /// Open connections in all (WebSockets included).
+    #[arg(long, default_value_t = server::Limits::default().max_connections)]
+    max_connections: usize,
+    /// Open connections per client address (an IPv6 /64 is one address);
+    /// 0 = no cap, for a server behind a proxy.
+    #[arg(long, default_value_t = server::Limits::default().max_connections_per_ip)]
+    max_connections_per_ip: usize,
+    /// Seconds a client has to send a request's headers (also the longest
+    /// idle keep-alive) and its body.
+    #[arg(long, default_value_t = server::Limits::default().header_timeout.as_secs())]
+    request_timeout_s: u64,
+    /// Seconds from a WebSocket's opening to its hello.
+    #[arg(long, default_value_t = server::Limits::default().hello_timeout.as_secs())]
+    hello_timeout_s: u64,
+    /// Seconds a WebSocket may stay silent (the web client pings every 25 s).
+    #[arg(long, default_value_t = server::Limits::default().idle_timeout.as_secs())]
+    idle_timeout_s: u64,
+    /// WebSocket messages per second before refusals (every frame counts).
+    #[arg(long, default_value_t = server::Limits::default().rate_limit)]
+    rate_limit: u32,
+    /// WebSocket messages per second that close the connection.
+    #[arg(long, default_value_t = server::Limits::default().rate_close)]
+    rate_close: u32,
+    /// Tables one address may create at once, then one every
+    /// --create-every-s seconds.
+    #[arg(long, default_value_t = server::Limits::default().create_burst)]
+    create_burst: u32,
+    /// See --create-burst.
+    #[arg(long, default_value_t = server::Limits::default().create_every_s)]
+    create_every_s: u32,
+    /// Seat joins one address may make at once, then one every
+    /// --join-every-s seconds.
+    #[arg(long, default_value_t = server::Limits::default().join_burst)]
+    join_burst: u32,
+    /// See --join-burst.
+    #[arg(long, default_value_t = server::Limits::default().join_every_s)]
+    join_every_s: u32,
+    /// Record checks one address may ask at once, then one every
+    /// --verify-every-s seconds.
+    #[arg(long, default_value_t = server::Limits::default().verify_burst)]
+    verify_burst: u32,
+    /// See --verify-burst.
+    #[arg(long, default_value_t = server::Limits::default().verify_every_s)]
+    verify_every_s: u32,
+    /// Unfinished tables in all.
+    #[arg(long, default_value_t = server::Limits::default().max_live_tables)]
+    max_live_tables: usize,
+    /// Unfinished tables one address may have created.
+    #[arg(long, default_value_t = server::Limits::default().max_live_tables_per_ip)]
+    max_live_tables_per_ip: usize,
+    /// Seconds after which a table nobody is connected to leaves memory
+    /// (it comes back on demand).
+    #[arg(long, default_value_t = server::Limits::default().evict_after.as_secs())]
+    evict_after_s: u64,
+    /// Hours without any move or join after which an unfinished game ends
+    /// as abandoned (its record is kept).
+    #[arg(long, default_value_t = server::Limits::default().abandon_after.as_secs() / 3600)]
+    abandon_after_h: u64,
+    /// Most hands in a Dalmuti session.
+    #[arg(long, default_value_t = server::Limits::default().max_hands)]
+    max_hands: u32,
+    /// Smallest bot delay (ms) of a table with no human seat.
+    #[arg(long, default_value_t = server::Limits::default().min_bot_delay_ms)]
+    min_bot_delay_ms: u64,
+    /// Bot decisions computed at once, server-wide.
+    #[arg(long, default_value_t = server::Limits::default().bot_threads)]
+    bot_threads: usize,
+    /// Turn timer (ms) of public tables whose creator set none.
+    #[arg(long, default_value_t = server::Limits::default().public_turn_timer_ms)]
+    public_turn_timer_ms: u64,
+    /// Seconds a human seat must stay empty before the creator may give it
+    /// to a bot.
+    #[arg(long, default_value_t = server::Limits::default().fill_after.as_secs())]
+    fill_after_s: u64,
+    /// Milliseconds after the deal at which a Dalmuti revolution decision
+    /// takes effect at a table with people, whoever holds the Jesters (D7
+    /// fair timing); 0 = at once.
+    #[arg(long, default_value_t = server::Limits::default().revolution_window_ms)]
+    revolution_window_ms: u64,
+}
+
+impl ServeLimits {
+    fn limits(&self) -> server::Limits {
+        use std::time::Duration;
+        server::Limits {
+            rate_limit: self.rate_limit,
+            rate_close: self.rate_close.max(self.rate_limit),
+            max_connections: self.max_connections,
+            max_connections_per_ip: self.max_connections_per_ip,
+            header_timeout: Duration::from_secs(self.request_timeout_s.max(1)),
+            body_timeout: Duration::from_secs(self.request_timeout_s.max(1)),
+            hello_timeout: Duration::from_secs(self.hello_timeout_s.max(1)),
+            idle_timeout: Duration::from_secs(self.idle_timeout_s.max(1)),
+            create_burst: self.create_burst,
+            create_every_s: self.create_every_s,
+            join_burst: self.join_burst,
+            join_every_s: self.join_every_s,
+            verify_burst: self.verify_burst,
+            verify_every_s: self.verify_every_s,
+            max_live_tables: self.max_live_tables,
+            max_live_tables_per_ip: self.max_live_tables_per_ip,
+            evict_after: Duration::from_secs(self.evict_after_s),
+            abandon_after: Duration::from_secs(self.abandon_after_h.saturating_mul(3600)),
+            max_hands: self.max_hands,
+            min_bot_delay_ms: self.min_bot_delay_ms,
+            bot_threads: self.bot_threads.max(1),
+            public_turn_timer_ms: self.public_turn_timer_ms.clamp(1000, 3_600_000),
+            fill_after: Duration::from_secs(self.fill_after_s),
+            revolution_window_ms: self.revolution_window_ms,
+        }
+    }
 }
 
 fn parse_options<G: Game>(pairs: &[String]) -> Result<G::Options, String> {
@@ -604,7 +726,7 @@ fn run(cli: Cli) -> Result<bool, String> {
             Ok(true)
         }
         Command::Scenario { files } => run_scenarios(&files),
-        Command::Serve { addr, db } => serve(addr, &db),
+        Command::Serve { addr, db, limits } => serve(addr, &db, limits.limits()),
         Command::Verify { record } => {
             let r = records::read(&record)?;
             let report = server::verify::verify(&r);
@@ -639,13 +761,13 @@ fn run(cli: Cli) -> Result<bool, String> {
 
 /// `ratrace serve`: tracing to stderr, the database, then serve until
 /// Ctrl-C.
-fn serve(addr: std::net::SocketAddr, db: &Path) -> Result<bool, String> {
+fn serve(addr: std::net::SocketAddr, db: &Path, limits: server::Limits) -> Result<bool, String> {
     tracing_subscriber::fmt().with_target(false).init();
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let store =
             server::store::SqliteStore::open(db).map_err(|e| format!("{}: {e}", db.display()))?;
-        let state = server::AppState::open(std::sync::Arc::new(store))
+        let state = server::AppState::open_with(std::sync::Arc::new(store), limits)
             .await
             .map_err(|e| format!("{}: {e}", db.display()))?;
         let listener = tokio::net::TcpListener::bind(addr)
@@ -653,8 +775,7 @@ fn serve(addr: std::net::SocketAddr, db: &Path) -> Result<bool, String> {
             .map_err(|e| format!("{addr}: {e}"))?;
         let local = listener.local_addr().map_err(|e| e.to_string())?;
         tracing::info!(
-            "serving on http://{local} ({} live tables resumed from {})",
-            state.live_tables(),
+            "serving on http://{local} (tables in {}, loaded when asked for)",
             db.display()
         );
         let shutdown = async {

@@ -139,17 +139,48 @@ impl Stats {
     }
 }
 
+/// A TCP connection to `addr` from the loopback address `from`: each table
+/// slot is its own client address, as on a real server where every player
+/// has one, so the per-address quotas and caps apply as they would there.
+async fn connect_from(from: std::net::IpAddr, addr: SocketAddr) -> Result<TcpStream, String> {
+    let socket = match from {
+        std::net::IpAddr::V4(_) => tokio::net::TcpSocket::new_v4(),
+        std::net::IpAddr::V6(_) => tokio::net::TcpSocket::new_v6(),
+    }
+    .map_err(|e| format!("socket: {e}"))?;
+    if from != addr.ip() {
+        socket
+            .bind(SocketAddr::new(from, 0))
+            .map_err(|e| format!("bind: {e}"))?;
+    }
+    let s = socket
+        .connect(addr)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let _ = s.set_nodelay(true);
+    Ok(s)
+}
+
+/// The client address of table slot `slot` when the server is on
+/// 127.0.0.1: 127.1.x.y (the whole 127/8 is loopback); else the server's.
+fn slot_addr(slot: usize, server: SocketAddr) -> std::net::IpAddr {
+    if server.ip() == std::net::IpAddr::from([127, 0, 0, 1]) {
+        std::net::IpAddr::from([127, 1, (slot / 250) as u8, (slot % 250 + 1) as u8])
+    } else {
+        server.ip()
+    }
+}
+
 /// One HTTP/1.1 request (`Connection: close`) with a JSON body; the status
 /// and the parsed JSON answer.
 async fn http(
+    from: std::net::IpAddr,
     addr: SocketAddr,
     method: &str,
     path: &str,
     body: &str,
 ) -> Result<(u16, serde_json::Value), String> {
-    let mut s = TcpStream::connect(addr)
-        .await
-        .map_err(|e| format!("connect: {e}"))?;
+    let mut s = connect_from(from, addr).await?;
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
@@ -236,9 +267,16 @@ struct Seated {
 
 /// Joins `seat`, connects and says hello; returns the connection and the
 /// first `state`.
-async fn sit(addr: SocketAddr, id: &str, seat: &str) -> Result<Seated, String> {
-    let body = serde_json::json!({"seat": seat, "name": format!("load {seat}")}).to_string();
-    let (status, v) = http(addr, "POST", &format!("/api/tables/{id}/join"), &body).await?;
+async fn sit(
+    from: std::net::IpAddr,
+    addr: SocketAddr,
+    id: &str,
+    key: Option<&str>,
+    seat: &str,
+) -> Result<Seated, String> {
+    let body =
+        serde_json::json!({"seat": seat, "name": format!("load {seat}"), "key": key}).to_string();
+    let (status, v) = http(from, addr, "POST", &format!("/api/tables/{id}/join"), &body).await?;
     let token = match (status, v["token"].as_str()) {
         (200, Some(t)) => t.to_string(),
         _ => return Err(format!("join {status}")),
@@ -247,10 +285,11 @@ async fn sit(addr: SocketAddr, id: &str, seat: &str) -> Result<Seated, String> {
     // and no Nagle, like the server.
     let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
         .read_buffer_size(16 * 1024);
-    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
+    let tcp = connect_from(from, addr).await?;
+    let (mut ws, _) = tokio_tungstenite::client_async_with_config(
         format!("ws://{addr}/ws/{id}"),
+        tokio_tungstenite::MaybeTlsStream::Plain(tcp),
         Some(config),
-        true,
     )
     .await
     .map_err(|_| "ws_connect".to_string())?;
@@ -408,8 +447,12 @@ async fn table_slot(
         let body = serde_json::json!({"game": game, "players": players, "options": options,
                                       "seats": seats, "bot_delay_ms": 0})
         .to_string();
-        let id = match http(addr, "POST", "/api/tables", &body).await {
-            Ok((201, v)) => v["id"].as_str().unwrap_or_default().to_string(),
+        let from = slot_addr(slot, addr);
+        let (id, key) = match http(from, addr, "POST", "/api/tables", &body).await {
+            Ok((201, v)) => (
+                v["id"].as_str().unwrap_or_default().to_string(),
+                v["key"].as_str().map(str::to_string),
+            ),
             Ok((status, _)) => {
                 stats.error(&format!("create {status}"));
                 tokio::time::sleep(Duration::from_millis(500)).await;
@@ -424,7 +467,7 @@ async fn table_slot(
         stats.tables_created.fetch_add(1, Ordering::Relaxed);
         let mut seated = Vec::with_capacity(players);
         for i in 1..=players {
-            match sit(addr, &id, &format!("P{i}")).await {
+            match sit(from, addr, &id, key.as_deref(), &format!("P{i}")).await {
                 Ok(s) => {
                     stats.connections.fetch_add(1, Ordering::Relaxed);
                     seated.push(s);
@@ -758,6 +801,7 @@ fn main() -> ExitCode {
                     Limits {
                         rate_limit: u32::MAX,
                         rate_close: u32::MAX,
+                        ..Limits::default()
                     },
                     format!(
                         "per-connection rate limit lifted in-process (default {}/s)",

@@ -27,9 +27,21 @@ pub enum Error {
     /// The request body is too large.
     #[error("the request is too large")]
     TooLarge,
-    /// Too many requests.
-    #[error("too many requests")]
-    RateLimited,
+    /// Too many requests, or a cap is reached: try again after
+    /// `retry_after` seconds (sent as `Retry-After`).
+    #[error("{message}")]
+    RateLimited {
+        /// Seconds to wait.
+        retry_after: u64,
+        /// What was refused.
+        message: String,
+    },
+    /// The request was not sent in time.
+    #[error("the request took too long to arrive")]
+    Timeout,
+    /// Only the table's creator may do that.
+    #[error("{0}")]
+    Forbidden(String),
     /// The server failed; the cause is logged, not sent.
     #[error("internal error")]
     Internal(String),
@@ -43,7 +55,9 @@ impl Error {
             Error::UnknownTable => StatusCode::NOT_FOUND,
             Error::SeatTaken(_) | Error::NotOver => StatusCode::CONFLICT,
             Error::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Error::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Error::Timeout => StatusCode::REQUEST_TIMEOUT,
+            Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -56,8 +70,24 @@ impl Error {
             Error::SeatTaken(_) => "seat_taken",
             Error::NotOver => "not_over",
             Error::TooLarge => "too_large",
-            Error::RateLimited => "rate_limited",
+            Error::RateLimited { .. } => "rate_limited",
+            Error::Timeout => "timeout",
+            Error::Forbidden(_) => "forbidden",
             Error::Internal(_) => "internal",
+        }
+    }
+}
+
+impl Error {
+    /// A refusal by a quota: `wait` until a token is back.
+    pub fn quota(what: &str, wait: std::time::Duration) -> Error {
+        let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+        Error::RateLimited {
+            retry_after: secs.max(1),
+            message: format!(
+                "too many {what} from your address: try again in {} s",
+                secs.max(1)
+            ),
         }
     }
 }
@@ -76,7 +106,14 @@ impl IntoResponse for Error {
         let body = serde_json::json!({
             "error": { "code": self.code(), "message": self.to_string() }
         });
-        (self.status(), axum::Json(body)).into_response()
+        let mut response = (self.status(), axum::Json(body)).into_response();
+        if let Error::RateLimited { retry_after, .. } = &self {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(retry_after.max(&1).to_owned()),
+            );
+        }
+        response
     }
 }
 

@@ -1,16 +1,22 @@
-//! `server`: the ratrace game server (issue 3, design in `docs/server.md`):
-//! a lobby over JSON HTTP, live tables over WebSocket, durable SQLite
-//! storage, bots in empty seats, and the embedded browser client.
+//! `server`: the ratrace game server (issues 3 and 8, design in
+//! `docs/server.md`): a lobby over JSON HTTP, live tables over WebSocket,
+//! durable SQLite storage, bots in empty seats, and the embedded browser
+//! client, built to face the open internet.
 //!
 //! It is a library so tests drive the same code the `ratrace serve`
 //! binary runs: [`app`] builds the router over an [`AppState`], [`run`]
-//! serves it on a listener until a shutdown future resolves. Each table is
-//! one task ([`table`]) reached through a channel; the registry below only
-//! maps ids to those channels (a std mutex, never held across `.await`).
+//! accepts connections on a listener (connection caps, header timeout)
+//! until a shutdown future resolves. Each table is one task ([`table`])
+//! reached through a channel; the registry below only maps ids to those
+//! channels (a std mutex, never held across `.await`). Tables are loaded on
+//! demand and leave memory when nobody has touched them for a while, so
+//! start-up loads nothing and memory is bounded by what is in use.
 
 pub mod error;
 pub mod lobby;
+pub mod net;
 pub mod protocol;
+pub mod quota;
 pub mod store;
 pub mod table;
 pub mod verify;
@@ -18,28 +24,85 @@ pub mod web;
 pub mod ws;
 
 use crate::error::Error;
+use crate::quota::Quotas;
 use crate::store::{Store, StoreError};
-use crate::table::TableHandle;
-use axum::serve::ListenerExt;
+use crate::table::{Command, TableHandle};
 use axum::Router;
 use std::collections::HashMap;
-use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::net::TcpListener;
-use tokio::sync::watch;
+use std::time::Duration;
+use tokio::sync::{watch, Semaphore};
 
 pub(crate) use bots::dispatch as with_game;
 pub use bots::GAMES;
+pub use net::run;
 
-/// Server-wide limits.
+/// Server-wide limits: every resource an outside client can use has one.
+/// `ratrace serve --help` sets each; the defaults suit a small public
+/// server on two cores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Messages per second a connection may send; more are refused with
-    /// `rate_limited`.
+    /// Frames per second a WebSocket may send (every kind counts); more
+    /// are refused with `rate_limited`.
     pub rate_limit: u32,
-    /// Messages per second after which a connection is closed.
+    /// Frames per second after which a WebSocket is closed.
     pub rate_close: u32,
+    /// Open TCP connections in all (WebSockets included); more are closed
+    /// at once.
+    pub max_connections: usize,
+    /// Open TCP connections per client address (an IPv6 /64 counts as one
+    /// address); 0 = no cap (behind a proxy that hides addresses).
+    pub max_connections_per_ip: usize,
+    /// Time to send a request's headers, and the longest idle keep-alive.
+    pub header_timeout: Duration,
+    /// Time to send a request's body.
+    pub body_timeout: Duration,
+    /// Time from a WebSocket's upgrade to its `hello`.
+    pub hello_timeout: Duration,
+    /// Longest silence from a WebSocket client (the web client pings
+    /// every 25 s).
+    pub idle_timeout: Duration,
+    /// Tables an address may create: burst, then one per this many
+    /// seconds.
+    pub create_burst: u32,
+    /// See `create_burst`.
+    pub create_every_s: u32,
+    /// Seat joins per address: burst.
+    pub join_burst: u32,
+    /// Seat joins per address: one per this many seconds after the burst.
+    pub join_every_s: u32,
+    /// Record checks (`POST /api/verify`) per address: burst.
+    pub verify_burst: u32,
+    /// Record checks per address: one per this many seconds after the
+    /// burst.
+    pub verify_every_s: u32,
+    /// Unfinished tables in all.
+    pub max_live_tables: usize,
+    /// Unfinished tables created by one address.
+    pub max_live_tables_per_ip: usize,
+    /// A table nobody is connected to leaves memory after this long
+    /// without activity (it is loaded again on demand).
+    pub evict_after: Duration,
+    /// An unfinished table without any action or join for this long ends
+    /// as `abandoned` (its record is kept).
+    pub abandon_after: Duration,
+    /// Most hands a Dalmuti session may have.
+    pub max_hands: u32,
+    /// Smallest bot delay of a table with no human seat.
+    pub min_bot_delay_ms: u64,
+    /// Bot decisions computed at once, server-wide (the rest wait their
+    /// turn), so bots never take every core from the people.
+    pub bot_threads: usize,
+    /// The turn timer of public tables unless the creator sets one.
+    pub public_turn_timer_ms: u64,
+    /// How long a human seat must stay empty before the table's creator
+    /// may give it to a bot.
+    pub fill_after: Duration,
+    /// D7 at a table with people: the holder of both Jesters' decision
+    /// takes effect this long after the deal, whoever holds them (fair
+    /// timing, docs/rules/dalmuti.md).
+    pub revolution_window_ms: u64,
 }
 
 impl Default for Limits {
@@ -47,60 +110,156 @@ impl Default for Limits {
         Limits {
             rate_limit: protocol::RATE_LIMIT,
             rate_close: protocol::RATE_CLOSE,
+            max_connections: 4096,
+            max_connections_per_ip: 64,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            hello_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            create_burst: 10,
+            create_every_s: 6,
+            join_burst: 30,
+            join_every_s: 1,
+            verify_burst: 10,
+            verify_every_s: 5,
+            max_live_tables: 2000,
+            max_live_tables_per_ip: 20,
+            evict_after: Duration::from_secs(300),
+            abandon_after: Duration::from_secs(7 * 24 * 3600),
+            max_hands: 100,
+            min_bot_delay_ms: 200,
+            bot_threads: 1,
+            public_turn_timer_ms: 120_000,
+            fill_after: Duration::from_secs(60),
+            revolution_window_ms: 10_000,
         }
     }
 }
 
-/// The server's shared state: the store and the live tables. Cheap to
-/// clone.
+impl Limits {
+    /// Limits for tests and load generators that act faster than people
+    /// from one address: no rate limits or quotas, the other bounds kept.
+    pub fn unlimited() -> Limits {
+        Limits {
+            rate_limit: 1_000_000,
+            rate_close: 1_000_000,
+            max_connections_per_ip: 0,
+            create_burst: 1_000_000,
+            join_burst: 1_000_000,
+            verify_burst: 1_000_000,
+            max_live_tables: 1_000_000,
+            max_live_tables_per_ip: 1_000_000,
+            min_bot_delay_ms: 0,
+            bot_threads: 2,
+            revolution_window_ms: 0,
+            ..Limits::default()
+        }
+    }
+}
+
+/// The server's shared state: the store, the live tables and the limits.
+/// Cheap to clone.
 #[derive(Clone)]
 pub struct AppState {
     inner: Arc<Inner>,
 }
 
+/// The live tables by id.
+pub(crate) type Registry = Mutex<HashMap<String, TableHandle>>;
+
 struct Inner {
     store: Arc<dyn Store>,
-    tables: Mutex<HashMap<String, TableHandle>>,
+    tables: Arc<Registry>,
     /// Serialises loading a table from the store, so it is spawned once.
     loading: tokio::sync::Mutex<()>,
     closing: watch::Sender<bool>,
     next_conn: AtomicU64,
     limits: Limits,
+    quotas: Quotas,
+    bot_gate: Arc<Semaphore>,
+}
+
+/// What a table task needs from the server.
+#[derive(Clone)]
+pub(crate) struct TableCtx {
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) closing: watch::Receiver<bool>,
+    pub(crate) registry: Arc<Registry>,
+    pub(crate) limits: Limits,
+    pub(crate) bot_gate: Arc<Semaphore>,
 }
 
 impl AppState {
-    /// A state over `store`, with every unfinished table resumed from it
-    /// (replayed from its record). Tables that fail to replay are logged
-    /// and skipped.
+    /// A state over `store` with the default limits.
     pub async fn open(store: Arc<dyn Store>) -> Result<AppState, StoreError> {
         AppState::open_with(store, Limits::default()).await
     }
 
-    /// [`AppState::open`] with other limits (load tests, fast bot tests).
+    /// A state over `store`. Nothing is loaded: tables come into memory
+    /// when somebody asks for them. A background task repairs tables a
+    /// crash left inconsistent (a finished game not marked so) and ends
+    /// abandoned ones, then keeps sweeping every few minutes.
     pub async fn open_with(store: Arc<dyn Store>, limits: Limits) -> Result<AppState, StoreError> {
         let (closing, _) = watch::channel(false);
         let state = AppState {
             inner: Arc::new(Inner {
                 store,
-                tables: Mutex::new(HashMap::new()),
+                tables: Arc::new(Mutex::new(HashMap::new())),
                 loading: tokio::sync::Mutex::new(()),
                 closing,
                 next_conn: AtomicU64::new(1),
                 limits,
+                quotas: Quotas::new(limits),
+                bot_gate: Arc::new(Semaphore::new(limits.bot_threads.max(1))),
             }),
         };
-        let store = Arc::clone(&state.inner.store);
-        let unfinished = tokio::task::spawn_blocking(move || store.load_unfinished())
-            .await
-            .map_err(|e| StoreError::Corrupt(e.to_string()))??;
-        for t in unfinished {
-            let id = t.id.clone();
-            match table::spawn(t, Arc::clone(&state.inner.store), state.closing()) {
-                Ok(handle) => state.insert(id, handle),
-                Err(e) => tracing::error!("table {id} cannot resume: {e}"),
+        tokio::spawn(state.clone().sweeper());
+        Ok(state)
+    }
+
+    /// Repairs once, then ends abandoned tables every few minutes until
+    /// the server closes.
+    async fn sweeper(self) {
+        let store = self.store();
+        let repaired = tokio::task::spawn_blocking(move || table::repair_all(store.as_ref())).await;
+        match repaired {
+            Ok(n) if n > 0 => tracing::warn!("repaired {n} finished games not marked so"),
+            Ok(_) => {}
+            Err(e) => tracing::error!("repair failed: {e}"),
+        }
+        let mut closing = self.closing();
+        let every = (self.inner.limits.abandon_after / 10)
+            .clamp(Duration::from_secs(1), Duration::from_secs(600));
+        loop {
+            self.abandon_idle().await;
+            tokio::select! {
+                () = tokio::time::sleep(every) => {}
+                _ = closing.changed() => return,
             }
         }
-        Ok(state)
+    }
+
+    /// Ends every table idle for longer than `abandon_after` as abandoned,
+    /// telling the live ones.
+    pub async fn abandon_idle(&self) {
+        let store = self.store();
+        let age = self.inner.limits.abandon_after.as_secs() as i64;
+        let now = table::unix_now();
+        let ended =
+            tokio::task::spawn_blocking(move || store.abandon_idle(now.saturating_sub(age), now))
+                .await;
+        match ended {
+            Ok(Ok(ids)) => {
+                for id in ids {
+                    let live = self.lock().get(&id).cloned();
+                    if let Some(h) = live {
+                        let _ = h.send(Command::Abandoned).await;
+                    }
+                }
+            }
+            Ok(Err(e)) => tracing::error!("abandoning idle tables: {e}"),
+            Err(e) => tracing::error!("abandoning idle tables: {e}"),
+        }
     }
 
     /// The store.
@@ -108,7 +267,7 @@ impl AppState {
         Arc::clone(&self.inner.store)
     }
 
-    /// How many tables are live in this process.
+    /// How many tables are in memory in this process.
     pub fn live_tables(&self) -> usize {
         self.lock().len()
     }
@@ -122,8 +281,13 @@ impl AppState {
         self.inner.closing.subscribe()
     }
 
-    pub(crate) fn limits(&self) -> Limits {
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
         self.inner.limits
+    }
+
+    pub(crate) fn quotas(&self) -> &Quotas {
+        &self.inner.quotas
     }
 
     pub(crate) fn next_conn(&self) -> u64 {
@@ -134,22 +298,35 @@ impl AppState {
         self.inner.tables.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    pub(crate) fn ctx(&self) -> TableCtx {
+        TableCtx {
+            store: self.store(),
+            closing: self.closing(),
+            registry: Arc::clone(&self.inner.tables),
+            limits: self.inner.limits,
+            bot_gate: Arc::clone(&self.inner.bot_gate),
+        }
+    }
+
     pub(crate) fn insert(&self, id: String, handle: TableHandle) {
         self.lock().insert(id, handle);
     }
 
-    /// The live table `id`, loading it from the store (a finished game, or
-    /// one created by another run) if needed.
+    /// The live table `id`, loading it from the store if needed.
     pub(crate) async fn table(&self, id: &str) -> Result<TableHandle, Error> {
         if !lobby::valid_id(id) {
             return Err(Error::UnknownTable);
         }
         if let Some(h) = self.lock().get(id).cloned() {
-            return Ok(h);
+            if !h.is_closed() {
+                return Ok(h);
+            }
         }
         let _loading = self.inner.loading.lock().await;
         if let Some(h) = self.lock().get(id).cloned() {
-            return Ok(h);
+            if !h.is_closed() {
+                return Ok(h);
+            }
         }
         let store = self.store();
         let key = id.to_string();
@@ -157,44 +334,33 @@ impl AppState {
             .await
             .map_err(|e| Error::Internal(e.to_string()))??
             .ok_or(Error::UnknownTable)?;
-        let handle = table::spawn(stored, self.store(), self.closing()).map_err(Error::Internal)?;
+        let handle = table::spawn(stored, self.ctx()).map_err(Error::Internal)?;
         self.insert(id.to_string(), handle.clone());
         Ok(handle)
     }
+
+    /// Sends `cmd` to table `id`, loading it if needed. A table that left
+    /// memory between the lookup and the send is loaded again and gets
+    /// the command: nothing sent is lost to an eviction.
+    pub(crate) async fn send(&self, id: &str, mut cmd: Command) -> Result<TableHandle, Error> {
+        for _ in 0..3 {
+            let handle = self.table(id).await?;
+            match handle.try_deliver(cmd).await {
+                Ok(()) => return Ok(handle),
+                Err(back) => cmd = back,
+            }
+        }
+        Err(Error::Internal(format!("table {id} keeps stopping")))
+    }
 }
 
-/// The router: pages, static files, the JSON API and the WebSocket.
+/// The router: pages, static files, the JSON API and the WebSocket, with
+/// the security headers on every answer.
 pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(web::routes())
         .merge(lobby::routes())
         .route("/ws/{id}", axum::routing::get(ws::upgrade))
+        .layer(axum::middleware::map_response(web::security_headers))
         .with_state(state)
-}
-
-/// Serves `app(state)` on `listener` (with `TCP_NODELAY` on every
-/// connection) until `shutdown` resolves, then stops every table and
-/// connection.
-pub async fn run(
-    listener: TcpListener,
-    state: AppState,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let router = app(state.clone());
-    let closer = state.clone();
-    // No Nagle: a state message is small and must leave at once, not wait
-    // for the client's (delayed) ACK of the previous one.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!("TCP_NODELAY: {e}");
-        }
-    });
-    let result = axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            closer.close();
-        })
-        .await;
-    state.close();
-    result
 }

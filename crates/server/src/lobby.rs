@@ -3,14 +3,18 @@
 //!
 //! Handlers validate everything against the engine before anything is
 //! stored (options, player count, bot names), and talk to a live table
-//! only through its task. Bodies are read by [`JsonBody`], so malformed or
-//! oversized input gets the same `{error:{code, message}}` answer as every
-//! other refusal.
+//! only through its task. Bodies are read by [`JsonBody`], so malformed,
+//! oversized or too slow input gets the same `{error:{code, message}}`
+//! answer as every other refusal. Whatever costs the server something
+//! lasting (a table, a seat, a record check) is metered per client address
+//! ([`crate::quota`]) and capped (issue 8).
 
 use crate::error::Error;
-use crate::store::{SeatKind, StoredSeat, StoredTable, TableConfig};
+use crate::net::ClientAddr;
+use crate::quota::Kind;
+use crate::store::{Access, SeatKind, StoredSeat, StoredTable, TableConfig};
 use crate::table::{self, Command};
-use crate::AppState;
+use crate::{AppState, Limits};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::StatusCode;
@@ -38,6 +42,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/tables", get(list_tables).post(create_table))
         .route("/api/tables/{id}", get(table_info))
         .route("/api/tables/{id}/join", post(join))
+        .route("/api/tables/{id}/fill", post(fill))
         .route("/api/tables/{id}/record", get(record))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .merge(
@@ -51,15 +56,77 @@ pub fn routes() -> Router<AppState> {
 #[derive(Debug)]
 pub struct JsonBody<T>(pub T);
 
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
+impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
     type Rejection = Error;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, Error> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(v)) => Ok(JsonBody(v)),
-            Err(r) => Err(rejection(r)),
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, Error> {
+        let read = Json::<T>::from_request(req, state);
+        match tokio::time::timeout(state.limits().body_timeout, read).await {
+            Ok(Ok(Json(v))) => Ok(JsonBody(v)),
+            Ok(Err(r)) => Err(rejection(r)),
+            Err(_) => Err(Error::Timeout),
         }
     }
+}
+
+/// Takes a token of `kind` for `addr`, or refuses with `Retry-After`.
+fn meter(state: &AppState, kind: Kind, addr: ClientAddr, what: &str) -> Result<(), Error> {
+    state
+        .quotas()
+        .take(kind, addr)
+        .map_err(|wait| Error::quota(what, wait))
+}
+
+/// Characters that change how text around them is shown without showing
+/// themselves: bidirectional overrides and isolates, zero-width spaces and
+/// joiners, invisible fillers, tags.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0E}' | '\u{FEFF}' | '\u{FFA0}'
+        | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// A display name as people will see it: control, bidirectional and
+/// zero-width characters removed, runs of spaces made one, 1 to 32
+/// characters, and no word that names a bot (no human may pose as one).
+pub fn clean_name(raw: &str) -> Result<String, Error> {
+    let mut name = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        if c.is_control() || invisible(c) {
+            continue;
+        }
+        if c.is_whitespace() {
+            if !name.is_empty() && !name.ends_with(' ') {
+                name.push(' ');
+            }
+        } else {
+            name.push(c);
+        }
+    }
+    let name = name.trim_end().to_string();
+    if name.is_empty() || name.chars().count() > 32 {
+        return Err(Error::BadInput(
+            "a name is 1 to 32 visible characters".to_string(),
+        ));
+    }
+    let lower = name.to_lowercase();
+    let taken = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .any(|w| {
+            let w = w.trim_end_matches(|c: char| c.is_ascii_digit());
+            ["bot", "bots", "robot", "level", "ai", "cpu"].contains(&w)
+                || <bigcheese::BigCheese as Roster>::LADDER.contains(&w)
+                || <dalmuti::Dalmuti as Roster>::LADDER.contains(&w)
+        });
+    if taken {
+        return Err(Error::BadInput(format!(
+            "`{name}` reads like a bot's name; people choose another"
+        )));
+    }
+    Ok(name)
 }
 
 fn rejection(r: JsonRejection) -> Error {
@@ -162,15 +229,27 @@ pub struct CreateRequest {
     /// Bot delay (default 600, at most 10000).
     #[serde(default)]
     pub bot_delay_ms: Option<u64>,
-    /// Turn timer for humans (default off).
+    /// Turn timer for humans (default: off at private tables, the
+    /// server's public timer at public ones).
     #[serde(default)]
     pub turn_timer_ms: Option<u64>,
+    /// Listed in the lobby and joined without the invite key (default:
+    /// private).
+    #[serde(default)]
+    pub public: bool,
 }
 
 #[derive(Serialize)]
 struct Created {
     id: String,
+    /// The link that lets people join (it holds the invite key of a
+    /// private table).
     invite: String,
+    /// The invite key alone (private tables).
+    key: Option<String>,
+    /// The creator's token: it lets the creator give a seat whose human
+    /// never came to a bot.
+    creator: String,
     seed_hash: String,
 }
 
@@ -185,8 +264,9 @@ fn option_text(key: &str, v: &serde_json::Value) -> Result<String, Error> {
     }
 }
 
-/// Checks a table request against game `G` and builds the stored table.
-fn build<G: Roster>(req: &CreateRequest) -> Result<StoredTable, Error> {
+/// Checks a table request against game `G` and the server's limits, and
+/// builds the stored table.
+fn build<G: Roster>(req: &CreateRequest, limits: &Limits) -> Result<StoredTable, Error> {
     let players = req.players.unwrap_or(G::DEFAULT_PLAYERS);
     if !G::PLAYERS.contains(&players) {
         return Err(Error::BadInput(format!(
@@ -201,6 +281,19 @@ fn build<G: Roster>(req: &CreateRequest) -> Result<StoredTable, Error> {
         options
             .set(k, &option_text(k, v)?)
             .map_err(|e| Error::BadInput(e.to_string()))?;
+    }
+    if let Some(hands) = options
+        .pairs()
+        .into_iter()
+        .find(|(k, _)| k == "hands")
+        .and_then(|(_, v)| v.parse::<u32>().ok())
+    {
+        if hands > limits.max_hands {
+            return Err(Error::BadInput(format!(
+                "this server plays at most {} hands in a session",
+                limits.max_hands
+            )));
+        }
     }
     let seed: u64 = rand::random();
     G::new(&options, players, seed).map_err(|e| Error::BadInput(e.to_string()))?;
@@ -237,6 +330,15 @@ fn build<G: Roster>(req: &CreateRequest) -> Result<StoredTable, Error> {
             "bot_delay_ms is at most {MAX_BOT_DELAY_MS}"
         )));
     }
+    let humans = seats
+        .iter()
+        .any(|s| matches!(s.kind, SeatKind::Human { .. }));
+    if !humans && bot_delay_ms < limits.min_bot_delay_ms {
+        return Err(Error::BadInput(format!(
+            "a table of bots only plays at most one action every {} ms (bot_delay_ms)",
+            limits.min_bot_delay_ms
+        )));
+    }
     if req
         .turn_timer_ms
         .is_some_and(|t| !(1000..=3_600_000).contains(&t))
@@ -255,34 +357,74 @@ fn build<G: Roster>(req: &CreateRequest) -> Result<StoredTable, Error> {
         seed_hash: table::sha256_hex(&seed.to_string()),
         config: TableConfig {
             bot_delay_ms,
-            turn_timer_ms: req.turn_timer_ms,
+            // An idle stranger must not stall a public table (F11).
+            turn_timer_ms: req
+                .turn_timer_ms
+                .or(req.public.then_some(limits.public_turn_timer_ms)),
         },
         created_at: table::unix_now(),
         finished_at: None,
         seats,
         actions: Vec::new(),
+        access: Access {
+            public: req.public,
+            ..Access::default()
+        },
     })
 }
 
 async fn create_table(
     State(state): State<AppState>,
+    addr: ClientAddr,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<(StatusCode, Json<Created>), Error> {
-    let stored = crate::with_game!(req.game.as_str(), G => build::<G>(&req),
+    let limits = state.limits();
+    let mut stored = crate::with_game!(req.game.as_str(), G => build::<G>(&req, &limits),
         _ => Err(Error::BadInput(format!(
             "unknown game `{}` (choose from: {})", req.game, crate::GAMES.join(", ")))))?;
+    meter(&state, Kind::Create, addr, "new tables")?;
+    let owner = addr.0.to_string();
+    let store = state.store();
+    let key = owner.clone();
+    let (all, mine) = tokio::task::spawn_blocking(move || store.count_live(&key))
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))??;
+    if all >= limits.max_live_tables {
+        return Err(Error::RateLimited {
+            retry_after: 60,
+            message: format!("the server has {all} unfinished tables, its most: try again later"),
+        });
+    }
+    if mine >= limits.max_live_tables_per_ip {
+        return Err(Error::RateLimited {
+            retry_after: 60,
+            message: format!(
+                "your address has {mine} unfinished tables, the most it may have: finish one first"
+            ),
+        });
+    }
+    let key = (!req.public).then(table::new_token);
+    let creator = table::new_token();
+    stored.access.invite_hash = key.as_deref().map(table::sha256_hex);
+    stored.access.creator_hash = Some(table::sha256_hex(&creator));
+    stored.access.owner = Some(owner);
     let store = state.store();
     let copy = stored.clone();
     tokio::task::spawn_blocking(move || store.create_table(&copy))
         .await
         .map_err(|e| Error::Internal(e.to_string()))??;
     let created = Created {
-        invite: format!("/t/{}", stored.id),
+        invite: match &key {
+            Some(k) => format!("/t/{}?k={k}", stored.id),
+            None => format!("/t/{}", stored.id),
+        },
+        key,
+        creator,
         id: stored.id.clone(),
         seed_hash: stored.seed_hash.clone(),
     };
     let id = stored.id.clone();
-    let handle = table::spawn(stored, state.store(), state.closing()).map_err(Error::Internal)?;
+    let handle = table::spawn(stored, state.ctx()).map_err(Error::Internal)?;
     state.insert(id, handle);
     Ok((StatusCode::CREATED, Json(created)))
 }
@@ -301,9 +443,8 @@ async fn table_info(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, Error> {
-    let table = state.table(&id).await?;
     let (reply, answer) = oneshot::channel();
-    table.send(Command::Info { reply }).await?;
+    state.send(&id, Command::Info { reply }).await?;
     answer
         .await
         .map(Json)
@@ -319,6 +460,22 @@ pub struct JoinRequest {
     pub seat: Option<Seat>,
     /// The display name.
     pub name: String,
+    /// The invite key of a private table (from its invite link).
+    #[serde(default)]
+    pub key: Option<String>,
+}
+
+/// The body of `POST /api/tables/{id}/fill`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FillRequest {
+    /// The human seat nobody joined.
+    pub seat: Seat,
+    /// The creator's token (from the answer to the table's creation).
+    pub creator: String,
+    /// The bot (default: the game's first bot).
+    #[serde(default)]
+    pub bot: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -329,22 +486,54 @@ struct Joined {
 
 async fn join(
     State(state): State<AppState>,
+    addr: ClientAddr,
     Path(id): Path<String>,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Json<Joined>, Error> {
-    let table = state.table(&id).await?;
+    let name = clean_name(&req.name)?;
+    meter(&state, Kind::Join, addr, "joins")?;
     let (reply, answer) = oneshot::channel();
-    table
-        .send(Command::Join {
-            seat: req.seat,
-            name: req.name,
-            reply,
-        })
+    state
+        .send(
+            &id,
+            Command::Join {
+                seat: req.seat,
+                name,
+                key: req.key,
+                reply,
+            },
+        )
         .await?;
     let (seat, token) = answer
         .await
         .map_err(|_| Error::Internal("table task stopped".to_string()))??;
     Ok(Json(Joined { seat, token }))
+}
+
+async fn fill(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<FillRequest>,
+) -> Result<StatusCode, Error> {
+    meter(&state, Kind::Join, addr, "seat changes")?;
+    let (reply, answer) = oneshot::channel();
+    let bot = req.bot.unwrap_or_else(|| "heuristic".to_string());
+    state
+        .send(
+            &id,
+            Command::Fill {
+                seat: req.seat,
+                creator: req.creator,
+                bot,
+                reply,
+            },
+        )
+        .await?;
+    answer
+        .await
+        .map_err(|_| Error::Internal("table task stopped".to_string()))??;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 async fn record(
@@ -372,11 +561,16 @@ async fn record(
     Ok(Json(record))
 }
 
-async fn verify(JsonBody(record): JsonBody<game::Record>) -> Json<crate::verify::Report> {
+async fn verify(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    JsonBody(record): JsonBody<game::Record>,
+) -> Result<Json<crate::verify::Report>, Error> {
+    meter(&state, Kind::Verify, addr, "record checks")?;
     // Replaying is CPU work proportional to the record: off the reactor.
     let record = Arc::new(record);
     let report = tokio::task::spawn_blocking(move || crate::verify::verify(&record))
         .await
         .unwrap_or_else(|_| crate::verify::Report::failed("the check failed"));
-    Json(report)
+    Ok(Json(report))
 }

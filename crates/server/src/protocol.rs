@@ -103,8 +103,11 @@ pub struct StateMsg {
     pub log_from: usize,
     /// New visible log lines.
     pub log: Vec<String>,
-    /// Whether the game is over.
+    /// Whether the game is over (by the rules, or abandoned).
     pub over: bool,
+    /// Whether the game was abandoned: nobody played it for a long time.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub abandoned: bool,
     /// The result, once over.
     pub outcome: Option<Outcome>,
     /// Hex SHA-256 of the seed's decimal text.
@@ -130,6 +133,20 @@ pub enum ServerMsg {
     },
     /// The answer to `ping`.
     Pong,
+    /// Which seats are connected changed (someone joined, left or
+    /// reconnected); the rest of the state did not.
+    Presence {
+        /// Every seat.
+        seats: Vec<SeatStatus>,
+    },
+    /// Something for this connection only that is not an error.
+    Notice {
+        /// What happened, for programs (`held`: a secret decision is in
+        /// and waits for its window to close).
+        code: &'static str,
+        /// What happened, for people.
+        message: String,
+    },
 }
 
 impl ServerMsg {

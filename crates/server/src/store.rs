@@ -127,6 +127,23 @@ pub struct StoredTable {
     pub seats: Vec<StoredSeat>,
     /// Every action, in order.
     pub actions: Vec<StoredAction>,
+    /// Who may find and join the table: listed in the lobby, or reached
+    /// only through the invite link.
+    pub access: Access,
+}
+
+/// How a table is reached (issue 8: tables are private by default).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Access {
+    /// Listed in the lobby, and joined without the invite key.
+    pub public: bool,
+    /// SHA-256 hex of the invite key a private table's seats need; `None`
+    /// for public tables and tables created before keys existed.
+    pub invite_hash: Option<String>,
+    /// SHA-256 hex of the creator's token (fills an empty seat with a bot).
+    pub creator_hash: Option<String>,
+    /// The client address that created the table (live-table caps).
+    pub owner: Option<String>,
 }
 
 /// A line of the table list.
@@ -140,7 +157,8 @@ pub struct TableSummary {
     pub players: usize,
     /// Human seats nobody has joined yet.
     pub free_seats: usize,
-    /// `open` (a human seat is free), `playing` or `finished`.
+    /// `open` (a human seat is free), `playing`, `finished` or
+    /// `abandoned`.
     pub status: &'static str,
     /// Unix seconds.
     pub created_at: i64,
@@ -152,9 +170,17 @@ pub trait Store: Send + Sync + 'static {
     /// Stores a new table with its seats (no actions).
     fn create_table(&self, table: &StoredTable) -> Result<(), StoreError>;
 
-    /// Appends action `seq` (1-based) of a table. Fails, storing nothing,
-    /// if that seq is already stored.
-    fn append_action(&self, table: &str, action: &StoredAction, at: i64) -> Result<(), StoreError>;
+    /// Appends action `seq` (1-based) of a table, and when `ends` is true
+    /// marks the game over in the same transaction (so a crash can never
+    /// leave a finished game unmarked). Fails, storing nothing, if that seq
+    /// is already stored.
+    fn append_action(
+        &self,
+        table: &str,
+        action: &StoredAction,
+        at: i64,
+        ends: bool,
+    ) -> Result<(), StoreError>;
 
     /// [`Store::append_action`] without blocking the caller: returns at
     /// once and calls `done` (on some other thread) with the outcome once
@@ -166,13 +192,29 @@ pub trait Store: Send + Sync + 'static {
         table: String,
         action: StoredAction,
         at: i64,
+        ends: bool,
         done: Done<()>,
     ) {
-        tokio::task::spawn_blocking(move || done(self.append_action(&table, &action, at)));
+        tokio::task::spawn_blocking(move || done(self.append_action(&table, &action, at, ends)));
     }
 
-    /// Records that a table's game is over.
+    /// Records that a table's game is over (repairs; the normal end is
+    /// stored with the last action).
     fn mark_finished(&self, table: &str, at: i64) -> Result<(), StoreError>;
+
+    /// Ends every unfinished table with no activity since `before` (unix
+    /// seconds) as abandoned at `at`; returns their ids.
+    fn abandon_idle(&self, before: i64, at: i64) -> Result<Vec<String>, StoreError>;
+
+    /// Puts bot `bot` in a human seat nobody has joined. Returns `false`
+    /// (and changes nothing) if the seat is not a free human seat.
+    fn fill_seat(&self, table: &str, seat: Seat, bot: &str) -> Result<bool, StoreError>;
+
+    /// Ids of every table whose game is not over (start-up repair).
+    fn unfinished_ids(&self) -> Result<Vec<String>, StoreError>;
+
+    /// Live (unfinished) tables in all, and those created by `owner`.
+    fn count_live(&self, owner: &str) -> Result<(usize, usize), StoreError>;
 
     /// Seats a person in a free human seat. Returns `false` (and changes
     /// nothing) if the seat is not a free human seat.
@@ -190,21 +232,28 @@ pub trait Store: Send + Sync + 'static {
     /// Every table whose game is not over, with seats and actions.
     fn load_unfinished(&self) -> Result<Vec<StoredTable>, StoreError>;
 
-    /// The newest tables first, at most `limit`.
+    /// The newest public tables first, at most `limit`.
     fn list(&self, limit: usize) -> Result<Vec<TableSummary>, StoreError>;
 }
 
 /// What a non-blocking write calls with its outcome.
 pub type Done<T> = Box<dyn FnOnce(Result<T, StoreError>) + Send>;
 
-/// The SQLite backend: one connection behind a mutex (held only inside
-/// blocking calls, never across an `.await`) shared by the readers and
-/// the writer thread, which group-commits every write.
+/// The SQLite backend: the writer thread owns one connection and
+/// group-commits every write; reads (the lobby, loading a table) use
+/// their own connections, so a slow read never delays a commit (F9). An
+/// in-memory database has a single connection for both, behind a mutex
+/// held only inside blocking calls, never across an `.await`.
 pub struct SqliteStore {
     conn: Arc<Mutex<Connection>>,
+    readers: Vec<Mutex<Connection>>,
+    next_reader: std::sync::atomic::AtomicUsize,
     writes: Option<mpsc::Sender<Job>>,
     writer: Option<std::thread::JoinHandle<()>>,
 }
+
+/// Read connections of a database file.
+const READERS: usize = 2;
 
 impl std::fmt::Debug for SqliteStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -229,6 +278,16 @@ enum Write {
         table: String,
         action: StoredAction,
         at: i64,
+        ends: bool,
+    },
+    Abandon {
+        before: i64,
+        at: i64,
+    },
+    Fill {
+        table: String,
+        seat: Seat,
+        bot: String,
     },
     Finish {
         table: String,
@@ -253,7 +312,13 @@ CREATE TABLE IF NOT EXISTS tables (
   seed_hash TEXT NOT NULL,
   config TEXT NOT NULL,
   created_at INTEGER NOT NULL,
-  finished_at INTEGER
+  finished_at INTEGER,
+  public INTEGER NOT NULL DEFAULT 1,
+  invite_hash TEXT,
+  creator_hash TEXT,
+  owner TEXT,
+  last_active INTEGER,
+  ended TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
   table_id TEXT NOT NULL REFERENCES tables(id),
@@ -275,6 +340,24 @@ CREATE TABLE IF NOT EXISTS actions (
 CREATE INDEX IF NOT EXISTS tables_unfinished ON tables(finished_at);
 ";
 
+/// Columns added after the first schema (issue 8), with their types;
+/// existing rows keep the old behaviour (listed, no invite key).
+const ADDED_COLUMNS: &[(&str, &str)] = &[
+    ("public", "INTEGER NOT NULL DEFAULT 1"),
+    ("invite_hash", "TEXT"),
+    ("creator_hash", "TEXT"),
+    ("owner", "TEXT"),
+    ("last_active", "INTEGER"),
+    ("ended", "TEXT"),
+];
+
+/// Indexes of the reads that must not scan (lobby, caps, sweeps).
+const INDEXES: &str = "
+CREATE INDEX IF NOT EXISTS tables_public_created ON tables(public, created_at);
+CREATE INDEX IF NOT EXISTS tables_owner_live ON tables(owner, finished_at);
+CREATE INDEX IF NOT EXISTS tables_live_active ON tables(finished_at, last_active);
+";
+
 fn seat_of(index: i64) -> Result<Seat, StoreError> {
     usize::try_from(index)
         .ok()
@@ -284,22 +367,53 @@ fn seat_of(index: i64) -> Result<Seat, StoreError> {
 }
 
 impl SqliteStore {
-    /// Opens (creating if needed) the database file and its tables.
+    /// Opens (creating if needed) the database file and its tables. A new
+    /// file is created readable by its owner only (0600), and an existing
+    /// one is made so: it holds the seeds of live games.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        SqliteStore::with(Connection::open(path)?)
+        private_file(path)?;
+        let conn = Connection::open(path)?;
+        SqliteStore::prepare(&conn)?;
+        let mut readers = Vec::with_capacity(READERS);
+        for _ in 0..READERS {
+            let r = Connection::open_with_flags(
+                path,
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+                    | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )?;
+            r.busy_timeout(std::time::Duration::from_secs(5))?;
+            readers.push(Mutex::new(r));
+        }
+        SqliteStore::with(conn, readers)
     }
 
     /// A private in-memory database (tests, throwaway servers).
     pub fn in_memory() -> Result<SqliteStore, StoreError> {
-        SqliteStore::with(Connection::open_in_memory()?)
+        let conn = Connection::open_in_memory()?;
+        SqliteStore::prepare(&conn)?;
+        SqliteStore::with(conn, Vec::new())
     }
 
-    fn with(conn: Connection) -> Result<SqliteStore, StoreError> {
+    fn prepare(conn: &Connection) -> Result<(), StoreError> {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
+        let have: Vec<String> = conn
+            .prepare("SELECT name FROM pragma_table_info('tables')")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        for (name, kind) in ADDED_COLUMNS {
+            if !have.iter().any(|h| h == name) {
+                conn.execute_batch(&format!("ALTER TABLE tables ADD COLUMN {name} {kind}"))?;
+            }
+        }
+        conn.execute_batch(INDEXES)?;
+        Ok(())
+    }
+
+    fn with(conn: Connection, readers: Vec<Mutex<Connection>>) -> Result<SqliteStore, StoreError> {
         let conn = Arc::new(Mutex::new(conn));
         let (writes, jobs) = mpsc::channel::<Job>();
         let shared = Arc::clone(&conn);
@@ -309,6 +423,8 @@ impl SqliteStore {
             .map_err(|e| StoreError::Commit(format!("no writer thread: {e}")))?;
         Ok(SqliteStore {
             conn,
+            readers,
+            next_reader: std::sync::atomic::AtomicUsize::new(0),
             writes: Some(writes),
             writer: Some(writer),
         })
@@ -404,8 +520,9 @@ impl SqliteStore {
             Write::Create(t) => {
                 tx.execute(
                     "INSERT INTO tables (id, game, rules_version, players, options, seed, seed_hash,
-                                         config, created_at, finished_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                                         config, created_at, finished_at, public, invite_hash,
+                                         creator_hash, owner, last_active)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?9)",
                     params![
                         t.id,
                         t.game,
@@ -417,6 +534,10 @@ impl SqliteStore {
                         serde_json::to_string(&t.config)?,
                         t.created_at,
                         t.finished_at,
+                        i64::from(t.access.public),
+                        t.access.invite_hash,
+                        t.access.creator_hash,
+                        t.access.owner,
                     ],
                 )?;
                 for s in &t.seats {
@@ -447,7 +568,12 @@ impl SqliteStore {
                 }
                 Ok(true)
             }
-            Write::Append { table, action, at } => {
+            Write::Append {
+                table,
+                action,
+                at,
+                ends,
+            } => {
                 tx.prepare_cached(
                     "INSERT INTO actions (table_id, seq, seat, action, at)
                      VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -459,14 +585,49 @@ impl SqliteStore {
                     action.action,
                     at
                 ])?;
+                // The game's end goes in the same transaction as its last
+                // action (F3).
+                let finished = ends.then_some(at);
+                let ended = ends.then_some("over");
+                let changed = tx
+                    .prepare_cached(
+                        "UPDATE tables SET last_active = ?2,
+                           finished_at = COALESCE(finished_at, ?3), ended = COALESCE(ended, ?4)
+                         WHERE id = ?1 AND finished_at IS NULL",
+                    )?
+                    .execute(params![table, at, finished, ended])?;
+                if changed != 1 {
+                    return Err(StoreError::Corrupt(format!(
+                        "table {table} is over or missing: action {} refused",
+                        action.seq
+                    )));
+                }
                 Ok(true)
             }
             Write::Finish { table, at } => {
                 tx.execute(
-                    "UPDATE tables SET finished_at = ?2 WHERE id = ?1 AND finished_at IS NULL",
+                    "UPDATE tables SET finished_at = ?2, ended = 'over'
+                     WHERE id = ?1 AND finished_at IS NULL",
                     params![table, at],
                 )?;
                 Ok(true)
+            }
+            Write::Abandon { before, at } => {
+                let changed = tx.execute(
+                    "UPDATE tables SET finished_at = ?2, ended = 'abandoned'
+                     WHERE finished_at IS NULL AND COALESCE(last_active, created_at) < ?1",
+                    params![before, at],
+                )?;
+                Ok(changed > 0)
+            }
+            Write::Fill { table, seat, bot } => {
+                let changed = tx.execute(
+                    "UPDATE seats SET kind = 'bot', bot = ?3, name = NULL
+                     WHERE table_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS NULL
+                       AND EXISTS (SELECT 1 FROM tables WHERE id = ?1 AND finished_at IS NULL)",
+                    params![table, seat.index() as i64, bot],
+                )?;
+                Ok(changed == 1)
             }
             Write::TakeSeat {
                 table,
@@ -479,6 +640,12 @@ impl SqliteStore {
                      WHERE table_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS NULL",
                     params![table, seat.index() as i64, name, token_hash],
                 )?;
+                if changed == 1 {
+                    tx.execute(
+                        "UPDATE tables SET last_active = ?2 WHERE id = ?1",
+                        params![table, crate::table::unix_now()],
+                    )?;
+                }
                 Ok(changed == 1)
             }
         }
@@ -490,39 +657,69 @@ impl SqliteStore {
         self.conn.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// A read connection: a free one if any, else the next in turn; the
+    /// writer's own connection only for an in-memory database.
+    fn reader(&self) -> MutexGuard<'_, Connection> {
+        if self.readers.is_empty() {
+            return self.conn();
+        }
+        for r in &self.readers {
+            if let Ok(guard) = r.try_lock() {
+                return guard;
+            }
+        }
+        let i = self
+            .next_reader
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            % self.readers.len();
+        self.readers[i].lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     fn load_with(conn: &Connection, id: &str) -> Result<Option<StoredTable>, StoreError> {
         let header = conn
             .query_row(
                 "SELECT id, game, rules_version, players, options, seed, seed_hash, config,
-                        created_at, finished_at FROM tables WHERE id = ?1",
+                        created_at, finished_at, public, invite_hash, creator_hash, owner
+                 FROM tables WHERE id = ?1",
                 params![id],
                 |r| {
                     Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, i64>(3)?,
-                        r.get::<_, String>(4)?,
-                        r.get::<_, String>(5)?,
-                        r.get::<_, String>(6)?,
-                        r.get::<_, String>(7)?,
-                        r.get::<_, i64>(8)?,
-                        r.get::<_, Option<i64>>(9)?,
+                        (
+                            r.get::<_, String>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, String>(2)?,
+                            r.get::<_, i64>(3)?,
+                            r.get::<_, String>(4)?,
+                            r.get::<_, String>(5)?,
+                            r.get::<_, String>(6)?,
+                            r.get::<_, String>(7)?,
+                            r.get::<_, i64>(8)?,
+                            r.get::<_, Option<i64>>(9)?,
+                        ),
+                        Access {
+                            public: r.get::<_, i64>(10)? != 0,
+                            invite_hash: r.get(11)?,
+                            creator_hash: r.get(12)?,
+                            owner: r.get(13)?,
+                        },
                     ))
                 },
             )
             .optional()?;
         let Some((
-            id,
-            game,
-            rules_version,
-            players,
-            options,
-            seed,
-            seed_hash,
-            config,
-            created_at,
-            finished_at,
+            (
+                id,
+                game,
+                rules_version,
+                players,
+                options,
+                seed,
+                seed_hash,
+                config,
+                created_at,
+                finished_at,
+            ),
+            access,
         )) = header
         else {
             return Ok(None);
@@ -586,6 +783,7 @@ impl SqliteStore {
             finished_at,
             seats,
             actions,
+            access,
         }))
     }
 }
@@ -595,11 +793,18 @@ impl Store for SqliteStore {
         self.write(Write::Create(Box::new(t.clone()))).map(|_| ())
     }
 
-    fn append_action(&self, table: &str, a: &StoredAction, at: i64) -> Result<(), StoreError> {
+    fn append_action(
+        &self,
+        table: &str,
+        a: &StoredAction,
+        at: i64,
+        ends: bool,
+    ) -> Result<(), StoreError> {
         self.write(Write::Append {
             table: table.to_string(),
             action: a.clone(),
             at,
+            ends,
         })
         .map(|_| ())
     }
@@ -609,10 +814,16 @@ impl Store for SqliteStore {
         table: String,
         action: StoredAction,
         at: i64,
+        ends: bool,
         done: Done<()>,
     ) {
         self.submit(
-            Write::Append { table, action, at },
+            Write::Append {
+                table,
+                action,
+                at,
+                ends,
+            },
             Box::new(move |r| done(r.map(|_| ()))),
         );
     }
@@ -623,6 +834,30 @@ impl Store for SqliteStore {
             at,
         })
         .map(|_| ())
+    }
+
+    fn abandon_idle(&self, before: i64, at: i64) -> Result<Vec<String>, StoreError> {
+        let ids: Vec<String> = self
+            .reader()
+            .prepare_cached(
+                "SELECT id FROM tables
+                 WHERE finished_at IS NULL AND COALESCE(last_active, created_at) < ?1",
+            )?
+            .query_map(params![before], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        if ids.is_empty() {
+            return Ok(ids);
+        }
+        self.write(Write::Abandon { before, at })?;
+        Ok(ids)
+    }
+
+    fn fill_seat(&self, table: &str, seat: Seat, bot: &str) -> Result<bool, StoreError> {
+        self.write(Write::Fill {
+            table: table.to_string(),
+            seat,
+            bot: bot.to_string(),
+        })
     }
 
     fn take_seat(
@@ -641,12 +876,12 @@ impl Store for SqliteStore {
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         SqliteStore::load_with(&conn, id)
     }
 
     fn load_unfinished(&self) -> Result<Vec<StoredTable>, StoreError> {
-        let conn = self.conn();
+        let conn = self.reader();
         let ids: Vec<String> = conn
             .prepare("SELECT id FROM tables WHERE finished_at IS NULL ORDER BY created_at")?
             .query_map([], |r| r.get(0))?
@@ -660,13 +895,36 @@ impl Store for SqliteStore {
         Ok(out)
     }
 
+    fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .reader()
+            .prepare("SELECT id FROM tables WHERE finished_at IS NULL ORDER BY created_at")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?)
+    }
+
+    fn count_live(&self, owner: &str) -> Result<(usize, usize), StoreError> {
+        let conn = self.reader();
+        let all: i64 = conn
+            .prepare_cached("SELECT COUNT(*) FROM tables WHERE finished_at IS NULL")?
+            .query_row([], |r| r.get(0))?;
+        let mine: i64 = conn
+            .prepare_cached("SELECT COUNT(*) FROM tables WHERE owner = ?1 AND finished_at IS NULL")?
+            .query_row(params![owner], |r| r.get(0))?;
+        Ok((
+            usize::try_from(all).unwrap_or(0),
+            usize::try_from(mine).unwrap_or(0),
+        ))
+    }
+
     fn list(&self, limit: usize) -> Result<Vec<TableSummary>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare(
-            "SELECT t.id, t.game, t.players, t.created_at, t.finished_at,
+        let conn = self.reader();
+        let mut stmt = conn.prepare_cached(
+            "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
                     (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id
                        AND s.kind = 'human' AND s.token_hash IS NULL)
-             FROM tables t ORDER BY t.created_at DESC, t.rowid DESC LIMIT ?1",
+             FROM tables t WHERE t.public = 1
+             ORDER BY t.created_at DESC LIMIT ?1",
         )?;
         let rows = stmt.query_map(params![limit as i64], |r| {
             Ok((
@@ -675,19 +933,22 @@ impl Store for SqliteStore {
                 r.get::<_, i64>(2)?,
                 r.get::<_, i64>(3)?,
                 r.get::<_, Option<i64>>(4)?,
-                r.get::<_, i64>(5)?,
+                r.get::<_, Option<String>>(5)?,
+                r.get::<_, i64>(6)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, game, players, created_at, finished_at, free) = row?;
+            let (id, game, players, created_at, finished_at, ended, free) = row?;
             let free_seats = usize::try_from(free).unwrap_or(0);
             out.push(TableSummary {
                 id,
                 game,
                 players: usize::try_from(players).unwrap_or(0),
                 free_seats,
-                status: if finished_at.is_some() {
+                status: if ended.as_deref() == Some("abandoned") {
+                    "abandoned"
+                } else if finished_at.is_some() {
                     "finished"
                 } else if free_seats > 0 {
                     "open"
@@ -699,6 +960,32 @@ impl Store for SqliteStore {
         }
         Ok(out)
     }
+}
+
+/// Creates `path` readable and writable by its owner only if it does not
+/// exist, and takes every other permission from an existing one. SQLite
+/// gives its `-wal` and `-shm` files the database file's permissions.
+fn private_file(path: &Path) -> Result<(), StoreError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let io = |e: std::io::Error| StoreError::Corrupt(format!("{}: {e}", path.display()));
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(path)
+            .map_err(io)?;
+        for suffix in ["", "-wal", "-shm"] {
+            let p = format!("{}{suffix}", path.display());
+            if std::path::Path::new(&p).exists() {
+                std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600)).map_err(io)?;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
 }
 
 impl Drop for SqliteStore {
@@ -745,6 +1032,10 @@ mod tests {
                 },
             ],
             actions: Vec::new(),
+            access: Access {
+                public: true,
+                ..Access::default()
+            },
         }
     }
 
@@ -770,10 +1061,11 @@ mod tests {
                 seat: Seat::new(seat),
                 action: action.to_string(),
             };
-            s.append_action("t1", &a(1, 1, "bid 2"), 101).unwrap();
-            s.append_action("t1", &a(2, 2, "pass"), 102).unwrap();
+            s.append_action("t1", &a(1, 1, "bid 2"), 101, false)
+                .unwrap();
+            s.append_action("t1", &a(2, 2, "pass"), 102, false).unwrap();
             assert!(
-                s.append_action("t1", &a(2, 0, "pass"), 103).is_err(),
+                s.append_action("t1", &a(2, 0, "pass"), 103, false).is_err(),
                 "a seq is stored once"
             );
             assert!(s.take_seat("t1", Seat::new(0), "Ann", "hash").unwrap());
@@ -843,9 +1135,9 @@ mod tests {
                 std::thread::spawn(move || {
                     let id = format!("g{i}");
                     for seq in 1..=50 {
-                        s.append_action(&id, &a(seq), 1).unwrap();
+                        s.append_action(&id, &a(seq), 1, false).unwrap();
                         if seq % 4 == 0 {
-                            assert!(s.append_action(&id, &a(seq), 1).is_err());
+                            assert!(s.append_action(&id, &a(seq), 1, false).is_err());
                         }
                     }
                 })
@@ -860,6 +1152,7 @@ mod tests {
             "g0".to_string(),
             a(51),
             2,
+            false,
             Box::new(move |r| tx.send(r.is_ok()).unwrap()),
         );
         assert!(rx.recv().unwrap());

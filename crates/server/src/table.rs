@@ -9,16 +9,25 @@
 //! and broadcast. Each connection is sent what its seat may know: its own
 //! view and the log lines visible to it; a spectator the public view. No
 //! lock exists here at all: the task's state is its own.
+//!
+//! Bounds (issue 8): a connection too slow to take its messages is closed
+//! with a reason rather than forgotten (F2); joins and leaves send a small
+//! `presence` message, never a state to everyone (F8); a table nobody
+//! watches pauses and, after a while, leaves memory (F5, F6); bots think
+//! on the blocking pool behind a server-wide gate, while the table keeps
+//! answering; and a secret decision (D7) takes effect at a fixed time
+//! whoever makes it (F4).
 
 use crate::error::Error;
 use crate::protocol::{ErrorCode, SeatStatus, ServerMsg, StateMsg};
-use crate::store::{SeatKind, Store, StoredAction, StoredSeat, StoredTable, TableConfig};
+use crate::store::{Access, SeatKind, Store, StoredAction, StoredSeat, StoredTable, TableConfig};
+use crate::{Limits, Registry, TableCtx};
 use bots::{Bot, Roster};
 use game::{ActError, Game, Record, Seat};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, oneshot, watch, Semaphore};
 use tokio::time::Instant;
 
 /// A game the server can host: a bot roster, plus what the whole table may
@@ -28,6 +37,12 @@ pub trait Hosted: Roster {
     /// holder of both Jesters during the revolution decision (D7).
     fn public_to_move(&self) -> Option<Seat> {
         self.to_move()
+    }
+
+    /// What a secret decision (one whose maker the table may not know)
+    /// comes to when its maker says nothing: D7's quiet holder declines.
+    fn silent_choice(&self) -> Option<Self::Action> {
+        None
     }
 }
 
@@ -41,10 +56,69 @@ impl Hosted for dalmuti::Dalmuti {
             self.to_move()
         }
     }
+
+    fn silent_choice(&self) -> Option<dalmuti::Action> {
+        (self.phase() == dalmuti::Phase::Revolution).then_some(dalmuti::Action::NoRevolution)
+    }
 }
 
-/// A message for a connection: JSON text.
-pub type Outbox = mpsc::Sender<String>;
+/// Why a connection is being closed by the server: a WebSocket close code
+/// and a reason the client can show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kick {
+    /// The close code (1008 policy, 1013 try again later).
+    pub code: u16,
+    /// The reason, in words.
+    pub reason: &'static str,
+}
+
+/// Where a connection's messages go: JSON text, and a way to close it
+/// with a reason when it cannot keep up.
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    tx: mpsc::Sender<String>,
+    kick: Arc<watch::Sender<Option<Kick>>>,
+}
+
+/// The receiving ends of an [`Outbox`]: the messages and the close order.
+pub type OutboxRx = (mpsc::Receiver<String>, watch::Receiver<Option<Kick>>);
+
+impl Outbox {
+    /// An outbox holding at most `capacity` unsent messages.
+    pub fn new(capacity: usize) -> (Outbox, OutboxRx) {
+        let (tx, rx) = mpsc::channel(capacity);
+        let (kick, kicked) = watch::channel(None);
+        (
+            Outbox {
+                tx,
+                kick: Arc::new(kick),
+            },
+            (rx, kicked),
+        )
+    }
+
+    /// Queues a message; `false` if the outbox is full or closed.
+    pub fn try_send(&self, text: String) -> bool {
+        self.tx.try_send(text).is_ok()
+    }
+
+    /// Orders the connection closed with `kick` (the first order counts).
+    pub fn kick(&self, kick: Kick) {
+        self.kick.send_if_modified(|k| {
+            let first = k.is_none();
+            if first {
+                *k = Some(kick);
+            }
+            first
+        });
+    }
+}
+
+/// The close order for a connection that does not read its messages.
+pub const TOO_SLOW: Kick = Kick {
+    code: 1013,
+    reason: "too slow to read the table's messages: reconnect",
+};
 
 /// What the rest of the server may ask of a table.
 #[derive(Debug)]
@@ -81,11 +155,26 @@ pub enum Command {
     Join {
         /// The seat asked for, or the first free one.
         seat: Option<Seat>,
-        /// The display name.
+        /// The display name, already cleaned.
         name: String,
+        /// The invite key (private tables).
+        key: Option<String>,
         /// The seat and its token.
         reply: oneshot::Sender<Result<(Seat, String), Error>>,
     },
+    /// The creator gives a human seat nobody joined to a bot.
+    Fill {
+        /// The seat.
+        seat: Seat,
+        /// The creator's token.
+        creator: String,
+        /// The bot.
+        bot: String,
+        /// Done, or why not.
+        reply: oneshot::Sender<Result<(), Error>>,
+    },
+    /// The store ended the table as abandoned.
+    Abandoned,
     /// The table's public description (lobby `GET /api/tables/{id}`).
     Info {
         /// The JSON answer.
@@ -106,6 +195,17 @@ impl TableHandle {
             .send(cmd)
             .await
             .map_err(|_| Error::Internal("table task stopped".to_string()))
+    }
+
+    /// Sends a command, or hands it back if the task has stopped (it left
+    /// memory), so the caller can load the table again.
+    pub(crate) async fn try_deliver(&self, cmd: Command) -> Result<(), Command> {
+        self.tx.send(cmd).await.map_err(|e| e.0)
+    }
+
+    /// Whether the task has stopped.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.tx.is_closed()
     }
 }
 
@@ -143,22 +243,46 @@ pub fn record_of(t: &StoredTable) -> Record {
     }
 }
 
-/// Starts the task of a stored table (new, or resumed by replaying its
-/// actions). `closing` stops it when the server shuts down.
-pub fn spawn(
-    stored: StoredTable,
-    store: Arc<dyn Store>,
-    closing: watch::Receiver<bool>,
-) -> Result<TableHandle, String> {
-    crate::with_game!(stored.game.as_str(), G => spawn_game::<G>(stored, store, closing),
+/// Starts the task of a stored table (new, or loaded by replaying its
+/// actions).
+pub(crate) fn spawn(stored: StoredTable, ctx: TableCtx) -> Result<TableHandle, String> {
+    crate::with_game!(stored.game.as_str(), G => spawn_game::<G>(stored, ctx),
         _ => Err(format!("unknown game `{}`", stored.game)))
 }
 
-fn spawn_game<G: Hosted>(
-    stored: StoredTable,
-    store: Arc<dyn Store>,
-    closing: watch::Receiver<bool>,
-) -> Result<TableHandle, String> {
+/// Replays every unfinished table of `store` and marks those whose game
+/// is over (a crash between an old server's last action and its separate
+/// end mark, F3). Returns how many it repaired.
+pub fn repair_all(store: &dyn Store) -> usize {
+    let ids = match store.unfinished_ids() {
+        Ok(ids) => ids,
+        Err(e) => {
+            tracing::error!("repair: {e}");
+            return 0;
+        }
+    };
+    let mut repaired = 0;
+    for id in ids {
+        let Ok(Some(t)) = store.load(&id) else {
+            continue;
+        };
+        let over = crate::with_game!(t.game.as_str(), G => record_of(&t)
+            .replay::<G>(false, |_, _, _| {})
+            .map(|g| g.outcome().is_some()),
+            _ => Ok(false));
+        match over {
+            Ok(true) => match store.mark_finished(&id, unix_now()) {
+                Ok(()) => repaired += 1,
+                Err(e) => tracing::error!("repair {id}: {e}"),
+            },
+            Ok(false) => {}
+            Err(e) => tracing::error!("table {id} does not replay: {e}"),
+        }
+    }
+    repaired
+}
+
+fn spawn_game<G: Hosted>(stored: StoredTable, ctx: TableCtx) -> Result<TableHandle, String> {
     for (i, a) in stored.actions.iter().enumerate() {
         if a.seq != i as u64 + 1 {
             return Err(format!(
@@ -178,8 +302,10 @@ fn spawn_game<G: Hosted>(
             SeatKind::Human { .. } => None,
         });
     }
-    let finished = game.outcome().is_some();
-    let table = Table {
+    let over = game.outcome().is_some();
+    let repair = over && stored.finished_at.is_none();
+    let (tx, rx) = mpsc::channel(256);
+    let mut table = Table {
         id: stored.id,
         seq: stored.actions.len() as u64,
         options: stored.options,
@@ -188,6 +314,7 @@ fn spawn_game<G: Hosted>(
         seed_hash: stored.seed_hash,
         config: stored.config,
         created_at: stored.created_at,
+        access: stored.access,
         seats: stored.seats,
         bots,
         stand_ins: Vec::new(),
@@ -195,12 +322,24 @@ fn spawn_game<G: Hosted>(
         subs: Vec::new(),
         absent_since: [Some(now); Seat::MAX],
         turn_started: now,
-        finished,
-        store,
+        last_activity: now,
+        finished: over || stored.finished_at.is_some(),
+        abandoned: !over && stored.finished_at.is_some(),
+        store: ctx.store,
+        registry: ctx.registry,
+        limits: ctx.limits,
+        bot_gate: ctx.bot_gate,
         legal: Vec::new(),
+        thinking: None,
+        quiet: None,
     };
-    let (tx, rx) = mpsc::channel(256);
-    tokio::spawn(table.run(rx, closing));
+    table.open_quiet_window();
+    tokio::spawn(async move {
+        if repair {
+            table.repair().await;
+        }
+        table.run(rx, ctx.closing).await;
+    });
     Ok(TableHandle { tx })
 }
 
@@ -214,6 +353,30 @@ struct Sub {
     log_sent: usize,
 }
 
+/// A bot's decision being computed off the table's task.
+struct Thinking<G: Hosted> {
+    /// The table's seq when it started: a decision for an older position
+    /// is dropped.
+    seq: u64,
+    seat: Seat,
+    stand_in: bool,
+    answer: oneshot::Receiver<Thought<G>>,
+}
+
+/// What a bot hands back: itself, the legal list, its choice.
+type Thought<G> = (
+    Box<dyn Bot<G>>,
+    Vec<<G as Game>::Action>,
+    <G as Game>::Action,
+);
+
+/// A secret decision's window (D7, F4): the decision is held until
+/// `until`, then applied, whoever made it and whenever.
+struct Quiet<G: Hosted> {
+    until: Instant,
+    pending: Option<(Seat, G::Action)>,
+}
+
 struct Table<G: Hosted> {
     id: String,
     seq: u64,
@@ -223,6 +386,7 @@ struct Table<G: Hosted> {
     seed_hash: String,
     config: TableConfig,
     created_at: i64,
+    access: Access,
     seats: Vec<StoredSeat>,
     bots: Vec<Option<Box<dyn Bot<G>>>>,
     /// Heuristic bots playing for absent humans (and unconfigured seats
@@ -234,15 +398,41 @@ struct Table<G: Hosted> {
     absent_since: [Option<Instant>; Seat::MAX],
     /// When the current decision became due.
     turn_started: Instant,
+    /// The last command or action: a table idle for long leaves memory.
+    last_activity: Instant,
     finished: bool,
+    /// Ended by the store for inactivity, not by the rules.
+    abandoned: bool,
     store: Arc<dyn Store>,
+    registry: Arc<Registry>,
+    limits: Limits,
+    bot_gate: Arc<Semaphore>,
     legal: Vec<G::Action>,
+    thinking: Option<Thinking<G>>,
+    quiet: Option<Quiet<G>>,
 }
 
 /// How a seat is played right now.
 enum Player {
     Bot,
     Human,
+}
+
+/// What woke the table's task.
+enum Wake<G: Hosted> {
+    Command(Option<Command>),
+    BotDue,
+    Thought(Result<Thought<G>, oneshot::error::RecvError>),
+    WindowClosed,
+    Idle,
+    Closing,
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d).await,
+        None => std::future::pending().await,
+    }
 }
 
 impl<G: Hosted> Table<G> {
@@ -252,14 +442,66 @@ impl<G: Hosted> Table<G> {
                 break;
             }
             let deadline = self.deadline();
-            tokio::select! {
-                cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.handle(cmd).await,
-                    None => break,
-                },
-                () = sleep_until(deadline), if deadline.is_some() => self.bot_turn().await,
-                _ = closing.changed() => break,
+            let window = self.quiet.as_ref().map(|q| q.until);
+            let idle = self.idle_deadline();
+            let wake = {
+                let thinking = self.thinking.as_mut().map(|t| &mut t.answer);
+                tokio::select! {
+                    cmd = rx.recv() => Wake::Command(cmd),
+                    () = sleep_until(deadline) => Wake::BotDue,
+                    thought = async { thinking.expect("guarded").await }, if thinking.is_some() => Wake::Thought(thought),
+                    () = sleep_until(window) => Wake::WindowClosed,
+                    () = sleep_until(idle) => Wake::Idle,
+                    _ = closing.changed() => Wake::Closing,
+                }
+            };
+            match wake {
+                Wake::Command(Some(cmd)) => {
+                    self.last_activity = Instant::now();
+                    self.handle(cmd).await;
+                }
+                Wake::Command(None) | Wake::Closing => break,
+                Wake::BotDue => self.bot_turn(),
+                Wake::Thought(thought) => self.bot_answer(thought).await,
+                Wake::WindowClosed => self.close_window().await,
+                Wake::Idle => {
+                    if self.evict(&rx) {
+                        break;
+                    }
+                    // Somebody holds a handle: look again later.
+                    self.last_activity = Instant::now();
+                }
             }
+        }
+    }
+
+    /// When this table may leave memory: nobody connected, nothing in
+    /// progress, and no activity for `evict_after`.
+    fn idle_deadline(&self) -> Option<Instant> {
+        (self.subs.is_empty() && self.thinking.is_none() && self.quiet.is_none())
+            .then(|| self.last_activity + self.limits.evict_after)
+    }
+
+    /// Leaves the registry if nobody else holds this table's handle and
+    /// no command is queued (both checked under the registry's lock, where
+    /// every handle is cloned), so no command is ever lost.
+    fn evict(&self, rx: &mpsc::Receiver<Command>) -> bool {
+        let mut tables = self.registry.lock().unwrap_or_else(|p| p.into_inner());
+        if rx.sender_strong_count() == 1 && rx.is_empty() {
+            tables.remove(&self.id);
+            tracing::debug!(table = %self.id, "left memory");
+            true
+        } else {
+            false
+        }
+    }
+
+    async fn repair(&mut self) {
+        let store = Arc::clone(&self.store);
+        let id = self.id.clone();
+        let done = tokio::task::spawn_blocking(move || store.mark_finished(&id, unix_now())).await;
+        if !matches!(done, Ok(Ok(()))) {
+            tracing::error!(table = %self.id, "marking a finished game failed");
         }
     }
 
@@ -268,6 +510,12 @@ impl<G: Hosted> Table<G> {
             Some(SeatKind::Human { .. }) => Player::Human,
             Some(SeatKind::Bot(_)) | None => Player::Bot,
         }
+    }
+
+    fn has_humans(&self) -> bool {
+        self.seats
+            .iter()
+            .any(|s| matches!(s.kind, SeatKind::Human { .. }))
     }
 
     /// A table waits for every human seat to be joined before anybody
@@ -284,9 +532,17 @@ impl<G: Hosted> Table<G> {
         })
     }
 
-    /// When a bot should next act for the seat to move, if ever.
+    /// When a bot should next act for the seat to move, if ever. Nothing
+    /// moves while nobody is connected (an all-bot table plays only while
+    /// watched, F6), while a bot is thinking, or once a held secret
+    /// decision is in.
     fn deadline(&self) -> Option<Instant> {
-        if self.finished || self.waiting_for_players() {
+        if self.finished
+            || self.waiting_for_players()
+            || self.subs.is_empty()
+            || self.thinking.is_some()
+            || self.quiet.as_ref().is_some_and(|q| q.pending.is_some())
+        {
             return None;
         }
         let mover = self.game.to_move()?;
@@ -303,6 +559,44 @@ impl<G: Hosted> Table<G> {
                 match (absent, timer) {
                     (Some(a), Some(t)) => Some(a.min(t)),
                     (a, t) => a.or(t),
+                }
+            }
+        }
+    }
+
+    /// Opens a secret decision's window if the game just reached one at a
+    /// table with people (D7 fair timing, F4).
+    fn open_quiet_window(&mut self) {
+        let secret =
+            !self.finished && self.game.to_move().is_some() && self.game.public_to_move().is_none();
+        if secret
+            && self.quiet.is_none()
+            && self.has_humans()
+            && self.limits.revolution_window_ms > 0
+        {
+            self.quiet = Some(Quiet {
+                until: Instant::now() + Duration::from_millis(self.limits.revolution_window_ms),
+                pending: None,
+            });
+        }
+    }
+
+    /// The window is over: the held decision (or the silent one) is
+    /// applied now, for everyone at once.
+    async fn close_window(&mut self) {
+        let Some(quiet) = self.quiet.take() else {
+            return;
+        };
+        let Some(mover) = self.game.to_move() else {
+            return;
+        };
+        let choice = quiet
+            .pending
+            .or_else(|| self.game.silent_choice().map(|a| (mover, a)));
+        if let Some((seat, action)) = choice {
+            if self.game.check_as(seat, action).is_ok() {
+                if let Err(e) = self.commit(seat, action).await {
+                    tracing::error!(table = %self.id, "storing a held decision failed: {e}");
                 }
             }
         }
@@ -347,21 +641,47 @@ impl<G: Hosted> Table<G> {
                     log_pos: 0,
                     log_sent: 0,
                 });
-                if let Some(seat) = seat {
-                    self.absent_since[seat.index()] = None;
-                }
                 let _ = reply.send(Ok(seat));
-                // Everybody sees the seat as connected now.
-                self.broadcast();
+                // The newcomer gets the whole state; the others hear only
+                // that a seat is connected now, and spectators nothing (F8).
+                let seats = self.seat_statuses();
+                if let Some(i) = self.subs.iter().position(|s| s.conn == conn) {
+                    let mut sub = self.subs.swap_remove(i);
+                    let msg = ServerMsg::State(Box::new(self.state_for(&mut sub, &seats, None)));
+                    let ok = sub.out.try_send(msg.to_text());
+                    if ok {
+                        self.subs.push(sub);
+                    } else {
+                        sub.out.kick(TOO_SLOW);
+                    }
+                }
+                self.presence_changed();
             }
             Command::Act { conn, seq, action } => self.act(conn, seq, &action).await,
             Command::Leave { conn } => {
                 self.subs.retain(|s| s.conn != conn);
-                self.refresh_presence();
-                self.broadcast();
+                self.presence_changed();
             }
-            Command::Join { seat, name, reply } => {
-                let answer = self.join(seat, name).await;
+            Command::Join {
+                seat,
+                name,
+                key,
+                reply,
+            } => {
+                let answer = self.join(seat, name, key).await;
+                let ok = answer.is_ok();
+                let _ = reply.send(answer);
+                if ok {
+                    self.broadcast();
+                }
+            }
+            Command::Fill {
+                seat,
+                creator,
+                bot,
+                reply,
+            } => {
+                let answer = self.fill(seat, &creator, &bot).await;
                 let ok = answer.is_ok();
                 let _ = reply.send(answer);
                 if ok {
@@ -371,10 +691,23 @@ impl<G: Hosted> Table<G> {
             Command::Info { reply } => {
                 let _ = reply.send(self.info());
             }
+            Command::Abandoned => {
+                if !self.finished {
+                    self.finished = true;
+                    self.abandoned = true;
+                    self.quiet = None;
+                    self.broadcast();
+                }
+            }
         }
     }
 
-    fn refresh_presence(&mut self) {
+    /// Recomputes which seats are connected; if that changed, tells every
+    /// connection in one small message.
+    fn presence_changed(&mut self) {
+        let before: Vec<bool> = (0..Seat::MAX)
+            .map(|i| self.absent_since[i].is_none())
+            .collect();
         let now = Instant::now();
         for i in 0..Seat::MAX {
             let connected = self.subs.iter().any(|s| s.seat == Some(Seat::new(i)));
@@ -384,11 +717,45 @@ impl<G: Hosted> Table<G> {
                 self.absent_since[i] = Some(now);
             }
         }
+        let changed = (0..Seat::MAX).any(|i| before[i] != self.absent_since[i].is_none());
+        if changed {
+            let text = ServerMsg::Presence {
+                seats: self.seat_statuses(),
+            }
+            .to_text();
+            self.send_all(|_| Some(text.clone()));
+        }
+    }
+
+    /// Sends each connection its message; closes (with a reason) those
+    /// too slow to take it, and drops those already gone.
+    fn send_all(&mut self, mut message: impl FnMut(&mut Sub) -> Option<String>) {
+        let mut subs = std::mem::take(&mut self.subs);
+        let before = subs.len();
+        subs.retain_mut(|sub| match message(sub) {
+            None => true,
+            Some(text) => {
+                let ok = sub.out.try_send(text);
+                if !ok {
+                    // F2: never forget a connection silently; it is told
+                    // why and closed, and its client reconnects.
+                    sub.out.kick(TOO_SLOW);
+                }
+                ok
+            }
+        });
+        let dropped = subs.len() != before;
+        self.subs = subs;
+        if dropped {
+            self.presence_changed();
+        }
     }
 
     fn send_to(&mut self, conn: u64, msg: ServerMsg) {
         if let Some(sub) = self.subs.iter().find(|s| s.conn == conn) {
-            let _ = sub.out.try_send(msg.to_text());
+            if !sub.out.try_send(msg.to_text()) {
+                sub.out.kick(TOO_SLOW);
+            }
         }
     }
 
@@ -402,7 +769,7 @@ impl<G: Hosted> Table<G> {
                 ServerMsg::error(ErrorCode::NotSeated, "spectators cannot act"),
             );
         };
-        if self.game.to_move().is_none() {
+        if self.finished || self.game.to_move().is_none() {
             return self.send_to(
                 conn,
                 ServerMsg::error(ErrorCode::GameOver, "the game is over"),
@@ -456,6 +823,21 @@ impl<G: Hosted> Table<G> {
                 return self.send_to(conn, ServerMsg::error(ErrorCode::Illegal, e.to_string()))
             }
         }
+        if let Some(quiet) = self.quiet.as_mut() {
+            quiet.pending = Some((seat, action));
+            let left = quiet.until.saturating_duration_since(Instant::now());
+            return self.send_to(
+                conn,
+                ServerMsg::Notice {
+                    code: "held",
+                    message: format!(
+                        "your decision ({action}) is in: it takes effect for everyone in {} s, \
+                         when the decision window closes (D7)",
+                        left.as_secs() + 1
+                    ),
+                },
+            );
+        }
         if let Err(e) = self.commit(seat, action).await {
             tracing::error!(table = %self.id, "storing an action failed: {e}");
             self.send_to(
@@ -465,8 +847,12 @@ impl<G: Hosted> Table<G> {
         }
     }
 
-    /// Stores, then applies and broadcasts, a checked action.
+    /// Stores, then applies and broadcasts, a checked action. The game's
+    /// end, if this action ends it, is stored in the same transaction.
     async fn commit(&mut self, seat: Seat, action: G::Action) -> Result<(), String> {
+        let mut next = self.game.clone();
+        next.apply_unchecked(action);
+        let ends = next.outcome().is_some();
         let stored = StoredAction {
             seq: self.seq + 1,
             seat,
@@ -479,6 +865,7 @@ impl<G: Hosted> Table<G> {
             self.id.clone(),
             stored,
             unix_now(),
+            ends,
             Box::new(move |r| {
                 let _ = done.send(r);
             }),
@@ -487,27 +874,21 @@ impl<G: Hosted> Table<G> {
             .await
             .map_err(|_| "the store dropped the write".to_string())?
             .map_err(|e| e.to_string())?;
-        self.game.apply_unchecked(action);
+        self.game = next;
         self.seq += 1;
         self.turn_started = Instant::now();
-        if self.game.outcome().is_some() && !self.finished {
+        self.last_activity = self.turn_started;
+        if ends {
             self.finished = true;
-            let store = Arc::clone(&self.store);
-            let id = self.id.clone();
-            let done = tokio::task::spawn_blocking(move || store.mark_finished(&id, unix_now()))
-                .await
-                .map_err(|e| e.to_string())
-                .and_then(|r| r.map_err(|e| e.to_string()));
-            if let Err(e) = done {
-                // The actions are stored; a restart replays and sees the end.
-                tracing::error!(table = %self.id, "marking finished failed: {e}");
-            }
         }
+        self.open_quiet_window();
         self.broadcast();
         Ok(())
     }
 
-    async fn bot_turn(&mut self) {
+    /// Starts the bot (or the absent human's stand-in) of the seat to move
+    /// thinking, off this task, behind the server-wide gate.
+    fn bot_turn(&mut self) {
         let Some(seat) = self.game.to_move() else {
             return;
         };
@@ -517,9 +898,6 @@ impl<G: Hosted> Table<G> {
         if self.legal.is_empty() {
             return;
         }
-        // Take the bot out of its slot so it can think on a blocking thread:
-        // a search bot spends up to a tenth of a second per decision, which
-        // must not stall the runtime's worker threads.
         let (mut bot, stand_in) = match self.bots.get_mut(i).and_then(Option::take) {
             Some(b) => (b, false),
             None => {
@@ -532,6 +910,7 @@ impl<G: Hosted> Table<G> {
                         Ok(b) => (b, true),
                         Err(e) => {
                             tracing::error!("no heuristic bot: {e}");
+                            self.turn_started = Instant::now();
                             return;
                         }
                     },
@@ -539,29 +918,58 @@ impl<G: Hosted> Table<G> {
             }
         };
         let legal = std::mem::take(&mut self.legal);
-        let thought = tokio::task::spawn_blocking(move || {
-            let action = bot.choose(&view, &legal);
-            (bot, legal, action)
-        })
-        .await;
-        let (bot, legal, action) = match thought {
-            Ok(t) => t,
-            Err(e) => {
-                // The bot panicked: the seat falls back to a stand-in next time.
-                tracing::error!(table = %self.id, "a bot failed: {e}");
-                self.turn_started = Instant::now();
+        let gate = Arc::clone(&self.bot_gate);
+        let (reply, answer) = oneshot::channel();
+        tokio::spawn(async move {
+            let Ok(_permit) = gate.acquire_owned().await else {
                 return;
+            };
+            // A search bot spends up to a tenth of a second per decision,
+            // which must not stall the runtime's worker threads.
+            let thought = tokio::task::spawn_blocking(move || {
+                let action = bot.choose(&view, &legal);
+                (bot, legal, action)
+            })
+            .await;
+            if let Ok(t) = thought {
+                let _ = reply.send(t);
             }
+        });
+        self.thinking = Some(Thinking {
+            seq: self.seq,
+            seat,
+            stand_in,
+            answer,
+        });
+    }
+
+    async fn bot_answer(&mut self, thought: Result<Thought<G>, oneshot::error::RecvError>) {
+        let Some(thinking) = self.thinking.take() else {
+            return;
+        };
+        let (seat, i) = (thinking.seat, thinking.seat.index());
+        let Ok((bot, legal, action)) = thought else {
+            // The bot panicked: the seat falls back to a stand-in next time.
+            tracing::error!(table = %self.id, "a bot failed");
+            self.turn_started = Instant::now();
+            return;
         };
         self.legal = legal;
-        if stand_in {
+        if thinking.stand_in {
             self.stand_ins[i] = Some(bot);
         } else {
             self.bots[i] = Some(bot);
         }
+        if thinking.seq != self.seq || self.finished {
+            return;
+        }
         if let Err(e) = self.game.check_as(seat, action) {
             tracing::error!(table = %self.id, "bot chose an illegal action {action}: {e}");
             self.turn_started = Instant::now();
+            return;
+        }
+        if let Some(quiet) = self.quiet.as_mut() {
+            quiet.pending = Some((seat, action));
             return;
         }
         if let Err(e) = self.commit(seat, action).await {
@@ -571,32 +979,39 @@ impl<G: Hosted> Table<G> {
         }
     }
 
-    async fn join(&mut self, seat: Option<Seat>, name: String) -> Result<(Seat, String), Error> {
-        let name = name.trim().to_string();
-        if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
-            return Err(Error::BadInput(
-                "a name is 1 to 32 characters, no control characters".to_string(),
-            ));
-        }
+    fn free(s: &StoredSeat) -> bool {
+        matches!(
+            &s.kind,
+            SeatKind::Human {
+                token_hash: None,
+                ..
+            }
+        )
+    }
+
+    async fn join(
+        &mut self,
+        seat: Option<Seat>,
+        name: String,
+        key: Option<String>,
+    ) -> Result<(Seat, String), Error> {
         if self.finished {
             return Err(Error::SeatTaken("the game is over".to_string()));
         }
-        let free = |s: &StoredSeat| {
-            matches!(
-                &s.kind,
-                SeatKind::Human {
-                    token_hash: None,
-                    ..
-                }
-            )
-        };
+        if let Some(hash) = &self.access.invite_hash {
+            if key.as_deref().map(sha256_hex).as_ref() != Some(hash) {
+                return Err(Error::Forbidden(
+                    "this table is private: join it through its invite link".to_string(),
+                ));
+            }
+        }
         let seat = match seat {
             Some(seat) => match self.seats.get(seat.index()) {
                 None => return Err(Error::BadInput(format!("this table has no seat {seat}"))),
-                Some(s) if free(s) => seat,
+                Some(s) if Self::free(s) => seat,
                 Some(_) => return Err(Error::SeatTaken(format!("{seat} is not a free seat"))),
             },
-            None => match self.seats.iter().find(|s| free(s)) {
+            None => match self.seats.iter().find(|s| Self::free(s)) {
                 Some(s) => s.seat,
                 None => return Err(Error::SeatTaken("no seat is free".to_string())),
             },
@@ -619,6 +1034,52 @@ impl<G: Hosted> Table<G> {
             self.turn_started = Instant::now();
         }
         Ok((seat, token))
+    }
+
+    /// The creator gives a seat whose human never came to a bot, once the
+    /// seat has been free for `fill_after`.
+    async fn fill(&mut self, seat: Seat, creator: &str, bot: &str) -> Result<(), Error> {
+        if self.access.creator_hash.as_deref() != Some(sha256_hex(creator).as_str()) {
+            return Err(Error::Forbidden(
+                "only the table's creator may fill a seat".to_string(),
+            ));
+        }
+        if self.finished {
+            return Err(Error::SeatTaken("the game is over".to_string()));
+        }
+        match self.seats.get(seat.index()) {
+            Some(s) if Self::free(s) => {}
+            Some(_) => return Err(Error::SeatTaken(format!("{seat} is not a free seat"))),
+            None => return Err(Error::BadInput(format!("this table has no seat {seat}"))),
+        }
+        let waited = unix_now().saturating_sub(self.created_at);
+        let after = self.limits.fill_after.as_secs() as i64;
+        if waited < after {
+            return Err(Error::RateLimited {
+                retry_after: (after - waited) as u64,
+                message: format!(
+                    "a seat can be given to a bot {after} s after the table was created"
+                ),
+            });
+        }
+        let made = G::bot(bot, rand::random()).map_err(Error::BadInput)?;
+        let store = Arc::clone(&self.store);
+        let (id, b) = (self.id.clone(), bot.to_string());
+        let filled = tokio::task::spawn_blocking(move || store.fill_seat(&id, seat, &b))
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))??;
+        if !filled {
+            return Err(Error::SeatTaken(format!("{seat} is not a free seat")));
+        }
+        self.seats[seat.index()].kind = SeatKind::Bot(bot.to_string());
+        if self.bots.len() <= seat.index() {
+            self.bots.resize_with(seat.index() + 1, || None);
+        }
+        self.bots[seat.index()] = Some(made);
+        if !self.waiting_for_players() {
+            self.turn_started = Instant::now();
+        }
+        Ok(())
     }
 
     fn seat_statuses(&self) -> Vec<SeatStatus> {
@@ -657,7 +1118,9 @@ impl<G: Hosted> Table<G> {
     }
 
     fn status(&self) -> &'static str {
-        if self.finished {
+        if self.abandoned {
+            "abandoned"
+        } else if self.finished {
             "finished"
         } else if self.waiting_for_players() {
             "open"
@@ -685,32 +1148,51 @@ impl<G: Hosted> Table<G> {
             "seats": seats,
             "seq": self.seq,
             "status": self.status(),
+            "public": self.access.public,
             "seed_hash": self.seed_hash,
             "seed": self.finished.then(|| self.seed.to_string()),
             "bot_delay_ms": self.config.bot_delay_ms,
+            "turn_timer_ms": self.config.turn_timer_ms,
             "created_at": self.created_at,
         })
     }
 
-    fn state_for(&self, sub: &mut Sub, seats: &[SeatStatus]) -> StateMsg {
+    /// The state `sub` may see. `public` is the public view's JSON and
+    /// board when a broadcast has already made them (one encoding for all
+    /// spectators).
+    fn state_for(
+        &self,
+        sub: &mut Sub,
+        seats: &[SeatStatus],
+        public: Option<&(Box<serde_json::value::RawValue>, String)>,
+    ) -> StateMsg {
         let (view, board) = match sub.seat {
             Some(seat) if seat.index() < self.game.players() => {
                 let v = self.game.view(seat);
                 (serde_json::value::to_raw_value(&v), v.to_string())
             }
-            _ => {
-                let v = self.game.public_view();
-                (serde_json::value::to_raw_value(&v), v.to_string())
-            }
+            _ => match public {
+                Some((view, board)) => (Ok(view.clone()), board.clone()),
+                None => {
+                    let v = self.game.public_view();
+                    (serde_json::value::to_raw_value(&v), v.to_string())
+                }
+            },
         };
         let view = view.unwrap_or_else(|e| {
             tracing::error!("view does not serialize: {e}");
             serde_json::value::RawValue::NULL.to_owned()
         });
-        let mover = self.game.to_move();
+        let mover = if self.finished {
+            None
+        } else {
+            self.game.to_move()
+        };
         let mine = sub.seat.is_some() && mover == sub.seat;
         let to_move = if mine {
             mover
+        } else if self.finished {
+            None
         } else {
             self.game.public_to_move()
         };
@@ -744,6 +1226,7 @@ impl<G: Hosted> Table<G> {
             log_from,
             log: lines,
             over: self.finished,
+            abandoned: self.abandoned,
             outcome: self.game.outcome(),
             seed_hash: self.seed_hash.clone(),
             seed: self.finished.then(|| self.seed.to_string()),
@@ -751,33 +1234,34 @@ impl<G: Hosted> Table<G> {
         }
     }
 
-    /// Sends every connection its new state; drops connections whose
-    /// outbox is full (too slow) or closed.
+    /// Sends every connection its new state; closes connections whose
+    /// outbox is full (too slow) and drops those already gone.
     fn broadcast(&mut self) {
         let seats = self.seat_statuses();
+        let public = if self.subs.iter().any(|s| s.seat.is_none()) {
+            let v = self.game.public_view();
+            serde_json::value::to_raw_value(&v)
+                .ok()
+                .map(|raw| (raw, v.to_string()))
+        } else {
+            None
+        };
         let mut subs = std::mem::take(&mut self.subs);
-        let before = subs.len();
-        subs.retain_mut(|sub| {
-            let msg = ServerMsg::State(Box::new(self.state_for(sub, &seats)));
-            sub.out.try_send(msg.to_text()).is_ok()
-        });
-        let dropped = subs.len() != before;
+        let texts: Vec<String> = subs
+            .iter_mut()
+            .map(|sub| {
+                ServerMsg::State(Box::new(self.state_for(sub, &seats, public.as_ref()))).to_text()
+            })
+            .collect();
         self.subs = subs;
-        if dropped {
-            self.refresh_presence();
-        }
+        let mut texts = texts.into_iter();
+        self.send_all(|_| texts.next());
     }
 }
 
-async fn sleep_until(deadline: Option<Instant>) {
-    match deadline {
-        Some(d) => tokio::time::sleep_until(d).await,
-        None => std::future::pending().await,
-    }
-}
-
-/// A new secret seat token: 32 random bytes, hex.
-fn new_token() -> String {
+/// A new secret (seat token, invite key, creator token): 32 random bytes,
+/// hex.
+pub fn new_token() -> String {
     let bytes: [u8; 32] = rand::random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

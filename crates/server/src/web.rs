@@ -1,10 +1,14 @@
 //! The browser client: the `web/` folder's pages, style and scripts,
 //! embedded in the binary with `include_str!` (no build step, no files to
-//! ship beside it).
+//! ship beside it), and the security headers every answer carries.
+//!
+//! The client has no inline script or style, so the content security
+//! policy allows only the server's own files; pages may not be framed, and
+//! no referrer leaves (an invite link holds a secret).
 
 use crate::AppState;
 use axum::extract::Path;
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -13,6 +17,36 @@ const INDEX: &str = include_str!("../web/index.html");
 const TABLE: &str = include_str!("../web/table.html");
 const REPLAY: &str = include_str!("../web/replay.html");
 const VERIFY: &str = include_str!("../web/verify.html");
+const FAVICON: &str = include_str!("../web/favicon.svg");
+
+/// The content security policy: the client's own scripts, styles and
+/// WebSocket only.
+pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+    img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; \
+    base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Adds the security headers to every answer.
+pub async fn security_headers(mut response: Response) -> Response {
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(
+        header::HeaderName::from_static("cross-origin-opener-policy"),
+        HeaderValue::from_static("same-origin"),
+    );
+    response
+}
 
 /// The static files under `/static/`, with their content types.
 const STATIC: &[(&str, &str, &str)] = &[
@@ -72,6 +106,19 @@ pub fn routes() -> Router<AppState> {
         .route("/replay/{id}", get(|| async { html(REPLAY) }))
         .route("/verify", get(|| async { html(VERIFY) }))
         .route("/static/{name}", get(static_file))
+        .route("/favicon.ico", get(favicon))
+        .route("/favicon.svg", get(favicon))
+}
+
+async fn favicon() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "max-age=86400"),
+        ],
+        FAVICON,
+    )
+        .into_response()
 }
 
 async fn static_file(Path(name): Path<String>) -> Response {

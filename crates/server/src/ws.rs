@@ -1,20 +1,27 @@
 //! The WebSocket endpoint `GET /ws/{id}`: one connection, split into a send
-//! task (draining the connection's outbox) and a receive loop (size cap,
-//! rate limit, parsing, forwarding commands to the table task).
+//! task (draining the connection's outbox, or closing with a reason when
+//! told to) and a receive loop (hello and idle timeouts, size cap, a rate
+//! limit that counts every frame, parsing, forwarding commands to the
+//! table task).
 //!
 //! The receive loop never touches the game: it only turns text into
 //! [`Command`]s, so a bad message is refused here or by the table task
-//! without changing anything, and the server keeps serving others.
+//! without changing anything, and the server keeps serving others. Every
+//! way the server ends a connection sends a close frame with a code and a
+//! reason (F2, F7, F10).
 
+use crate::net::Slot;
 use crate::protocol::{ClientMsg, ErrorCode, ServerMsg, MAX_MESSAGE};
-use crate::table::{Command, Outbox};
+use crate::table::{Command, Kick, Outbox};
 use crate::AppState;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
+use axum::Extension;
 use futures_util::{SinkExt, StreamExt};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 /// Frames above this close the connection outright; between
@@ -27,16 +34,49 @@ const HARD_LIMIT: usize = 64 * 1024;
 /// than the rest of a read; a larger frame still reserves its own length.
 const READ_BUFFER: usize = 8 * 1024;
 
-/// Upgrades to a WebSocket for table `id`.
+/// Messages a connection's outbox holds before the connection counts as
+/// too slow and is closed.
+const OUTBOX: usize = 256;
+
+/// Closes: the client said nothing in time, sent too much, or the server
+/// is stopping.
+const NO_HELLO: Kick = Kick {
+    code: 1008,
+    reason: "no hello in time",
+};
+const IDLE: Kick = Kick {
+    code: 1001,
+    reason: "idle for too long",
+};
+const FLOOD: Kick = Kick {
+    code: 1008,
+    reason: "too many messages",
+};
+const STOPPING: Kick = Kick {
+    code: 1001,
+    reason: "the server is stopping",
+};
+const GONE: Kick = Kick {
+    code: 1011,
+    reason: "the table is not available",
+};
+
+/// Upgrades to a WebSocket for table `id`. The connection keeps its
+/// connection slot (when it came through [`crate::run`]) until it ends.
 pub async fn upgrade(
     ws: WebSocketUpgrade,
     Path(id): Path<String>,
     State(state): State<AppState>,
+    slot: Option<Extension<Arc<Slot>>>,
 ) -> Response {
+    let slot = slot.map(|Extension(s)| s);
     ws.max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
         .read_buffer_size(READ_BUFFER)
-        .on_upgrade(move |socket| connection(socket, state, id))
+        .on_upgrade(move |socket| async move {
+            connection(socket, state, id).await;
+            drop(slot);
+        })
 }
 
 fn send(out: &Outbox, msg: ServerMsg) {
@@ -45,30 +85,48 @@ fn send(out: &Outbox, msg: ServerMsg) {
 
 async fn connection(socket: WebSocket, state: AppState, id: String) {
     let (mut sink, mut stream) = socket.split();
-    let (out, mut outbox) = mpsc::channel::<String>(256);
+    let (out, (mut outbox, mut kicked)) = Outbox::new(OUTBOX);
     let writer = tokio::spawn(async move {
-        while let Some(text) = outbox.recv().await {
-            // Everything already queued goes out with one flush.
-            let mut batch = Some(text);
-            while let Some(text) = batch.take().or_else(|| outbox.try_recv().ok()) {
-                if sink.feed(Message::Text(text.into())).await.is_err() {
-                    return;
+        let kick = loop {
+            tokio::select! {
+                text = outbox.recv() => {
+                    let Some(text) = text else { break None };
+                    // Everything already queued goes out with one flush.
+                    let mut batch = Some(text);
+                    while let Some(text) = batch.take().or_else(|| outbox.try_recv().ok()) {
+                        if sink.feed(Message::Text(text.into())).await.is_err() {
+                            return;
+                        }
+                    }
+                    if sink.flush().await.is_err() {
+                        return;
+                    }
+                }
+                changed = kicked.changed() => {
+                    let kick = *kicked.borrow();
+                    if changed.is_err() || kick.is_some() {
+                        break kick;
+                    }
                 }
             }
-            if sink.flush().await.is_err() {
-                return;
-            }
-        }
-        let _ = sink.send(Message::Close(None)).await;
+        };
+        // A kick's reason goes out even if unsent messages are queued: the
+        // client reconnects and gets the whole state anyway.
+        let frame = kick.map(|k| CloseFrame {
+            code: k.code,
+            reason: k.reason.into(),
+        });
+        let _ =
+            tokio::time::timeout(Duration::from_secs(5), sink.send(Message::Close(frame))).await;
     });
-    let table = match state.table(&id).await {
-        Ok(t) => Some(t),
+    match state.table(&id).await {
+        Ok(_) => receive(&mut stream, &state, &id, &out).await,
         Err(crate::error::Error::UnknownTable) => {
             send(
                 &out,
                 ServerMsg::error(ErrorCode::UnknownTable, format!("no table `{id}`")),
             );
-            None
+            out.kick(GONE);
         }
         Err(e) => {
             tracing::error!("table {id}: {e:?}");
@@ -76,118 +134,155 @@ async fn connection(socket: WebSocket, state: AppState, id: String) {
                 &out,
                 ServerMsg::error(ErrorCode::Internal, "the table cannot be opened"),
             );
-            None
+            out.kick(GONE);
         }
-    };
-    if let Some(table) = table {
-        let conn = state.next_conn();
-        let mut closing = state.closing();
-        let mut greeted = false;
-        let mut window = Instant::now();
-        let mut count = 0u32;
-        let limits = state.limits();
-        loop {
-            let msg = tokio::select! {
-                m = stream.next() => m,
-                _ = closing.changed() => break,
-            };
-            let text = match msg {
-                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                Some(Ok(Message::Binary(_))) => {
-                    send(
-                        &out,
-                        ServerMsg::error(ErrorCode::BadMessage, "send JSON text messages"),
-                    );
-                    continue;
-                }
-                Some(Ok(Message::Text(t))) => t,
-            };
-            if window.elapsed() >= Duration::from_secs(1) {
-                window = Instant::now();
-                count = 0;
-            }
-            count += 1;
-            if count > limits.rate_close {
-                send(
-                    &out,
-                    ServerMsg::error(ErrorCode::RateLimited, "too many messages: closing"),
-                );
+    }
+    // Ends the writer: a close frame with the reason, or a plain one.
+    out.kick(Kick {
+        code: 1000,
+        reason: "",
+    });
+    drop(out);
+    let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
+}
+
+/// The receive loop of a connection to table `id`.
+async fn receive(
+    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+    state: &AppState,
+    id: &str,
+    out: &Outbox,
+) {
+    let conn = state.next_conn();
+    let mut closing = state.closing();
+    let mut greeted = false;
+    let limits = state.limits();
+    let mut window = Instant::now();
+    let mut count = 0u32;
+    let hello_by = Instant::now() + limits.hello_timeout;
+    let mut last_heard = Instant::now();
+    loop {
+        let deadline = if greeted {
+            last_heard + limits.idle_timeout
+        } else {
+            hello_by
+        };
+        let msg = tokio::select! {
+            m = stream.next() => m,
+            () = tokio::time::sleep_until(deadline) => {
+                out.kick(if greeted { IDLE } else { NO_HELLO });
                 break;
             }
-            if count > limits.rate_limit {
+            _ = closing.changed() => {
+                out.kick(STOPPING);
+                break;
+            }
+        };
+        let frame = match msg {
+            None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+            Some(Ok(frame)) => frame,
+        };
+        last_heard = Instant::now();
+        // Every frame counts, whatever its kind (F10).
+        if window.elapsed() >= Duration::from_secs(1) {
+            window = Instant::now();
+            count = 0;
+        }
+        count = count.saturating_add(1);
+        if count > limits.rate_close {
+            send(
+                out,
+                ServerMsg::error(ErrorCode::RateLimited, "too many messages: closing"),
+            );
+            out.kick(FLOOD);
+            break;
+        }
+        if count > limits.rate_limit {
+            if count == limits.rate_limit + 1 {
                 send(
-                    &out,
+                    out,
                     ServerMsg::error(
                         ErrorCode::RateLimited,
                         format!("at most {} messages a second", limits.rate_limit),
                     ),
                 );
-                continue;
             }
-            if text.len() > MAX_MESSAGE {
+            continue;
+        }
+        let text = match frame {
+            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Binary(_) => {
                 send(
-                    &out,
-                    ServerMsg::error(
-                        ErrorCode::BadMessage,
-                        format!("message too large (at most {MAX_MESSAGE} bytes)"),
-                    ),
+                    out,
+                    ServerMsg::error(ErrorCode::BadMessage, "send JSON text messages"),
                 );
                 continue;
             }
-            let msg: ClientMsg = match serde_json::from_str(text.as_str()) {
-                Ok(m) => m,
-                Err(e) => {
-                    send(
-                        &out,
-                        ServerMsg::error(ErrorCode::BadMessage, format!("not a message: {e}")),
-                    );
-                    continue;
-                }
-            };
-            let cmd = match msg {
-                ClientMsg::Ping => {
-                    send(&out, ServerMsg::Pong);
-                    continue;
-                }
-                ClientMsg::Hello { .. } if greeted => {
-                    send(
-                        &out,
-                        ServerMsg::error(ErrorCode::BadMessage, "hello was already said"),
-                    );
-                    continue;
-                }
-                ClientMsg::Hello { token, .. } => {
-                    let (reply, answer) = oneshot::channel();
-                    let cmd = Command::Hello {
-                        conn,
-                        token,
-                        out: out.clone(),
-                        reply,
-                    };
-                    if table.send(cmd).await.is_err() {
-                        break;
-                    }
-                    greeted = matches!(answer.await, Ok(Ok(_)));
-                    continue;
-                }
-                ClientMsg::Act { .. } if !greeted => {
-                    send(
-                        &out,
-                        ServerMsg::error(ErrorCode::BadMessage, "send hello first"),
-                    );
-                    continue;
-                }
-                ClientMsg::Act { seq, action } => Command::Act { conn, seq, action },
-            };
-            if table.send(cmd).await.is_err() {
-                break;
-            }
+            Message::Text(t) => t,
+            Message::Close(_) => break,
+        };
+        if text.len() > MAX_MESSAGE {
+            send(
+                out,
+                ServerMsg::error(
+                    ErrorCode::BadMessage,
+                    format!("message too large (at most {MAX_MESSAGE} bytes)"),
+                ),
+            );
+            continue;
         }
-        if greeted {
-            let _ = table.send(Command::Leave { conn }).await;
+        let msg: ClientMsg = match serde_json::from_str(text.as_str()) {
+            Ok(m) => m,
+            Err(e) => {
+                send(
+                    out,
+                    ServerMsg::error(ErrorCode::BadMessage, format!("not a message: {e}")),
+                );
+                continue;
+            }
+        };
+        let cmd = match msg {
+            ClientMsg::Ping => {
+                send(out, ServerMsg::Pong);
+                continue;
+            }
+            ClientMsg::Hello { .. } if greeted => {
+                send(
+                    out,
+                    ServerMsg::error(ErrorCode::BadMessage, "hello was already said"),
+                );
+                continue;
+            }
+            ClientMsg::Hello { token, .. } => {
+                let (reply, answer) = oneshot::channel();
+                let cmd = Command::Hello {
+                    conn,
+                    token,
+                    out: out.clone(),
+                    reply,
+                };
+                if state.send(id, cmd).await.is_err() {
+                    out.kick(GONE);
+                    break;
+                }
+                greeted = matches!(answer.await, Ok(Ok(_)));
+                continue;
+            }
+            ClientMsg::Act { .. } if !greeted => {
+                send(
+                    out,
+                    ServerMsg::error(ErrorCode::BadMessage, "send hello first"),
+                );
+                continue;
+            }
+            ClientMsg::Act { seq, action } => Command::Act { conn, seq, action },
+        };
+        if state.send(id, cmd).await.is_err() {
+            out.kick(GONE);
+            break;
         }
     }
-    drop(out);
-    let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
+    if greeted {
+        let _ = state.send(id, Command::Leave { conn }).await;
+    }
 }

@@ -96,6 +96,8 @@
       if (v == null || v === false) continue;
       if (k === 'text') n.textContent = v;
       else if (k === 'class') n.className = v;
+      // CSSOM, not a style attribute: the CSP allows no inline style.
+      else if (k === 'style') Object.assign(n.style, v);
       else if (k.startsWith('on')) n.addEventListener(k.slice(2), v);
       else if (PROPS.includes(k)) n[k] = v;
       else n.setAttribute(k, v === true ? '' : v);
@@ -166,9 +168,17 @@
   RR.saveName = (n) => store.setItem('ratrace.name', n);
 
   /** Joins table `id` (optionally at `seat`) as `name`; keeps the token. */
+  /** A private table's invite key (from its link), kept per table. */
+  RR.key = (id) => store.getItem('ratrace.key.' + id);
+  RR.saveKey = (id, k) => k && store.setItem('ratrace.key.' + id, k);
+  /** The creator's token of a table this browser created. */
+  RR.creator = (id) => store.getItem('ratrace.creator.' + id);
+  RR.saveCreator = (id, c) => c && store.setItem('ratrace.creator.' + id, c);
+
   RR.join = async function (id, name, seat) {
     const body = { name };
     if (seat) body.seat = seat;
+    if (RR.key(id)) body.key = RR.key(id);
     const r = await RR.api('/api/tables/' + encodeURIComponent(id) + '/join', 'POST', body);
     RR.saveSeat(id, r.seat, r.token);
     RR.saveName(name);

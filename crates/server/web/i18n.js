@@ -8,6 +8,7 @@
   RR.I18N = {};
 
   RR.I18N.en = {
+    'lobby.public': 'Public table: listed here, anyone may take a free seat (otherwise only people with the invite link can)', 'table.abandoned': 'This game was abandoned: nobody played it for a long time.', 'table.fill': 'Give it to a bot', 'table.fillText': 'Nobody has taken seat {seat}.',
     'lang.en': 'English', 'lang.it': 'Italiano', 'lang.fr': 'Français',
     'game.bigcheese': 'The Big Cheese', 'game.dalmuti': 'The Great Dalmuti',
     'nav.verify': 'Fairness check',
@@ -111,6 +112,7 @@
   };
 
   RR.I18N.it = {
+    'lobby.public': 'Tavolo pubblico: elencato qui, chiunque può prendere un posto libero (altrimenti solo chi ha il link di invito)', 'table.abandoned': 'Questa partita è stata abbandonata: nessuno l\'ha giocata per molto tempo.', 'table.fill': 'Affidalo a un bot', 'table.fillText': 'Nessuno ha preso il posto {seat}.',
     'lang.en': 'English', 'lang.it': 'Italiano', 'lang.fr': 'Français',
     'game.bigcheese': 'The Big Cheese (Il Grande Formaggio)', 'game.dalmuti': 'Il Grande Dalmuti',
     'nav.verify': 'Verifica di correttezza',
@@ -214,6 +216,7 @@
   };
 
   RR.I18N.fr = {
+    'lobby.public': 'Table publique : listée ici, tout le monde peut prendre une place libre (sinon seulement avec le lien d\'invitation)', 'table.abandoned': 'Cette partie a été abandonnée : personne n\'y a joué depuis longtemps.', 'table.fill': 'La confier à un bot', 'table.fillText': 'Personne n\'a pris la place {seat}.',
     'lang.en': 'English', 'lang.it': 'Italiano', 'lang.fr': 'Français',
     'game.bigcheese': 'The Big Cheese', 'game.dalmuti': 'Le Grand Dalmuti',
     'nav.verify': 'Vérifier l\'équité',

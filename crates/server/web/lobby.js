@@ -108,9 +108,12 @@
     const players = Number($('players').value);
     $('go').disabled = true;
     try {
-      const r = await RR.api('/api/tables', 'POST', { game: g.name, players, options: L.opts[g.name], seats: seatsBody(players) });
+      const r = await RR.api('/api/tables', 'POST', { game: g.name, players, options: L.opts[g.name], seats: seatsBody(players), public: $('public').checked });
+      RR.saveKey(r.id, r.key);
+      RR.saveCreator(r.id, r.creator);
       await RR.join(r.id, name, 'P1');
-      location.href = r.invite || '/t/' + r.id;
+      // the key is kept in this browser; the table page shows the link
+      location.href = '/t/' + r.id;
     } catch (e) {
       $('cerr').textContent = RR.errText(e);
       $('go').disabled = false;

@@ -9,6 +9,13 @@
   const RR = window.RR;
   const { t, el, $ } = RR;
   const T = (RR.table = { id: RR.pageId(), st: null, log: [], seen: 0, pending: false, sel: [], hand: '', msg: '' });
+  // A private table's invite link carries its key (?k=...): keep it for
+  // joining and for the invite box, and take it out of the address bar.
+  const linkKey = new URLSearchParams(location.search).get('k');
+  if (linkKey && T.id) {
+    RR.saveKey(T.id, linkKey);
+    history.replaceState(null, '', '/t/' + T.id);
+  }
 
   /* ---------- small helpers ---------- */
 
@@ -121,7 +128,8 @@
     const box = $('turn');
     const st = T.st;
     let text;
-    if (st.over) text = t('table.over');
+    if (st.abandoned) text = t('table.abandoned');
+    else if (st.over) text = t('table.over');
     else if (legal().length) text = '👉 ' + t('table.yourTurn') + ' ' + phaseHint(true);
     else if (st.to_move) text = t(freeSeat(st.to_move) ? 'table.waitingFree' : 'table.waiting', { who: who(st.to_move) }) + ' ' + phaseHint(false);
     else if (isDal() && pv().phase === 'revolution') text = t('dal.revPending');
@@ -173,14 +181,45 @@
   }
 
   function renderInvite() {
-    const url = location.origin + '/t/' + T.id;
+    const key = RR.key(T.id);
+    const url = location.origin + '/t/' + T.id + (key ? '?k=' + encodeURIComponent(key) : '');
     const input = el('input', { value: url, readonly: true, class: 'grow', onfocus: (e) => e.target.select() });
     const copy = () => {
       input.select();
       if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => document.execCommand('copy'));
       else document.execCommand('copy');
     };
-    RR.fill('invite', el('h2', { text: t('table.invite') }), el('div', { class: 'row' }, input, el('button', { class: 'alt', text: t('table.copy'), onclick: copy })), el('p', { class: 'mute mono', text: t('table.seedHash') + ' ' + T.st.seed_hash }));
+    RR.fill('invite', el('h2', { text: t('table.invite') }), el('div', { class: 'row' }, input, el('button', { class: 'alt', text: t('table.copy'), onclick: copy })), fillRows(), el('p', { class: 'mute mono', text: t('table.seedHash') + ' ' + T.st.seed_hash }));
+  }
+
+  /** The creator may give a seat whose human never came to a bot. */
+  function fillRows() {
+    const creator = RR.creator(T.id);
+    if (!creator || T.st.over) return null;
+    const free = (T.st.seats || []).filter((s) => s.kind === 'human' && !s.taken);
+    return free.map((s) => {
+      const err = el('span', { class: 'err' });
+      const go = async () => {
+        try {
+          await RR.api('/api/tables/' + encodeURIComponent(T.id) + '/fill', 'POST', { seat: s.seat, creator, bot: 'heuristic' });
+        } catch (e) {
+          err.textContent = RR.errText(e);
+        }
+      };
+      return el('p', { class: 'row' }, el('span', { text: t('table.fillText', { seat: RR.seatId(s.seat) }) }), el('button', { class: 'alt', text: t('table.fill'), onclick: go }), err);
+    });
+  }
+
+  function onPresence(m) {
+    if (!T.st) return;
+    T.st.seats = m.seats;
+    render();
+  }
+
+  function onNotice(m) {
+    T.pending = false;
+    msg(m.message || '');
+    if (T.st) renderControls();
   }
 
   /* ---------- result and rematch ---------- */
@@ -281,7 +320,7 @@
         { class: playerClass(id) },
         el('div', {}, el('span', { class: 'nm', text: who(id) }), me() && RR.seatId(me()) === id ? el('span', { class: 'tag out', text: t('tag.you') }) : null, conn(id), tags),
         el('div', { text: t('bc.score', { n: s.score, target: p.target, k: s.scored }) }),
-        el('div', { class: 'bar' }, el('i', { style: 'width:' + pct + '%' })),
+        el('div', { class: 'bar' }, el('i', { style: { width: pct + '%' } })),
         el('div', { text: '🐭 ' + t('bc.free', { n: s.free }) + (s.hired ? ' · ' + t('bc.hired', { n: s.hired }) : '') }),
         el('div', {}, el('span', { class: 'mute', text: t('bc.projects') + ' ' }), projects),
         hand.length ? el('div', {}, el('span', { class: 'mute', text: t('bc.hand') + ' ' }), hand) : null
@@ -522,7 +561,7 @@
     });
     if (!T.id) return msg(t('err.noTable'));
     T.conn = RR.connect(T.id, {
-      onMessage: (m) => (m.type === 'state' ? onState(m) : m.type === 'error' ? onError(m) : null),
+      onMessage: (m) => (m.type === 'state' ? onState(m) : m.type === 'error' ? onError(m) : m.type === 'presence' ? onPresence(m) : m.type === 'notice' ? onNotice(m) : null),
       onStatus,
     });
   }

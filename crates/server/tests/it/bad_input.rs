@@ -148,7 +148,8 @@ async fn every_bad_message_is_refused_and_changes_nothing() {
     .await;
     assert_eq!(status, 404);
 
-    // Lobby refusals.
+    // Lobby refusals: a private table's seat needs its invite key, and a
+    // taken seat stays taken.
     let (status, v) = http(
         addr,
         "POST",
@@ -156,6 +157,12 @@ async fn every_bad_message_is_refused_and_changes_nothing() {
         Some(r#"{"name":"x"}"#),
     )
     .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (403, Some("forbidden"))
+    );
+    let body = json!({"name": "x", "key": key_of(&id)}).to_string();
+    let (status, v) = http(addr, "POST", &format!("/api/tables/{id}/join"), Some(&body)).await;
     assert_eq!(
         (status, v["error"]["code"].as_str()),
         (409, Some("seat_taken"))
@@ -212,8 +219,9 @@ async fn a_flooding_client_is_rate_limited_then_closed() {
     for _ in 0..30 {
         ws.send(json!({"type":"ping"})).await;
     }
+    // 20 pongs, then one refusal for the rest of the second.
     let mut limited = false;
-    for _ in 0..30 {
+    for _ in 0..21 {
         let m = ws.next().await;
         if m["code"] == "rate_limited" {
             limited = true;

@@ -42,7 +42,7 @@ async fn play_game(game: &str, players: usize, options: Value) {
     seats.extend((1..players).map(|_| json!({"kind": "bot", "bot": "heuristic"})));
     let id = create(
         server.addr,
-        json!({"game": game, "players": players, "options": options, "seats": seats, "bot_delay_ms": 1}),
+        json!({"game": game, "players": players, "options": options, "seats": seats, "bot_delay_ms": 1, "public": true}),
     )
     .await;
     let (_, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;

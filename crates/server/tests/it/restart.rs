@@ -74,7 +74,7 @@ async fn a_killed_server_resumes_every_table_exactly() {
     .await;
     let bots_only = create(
         first.addr,
-        json!({"game":"bigcheese","players":3,"seats":[{"kind":"bot"},{"kind":"bot"},{"kind":"bot"}],"bot_delay_ms":100}),
+        json!({"game":"bigcheese","players":3,"seats":[{"kind":"bot"},{"kind":"bot"},{"kind":"bot"}],"bot_delay_ms":200}),
     )
     .await;
     let token = join(first.addr, &id, "P1").await;
@@ -113,7 +113,9 @@ async fn a_killed_server_resumes_every_table_exactly() {
             break;
         }
     }
-    // The bots-only table resumed too and keeps playing.
+    // The bots-only table resumed too and keeps playing while watched.
+    let mut spectator = Ws::connect(second.addr, &bots_only).await;
+    assert_eq!(spectator.hello(None).await["type"], "state");
     let (status, info) = http(
         second.addr,
         "GET",
@@ -123,7 +125,7 @@ async fn a_killed_server_resumes_every_table_exactly() {
     .await;
     assert_eq!(status, 200);
     let seq = info["seq"].as_u64().unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
     let (_, info) = http(
         second.addr,
         "GET",

@@ -64,10 +64,7 @@ pub(crate) async fn start() -> Server {
 /// A server for games against bots with no delay: the client answers
 /// faster than any person, so the rate limit is lifted.
 pub(crate) async fn start_fast() -> Server {
-    let limits = Limits {
-        rate_limit: 100_000,
-        rate_close: 100_000,
-    };
+    let limits = Limits::unlimited();
     start_on(Arc::new(SqliteStore::in_memory().unwrap()), limits).await
 }
 
@@ -103,15 +100,35 @@ pub(crate) async fn http(
     (status, serde_json::from_str(payload).unwrap_or(Value::Null))
 }
 
+/// The invite keys of the private tables the tests made, by table id.
+static KEYS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+pub(crate) fn key_of(id: &str) -> Option<String> {
+    let keys = KEYS.lock().unwrap();
+    keys.iter().find(|(t, _)| t == id).map(|(_, k)| k.clone())
+}
+
+/// Creates a table; remembers its invite key for [`join`].
 pub(crate) async fn create(addr: SocketAddr, body: Value) -> String {
-    let (status, v) = http(addr, "POST", "/api/tables", Some(&body.to_string())).await;
-    assert_eq!(status, 201, "{v}");
-    assert_eq!(v["seed_hash"].as_str().unwrap().len(), 64);
+    let v = create_full(addr, body).await;
     v["id"].as_str().unwrap().to_string()
 }
 
+/// Creates a table; the whole answer (id, invite, key, creator).
+pub(crate) async fn create_full(addr: SocketAddr, body: Value) -> Value {
+    let (status, v) = http(addr, "POST", "/api/tables", Some(&body.to_string())).await;
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(v["seed_hash"].as_str().unwrap().len(), 64);
+    let id = v["id"].as_str().unwrap().to_string();
+    if let Some(k) = v["key"].as_str() {
+        KEYS.lock().unwrap().push((id, k.to_string()));
+    }
+    v
+}
+
 pub(crate) async fn join(addr: SocketAddr, id: &str, seat: &str) -> String {
-    let body = json!({"seat": seat, "name": format!("player {seat}")}).to_string();
+    let body =
+        json!({"seat": seat, "name": format!("player {seat}"), "key": key_of(id)}).to_string();
     let (status, v) = http(addr, "POST", &format!("/api/tables/{id}/join"), Some(&body)).await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["seat"], seat);

@@ -1,0 +1,181 @@
+//! The accept loop: every TCP connection takes a slot (a cap in all and
+//! per client address), gets a header-read timeout that also bounds idle
+//! keep-alive, and carries its client address and slot into the request,
+//! so a WebSocket keeps the slot for as long as it lives (F7).
+//!
+//! It replaces `axum::serve`, which sets no timeouts and no caps: hyper's
+//! HTTP/1 connection builder is driven directly, with upgrades for the
+//! WebSocket.
+
+use crate::AppState;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::{IpAddr, Ipv6Addr};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
+use tower_service::Service;
+
+/// The client address of a request, as the accept loop saw it (an IPv6
+/// address is cut to its /64: one household or host). Requests that did
+/// not come through [`run`] (a test driving the router directly) get the
+/// unspecified address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClientAddr(pub IpAddr);
+
+impl ClientAddr {
+    /// The key quotas and caps count by.
+    pub fn of(ip: IpAddr) -> ClientAddr {
+        match ip {
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => ClientAddr(IpAddr::V4(v4)),
+                None => {
+                    let s = v6.segments();
+                    ClientAddr(IpAddr::V6(Ipv6Addr::new(
+                        s[0], s[1], s[2], s[3], 0, 0, 0, 0,
+                    )))
+                }
+            },
+            v4 => ClientAddr(v4),
+        }
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Infallible> {
+        Ok(parts
+            .extensions
+            .get::<ClientAddr>()
+            .copied()
+            .unwrap_or(ClientAddr(IpAddr::from([0, 0, 0, 0]))))
+    }
+}
+
+/// A connection's place under the caps; released when the last holder
+/// (the HTTP connection, or the WebSocket it became) drops it.
+#[derive(Debug)]
+pub struct Slot {
+    _permit: OwnedSemaphorePermit,
+    addr: ClientAddr,
+    counts: Arc<Mutex<HashMap<ClientAddr, usize>>>,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = counts.get_mut(&self.addr) {
+            *n -= 1;
+            if *n == 0 {
+                counts.remove(&self.addr);
+            }
+        }
+    }
+}
+
+/// The connection caps.
+struct Caps {
+    all: Arc<Semaphore>,
+    per_addr: usize,
+    counts: Arc<Mutex<HashMap<ClientAddr, usize>>>,
+}
+
+impl Caps {
+    fn take(&self, addr: ClientAddr) -> Option<Slot> {
+        let permit = Arc::clone(&self.all).try_acquire_owned().ok()?;
+        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        let n = counts.entry(addr).or_insert(0);
+        if self.per_addr > 0 && *n >= self.per_addr {
+            return None;
+        }
+        *n += 1;
+        Some(Slot {
+            _permit: permit,
+            addr,
+            counts: Arc::clone(&self.counts),
+        })
+    }
+}
+
+/// Accepts connections on `listener` and serves `app(state)` on each
+/// (with `TCP_NODELAY`) until `shutdown` resolves, then stops every table
+/// and connection. A connection over a cap is closed at once.
+pub async fn run(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let router = crate::app(state.clone());
+    let limits = state.limits();
+    let caps = Caps {
+        all: Arc::new(Semaphore::new(limits.max_connections.max(1))),
+        per_addr: limits.max_connections_per_ip,
+        counts: Arc::new(Mutex::new(HashMap::new())),
+    };
+    let (stop, stopped) = watch::channel(false);
+    tokio::pin!(shutdown);
+    loop {
+        let (tcp, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(c) => c,
+                Err(e) => {
+                    // Out of descriptors or a connection reset before
+                    // accept: wait a little instead of spinning.
+                    tracing::debug!("accept: {e}");
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let addr = ClientAddr::of(peer.ip());
+        let Some(slot) = caps.take(addr) else {
+            drop(tcp);
+            continue;
+        };
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY: {e}");
+        }
+        let router = router.clone();
+        let mut stopped = stopped.clone();
+        tokio::spawn(async move {
+            let slot = Arc::new(slot);
+            let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+                req.extensions_mut().insert(addr);
+                req.extensions_mut().insert(Arc::clone(&slot));
+                let mut router = router.clone();
+                async move { router.call(req).await }
+            });
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.header_timeout)
+                .max_buf_size(64 * 1024);
+            let conn = builder
+                .serve_connection(TokioIo::new(tcp), service)
+                .with_upgrades();
+            tokio::pin!(conn);
+            tokio::select! {
+                r = conn.as_mut() => {
+                    if let Err(e) = r {
+                        tracing::debug!("connection from {peer}: {e}");
+                    }
+                }
+                _ = stopped.changed() => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(Duration::from_secs(5), conn).await;
+                }
+            }
+        });
+    }
+    state.close();
+    let _ = stop.send(true);
+    Ok(())
+}

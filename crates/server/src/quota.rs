@@ -1,0 +1,137 @@
+//! Per-client-address token buckets for the requests that cost the
+//! server something lasting: creating a table, joining a seat, checking a
+//! record (F5, F6). A refusal says when to try again (`Retry-After`).
+//!
+//! A bucket holds up to `burst` tokens and gains one every `every`
+//! seconds; each request takes one. Buckets live in one map behind a
+//! mutex (never held across `.await`); a full bucket is the same as no
+//! bucket, so the map is pruned of full ones when it grows, which bounds
+//! it by the addresses active in the last few minutes.
+
+use crate::net::ClientAddr;
+use crate::Limits;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What a request spends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// `POST /api/tables`.
+    Create,
+    /// `POST /api/tables/{id}/join` (and seat fills).
+    Join,
+    /// `POST /api/verify`.
+    Verify,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+/// Every address's buckets.
+#[derive(Debug)]
+pub struct Quotas {
+    limits: Limits,
+    buckets: Mutex<HashMap<(Kind, ClientAddr), Bucket>>,
+}
+
+/// Buckets kept before full ones are pruned.
+const PRUNE_AT: usize = 50_000;
+
+impl Quotas {
+    /// Empty buckets for `limits`.
+    pub fn new(limits: Limits) -> Quotas {
+        Quotas {
+            limits,
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn rule(&self, kind: Kind) -> (f64, f64) {
+        let l = &self.limits;
+        let (burst, every) = match kind {
+            Kind::Create => (l.create_burst, l.create_every_s),
+            Kind::Join => (l.join_burst, l.join_every_s),
+            Kind::Verify => (l.verify_burst, l.verify_every_s),
+        };
+        (f64::from(burst.max(1)), f64::from(every.max(1)))
+    }
+
+    /// Takes a token of `kind` for `addr`, or says how long until one is
+    /// there.
+    pub fn take(&self, kind: Kind, addr: ClientAddr) -> Result<(), Duration> {
+        self.take_at(kind, addr, Instant::now())
+    }
+
+    fn take_at(&self, kind: Kind, addr: ClientAddr, now: Instant) -> Result<(), Duration> {
+        let (burst, every) = self.rule(kind);
+        let mut map = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= PRUNE_AT {
+            map.retain(|(k, _), b| {
+                let (burst, every) = self.rule(*k);
+                b.tokens + now.saturating_duration_since(b.at).as_secs_f64() / every < burst
+            });
+        }
+        let b = map.entry((kind, addr)).or_insert(Bucket {
+            tokens: burst,
+            at: now,
+        });
+        let gained = now.saturating_duration_since(b.at).as_secs_f64() / every;
+        b.tokens = (b.tokens + gained).min(burst);
+        b.at = now;
+        if b.tokens >= 1.0 {
+            b.tokens -= 1.0;
+            Ok(())
+        } else {
+            Err(Duration::from_secs_f64((1.0 - b.tokens) * every))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::IpAddr;
+
+    #[test]
+    fn a_burst_then_one_token_per_period_per_address() {
+        let limits = Limits {
+            create_burst: 3,
+            create_every_s: 10,
+            ..Limits::default()
+        };
+        let q = Quotas::new(limits);
+        let a = ClientAddr(IpAddr::from([10, 0, 0, 1]));
+        let b = ClientAddr(IpAddr::from([10, 0, 0, 2]));
+        let t0 = Instant::now();
+        for _ in 0..3 {
+            q.take_at(Kind::Create, a, t0).unwrap();
+        }
+        let wait = q.take_at(Kind::Create, a, t0).unwrap_err();
+        assert!(wait > Duration::from_secs(9) && wait <= Duration::from_secs(10));
+        // Another address and another kind are untouched.
+        q.take_at(Kind::Create, b, t0).unwrap();
+        q.take_at(Kind::Join, a, t0).unwrap();
+        // One period later, exactly one more.
+        let t1 = t0 + Duration::from_secs(10);
+        q.take_at(Kind::Create, a, t1).unwrap();
+        assert!(q.take_at(Kind::Create, a, t1).is_err());
+    }
+
+    #[test]
+    fn ipv6_addresses_count_by_their_64_prefix() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:bbbb::9".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(ClientAddr::of(a), ClientAddr::of(b));
+        assert_ne!(ClientAddr::of(a), ClientAddr::of(c));
+        let mapped: IpAddr = "::ffff:127.0.0.7".parse().unwrap();
+        assert_eq!(
+            ClientAddr::of(mapped),
+            ClientAddr(IpAddr::from([127, 0, 0, 7]))
+        );
+    }
+}
