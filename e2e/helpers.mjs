@@ -26,7 +26,8 @@ export function serverBin() {
  */
 export async function startServer() {
   const dir = mkdtempSync(join(tmpdir(), 'ratrace-e2e-'));
-  const proc = spawn(serverBin(), ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'e2e.db')], {
+  // a short D7 decision window keeps the games quick; the rest are defaults
+  const proc = spawn(serverBin(), ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'e2e.db'), '--revolution-window-ms', '1000'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', RUST_LOG: process.env.RUST_LOG || 'info' },
   });
@@ -242,11 +243,12 @@ export async function playToEnd(page, { timeout = 90000, onMove } = {}) {
     const action = dal ? await dalmutiMove(page, st.legal) : await bigCheeseMove(page, st.legal);
     moves++;
     if (onMove) onMove(action, st);
-    // the server's answer: a new state (seq moves on) or an error shown in #msg
+    // the server's answer: a new state (seq moves on) or an error shown in
+    // #msg; a held D7 decision (a notice) waits for its window to close
     await page.waitForFunction(
       (seq) => {
         const T = window.RR.table;
-        return T.st.seq !== seq || T.st.over || (document.getElementById('msg').textContent !== '' && !T.pending);
+        return T.st.seq !== seq || T.st.over || (document.getElementById('msg').textContent !== '' && !T.pending && !T.held);
       },
       st.seq,
       { timeout: Math.max(1000, Math.min(15000, end - Date.now())), polling: 50 }

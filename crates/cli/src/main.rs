@@ -250,6 +250,10 @@ struct ServeLimits {
     /// 0 = no cap, for a server behind a proxy.
     #[arg(long, default_value_t = server::Limits::default().max_connections_per_ip)]
     max_connections_per_ip: usize,
+    /// Kernel send buffer per connection, in bytes: with the outbox, what a
+    /// reader that stops reading can hold up before it is closed.
+    #[arg(long, default_value_t = server::Limits::default().send_buffer)]
+    send_buffer: usize,
     /// Seconds a client has to send a request's headers (also the longest
     /// idle keep-alive) and its body.
     #[arg(long, default_value_t = server::Limits::default().header_timeout.as_secs())]
@@ -332,6 +336,7 @@ impl ServeLimits {
             rate_close: self.rate_close.max(self.rate_limit),
             max_connections: self.max_connections,
             max_connections_per_ip: self.max_connections_per_ip,
+            send_buffer: self.send_buffer.clamp(4096, 16 << 20),
             header_timeout: Duration::from_secs(self.request_timeout_s.max(1)),
             body_timeout: Duration::from_secs(self.request_timeout_s.max(1)),
             hello_timeout: Duration::from_secs(self.hello_timeout_s.max(1)),

@@ -54,6 +54,10 @@ pub struct Limits {
     /// Open TCP connections per client address (an IPv6 /64 counts as one
     /// address); 0 = no cap (behind a proxy that hides addresses).
     pub max_connections_per_ip: usize,
+    /// The kernel send buffer of each connection, in bytes (the kernel
+    /// doubles it): with the outbox, what a reader that stops reading can
+    /// hold up before it is closed.
+    pub send_buffer: usize,
     /// Time to send a request's headers, and the longest idle keep-alive.
     pub header_timeout: Duration,
     /// Time to send a request's body.
@@ -112,6 +116,7 @@ impl Default for Limits {
             rate_close: protocol::RATE_CLOSE,
             max_connections: 4096,
             max_connections_per_ip: 64,
+            send_buffer: 128 * 1024,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             hello_timeout: Duration::from_secs(10),

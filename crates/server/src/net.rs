@@ -143,6 +143,9 @@ pub async fn run(
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!("TCP_NODELAY: {e}");
         }
+        if let Err(e) = socket2::SockRef::from(&tcp).set_send_buffer_size(limits.send_buffer) {
+            tracing::debug!("SO_SNDBUF: {e}");
+        }
         let router = router.clone();
         let mut stopped = stopped.clone();
         tokio::spawn(async move {

@@ -351,6 +351,14 @@ const ADDED_COLUMNS: &[(&str, &str)] = &[
     ("ended", "TEXT"),
 ];
 
+/// The lobby's list: the newest public tables, through an index, never a
+/// scan of every table (F9).
+const LIST: &str = "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
+        (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id
+           AND s.kind = 'human' AND s.token_hash IS NULL)
+     FROM tables t WHERE t.public = 1
+     ORDER BY t.created_at DESC LIMIT ?1";
+
 /// Indexes of the reads that must not scan (lobby, caps, sweeps).
 const INDEXES: &str = "
 CREATE INDEX IF NOT EXISTS tables_public_created ON tables(public, created_at);
@@ -919,13 +927,7 @@ impl Store for SqliteStore {
 
     fn list(&self, limit: usize) -> Result<Vec<TableSummary>, StoreError> {
         let conn = self.reader();
-        let mut stmt = conn.prepare_cached(
-            "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
-                    (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id
-                       AND s.kind = 'human' AND s.token_hash IS NULL)
-             FROM tables t WHERE t.public = 1
-             ORDER BY t.created_at DESC LIMIT ?1",
-        )?;
+        let mut stmt = conn.prepare_cached(LIST)?;
         let rows = stmt.query_map(params![limit as i64], |r| {
             Ok((
                 r.get::<_, String>(0)?,
@@ -1105,6 +1107,77 @@ mod tests {
         assert_eq!(list[1].status, "playing");
         assert_eq!(list[1].free_seats, 0);
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    /// F9: the lobby's list and the caps' counts read through indexes,
+    /// with no scan of every table and no sort.
+    #[test]
+    fn lobby_and_cap_reads_use_indexes() {
+        let s = SqliteStore::in_memory().unwrap();
+        let plan = |sql: &str| -> String {
+            let conn = s.conn();
+            let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+            let rows: Vec<String> = stmt
+                .query_map([1], |r| r.get::<_, String>(3))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            rows.join(" | ")
+        };
+        let list = plan(LIST);
+        assert!(list.contains("tables_public_created"), "{list}");
+        assert!(
+            !list.contains("SCAN t") && !list.contains("TEMP B-TREE"),
+            "{list}"
+        );
+        let mine = plan("SELECT COUNT(*) FROM tables WHERE owner = ?1 AND finished_at IS NULL");
+        assert!(mine.contains("tables_owner_live"), "{mine}");
+        let idle = plan(
+            "SELECT id FROM tables WHERE finished_at IS NULL AND COALESCE(last_active, created_at) < ?1",
+        );
+        assert!(!idle.starts_with("SCAN"), "{idle}");
+    }
+
+    /// F3: the last action and the game's end are one write; an action
+    /// after the end is refused.
+    #[test]
+    fn the_last_action_and_the_end_are_stored_together() {
+        let s = SqliteStore::in_memory().unwrap();
+        s.create_table(&table("e")).unwrap();
+        let a = |seq| StoredAction {
+            seq,
+            seat: Seat::new(0),
+            action: "pass".to_string(),
+        };
+        s.append_action("e", &a(1), 10, false).unwrap();
+        assert_eq!(s.load("e").unwrap().unwrap().finished_at, None);
+        s.append_action("e", &a(2), 11, true).unwrap();
+        assert_eq!(s.load("e").unwrap().unwrap().finished_at, Some(11));
+        assert!(s.append_action("e", &a(3), 12, false).is_err());
+        assert_eq!(s.load("e").unwrap().unwrap().actions.len(), 2);
+        assert_eq!(s.list(5).unwrap()[0].status, "finished");
+    }
+
+    #[test]
+    fn idle_tables_are_abandoned_and_seats_filled_once() {
+        let s = SqliteStore::in_memory().unwrap();
+        s.create_table(&table("old")).unwrap();
+        assert!(s.fill_seat("old", Seat::new(0), "random").unwrap());
+        assert!(!s.fill_seat("old", Seat::new(0), "random").unwrap());
+        assert!(!s.fill_seat("old", Seat::new(1), "random").unwrap());
+        assert_eq!(
+            s.load("old").unwrap().unwrap().seats[0].kind,
+            SeatKind::Bot("random".to_string())
+        );
+        assert_eq!(s.count_live("nobody").unwrap(), (1, 0));
+        assert!(
+            s.abandon_idle(100, 500).unwrap().is_empty(),
+            "active at 100"
+        );
+        assert_eq!(s.abandon_idle(101, 500).unwrap(), vec!["old".to_string()]);
+        assert_eq!(s.list(5).unwrap()[0].status, "abandoned");
+        assert_eq!(s.count_live("nobody").unwrap(), (0, 0));
+        assert!(s.unfinished_ids().unwrap().is_empty());
     }
 
     #[test]

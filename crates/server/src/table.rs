@@ -655,12 +655,12 @@ impl<G: Hosted> Table<G> {
                         sub.out.kick(TOO_SLOW);
                     }
                 }
-                self.presence_changed();
+                self.presence_changed(Some(conn));
             }
             Command::Act { conn, seq, action } => self.act(conn, seq, &action).await,
             Command::Leave { conn } => {
                 self.subs.retain(|s| s.conn != conn);
-                self.presence_changed();
+                self.presence_changed(None);
             }
             Command::Join {
                 seat,
@@ -703,8 +703,9 @@ impl<G: Hosted> Table<G> {
     }
 
     /// Recomputes which seats are connected; if that changed, tells every
-    /// connection in one small message.
-    fn presence_changed(&mut self) {
+    /// connection (but `except`, which has just had the whole state) in
+    /// one small message.
+    fn presence_changed(&mut self, except: Option<u64>) {
         let before: Vec<bool> = (0..Seat::MAX)
             .map(|i| self.absent_since[i].is_none())
             .collect();
@@ -723,7 +724,7 @@ impl<G: Hosted> Table<G> {
                 seats: self.seat_statuses(),
             }
             .to_text();
-            self.send_all(|_| Some(text.clone()));
+            self.send_all(|sub| (Some(sub.conn) != except).then(|| text.clone()));
         }
     }
 
@@ -747,7 +748,7 @@ impl<G: Hosted> Table<G> {
         let dropped = subs.len() != before;
         self.subs = subs;
         if dropped {
-            self.presence_changed();
+            self.presence_changed(None);
         }
     }
 
@@ -1032,6 +1033,7 @@ impl<G: Hosted> Table<G> {
         };
         if !self.waiting_for_players() {
             self.turn_started = Instant::now();
+            self.open_quiet_window();
         }
         Ok((seat, token))
     }
@@ -1078,6 +1080,7 @@ impl<G: Hosted> Table<G> {
         self.bots[seat.index()] = Some(made);
         if !self.waiting_for_players() {
             self.turn_started = Instant::now();
+            self.open_quiet_window();
         }
         Ok(())
     }

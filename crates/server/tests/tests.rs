@@ -6,5 +6,6 @@ mod it {
     mod leak;
     mod play;
     mod restart;
+    mod security;
     mod util;
 }

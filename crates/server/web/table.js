@@ -65,6 +65,7 @@
     mergeLog(m);
     T.st = m;
     T.pending = false;
+    T.held = false;
     clearTimeout(T.pendTimer);
     const hand = (m.view && m.view.hand) || '';
     if (hand !== T.hand || !legal().length) T.sel = [];
@@ -218,6 +219,7 @@
 
   function onNotice(m) {
     T.pending = false;
+    T.held = m.code === 'held';
     msg(m.message || '');
     if (T.st) renderControls();
   }

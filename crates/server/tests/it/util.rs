@@ -39,17 +39,26 @@ pub(crate) fn temp_db(name: &str) -> PathBuf {
 }
 
 pub(crate) async fn start_on(store: Arc<dyn Store>, limits: Limits) -> Server {
+    start_state(store, limits).await.0
+}
+
+/// A server and its state (to look at the tables in memory, or sweep).
+pub(crate) async fn start_state(store: Arc<dyn Store>, limits: Limits) -> (Server, AppState) {
     let state = AppState::open_with(store, limits).await.unwrap();
+    let shared = state.clone();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(server::run(listener, state, async {
         let _ = stopped.await;
     }));
-    Server {
-        addr,
-        stop: Some(stop),
-    }
+    (
+        Server {
+            addr,
+            stop: Some(stop),
+        },
+        shared,
+    )
 }
 
 /// A server on a private in-memory database with the default limits.
