@@ -444,6 +444,48 @@ mod binary {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// `ratrace verify`: an honest finished record verifies; a forged
+    /// score, a truncated record with a forged outcome and one with none
+    /// are refused (exit 1) with the mismatch in words (issue 8, F1).
+    #[test]
+    fn verify_accepts_an_honest_record_and_refuses_forgeries() {
+        let dir = super::temp_dir("verify");
+        let (_, _, path) = super::play_scripted::<bigcheese::BigCheese>(4, 5, &dir);
+        let honest = cli::records::read(&path).unwrap();
+        let o = honest.outcome.clone().expect("a finished game");
+        let p = path.to_str().unwrap();
+        let out = ratrace(&["verify", p], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("outcome matches the replay"));
+        assert!(text(&out.stdout).contains("verified:"));
+
+        let check = |r: &game::Record, want: &str| {
+            let f = dir.join("forged.json");
+            cli::records::write(&f, r).unwrap();
+            let out = ratrace(&["verify", f.to_str().unwrap()], "");
+            assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+            assert!(text(&out.stderr).contains(want), "{}", text(&out.stderr));
+        };
+        let mut score = honest.clone();
+        score.outcome.as_mut().unwrap().scores[0] = 99;
+        check(
+            &score,
+            &format!("score of P1: record says 99, replay gives {}", o.scores[0]),
+        );
+        let mut cut = honest.clone();
+        cut.actions.truncate(40);
+        cut.outcome = Some(game::Outcome {
+            winners: vec![game::Seat::new(0)],
+            places: vec![1, 2, 2, 2],
+            scores: vec![99, 0, 0, 0],
+            capped: true,
+        });
+        check(&cut, "the game is not over after 40 actions");
+        cut.outcome = None;
+        check(&cut, "the game is not over after 40 actions");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     #[test]
     fn a_closed_output_pipe_ends_quietly() {
         use std::io::Read;

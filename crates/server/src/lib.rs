@@ -9,6 +9,7 @@
 //! maps ids to those channels (a std mutex, never held across `.await`).
 
 pub mod error;
+pub mod fair;
 pub mod lobby;
 pub mod protocol;
 pub mod store;

@@ -132,7 +132,7 @@ pub fn record_of(t: &StoredTable) -> Record {
         rules_version: t.rules_version.clone(),
         players: t.players,
         options: t.options.clone(),
-        seed: t.seed,
+        seed: t.seed.into(),
         actions: t
             .actions
             .iter()
@@ -140,6 +140,7 @@ pub fn record_of(t: &StoredTable) -> Record {
             .collect(),
         outcome: None,
         seed_hash: Some(t.seed_hash.clone()),
+        fairness: None,
     }
 }
 
