@@ -486,6 +486,60 @@ mod binary {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// `ratrace verify` on a fair-deal record lists each player's
+    /// contribution; a changed contribution is refused.
+    #[test]
+    fn verify_shows_each_contribution_of_a_fair_deal() {
+        use bigcheese::BigCheese;
+        use game::{Game, Record};
+        use server::fair;
+        let secret = fair::new_secret();
+        let mut cs = std::collections::BTreeMap::new();
+        let (a, b) = (
+            fair::hex(&fair::new_secret()),
+            fair::hex(&fair::new_secret()),
+        );
+        fair::contribute(&mut cs, game::Seat::new(0), &a).unwrap();
+        fair::contribute(&mut cs, game::Seat::new(2), &b).unwrap();
+        let seed = fair::seed(&secret, &cs);
+        let options = Default::default();
+        let mut g = BigCheese::new_seeded(&options, 3, &seed).unwrap();
+        let mut r = Record::new::<BigCheese>(&options, 3, seed);
+        let mut bot = <BigCheese as bots::Roster>::bot("heuristic", 1).unwrap();
+        let mut legal = Vec::new();
+        while let Some(seat) = g.to_move() {
+            g.legal_actions(&mut legal);
+            let action = bot.choose(&g.view(seat), &legal);
+            g.apply(action).unwrap();
+            r.push::<BigCheese>(seat, action);
+        }
+        r.outcome = g.outcome();
+        r.fairness = Some(fair::fairness(&secret, &cs, true));
+        let dir = super::temp_dir("fair");
+        let f = dir.join("fair.json");
+        cli::records::write(&f, &r).unwrap();
+        let out = ratrace(&["verify", f.to_str().unwrap()], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        for want in [
+            format!("P1's contribution {a} went into the seed"),
+            format!("P3's contribution {b} went into the seed"),
+            "matches its published commitment".to_string(),
+        ] {
+            assert!(stdout.contains(&want), "{want} in {stdout}");
+        }
+        r.fairness.as_mut().unwrap().contributions[1].value = a;
+        cli::records::write(&f, &r).unwrap();
+        let out = ratrace(&["verify", f.to_str().unwrap()], "");
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            text(&out.stderr).contains("the secret and the contributions give"),
+            "{}",
+            text(&out.stderr)
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     #[test]
     fn a_closed_output_pipe_ends_quietly() {
         use std::io::Read;

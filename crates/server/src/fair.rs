@@ -7,7 +7,8 @@
 //!    ([`new_secret`]) and publishes its [`commitment`] (hex SHA-256 of
 //!    the secret's bytes).
 //! 2. Every human who joins sends 32 random bytes made in their browser,
-//!    as 64 hex digits ([`parse_contribution`]); the server stores them.
+//!    as 64 hex digits ([`contribute`], [`parse_contribution`]); the
+//!    server stores them.
 //! 3. Once the last human has joined, the seed is [`derive_seed`] of the
 //!    secret and every contribution, in seat order.
 //! 4. After the game the record carries the secret and the contributions
@@ -89,6 +90,21 @@ pub fn parse_hex32(what: &'static str, text: &str) -> Result<[u8; 32], FairError
 /// digits (32 bytes). Anything else is refused.
 pub fn parse_contribution(text: &str) -> Result<[u8; 32], FairError> {
     parse_hex32("a contribution", text)
+}
+
+/// Adds `seat`'s contribution, as its browser sent it, to the ones a
+/// table has gathered: bad text, or a second contribution from the same
+/// seat, is refused and changes nothing.
+pub fn contribute(
+    contributions: &mut BTreeMap<Seat, [u8; 32]>,
+    seat: Seat,
+    text: &str,
+) -> Result<(), FairError> {
+    if contributions.contains_key(&seat) {
+        return Err(FairError::DuplicateSeat(seat));
+    }
+    contributions.insert(seat, parse_contribution(text)?);
+    Ok(())
 }
 
 /// The commitment the server publishes at table creation: hex SHA-256 of
@@ -294,6 +310,18 @@ mod tests {
             "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
         );
         assert_eq!(commitment(&bytes(3)).len(), 64);
+    }
+
+    #[test]
+    fn a_seat_contributes_once() {
+        let mut cs = BTreeMap::new();
+        contribute(&mut cs, Seat::new(2), &hex(&bytes(1))).unwrap();
+        assert_eq!(
+            contribute(&mut cs, Seat::new(2), &hex(&bytes(2))),
+            Err(FairError::DuplicateSeat(Seat::new(2)))
+        );
+        assert!(contribute(&mut cs, Seat::new(0), "nope").is_err());
+        assert_eq!(cs, contributions(&[(2, 1)]));
     }
 
     #[test]
