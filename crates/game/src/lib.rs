@@ -495,7 +495,7 @@ mod tests {
     ],
     "capped": false
   },
-  "seed_hash": "2a0d9a4c4f6b1a4a3c3b2a8e4b4f4f0e2d6a8d5e0f3f2b1c9d8e7f6a5b4c3d2e1"
+  "seed_hash": "2cdb26265b4dc65e3b44d694f121fd6de99b9e4b8ae7f08d84bfa9537635ae43"
 }"#;
         let r: Record = serde_json::from_str(text).unwrap();
         assert_eq!(r.seed, Seed::Legacy(u64::MAX));
