@@ -128,7 +128,11 @@ reroll 1,1,2 half-of-n: play a Big Cheese to re-roll the dice showing these valu
     type View = View;
     type PublicView = PublicView;
 
-    fn new(options: &Options, players: usize, seed: u64) -> Result<BigCheese, SetupError> {
+    fn new_seeded(
+        options: &Options,
+        players: usize,
+        seed: &game::Seed,
+    ) -> Result<BigCheese, SetupError> {
         BigCheese::start(options, players, seed)
     }
 

@@ -9,7 +9,7 @@
 use crate::{Action, Card, DiceMode, Faces, IllegalAction, Options, RerollDice};
 use game::{ActError, LogEntry, Outcome, Seat, SetupError};
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 /// "No seat" in `u8` seat fields.
@@ -206,14 +206,14 @@ impl BigCheese {
     pub(crate) fn start(
         opts: &Options,
         players: usize,
-        seed: u64,
+        seed: &game::Seed,
     ) -> Result<BigCheese, SetupError> {
         if !(3..=MAX_PLAYERS).contains(&players) {
             return Err(SetupError(format!(
                 "The Big Cheese is for 3 to 6 players, not {players} (B1)"
             )));
         }
-        let mut g = BigCheese::blank(opts, players, ChaCha8Rng::seed_from_u64(seed));
+        let mut g = BigCheese::blank(opts, players, seed.rng::<ChaCha8Rng>());
         for kind in 0..Card::kinds(opts.specials) {
             for _ in 0..Card::COPIES {
                 g.deck[g.deck_len as usize] = Card::from_index(kind);

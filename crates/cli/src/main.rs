@@ -224,8 +224,11 @@ enum Command {
         #[command(flatten)]
         limits: ServeLimits,
     },
-    /// Check a game record's fairness: the seed against its published hash,
-    /// every shuffle, deal and roll recomputed, and the outcome.
+    /// Check a finished game's record: the seed against what the server
+    /// published (its hash, or the fair-deal commitment and each player's
+    /// contribution), every shuffle, deal and roll recomputed, the game
+    /// over, and every field of the outcome. Exits 1 with the first
+    /// mismatch.
     Verify {
         /// The record (JSON), e.g. downloaded from a finished table.
         record: PathBuf,

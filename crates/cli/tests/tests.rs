@@ -444,6 +444,102 @@ mod binary {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// `ratrace verify`: an honest finished record verifies; a forged
+    /// score, a truncated record with a forged outcome and one with none
+    /// are refused (exit 1) with the mismatch in words (issue 8, F1).
+    #[test]
+    fn verify_accepts_an_honest_record_and_refuses_forgeries() {
+        let dir = super::temp_dir("verify");
+        let (_, _, path) = super::play_scripted::<bigcheese::BigCheese>(4, 5, &dir);
+        let honest = cli::records::read(&path).unwrap();
+        let o = honest.outcome.clone().expect("a finished game");
+        let p = path.to_str().unwrap();
+        let out = ratrace(&["verify", p], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("outcome matches the replay"));
+        assert!(text(&out.stdout).contains("verified:"));
+
+        let check = |r: &game::Record, want: &str| {
+            let f = dir.join("forged.json");
+            cli::records::write(&f, r).unwrap();
+            let out = ratrace(&["verify", f.to_str().unwrap()], "");
+            assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+            assert!(text(&out.stderr).contains(want), "{}", text(&out.stderr));
+        };
+        let mut score = honest.clone();
+        score.outcome.as_mut().unwrap().scores[0] = 99;
+        check(
+            &score,
+            &format!("score of P1: record says 99, replay gives {}", o.scores[0]),
+        );
+        let mut cut = honest.clone();
+        cut.actions.truncate(40);
+        cut.outcome = Some(game::Outcome {
+            winners: vec![game::Seat::new(0)],
+            places: vec![1, 2, 2, 2],
+            scores: vec![99, 0, 0, 0],
+            capped: true,
+        });
+        check(&cut, "the game is not over after 40 actions");
+        cut.outcome = None;
+        check(&cut, "the game is not over after 40 actions");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// `ratrace verify` on a fair-deal record lists each player's
+    /// contribution; a changed contribution is refused.
+    #[test]
+    fn verify_shows_each_contribution_of_a_fair_deal() {
+        use bigcheese::BigCheese;
+        use game::{Game, Record};
+        use server::fair;
+        let secret = fair::new_secret();
+        let mut cs = std::collections::BTreeMap::new();
+        let (a, b) = (
+            fair::hex(&fair::new_secret()),
+            fair::hex(&fair::new_secret()),
+        );
+        fair::contribute(&mut cs, game::Seat::new(0), &a).unwrap();
+        fair::contribute(&mut cs, game::Seat::new(2), &b).unwrap();
+        let seed = fair::seed(&secret, &cs);
+        let options = Default::default();
+        let mut g = BigCheese::new_seeded(&options, 3, &seed).unwrap();
+        let mut r = Record::new::<BigCheese>(&options, 3, seed);
+        let mut bot = <BigCheese as bots::Roster>::bot("heuristic", 1).unwrap();
+        let mut legal = Vec::new();
+        while let Some(seat) = g.to_move() {
+            g.legal_actions(&mut legal);
+            let action = bot.choose(&g.view(seat), &legal);
+            g.apply(action).unwrap();
+            r.push::<BigCheese>(seat, action);
+        }
+        r.outcome = g.outcome();
+        r.fairness = Some(fair::fairness(&secret, &cs, true));
+        let dir = super::temp_dir("fair");
+        let f = dir.join("fair.json");
+        cli::records::write(&f, &r).unwrap();
+        let out = ratrace(&["verify", f.to_str().unwrap()], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        for want in [
+            format!("P1's contribution {a} went into the seed"),
+            format!("P3's contribution {b} went into the seed"),
+            "matches its published commitment".to_string(),
+        ] {
+            assert!(stdout.contains(&want), "{want} in {stdout}");
+        }
+        r.fairness.as_mut().unwrap().contributions[1].value = a;
+        cli::records::write(&f, &r).unwrap();
+        let out = ratrace(&["verify", f.to_str().unwrap()], "");
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            text(&out.stderr).contains("the secret and the contributions give"),
+            "{}",
+            text(&out.stderr)
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     #[test]
     fn a_closed_output_pipe_ends_quietly() {
         use std::io::Read;

@@ -132,10 +132,14 @@ seat-new above|below Greater Dalmuti seats a newcomer above or below the middle 
     type View = View;
     type PublicView = PublicView;
 
-    fn new(options: &Options, players: usize, seed: u64) -> Result<Dalmuti, SetupError> {
+    fn new_seeded(
+        options: &Options,
+        players: usize,
+        seed: &game::Seed,
+    ) -> Result<Dalmuti, SetupError> {
         Dalmuti::validate(options, players).map_err(SetupError)?;
         let mut g =
-            Dalmuti::seated(options, players, seed, false, &[], None).map_err(SetupError)?;
+            Dalmuti::seated(options, players, *seed, false, &[], None).map_err(SetupError)?;
         g.start_hand();
         g.fresh = true;
         Ok(g)

@@ -151,7 +151,7 @@ impl Scenario for Dalmuti {
         let mut g = Dalmuti::seated(
             options,
             players,
-            seed,
+            game::Seed::Legacy(seed),
             true,
             &setup.draws,
             setup.order.as_deref(),

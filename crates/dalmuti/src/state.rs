@@ -13,7 +13,7 @@ use crate::error::IllegalAction;
 use crate::options::Options;
 use crate::role::{Phase, Role};
 use game::{LogEntry, Seat};
-use rand::{RngCore, SeedableRng};
+use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 
 /// The most seats a session can have (D1).
@@ -87,7 +87,7 @@ const NO_TRANSFER: Transfer = Transfer {
 #[derive(Clone, Debug)]
 pub struct Dalmuti {
     pub(crate) options: Options,
-    pub(crate) seed: u64,
+    pub(crate) seed: game::Seed,
     /// Built by `new` and untouched since: `set_logging(true)` may rebuild
     /// it with logging on to capture the seating and the deal.
     pub(crate) fresh: bool,
@@ -232,7 +232,7 @@ impl Dalmuti {
     pub(crate) fn seated(
         options: &Options,
         players: usize,
-        seed: u64,
+        seed: game::Seed,
         logging: bool,
         draws: &[Card],
         order: Option<&[Seat]>,
@@ -271,7 +271,7 @@ impl Dalmuti {
             market_with: None,
             transfers: [NO_TRANSFER; 6],
             n_transfers: 0,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng: seed.rng::<ChaCha8Rng>(),
             logging,
             log: Vec::new(),
         };

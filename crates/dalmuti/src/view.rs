@@ -254,8 +254,15 @@ impl Dalmuti {
         let pv = &view.public;
         let n = pv.players;
         let me = view.seat.index();
-        let mut g = Dalmuti::seated(&pv.options, n, 0, false, &[], Some(&pv.order))
-            .expect("a view describes a valid table");
+        let mut g = Dalmuti::seated(
+            &pv.options,
+            n,
+            game::Seed::Legacy(0),
+            false,
+            &[],
+            Some(&pv.order),
+        )
+        .expect("a view describes a valid table");
         g.rng = ChaCha8Rng::seed_from_u64(rng.random());
         g.hand_no = pv.hand_number;
         g.phase = pv.phase;

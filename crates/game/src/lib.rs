@@ -14,11 +14,13 @@ mod options;
 mod record;
 mod scenario;
 mod seat;
+mod seed;
 
 pub use options::{bool_text, parse_bool, GameOptions, OptionError, OptionInfo};
-pub use record::{Record, RecordError};
+pub use record::{Contribution, Fairness, Record, RecordError};
 pub use scenario::{Scenario, ScenarioError};
 pub use seat::{Seat, SeatParseError};
+pub use seed::{Seed, SeedParseError};
 
 use rand::Rng;
 use std::fmt::{Debug, Display};
@@ -60,6 +62,80 @@ impl Outcome {
         let mut o = Outcome::from_scores(scores, Vec::new());
         o.capped = true;
         o
+    }
+
+    /// Every difference between this outcome, as a record states it, and
+    /// `replay`, as replaying the record computes it: one line per field
+    /// (winners, each seat's place, each seat's score, capped), in words,
+    /// for example `score of P1: record says 99, replay gives 12` or
+    /// `winners: record says P1, replay gives P3 and P4`. Empty exactly
+    /// when the two are equal.
+    pub fn diff(&self, replay: &Outcome) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.winners != replay.winners {
+            out.push(format!(
+                "winners: record says {}, replay gives {}",
+                seat_list(&self.winners),
+                seat_list(&replay.winners)
+            ));
+        }
+        per_seat(&mut out, "place", &self.places, &replay.places);
+        per_seat(&mut out, "score", &self.scores, &replay.scores);
+        if self.capped != replay.capped {
+            out.push(format!(
+                "capped: record says {}, replay gives {}",
+                yes_no(self.capped),
+                yes_no(replay.capped)
+            ));
+        }
+        out
+    }
+}
+
+/// Seats in words: `nobody`, `P1`, `P1 and P3`, `P1, P2 and P3`.
+pub fn seat_list(seats: &[Seat]) -> String {
+    let names: Vec<String> = seats.iter().map(ToString::to_string).collect();
+    match names.split_last() {
+        None => "nobody".to_string(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+/// The per-seat lines of [`Outcome::diff`] for one field (`place`,
+/// `score`).
+fn per_seat<T: PartialEq + Display>(
+    out: &mut Vec<String>,
+    field: &str,
+    record: &[T],
+    replay: &[T],
+) {
+    if record.len() != replay.len() {
+        out.push(format!(
+            "{field}s: record lists {} seats, replay gives {}",
+            record.len(),
+            replay.len()
+        ));
+    }
+    for (i, (a, b)) in record.iter().zip(replay).enumerate() {
+        if a != b {
+            let seat = if i < Seat::MAX {
+                Seat::new(i).to_string()
+            } else {
+                format!("seat {}", i + 1)
+            };
+            out.push(format!(
+                "{field} of {seat}: record says {a}, replay gives {b}"
+            ));
+        }
     }
 }
 
@@ -153,8 +229,17 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
 
     /// Starts a game. All chance (shuffles, dice, first leader, seating)
     /// comes from `seed`, so `(options, players, seed, actions)` reproduces
-    /// the game exactly.
-    fn new(options: &Self::Options, players: usize, seed: u64) -> Result<Self, SetupError>;
+    /// the game exactly. An engine seeds its RNG with [`Seed::rng`], so a
+    /// [`Seed::Legacy`] seed plays exactly as [`Game::new`] always has.
+    fn new_seeded(options: &Self::Options, players: usize, seed: &Seed)
+        -> Result<Self, SetupError>;
+
+    /// Starts a game from a legacy 64-bit seed: [`Game::new_seeded`] with
+    /// [`Seed::Legacy`], the seed every simulation, scenario and record
+    /// before 256-bit seeds used.
+    fn new(options: &Self::Options, players: usize, seed: u64) -> Result<Self, SetupError> {
+        Self::new_seeded(options, players, &Seed::Legacy(seed))
+    }
 
     /// The options this game was started with.
     fn options(&self) -> &Self::Options;
@@ -322,16 +407,20 @@ mod tests {
             rules_version: "g/1".into(),
             players: 3,
             options: Default::default(),
-            seed: u64::MAX,
+            seed: Seed::Legacy(u64::MAX),
             actions: vec!["P1 pass".into()],
             outcome: None,
             seed_hash: None,
+            fairness: None,
         };
         let json = serde_json::to_string(&r).unwrap();
         assert!(json.contains("\"18446744073709551615\""), "{json}");
         assert_eq!(serde_json::from_str::<Record>(&json).unwrap(), r);
         let numeric = json.replace("\"18446744073709551615\"", "7");
-        assert_eq!(serde_json::from_str::<Record>(&numeric).unwrap().seed, 7);
+        assert_eq!(
+            serde_json::from_str::<Record>(&numeric).unwrap().seed,
+            Seed::Legacy(7)
+        );
         let bad = json.replace("\"18446744073709551615\"", "\"x\"");
         assert!(serde_json::from_str::<Record>(&bad).is_err());
         let extra = json.replace("\"players\"", "\"bogus\":1,\"players\"");
@@ -339,5 +428,120 @@ mod tests {
             serde_json::from_str::<Record>(&extra).is_err(),
             "unknown fields are refused"
         );
+    }
+
+    #[test]
+    fn outcome_diff_names_each_field_in_words() {
+        let o = Outcome::from_scores(vec![12, 30, 30, 5], vec![Seat::new(2), Seat::new(3)]);
+        assert!(o.diff(&o).is_empty());
+        let mut forged = o.clone();
+        forged.winners = vec![Seat::new(0)];
+        forged.scores[0] = 99;
+        forged.places[3] = 1;
+        forged.capped = true;
+        assert_eq!(
+            forged.diff(&o),
+            vec![
+                "winners: record says P1, replay gives P3 and P4",
+                "place of P4: record says 1, replay gives 4",
+                "score of P1: record says 99, replay gives 12",
+                "capped: record says yes, replay gives no",
+            ]
+        );
+        let mut short = o.clone();
+        short.scores.pop();
+        assert_eq!(
+            short.diff(&o),
+            vec!["scores: record lists 3 seats, replay gives 4"]
+        );
+        assert_eq!(seat_list(&[]), "nobody");
+        assert_eq!(
+            seat_list(&[Seat::new(0), Seat::new(1), Seat::new(4)]),
+            "P1, P2 and P5"
+        );
+    }
+
+    /// A record written before 256-bit seeds, as `ratrace play` and the
+    /// server wrote it: it reads as a legacy seed and writes back byte for
+    /// byte.
+    #[test]
+    fn a_legacy_record_round_trips_byte_identically() {
+        let text = r#"{
+  "game": "bigcheese",
+  "rules_version": "bigcheese/1",
+  "players": 3,
+  "options": {
+    "dice": "d6",
+    "target": "50"
+  },
+  "seed": "18446744073709551615",
+  "actions": [
+    "P2 bid 1",
+    "P3 pass"
+  ],
+  "outcome": {
+    "winners": [
+      "P2"
+    ],
+    "places": [
+      2,
+      1,
+      3
+    ],
+    "scores": [
+      10,
+      50,
+      -3
+    ],
+    "capped": false
+  },
+  "seed_hash": "2cdb26265b4dc65e3b44d694f121fd6de99b9e4b8ae7f08d84bfa9537635ae43"
+}"#;
+        let r: Record = serde_json::from_str(text).unwrap();
+        assert_eq!(r.seed, Seed::Legacy(u64::MAX));
+        assert_eq!(r.fairness, None);
+        assert_eq!(serde_json::to_string_pretty(&r).unwrap(), text);
+        let compact = serde_json::to_string(&r).unwrap();
+        let back: Record = serde_json::from_str(&compact).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), compact);
+    }
+
+    #[test]
+    fn a_full_seed_and_a_fairness_section_round_trip() {
+        let mut r = Record {
+            game: "g".into(),
+            rules_version: "g/1".into(),
+            players: 3,
+            options: Default::default(),
+            seed: Seed::Full([0xab; 32]),
+            actions: Vec::new(),
+            outcome: None,
+            seed_hash: None,
+            fairness: Some(Fairness {
+                scheme: "ratrace-fair/1".into(),
+                commitment: "c".repeat(64),
+                secret: Some("5".repeat(64)),
+                contributions: vec![Contribution {
+                    seat: Seat::new(1),
+                    value: "e".repeat(64),
+                }],
+            }),
+        };
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(
+            json.contains(&format!("\"seed\":\"{}\"", "ab".repeat(32))),
+            "{json}"
+        );
+        assert!(json.contains("\"seat\":\"P2\""), "{json}");
+        assert_eq!(serde_json::from_str::<Record>(&json).unwrap(), r);
+        // Before the reveal there is no secret; no fairness, no key at all.
+        r.fairness.as_mut().unwrap().secret = None;
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(!json.contains("secret"), "{json}");
+        assert_eq!(serde_json::from_str::<Record>(&json).unwrap(), r);
+        r.fairness = None;
+        assert!(!serde_json::to_string(&r).unwrap().contains("fairness"));
+        let bad = json.replace("\"scheme\"", "\"bogus\":1,\"scheme\"");
+        assert!(serde_json::from_str::<Record>(&bad).is_err());
     }
 }

@@ -4,7 +4,7 @@
 //! Actions are stored as text (`P2 bid 4`) so that a record is readable and
 //! a bad one can be reported by the index of its first bad action.
 
-use crate::{ActError, Game, GameOptions, Outcome, Seat};
+use crate::{ActError, Game, GameOptions, Outcome, Seat, Seed};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -20,42 +20,58 @@ pub struct Record {
     pub players: usize,
     /// Every option and its value.
     pub options: BTreeMap<String, String>,
-    /// The seed of all chance, as a decimal string (JSON numbers lose
-    /// precision above 2^53).
-    #[serde(with = "seed_text")]
-    pub seed: u64,
+    /// The seed of all chance: a legacy 64-bit seed as a decimal string
+    /// (JSON numbers lose precision above 2^53; a number is read too), or
+    /// a 256-bit seed as 64 hex digits.
+    pub seed: Seed,
     /// Every action in order, `SEAT ACTION`.
     pub actions: Vec<String>,
     /// The outcome, if the game ended (checked on replay).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
-    /// Hex SHA-256 of the seed's decimal text, as a server published it
-    /// when the table was created (checked by `ratrace verify`).
+    /// Hex SHA-256 of the seed's text, as a server published it when the
+    /// table was created (checked by `ratrace verify`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed_hash: Option<String>,
+    /// How the seed was made by the server's commit-contribute-reveal
+    /// scheme (checked by `ratrace verify`); absent in older records and
+    /// in games not played on a server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fairness: Option<Fairness>,
 }
 
-mod seed_text {
-    use serde::{Deserialize, Deserializer, Serializer};
+/// How a server made a game's seed so that it could not choose the deal
+/// alone (`docs/server.md`, "Fairness: commit, contribute, reveal"): it
+/// committed to a secret before anyone joined, every human added a
+/// random contribution, and the seed is derived from all of them. This
+/// crate only carries the values; the server's `fair` module derives and
+/// checks them.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fairness {
+    /// The scheme and its version (`ratrace-fair/1`): how the seed is
+    /// derived from the secret and the contributions.
+    pub scheme: String,
+    /// Hex SHA-256 of the server's secret, published when the table was
+    /// created, before anyone contributed.
+    pub commitment: String,
+    /// The server's secret, 64 hex digits, revealed once the game is over
+    /// (absent before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+    /// Every human's contribution, in seat order.
+    #[serde(default)]
+    pub contributions: Vec<Contribution>,
+}
 
-    pub(super) fn serialize<S: Serializer>(seed: &u64, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&seed.to_string())
-    }
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        #[derive(serde::Deserialize)]
-        #[serde(untagged)]
-        enum Either {
-            Num(u64),
-            Text(String),
-        }
-        match Either::deserialize(d)? {
-            Either::Num(n) => Ok(n),
-            Either::Text(t) => t
-                .parse()
-                .map_err(|_| serde::de::Error::custom(format!("seed `{t}` is not a number"))),
-        }
-    }
+/// One player's random contribution to the seed, made in their browser.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Contribution {
+    /// Whose contribution.
+    pub seat: Seat,
+    /// 32 random bytes as 64 hex digits, as the player's browser made them.
+    pub value: String,
 }
 
 /// Why a record could not be replayed.
@@ -114,17 +130,18 @@ impl fmt::Display for RecordError {
 impl std::error::Error for RecordError {}
 
 impl Record {
-    /// Starts a record for a new game.
-    pub fn new<G: Game>(options: &G::Options, players: usize, seed: u64) -> Record {
+    /// Starts a record for a new game (a `u64` is a legacy seed).
+    pub fn new<G: Game>(options: &G::Options, players: usize, seed: impl Into<Seed>) -> Record {
         Record {
             game: G::NAME.to_string(),
             rules_version: G::RULES_VERSION.to_string(),
             players,
             options: options.pairs().into_iter().collect(),
-            seed,
+            seed: seed.into(),
             actions: Vec::new(),
             outcome: None,
             seed_hash: None,
+            fairness: None,
         }
     }
 
@@ -154,7 +171,8 @@ impl Record {
             });
         }
         let options = self.options::<G>()?;
-        G::new(&options, self.players, self.seed).map_err(|e| RecordError::Setup(e.to_string()))
+        G::new_seeded(&options, self.players, &self.seed)
+            .map_err(|e| RecordError::Setup(e.to_string()))
     }
 
     /// Parses action `index` (0-based) of the record as `SEAT ACTION`.
@@ -178,8 +196,21 @@ impl Record {
 
     /// Replays the whole record, calling `each` after every action with the
     /// game, the actor and the action. Returns the final position, after
-    /// checking the recorded outcome if there is one.
+    /// checking the recorded outcome if there is one
+    /// ([`Record::check_outcome`]).
     pub fn replay<G: Game>(
+        &self,
+        logging: bool,
+        each: impl FnMut(&G, Seat, G::Action),
+    ) -> Result<G, RecordError> {
+        let game = self.replay_actions(logging, each)?;
+        self.check_outcome(&game)?;
+        Ok(game)
+    }
+
+    /// [`Record::replay`] without the outcome check: every action must
+    /// be legal, nothing more (the game may be unfinished).
+    pub fn replay_actions<G: Game>(
         &self,
         logging: bool,
         mut each: impl FnMut(&G, Seat, G::Action),
@@ -196,23 +227,34 @@ impl Record {
                 })?;
             each(&game, seat, action);
         }
-        if let Some(expected) = &self.outcome {
-            match game.outcome() {
-                Some(o) if o == *expected => {}
-                Some(o) => {
-                    return Err(RecordError::OutcomeMismatch(format!(
-                        "recorded winners {:?}, replay gives {:?}",
-                        expected.winners, o.winners
-                    )))
-                }
-                None if expected.capped => {}
-                None => {
-                    return Err(RecordError::OutcomeMismatch(
-                        "the record says the game ended, the replay is still going".to_string(),
-                    ))
-                }
-            }
-        }
         Ok(game)
+    }
+
+    /// Checks the recorded outcome, if any, against `game` (the record
+    /// replayed), field by field ([`Outcome::diff`]). A finished game must
+    /// end as recorded. An unfinished one matches only a `capped` outcome
+    /// (a runner stopped the game at a length cap, B17), and then exactly
+    /// the one [`Game::capped_outcome`] gives at that point. A record
+    /// without an outcome matches any game.
+    pub fn check_outcome<G: Game>(&self, game: &G) -> Result<(), RecordError> {
+        let Some(expected) = &self.outcome else {
+            return Ok(());
+        };
+        let actual = match game.outcome() {
+            Some(o) => o,
+            None if expected.capped => game.capped_outcome(),
+            None => {
+                return Err(RecordError::OutcomeMismatch(format!(
+                    "the record says the game ended, the replay is still going after {} actions",
+                    self.actions.len()
+                )))
+            }
+        };
+        let diff = expected.diff(&actual);
+        if diff.is_empty() {
+            Ok(())
+        } else {
+            Err(RecordError::OutcomeMismatch(diff.join("; ")))
+        }
     }
 }

@@ -13,6 +13,7 @@
 //! start-up loads nothing and memory is bounded by what is in use.
 
 pub mod error;
+pub mod fair;
 pub mod lobby;
 pub mod net;
 pub mod protocol;

@@ -232,7 +232,7 @@ pub fn record_of(t: &StoredTable) -> Record {
         rules_version: t.rules_version.clone(),
         players: t.players,
         options: t.options.clone(),
-        seed: t.seed,
+        seed: t.seed.into(),
         actions: t
             .actions
             .iter()
@@ -240,6 +240,7 @@ pub fn record_of(t: &StoredTable) -> Record {
             .collect(),
         outcome: None,
         seed_hash: Some(t.seed_hash.clone()),
+        fairness: None,
     }
 }
 

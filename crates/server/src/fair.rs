@@ -1,0 +1,408 @@
+//! The fair-deal scheme `ratrace-fair/1` (commit, contribute, reveal):
+//! pure functions that make and check a game's 256-bit seed, so that
+//! neither the server nor a player can choose the deal (`docs/server.md`,
+//! "Fairness: commit, contribute, reveal").
+//!
+//! 1. At table creation the server draws a 32-byte secret
+//!    ([`new_secret`]) and publishes its [`commitment`] (hex SHA-256 of
+//!    the secret's bytes).
+//! 2. Every human who joins sends 32 random bytes made in their browser,
+//!    as 64 hex digits ([`contribute`], [`parse_contribution`]); the
+//!    server stores them.
+//! 3. Once the last human has joined, the seed is [`derive_seed`] of the
+//!    secret and every contribution, in seat order.
+//! 4. After the game the record carries the secret and the contributions
+//!    ([`fairness`]); `verify` checks them ([`check`]).
+//!
+//! No IO and no clock here: the server's lobby and tables call these, and
+//! `verify` (CLI and page) checks with the same code. Every input that
+//! comes from outside is parsed into bytes first; bad text is an error,
+//! never a panic.
+
+use game::{Contribution, Fairness, Seat, Seed};
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+/// The scheme's name and version, as records carry it.
+pub const SCHEME: &str = "ratrace-fair/1";
+
+/// The domain-separation tag hashed first into every seed: a hash made
+/// for any other purpose can never be a seed of this scheme.
+const TAG: &[u8] = b"ratrace-fair/1 seed";
+
+/// Why fairness data could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FairError {
+    /// A value that must be 32 bytes is not exactly 64 hex digits.
+    #[error("{what} must be 64 hex digits (32 bytes), not `{text}`")]
+    BadHex {
+        /// What the value is (`a contribution`, `the secret`).
+        what: &'static str,
+        /// The text, cut to 80 characters.
+        text: String,
+    },
+    /// Two contributions name the same seat.
+    #[error("{0} contributed twice")]
+    DuplicateSeat(Seat),
+    /// The contributions are not listed in seat order.
+    #[error("the contributions are not in seat order ({0} comes after a later seat)")]
+    OutOfOrder(Seat),
+    /// The record names a scheme this build does not know.
+    #[error("unknown fairness scheme `{0}` (this build checks {SCHEME})")]
+    UnknownScheme(String),
+    /// The record does not reveal the server's secret.
+    #[error("the record does not reveal the server's secret")]
+    NoSecret,
+}
+
+/// A fresh server secret: 32 bytes from the thread's RNG (a CSPRNG seeded
+/// from the operating system).
+pub fn new_secret() -> [u8; 32] {
+    let mut b = [0u8; 32];
+    rand::rng().fill_bytes(&mut b);
+    b
+}
+
+/// Bytes as lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Reads exactly 64 hex digits (either case) as 32 bytes; `what` names
+/// the value in the error.
+pub fn parse_hex32(what: &'static str, text: &str) -> Result<[u8; 32], FairError> {
+    let bad = || FairError::BadHex {
+        what,
+        text: text.chars().take(80).collect(),
+    };
+    if text.len() != 64 || !text.bytes().all(|c| c.is_ascii_hexdigit()) {
+        return Err(bad());
+    }
+    let mut out = [0u8; 32];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).map_err(|_| bad())?;
+    }
+    Ok(out)
+}
+
+/// Reads a player's contribution as their browser sent it: exactly 64 hex
+/// digits (32 bytes). Anything else is refused.
+pub fn parse_contribution(text: &str) -> Result<[u8; 32], FairError> {
+    parse_hex32("a contribution", text)
+}
+
+/// Adds `seat`'s contribution, as its browser sent it, to the ones a
+/// table has gathered: bad text, or a second contribution from the same
+/// seat, is refused and changes nothing.
+pub fn contribute(
+    contributions: &mut BTreeMap<Seat, [u8; 32]>,
+    seat: Seat,
+    text: &str,
+) -> Result<(), FairError> {
+    if contributions.contains_key(&seat) {
+        return Err(FairError::DuplicateSeat(seat));
+    }
+    contributions.insert(seat, parse_contribution(text)?);
+    Ok(())
+}
+
+/// The commitment the server publishes at table creation: hex SHA-256 of
+/// the secret's 32 bytes (not of its hex text).
+pub fn commitment(secret: &[u8; 32]) -> String {
+    hex(&Sha256::digest(secret))
+}
+
+/// Hashes one length-prefixed field: 4 bytes big-endian length, then the
+/// bytes, so no two different field lists hash the same input.
+fn field(h: &mut Sha256, bytes: &[u8]) {
+    h.update((bytes.len() as u32).to_be_bytes());
+    h.update(bytes);
+}
+
+/// The game's seed: SHA-256 over, each field length-prefixed (4 bytes
+/// big-endian length, then the bytes):
+///
+/// ```text
+/// field("ratrace-fair/1 seed") field(secret) count (4 bytes big-endian)
+/// then for each contribution in seat order: field([seat index]) field(value)
+/// ```
+///
+/// The seat index is the 0-based seat as one byte (`P1` is 0). Changing
+/// the secret, any contribution, or which seat made it changes the seed;
+/// the map keeps seats in order and makes a seat contribute at most once.
+/// With no contributions (a table of bots) the seed depends on the secret
+/// alone.
+pub fn derive_seed(secret: &[u8; 32], contributions: &BTreeMap<Seat, [u8; 32]>) -> [u8; 32] {
+    let mut h = Sha256::new();
+    field(&mut h, TAG);
+    field(&mut h, secret);
+    h.update((contributions.len() as u32).to_be_bytes());
+    for (seat, value) in contributions {
+        field(&mut h, &[seat.index() as u8]);
+        field(&mut h, value);
+    }
+    h.finalize().into()
+}
+
+/// [`derive_seed`] as the engines take it: a full 256-bit [`Seed`].
+pub fn seed(secret: &[u8; 32], contributions: &BTreeMap<Seat, [u8; 32]>) -> Seed {
+    Seed::Full(derive_seed(secret, contributions))
+}
+
+/// The record's fairness section for a game whose seed is
+/// [`seed`]`(secret, contributions)`. `reveal` says whether the secret may
+/// be shown (only once the game is over); before, the section carries the
+/// commitment and the contributions only.
+pub fn fairness(
+    secret: &[u8; 32],
+    contributions: &BTreeMap<Seat, [u8; 32]>,
+    reveal: bool,
+) -> Fairness {
+    Fairness {
+        scheme: SCHEME.to_string(),
+        commitment: commitment(secret),
+        secret: reveal.then(|| hex(secret)),
+        contributions: contributions
+            .iter()
+            .map(|(seat, value)| Contribution {
+                seat: *seat,
+                value: hex(value),
+            })
+            .collect(),
+    }
+}
+
+/// A record's fairness section, read into bytes: the scheme is known, the
+/// secret is revealed, every contribution is 32 bytes and the seats are
+/// listed once each, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parsed {
+    /// The server's secret.
+    pub secret: [u8; 32],
+    /// The contributions by seat.
+    pub contributions: BTreeMap<Seat, [u8; 32]>,
+}
+
+/// Reads a record's fairness section (see [`Parsed`]).
+pub fn parse(f: &Fairness) -> Result<Parsed, FairError> {
+    if f.scheme != SCHEME {
+        return Err(FairError::UnknownScheme(
+            f.scheme.chars().take(80).collect(),
+        ));
+    }
+    let secret = parse_hex32(
+        "the secret",
+        f.secret.as_deref().ok_or(FairError::NoSecret)?,
+    )?;
+    let mut contributions = BTreeMap::new();
+    for c in &f.contributions {
+        if contributions.contains_key(&c.seat) {
+            return Err(FairError::DuplicateSeat(c.seat));
+        }
+        if contributions
+            .last_key_value()
+            .is_some_and(|(s, _)| *s > c.seat)
+        {
+            return Err(FairError::OutOfOrder(c.seat));
+        }
+        contributions.insert(c.seat, parse_contribution(&c.value)?);
+    }
+    Ok(Parsed {
+        secret,
+        contributions,
+    })
+}
+
+/// Checks a record's fairness section against the record's seed: the
+/// secret matches the published commitment, and the seed is the one the
+/// secret and the contributions give. Returns what was checked, one line
+/// each (one per contribution: `P2's contribution 3fa9... went into the
+/// seed`), or the first mismatch in words.
+pub fn check(f: &Fairness, record_seed: &Seed) -> Result<Vec<String>, String> {
+    let p = parse(f).map_err(|e| e.to_string())?;
+    let mut lines = Vec::new();
+    let actual = commitment(&p.secret);
+    if !actual.eq_ignore_ascii_case(f.commitment.trim()) {
+        return Err(format!(
+            "the server's secret {} hashes to {actual}, not to the published commitment {}",
+            hex(&p.secret),
+            f.commitment
+        ));
+    }
+    lines.push(format!(
+        "the server's secret {} matches its published commitment {actual}",
+        hex(&p.secret)
+    ));
+    let derived = seed(&p.secret, &p.contributions);
+    if derived != *record_seed {
+        return Err(format!(
+            "the record's seed is {record_seed}, but the secret and the contributions give {derived}"
+        ));
+    }
+    if p.contributions.is_empty() {
+        lines.push(
+            "no player contributed: the seed comes from the server's secret alone".to_string(),
+        );
+    }
+    for (seat, value) in &p.contributions {
+        lines.push(format!(
+            "{seat}'s contribution {} went into the seed",
+            hex(value)
+        ));
+    }
+    lines.push(format!(
+        "the seed {record_seed} is derived ({SCHEME}) from the secret and {} contribution(s)",
+        p.contributions.len()
+    ));
+    Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(x: u8) -> [u8; 32] {
+        std::array::from_fn(|i| x.wrapping_mul(31).wrapping_add(i as u8))
+    }
+
+    fn contributions(list: &[(usize, u8)]) -> BTreeMap<Seat, [u8; 32]> {
+        list.iter()
+            .map(|&(s, x)| (Seat::new(s), bytes(x)))
+            .collect()
+    }
+
+    #[test]
+    fn the_seed_depends_on_every_input_and_on_who_gave_what() {
+        let secret = bytes(1);
+        let base = contributions(&[(0, 10), (2, 20)]);
+        let s = derive_seed(&secret, &base);
+        assert_eq!(s, derive_seed(&secret, &base), "deterministic");
+        assert_ne!(s, derive_seed(&bytes(2), &base), "the secret");
+        let mut one_bit = secret;
+        one_bit[31] ^= 1;
+        assert_ne!(s, derive_seed(&one_bit, &base));
+        assert_ne!(s, derive_seed(&secret, &contributions(&[(0, 10), (2, 21)])));
+        assert_ne!(s, derive_seed(&secret, &contributions(&[(0, 11), (2, 20)])));
+        // the same values from other seats, or swapped between seats
+        assert_ne!(s, derive_seed(&secret, &contributions(&[(1, 10), (2, 20)])));
+        assert_ne!(s, derive_seed(&secret, &contributions(&[(0, 20), (2, 10)])));
+        // dropping or adding one
+        assert_ne!(s, derive_seed(&secret, &contributions(&[(0, 10)])));
+        assert_ne!(
+            s,
+            derive_seed(&secret, &contributions(&[(0, 10), (2, 20), (3, 30)]))
+        );
+        assert_ne!(s, derive_seed(&secret, &BTreeMap::new()));
+        // the secret and a contribution do not trade places
+        let a = derive_seed(&bytes(10), &contributions(&[(0, 1)]));
+        let b = derive_seed(&bytes(1), &contributions(&[(0, 10)]));
+        assert_ne!(a, b);
+        assert_eq!(seed(&secret, &base), Seed::Full(s));
+    }
+
+    #[test]
+    fn secrets_are_fresh_and_commitments_are_sha256_of_the_bytes() {
+        assert_ne!(new_secret(), new_secret());
+        // SHA-256 of 32 zero bytes.
+        assert_eq!(
+            commitment(&[0; 32]),
+            "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
+        );
+        assert_eq!(commitment(&bytes(3)).len(), 64);
+    }
+
+    #[test]
+    fn a_seat_contributes_once() {
+        let mut cs = BTreeMap::new();
+        contribute(&mut cs, Seat::new(2), &hex(&bytes(1))).unwrap();
+        assert_eq!(
+            contribute(&mut cs, Seat::new(2), &hex(&bytes(2))),
+            Err(FairError::DuplicateSeat(Seat::new(2)))
+        );
+        assert!(contribute(&mut cs, Seat::new(0), "nope").is_err());
+        assert_eq!(cs, contributions(&[(2, 1)]));
+    }
+
+    #[test]
+    fn contributions_must_be_64_hex_digits() {
+        let good = hex(&bytes(7));
+        assert_eq!(parse_contribution(&good), Ok(bytes(7)));
+        assert_eq!(parse_contribution(&good.to_uppercase()), Ok(bytes(7)));
+        let long = "a".repeat(10_000);
+        let cases = [
+            "",
+            "00",
+            &good[..63],
+            &format!("{good}0"),
+            &format!(" {}", &good[1..]),
+            &format!("{}g", &good[..63]),
+            &format!("{}é", &good[..62]),
+            &format!("0x{}", &good[2..]),
+            long.as_str(),
+        ];
+        for bad in cases {
+            let e = parse_contribution(bad).unwrap_err();
+            assert!(e.to_string().contains("64 hex digits"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_fairness_section_checks_and_a_tampered_one_does_not() {
+        let secret = bytes(5);
+        let cs = contributions(&[(1, 40), (3, 41)]);
+        let seed = seed(&secret, &cs);
+        let f = fairness(&secret, &cs, true);
+        let lines = check(&f, &seed).unwrap();
+        assert!(lines
+            .iter()
+            .any(|l| l.contains("matches its published commitment")));
+        assert!(lines
+            .iter()
+            .any(|l| l == &format!("P2's contribution {} went into the seed", hex(&bytes(40)))));
+        assert!(lines.iter().any(|l| l.starts_with("P4's contribution")));
+
+        let hidden = fairness(&secret, &cs, false);
+        assert!(hidden.secret.is_none());
+        assert!(check(&hidden, &seed).unwrap_err().contains("secret"));
+
+        let mut wrong_secret = f.clone();
+        wrong_secret.secret = Some(hex(&bytes(6)));
+        assert!(check(&wrong_secret, &seed)
+            .unwrap_err()
+            .contains("not to the published commitment"));
+
+        let mut changed = f.clone();
+        changed.contributions[0].value = hex(&bytes(42));
+        assert!(check(&changed, &seed).unwrap_err().contains("give"));
+
+        let mut dropped = f.clone();
+        dropped.contributions.pop();
+        assert!(check(&dropped, &seed).is_err());
+
+        let mut moved = f.clone();
+        moved.contributions[0].seat = Seat::new(0);
+        assert!(check(&moved, &seed).is_err());
+
+        let mut twice = f.clone();
+        twice.contributions[1].seat = twice.contributions[0].seat;
+        assert!(check(&twice, &seed).unwrap_err().contains("twice"));
+
+        let mut swapped = f.clone();
+        swapped.contributions.swap(0, 1);
+        assert!(check(&swapped, &seed).unwrap_err().contains("seat order"));
+
+        let mut garbage = f.clone();
+        garbage.contributions[0].value = "zz".into();
+        assert!(check(&garbage, &seed)
+            .unwrap_err()
+            .contains("64 hex digits"));
+
+        let mut scheme = f.clone();
+        scheme.scheme = "other/9".into();
+        assert!(check(&scheme, &seed).unwrap_err().contains("unknown"));
+
+        assert!(check(&f, &Seed::Legacy(5)).unwrap_err().contains("seed"));
+        assert!(check(&f, &Seed::Full(bytes(9))).is_err());
+    }
+}
