@@ -73,13 +73,24 @@ async function createViaLobby(page, { game, name, options = {}, botDelayMs = 30 
 async function checkResult(page, id) {
   const info = await api(server.base, '/api/tables/' + id);
   assert.equal(info.status, 'finished');
-  assert.match(info.seed, /^\d+$/);
+  assert.match(info.seed, /^[0-9a-f]{64}$/, 'a 256-bit fair-deal seed');
+  assert.match(info.secret, /^[0-9a-f]{64}$/, 'the server secret is revealed');
   const result = page.locator('#result');
   await result.waitFor({ state: 'visible' });
   const text = await result.innerText();
   assert.ok(text.includes('Seed (revealed): ' + info.seed), `result screen shows the seed ${info.seed}:\n${text}`);
   assert.ok(text.includes(info.seed_hash), 'result screen shows the seed hash');
-  assert.equal(createHash('sha256').update(info.seed).digest('hex'), info.seed_hash, 'revealed seed matches the published hash');
+  assert.equal(createHash('sha256').update(Buffer.from(info.secret, 'hex')).digest('hex'), info.seed_hash, 'the revealed secret matches the published commitment');
+  // the record verifies, and this browser's own contribution went in
+  const record = await api(server.base, '/api/tables/' + id + '/record');
+  const mine = await page.evaluate((id) => window.RR.contribution(id), id);
+  assert.match(mine, /^[0-9a-f]{64}$/);
+  const humans = info.seats.filter((x) => x.kind === 'human').map((x) => x.seat);
+  assert.deepEqual(record.fairness.contributions.map((c) => c.seat), humans, 'every human contributed');
+  assert.ok(record.fairness.contributions.some((c) => c.value === mine), 'this browser contributed');
+  const report = await api(server.base, '/api/verify', 'POST', record);
+  assert.equal(report.ok, true, JSON.stringify(report));
+  assert.ok(report.checks.some((l) => l.includes(mine.slice(0, 8))), JSON.stringify(report.checks));
   assert.match(text, /🏁/);
   await result.getByRole('button', { name: 'Rematch' }).waitFor({ state: 'visible' });
   const st = await pageState(page);
@@ -224,8 +235,9 @@ test('a second context joins by invite link, a third spectates: each player sees
   assert.ok(await s.locator('#controls').isHidden(), 'the spectator has no controls');
   // nothing sent to a page carries another seat's hand
   const states = (p) => frames.get(p).filter((m) => m.type === 'state');
-  // (a page watches as a spectator until its join: those states carry no hand at all)
-  const onlyOwn = (m, seat) => (m.seat === null ? !JSON.stringify(m).includes('"hand":') : m.seat === seat && m.view.seat === seat);
+  // (a page watches as a spectator until its join, and nothing is dealt
+  // until every human seat is taken: those states carry no hand at all)
+  const onlyOwn = (m, seat) => (m.seat === null || m.started === false ? !JSON.stringify(m).includes('"hand":') : m.seat === seat && m.view.seat === seat);
   assert.ok(states(a).length && states(a).every((m) => onlyOwn(m, 'P1')), 'P1 gets only P1 views');
   assert.ok(states(b).length && states(b).every((m) => onlyOwn(m, 'P2')), 'P2 gets only P2 views');
   assert.ok(states(s).length && states(s).every((m) => onlyOwn(m, null)), 'no hand in a spectator message');
@@ -243,7 +255,7 @@ test('a second context joins by invite link, a third spectates: each player sees
   await checkResult(a, id);
   assert.equal(await s.locator('#result').getByRole('button', { name: 'Rematch' }).count(), 0, 'no rematch for a spectator');
   const final = await pageState(s);
-  assert.ok(final.over && /^\d+$/.test(final.seed), 'the spectator gets the revealed seed');
+  assert.ok(final.over && /^[0-9a-f]{64}$/.test(final.seed), 'the spectator gets the revealed seed');
 });
 
 for (const [locale, go, title] of [

@@ -12,7 +12,7 @@
 use crate::error::Error;
 use crate::net::ClientAddr;
 use crate::quota::Kind;
-use crate::store::{Access, SeatKind, StoredSeat, StoredTable, TableConfig};
+use crate::store::{Access, SeatKind, StoredFair, StoredSeat, StoredTable, TableConfig};
 use crate::table::{self, Command};
 use crate::{AppState, Limits};
 use axum::extract::rejection::JsonRejection;
@@ -295,8 +295,7 @@ fn build<G: Roster>(req: &CreateRequest, limits: &Limits) -> Result<StoredTable,
             )));
         }
     }
-    let seed: u64 = rand::random();
-    G::new(&options, players, seed).map_err(|e| Error::BadInput(e.to_string()))?;
+    G::new(&options, players, 0).map_err(|e| Error::BadInput(e.to_string()))?;
     let requested = match &req.seats {
         Some(s) => s.as_slice(),
         None => &[SeatRequest::Human],
@@ -347,14 +346,22 @@ fn build<G: Roster>(req: &CreateRequest, limits: &Limits) -> Result<StoredTable,
             "turn_timer_ms is between 1000 and 3600000".to_string(),
         ));
     }
+    // The fair deal: the server commits to its secret now; each person who
+    // joins adds a contribution, and the seed is derived once the last one
+    // is in (docs/server.md, "Fairness: commit, contribute, reveal").
+    let fair = StoredFair {
+        secret: crate::fair::new_secret(),
+        contributions: BTreeMap::new(),
+    };
     Ok(StoredTable {
         id: new_id(),
         game: G::NAME.to_string(),
         rules_version: G::RULES_VERSION.to_string(),
         players,
         options: options.pairs().into_iter().collect(),
-        seed,
-        seed_hash: table::sha256_hex(&seed.to_string()),
+        seed: fair.seed(),
+        seed_hash: crate::fair::commitment(&fair.secret),
+        fair: Some(fair),
         config: TableConfig {
             bot_delay_ms,
             // An idle stranger must not stall a public table (F11).
@@ -463,6 +470,10 @@ pub struct JoinRequest {
     /// The invite key of a private table (from its invite link).
     #[serde(default)]
     pub key: Option<String>,
+    /// The person's contribution to the fair deal: 32 random bytes as 64
+    /// hex digits, made by their own browser (or program).
+    #[serde(default)]
+    pub contribution: Option<String>,
 }
 
 /// The body of `POST /api/tables/{id}/fill`.
@@ -491,6 +502,12 @@ async fn join(
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Json<Joined>, Error> {
     let name = clean_name(&req.name)?;
+    let contribution = req
+        .contribution
+        .as_deref()
+        .map(crate::fair::parse_contribution)
+        .transpose()
+        .map_err(|e| Error::BadInput(e.to_string()))?;
     meter(&state, Kind::Join, addr, "joins")?;
     let (reply, answer) = oneshot::channel();
     state
@@ -500,6 +517,7 @@ async fn join(
                 seat: req.seat,
                 name,
                 key: req.key,
+                contribution,
                 reply,
             },
         )

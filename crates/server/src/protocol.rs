@@ -110,10 +110,19 @@ pub struct StateMsg {
     pub abandoned: bool,
     /// The result, once over.
     pub outcome: Option<Outcome>,
-    /// Hex SHA-256 of the seed's decimal text.
+    /// The public commitment: hex SHA-256 of a fair-deal table's secret
+    /// (of an older table's seed's decimal text).
     pub seed_hash: String,
     /// The seed, only once the game is over.
     pub seed: Option<String>,
+    /// A fair-deal table's server secret, only once the game is over: its
+    /// hash is `seed_hash`, and with the players' contributions it gives
+    /// the seed (docs/server.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+    /// Whether the game has started (every human seat is taken); before,
+    /// every connection sees the public table, no hand.
+    pub started: bool,
     /// Every seat.
     pub seats: Vec<SeatStatus>,
 }

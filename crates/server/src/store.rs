@@ -113,10 +113,18 @@ pub struct StoredTable {
     pub players: usize,
     /// Every rules option and its value.
     pub options: BTreeMap<String, String>,
-    /// The seed of all chance. Never leaves the server before the end.
-    pub seed: u64,
-    /// Hex SHA-256 of the seed's decimal text, public from creation.
+    /// The seed of all chance. Never leaves the server before the end. A
+    /// fair-deal table's seed is derived from [`StoredTable::fair`] (and is
+    /// final once every human seat is taken); an older table's is a
+    /// 64-bit number the server drew.
+    pub seed: game::Seed,
+    /// The public commitment, from creation: a fair-deal table's is
+    /// [`crate::fair::commitment`] of its secret; an older table's the hex
+    /// SHA-256 of its seed's decimal text.
     pub seed_hash: String,
+    /// The fair-deal scheme's secret and the players' contributions
+    /// (`None` for tables made before it).
+    pub fair: Option<StoredFair>,
     /// Bot delay and turn timer.
     pub config: TableConfig,
     /// Unix seconds.
@@ -130,6 +138,23 @@ pub struct StoredTable {
     /// Who may find and join the table: listed in the lobby, or reached
     /// only through the invite link.
     pub access: Access,
+}
+
+/// A fair-deal table's inputs (docs/server.md, "Fairness: commit,
+/// contribute, reveal").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredFair {
+    /// The server's secret, committed to at creation.
+    pub secret: [u8; 32],
+    /// Each human's contribution, by seat.
+    pub contributions: BTreeMap<Seat, [u8; 32]>,
+}
+
+impl StoredFair {
+    /// The seed these inputs give.
+    pub fn seed(&self) -> game::Seed {
+        crate::fair::seed(&self.secret, &self.contributions)
+    }
 }
 
 /// How a table is reached (issue 8: tables are private by default).
@@ -216,14 +241,16 @@ pub trait Store: Send + Sync + 'static {
     /// Live (unfinished) tables in all, and those created by `owner`.
     fn count_live(&self, owner: &str) -> Result<(usize, usize), StoreError>;
 
-    /// Seats a person in a free human seat. Returns `false` (and changes
-    /// nothing) if the seat is not a free human seat.
+    /// Seats a person in a free human seat, with their contribution to a
+    /// fair deal if any. Returns `false` (and changes nothing) if the seat
+    /// is not a free human seat.
     fn take_seat(
         &self,
         table: &str,
         seat: Seat,
         name: &str,
         token_hash: &str,
+        contribution: Option<[u8; 32]>,
     ) -> Result<bool, StoreError>;
 
     /// One table with its seats and actions.
@@ -298,6 +325,7 @@ enum Write {
         seat: Seat,
         name: String,
         token_hash: String,
+        contribution: Option<[u8; 32]>,
     },
 }
 
@@ -318,7 +346,9 @@ CREATE TABLE IF NOT EXISTS tables (
   creator_hash TEXT,
   owner TEXT,
   last_active INTEGER,
-  ended TEXT
+  ended TEXT,
+  fair_secret TEXT,
+  contributions TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
   table_id TEXT NOT NULL REFERENCES tables(id),
@@ -349,6 +379,8 @@ const ADDED_COLUMNS: &[(&str, &str)] = &[
     ("owner", "TEXT"),
     ("last_active", "INTEGER"),
     ("ended", "TEXT"),
+    ("fair_secret", "TEXT"),
+    ("contributions", "TEXT"),
 ];
 
 /// The lobby's list: the newest public tables, through an index, never a
@@ -529,15 +561,21 @@ impl SqliteStore {
                 tx.execute(
                     "INSERT INTO tables (id, game, rules_version, players, options, seed, seed_hash,
                                          config, created_at, finished_at, public, invite_hash,
-                                         creator_hash, owner, last_active)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?9)",
+                                         creator_hash, owner, last_active, fair_secret,
+                                         contributions)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?9,
+                             ?15, ?16)",
                     params![
                         t.id,
                         t.game,
                         t.rules_version,
                         t.players as i64,
                         serde_json::to_string(&t.options)?,
-                        t.seed.to_string(),
+                        if t.fair.is_some() {
+                            String::new()
+                        } else {
+                            t.seed.to_string()
+                        },
                         t.seed_hash,
                         serde_json::to_string(&t.config)?,
                         t.created_at,
@@ -546,6 +584,8 @@ impl SqliteStore {
                         t.access.invite_hash,
                         t.access.creator_hash,
                         t.access.owner,
+                        t.fair.as_ref().map(|f| crate::fair::hex(&f.secret)),
+                        t.fair.as_ref().map(|f| contributions_json(&f.contributions)),
                     ],
                 )?;
                 for s in &t.seats {
@@ -642,6 +682,7 @@ impl SqliteStore {
                 seat,
                 name,
                 token_hash,
+                contribution,
             } => {
                 let changed = tx.execute(
                     "UPDATE seats SET name = ?3, token_hash = ?4
@@ -653,6 +694,19 @@ impl SqliteStore {
                         "UPDATE tables SET last_active = ?2 WHERE id = ?1",
                         params![table, crate::table::unix_now()],
                     )?;
+                    if let Some(c) = contribution {
+                        let before: Option<String> = tx.query_row(
+                            "SELECT contributions FROM tables WHERE id = ?1",
+                            params![table],
+                            |r| r.get(0),
+                        )?;
+                        let mut all = parse_contributions(before.as_deref())?;
+                        all.insert(seat, c);
+                        tx.execute(
+                            "UPDATE tables SET contributions = ?2 WHERE id = ?1",
+                            params![table, contributions_json(&all)],
+                        )?;
+                    }
                 }
                 Ok(changed == 1)
             }
@@ -687,7 +741,8 @@ impl SqliteStore {
         let header = conn
             .query_row(
                 "SELECT id, game, rules_version, players, options, seed, seed_hash, config,
-                        created_at, finished_at, public, invite_hash, creator_hash, owner
+                        created_at, finished_at, public, invite_hash, creator_hash, owner,
+                        fair_secret, contributions
                  FROM tables WHERE id = ?1",
                 params![id],
                 |r| {
@@ -710,6 +765,10 @@ impl SqliteStore {
                             creator_hash: r.get(12)?,
                             owner: r.get(13)?,
                         },
+                        (
+                            r.get::<_, Option<String>>(14)?,
+                            r.get::<_, Option<String>>(15)?,
+                        ),
                     ))
                 },
             )
@@ -728,6 +787,7 @@ impl SqliteStore {
                 finished_at,
             ),
             access,
+            (secret, contributions),
         )) = header
         else {
             return Ok(None);
@@ -757,6 +817,14 @@ impl SqliteStore {
                 kind,
             });
         }
+        let fair = match secret {
+            None => None,
+            Some(hex) => Some(StoredFair {
+                secret: crate::fair::parse_hex32("secret", &hex)
+                    .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                contributions: parse_contributions(contributions.as_deref())?,
+            }),
+        };
         let mut actions = Vec::new();
         let mut stmt =
             conn.prepare("SELECT seq, seat, action FROM actions WHERE table_id = ?1 ORDER BY seq")?;
@@ -782,10 +850,14 @@ impl SqliteStore {
             players: usize::try_from(players)
                 .map_err(|_| StoreError::Corrupt(format!("players {players}")))?,
             options: serde_json::from_str(&options)?,
-            seed: seed
-                .parse()
-                .map_err(|_| StoreError::Corrupt(format!("seed {seed}")))?,
+            seed: match &fair {
+                Some(f) => f.seed(),
+                None => seed
+                    .parse()
+                    .map_err(|_| StoreError::Corrupt(format!("seed {seed}")))?,
+            },
             seed_hash,
+            fair,
             config: serde_json::from_str(&config)?,
             created_at,
             finished_at,
@@ -874,12 +946,14 @@ impl Store for SqliteStore {
         seat: Seat,
         name: &str,
         token_hash: &str,
+        contribution: Option<[u8; 32]>,
     ) -> Result<bool, StoreError> {
         self.write(Write::TakeSeat {
             table: table.to_string(),
             seat,
             name: name.to_string(),
             token_hash: token_hash.to_string(),
+            contribution,
         })
     }
 
@@ -964,6 +1038,30 @@ impl Store for SqliteStore {
     }
 }
 
+/// The contributions column: a JSON object from seat (`P2`) to 64 hex
+/// digits.
+fn contributions_json(all: &BTreeMap<Seat, [u8; 32]>) -> String {
+    let map: BTreeMap<String, String> = all
+        .iter()
+        .map(|(s, c)| (s.to_string(), crate::fair::hex(c)))
+        .collect();
+    serde_json::to_string(&map).unwrap_or_else(|_| "{}".to_string())
+}
+
+fn parse_contributions(text: Option<&str>) -> Result<BTreeMap<Seat, [u8; 32]>, StoreError> {
+    let map: BTreeMap<String, String> = serde_json::from_str(text.unwrap_or("{}"))?;
+    map.into_iter()
+        .map(|(s, c)| {
+            let seat: Seat = s
+                .parse()
+                .map_err(|_| StoreError::Corrupt(format!("contribution seat {s}")))?;
+            let value = crate::fair::parse_contribution(&c)
+                .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            Ok((seat, value))
+        })
+        .collect()
+}
+
 /// Creates `path` readable and writable by its owner only if it does not
 /// exist, and takes every other permission from an existing one. SQLite
 /// gives its `-wal` and `-shm` files the database file's permissions.
@@ -1011,8 +1109,9 @@ mod tests {
             rules_version: "bigcheese/1".to_string(),
             players: 3,
             options: [("dice".to_string(), "d6".to_string())].into(),
-            seed: u64::MAX,
+            seed: u64::MAX.into(),
             seed_hash: "abc".to_string(),
+            fair: None,
             config: TableConfig::default(),
             created_at: 100,
             finished_at: None,
@@ -1070,9 +1169,11 @@ mod tests {
                 s.append_action("t1", &a(2, 0, "pass"), 103, false).is_err(),
                 "a seq is stored once"
             );
-            assert!(s.take_seat("t1", Seat::new(0), "Ann", "hash").unwrap());
-            assert!(!s.take_seat("t1", Seat::new(0), "Bob", "h2").unwrap());
-            assert!(!s.take_seat("t1", Seat::new(1), "Bob", "h2").unwrap());
+            assert!(s
+                .take_seat("t1", Seat::new(0), "Ann", "hash", None)
+                .unwrap());
+            assert!(!s.take_seat("t1", Seat::new(0), "Bob", "h2", None).unwrap());
+            assert!(!s.take_seat("t1", Seat::new(1), "Bob", "h2", None).unwrap());
             s.mark_finished("t2", 200).unwrap();
         }
         let s = SqliteStore::open(&path).unwrap();
@@ -1085,7 +1186,7 @@ mod tests {
         assert_eq!(live.len(), 1);
         let t = &live[0];
         assert_eq!(t.id, "t1");
-        assert_eq!(t.seed, u64::MAX);
+        assert_eq!(t.seed, u64::MAX.into());
         assert_eq!(t.options["dice"], "d6");
         assert_eq!(t.actions.len(), 2);
         assert_eq!(t.actions[1].action, "pass");
@@ -1178,6 +1279,32 @@ mod tests {
         assert_eq!(s.list(5).unwrap()[0].status, "abandoned");
         assert_eq!(s.count_live("nobody").unwrap(), (0, 0));
         assert!(s.unfinished_ids().unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_fair_tables_secret_and_contributions_survive_reopening() {
+        let path = temp_db("fair");
+        let secret = [7u8; 32];
+        {
+            let s = SqliteStore::open(&path).unwrap();
+            let mut t = table("f");
+            t.fair = Some(StoredFair {
+                secret,
+                contributions: BTreeMap::new(),
+            });
+            t.seed = t.fair.as_ref().unwrap().seed();
+            s.create_table(&t).unwrap();
+            assert!(s
+                .take_seat("f", Seat::new(0), "Ann", "h", Some([9u8; 32]))
+                .unwrap());
+        }
+        let s = SqliteStore::open(&path).unwrap();
+        let t = s.load("f").unwrap().unwrap();
+        let fair = t.fair.unwrap();
+        assert_eq!(fair.secret, secret);
+        assert_eq!(fair.contributions[&Seat::new(0)], [9u8; 32]);
+        assert_eq!(t.seed, crate::fair::seed(&secret, &fair.contributions));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 
     #[test]

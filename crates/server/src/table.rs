@@ -20,10 +20,12 @@
 
 use crate::error::Error;
 use crate::protocol::{ErrorCode, SeatStatus, ServerMsg, StateMsg};
-use crate::store::{Access, SeatKind, Store, StoredAction, StoredSeat, StoredTable, TableConfig};
+use crate::store::{
+    Access, SeatKind, Store, StoredAction, StoredFair, StoredSeat, StoredTable, TableConfig,
+};
 use crate::{Limits, Registry, TableCtx};
 use bots::{Bot, Roster};
-use game::{ActError, Game, Record, Seat};
+use game::{ActError, Game, GameOptions, Record, Seat};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -159,6 +161,8 @@ pub enum Command {
         name: String,
         /// The invite key (private tables).
         key: Option<String>,
+        /// The person's random contribution to a fair deal.
+        contribution: Option<[u8; 32]>,
         /// The seat and its token.
         reply: oneshot::Sender<Result<(Seat, String), Error>>,
     },
@@ -232,15 +236,18 @@ pub fn record_of(t: &StoredTable) -> Record {
         rules_version: t.rules_version.clone(),
         players: t.players,
         options: t.options.clone(),
-        seed: t.seed.into(),
+        seed: t.seed,
         actions: t
             .actions
             .iter()
             .map(|a| format!("{} {}", a.seat, a.action))
             .collect(),
         outcome: None,
-        seed_hash: Some(t.seed_hash.clone()),
-        fairness: None,
+        seed_hash: t.fair.is_none().then(|| t.seed_hash.clone()),
+        fairness: t
+            .fair
+            .as_ref()
+            .map(|f| crate::fair::fairness(&f.secret, &f.contributions, t.finished_at.is_some())),
     }
 }
 
@@ -313,6 +320,7 @@ fn spawn_game<G: Hosted>(stored: StoredTable, ctx: TableCtx) -> Result<TableHand
         players: stored.players,
         seed: stored.seed,
         seed_hash: stored.seed_hash,
+        fair: stored.fair,
         config: stored.config,
         created_at: stored.created_at,
         access: stored.access,
@@ -383,8 +391,11 @@ struct Table<G: Hosted> {
     seq: u64,
     options: BTreeMap<String, String>,
     players: usize,
-    seed: u64,
+    /// The seed; a fair-deal table's is final once every human seat is
+    /// taken (until then the game is a placeholder nobody sees).
+    seed: game::Seed,
     seed_hash: String,
+    fair: Option<StoredFair>,
     config: TableConfig,
     created_at: i64,
     access: Access,
@@ -667,9 +678,10 @@ impl<G: Hosted> Table<G> {
                 seat,
                 name,
                 key,
+                contribution,
                 reply,
             } => {
-                let answer = self.join(seat, name, key).await;
+                let answer = self.join(seat, name, key, contribution).await;
                 let ok = answer.is_ok();
                 let _ = reply.send(answer);
                 if ok {
@@ -996,6 +1008,7 @@ impl<G: Hosted> Table<G> {
         seat: Option<Seat>,
         name: String,
         key: Option<String>,
+        contribution: Option<[u8; 32]>,
     ) -> Result<(Seat, String), Error> {
         if self.finished {
             return Err(Error::SeatTaken("the game is over".to_string()));
@@ -1022,9 +1035,11 @@ impl<G: Hosted> Table<G> {
         let hash = sha256_hex(&token);
         let store = Arc::clone(&self.store);
         let (id, n, h) = (self.id.clone(), name.clone(), hash.clone());
-        let taken = tokio::task::spawn_blocking(move || store.take_seat(&id, seat, &n, &h))
-            .await
-            .map_err(|e| Error::Internal(e.to_string()))??;
+        let contribution = contribution.filter(|_| self.fair.is_some());
+        let taken =
+            tokio::task::spawn_blocking(move || store.take_seat(&id, seat, &n, &h, contribution))
+                .await
+                .map_err(|e| Error::Internal(e.to_string()))??;
         if !taken {
             return Err(Error::SeatTaken(format!("{seat} is not a free seat")));
         }
@@ -1032,11 +1047,38 @@ impl<G: Hosted> Table<G> {
             name: Some(name),
             token_hash: Some(hash),
         };
-        if !self.waiting_for_players() {
-            self.turn_started = Instant::now();
-            self.open_quiet_window();
+        if let (Some(fair), Some(c)) = (self.fair.as_mut(), contribution) {
+            fair.contributions.insert(seat, c);
         }
+        self.start_if_ready();
         Ok((seat, token))
+    }
+
+    /// Once every human seat is taken the game starts: a fair-deal table
+    /// derives its seed from the secret and every contribution now, and
+    /// deals from it.
+    fn start_if_ready(&mut self) {
+        if self.waiting_for_players() {
+            return;
+        }
+        if let Some(fair) = &self.fair {
+            if self.seq == 0 {
+                let seed = fair.seed();
+                let options = G::Options::from_pairs(
+                    self.options.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+                );
+                match options.map(|o| G::new_seeded(&o, self.players, &seed)) {
+                    Ok(Ok(mut game)) => {
+                        game.set_logging(true);
+                        self.game = game;
+                        self.seed = seed;
+                    }
+                    _ => tracing::error!(table = %self.id, "the fair deal cannot start"),
+                }
+            }
+        }
+        self.turn_started = Instant::now();
+        self.open_quiet_window();
     }
 
     /// The creator gives a seat whose human never came to a bot, once the
@@ -1079,10 +1121,7 @@ impl<G: Hosted> Table<G> {
             self.bots.resize_with(seat.index() + 1, || None);
         }
         self.bots[seat.index()] = Some(made);
-        if !self.waiting_for_players() {
-            self.turn_started = Instant::now();
-            self.open_quiet_window();
-        }
+        self.start_if_ready();
         Ok(())
     }
 
@@ -1121,6 +1160,14 @@ impl<G: Hosted> Table<G> {
             .collect()
     }
 
+    /// A fair-deal table's secret, once the game is over.
+    fn revealed_secret(&self) -> Option<String> {
+        self.fair
+            .as_ref()
+            .filter(|_| self.finished)
+            .map(|f| crate::fair::hex(&f.secret))
+    }
+
     fn status(&self) -> &'static str {
         if self.abandoned {
             "abandoned"
@@ -1155,6 +1202,8 @@ impl<G: Hosted> Table<G> {
             "public": self.access.public,
             "seed_hash": self.seed_hash,
             "seed": self.finished.then(|| self.seed.to_string()),
+            "secret": self.revealed_secret(),
+            "fair": self.fair.is_some(),
             "bot_delay_ms": self.config.bot_delay_ms,
             "turn_timer_ms": self.config.turn_timer_ms,
             "created_at": self.created_at,
@@ -1170,8 +1219,11 @@ impl<G: Hosted> Table<G> {
         seats: &[SeatStatus],
         public: Option<&(Box<serde_json::value::RawValue>, String)>,
     ) -> StateMsg {
+        // Until every human seat is taken nothing is dealt for real (a
+        // fair deal's seed does not exist yet): everyone sees the table.
+        let started = !self.waiting_for_players();
         let (view, board) = match sub.seat {
-            Some(seat) if seat.index() < self.game.players() => {
+            Some(seat) if started && seat.index() < self.game.players() => {
                 let v = self.game.view(seat);
                 (serde_json::value::to_raw_value(&v), v.to_string())
             }
@@ -1206,7 +1258,7 @@ impl<G: Hosted> Table<G> {
             self.game.legal_actions(&mut list);
             legal = list.iter().map(ToString::to_string).collect();
         }
-        let log = self.game.log();
+        let log = if started { self.game.log() } else { &[] };
         if sub.log_pos > log.len() {
             sub.log_pos = 0;
             sub.log_sent = 0;
@@ -1234,6 +1286,8 @@ impl<G: Hosted> Table<G> {
             outcome: self.game.outcome(),
             seed_hash: self.seed_hash.clone(),
             seed: self.finished.then(|| self.seed.to_string()),
+            secret: self.revealed_secret(),
+            started,
             seats: seats.to_vec(),
         }
     }

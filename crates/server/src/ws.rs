@@ -12,7 +12,7 @@
 
 use crate::net::Slot;
 use crate::protocol::{ClientMsg, ErrorCode, ServerMsg, MAX_MESSAGE};
-use crate::table::{Command, Kick, Outbox};
+use crate::table::{Command, Kick, Outbox, TOO_SLOW};
 use crate::AppState;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -87,10 +87,17 @@ async fn connection(socket: WebSocket, state: AppState, id: String) {
     let (mut sink, mut stream) = socket.split();
     let (out, (mut outbox, mut kicked)) = Outbox::new(OUTBOX);
     let writer = tokio::spawn(async move {
-        let kick = loop {
+        loop {
             tokio::select! {
+                // A close order stops the sending at once.
+                biased;
+                changed = kicked.changed() => {
+                    if changed.is_err() || kicked.borrow().is_some() {
+                        break;
+                    }
+                }
                 text = outbox.recv() => {
-                    let Some(text) = text else { break None };
+                    let Some(text) = text else { break };
                     // Everything already queued goes out with one flush.
                     let mut batch = Some(text);
                     while let Some(text) = batch.take().or_else(|| outbox.try_recv().ok()) {
@@ -102,22 +109,27 @@ async fn connection(socket: WebSocket, state: AppState, id: String) {
                         return;
                     }
                 }
-                changed = kicked.changed() => {
-                    let kick = *kicked.borrow();
-                    if changed.is_err() || kick.is_some() {
-                        break kick;
-                    }
-                }
             }
-        };
-        // A kick's reason goes out even if unsent messages are queued: the
-        // client reconnects and gets the whole state anyway.
+        }
+        let kick = *kicked.borrow();
         let frame = kick.map(|k| CloseFrame {
             code: k.code,
             reason: k.reason.into(),
         });
-        let _ =
-            tokio::time::timeout(Duration::from_secs(5), sink.send(Message::Close(frame))).await;
+        let goodbye = async {
+            // What is queued (an error that explains the close) goes
+            // first, unless the client is too slow to take it: then only
+            // the reason goes, and it reconnects for the whole state.
+            if kick != Some(TOO_SLOW) {
+                while let Ok(text) = outbox.try_recv() {
+                    if sink.feed(Message::Text(text.into())).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            let _ = sink.send(Message::Close(frame)).await;
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(5), goodbye).await;
     });
     match state.table(&id).await {
         Ok(_) => receive(&mut stream, &state, &id, &out).await,

@@ -171,6 +171,8 @@
   /** A private table's invite key (from its link), kept per table. */
   RR.key = (id) => store.getItem('ratrace.key.' + id);
   RR.saveKey = (id, k) => k && store.setItem('ratrace.key.' + id, k);
+  /** The contribution this browser made to a table's fair deal. */
+  RR.contribution = (id) => store.getItem('ratrace.contrib.' + id);
   /** The creator's token of a table this browser created. */
   RR.creator = (id) => store.getItem('ratrace.creator.' + id);
   RR.saveCreator = (id, c) => c && store.setItem('ratrace.creator.' + id, c);
@@ -179,8 +181,13 @@
     const body = { name };
     if (seat) body.seat = seat;
     if (RR.key(id)) body.key = RR.key(id);
+    // The fair deal: this browser's own randomness goes into the seed.
+    const bytes = new Uint8Array(32);
+    crypto.getRandomValues(bytes);
+    body.contribution = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
     const r = await RR.api('/api/tables/' + encodeURIComponent(id) + '/join', 'POST', body);
     RR.saveSeat(id, r.seat, r.token);
+    store.setItem('ratrace.contrib.' + id, body.contribution);
     RR.saveName(name);
     return r;
   };

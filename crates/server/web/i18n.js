@@ -8,6 +8,7 @@
   RR.I18N = {};
 
   RR.I18N.en = {
+    'res.secret': 'Server secret (revealed):', 'res.mine': 'Your browser\'s contribution {c} went into the seed: the fairness check shows it.',
     'lobby.public': 'Public table: listed here, anyone may take a free seat (otherwise only people with the invite link can)', 'table.abandoned': 'This game was abandoned: nobody played it for a long time.', 'table.fill': 'Give it to a bot', 'table.fillText': 'Nobody has taken seat {seat}.',
     'lang.en': 'English', 'lang.it': 'Italiano', 'lang.fr': 'Français',
     'game.bigcheese': 'The Big Cheese', 'game.dalmuti': 'The Great Dalmuti',
@@ -34,7 +35,7 @@
     'opt.dalmuti.black_market': 'After taxes the first Merchant and a Merchant each draw a random card from the other (D14).',
     'opt.dalmuti.joins': 'Hands before which one new player joins as a Merchant, e.g. 3,5 (D13).',
     'table.title': 'Table', 'table.players': 'Players', 'table.log': 'What happened', 'table.invite': 'Invite a friend: share this link',
-    'table.copy': 'Copy', 'table.seedHash': 'Seed hash (published at creation):', 'table.joinTitle': 'Take a seat',
+    'table.copy': 'Copy', 'table.seedHash': 'Commitment (published at creation):', 'table.joinTitle': 'Take a seat',
     'table.joinText': '{n} seat(s) are free. Type your name to play, or just watch.', 'table.spectating': 'You are watching.',
     'table.yourTurn': 'Your turn.', 'table.waiting': 'Waiting for {who}.', 'table.waitingFree': 'Waiting for somebody to take seat {who}: share the invite link below.', 'table.over': 'The game is over.', 'table.player': 'Player',
     'tag.turn': 'to move', 'tag.leader': 'leads', 'tag.high': 'high bid {n}', 'tag.passed': 'passed', 'tag.you': 'you', 'tag.free': 'free seat',
@@ -112,6 +113,7 @@
   };
 
   RR.I18N.it = {
+    'res.secret': 'Segreto del server (rivelato):', 'res.mine': 'Il contributo del tuo browser {c} è entrato nel seme: la verifica lo mostra.',
     'lobby.public': 'Tavolo pubblico: elencato qui, chiunque può prendere un posto libero (altrimenti solo chi ha il link di invito)', 'table.abandoned': 'Questa partita è stata abbandonata: nessuno l\'ha giocata per molto tempo.', 'table.fill': 'Affidalo a un bot', 'table.fillText': 'Nessuno ha preso il posto {seat}.',
     'lang.en': 'English', 'lang.it': 'Italiano', 'lang.fr': 'Français',
     'game.bigcheese': 'The Big Cheese (Il Grande Formaggio)', 'game.dalmuti': 'Il Grande Dalmuti',
@@ -138,7 +140,7 @@
     'opt.dalmuti.black_market': 'Mercato nero: dopo le tasse il primo mercante e un mercante si pescano a caso una carta a vicenda (D14).',
     'opt.dalmuti.joins': 'Mani prima delle quali entra un nuovo giocatore come mercante, es. 3,5 (D13).',
     'table.title': 'Tavolo', 'table.players': 'Giocatori', 'table.log': 'Cosa è successo', 'table.invite': 'Invita un amico: condividi questo link',
-    'table.copy': 'Copia', 'table.seedHash': 'Hash del seme (pubblicato alla creazione):', 'table.joinTitle': 'Siediti',
+    'table.copy': 'Copia', 'table.seedHash': 'Impegno (pubblicato alla creazione):', 'table.joinTitle': 'Siediti',
     'table.joinText': '{n} posto/i libero/i. Scrivi il tuo nome per giocare, oppure guarda.', 'table.spectating': 'Stai guardando.',
     'table.yourTurn': 'Tocca a te.', 'table.waiting': 'In attesa di {who}.', 'table.waitingFree': 'Si aspetta che qualcuno prenda il posto {who}: condividi il link d\'invito qui sotto.', 'table.over': 'La partita è finita.', 'table.player': 'Giocatore',
     'tag.turn': 'di turno', 'tag.leader': 'apre', 'tag.high': 'offerta {n}', 'tag.passed': 'passa', 'tag.you': 'tu', 'tag.free': 'posto libero',
@@ -216,6 +218,7 @@
   };
 
   RR.I18N.fr = {
+    'res.secret': 'Secret du serveur (révélé) :', 'res.mine': 'La contribution de votre navigateur {c} est entrée dans la graine : la vérification le montre.',
     'lobby.public': 'Table publique : listée ici, tout le monde peut prendre une place libre (sinon seulement avec le lien d\'invitation)', 'table.abandoned': 'Cette partie a été abandonnée : personne n\'y a joué depuis longtemps.', 'table.fill': 'La confier à un bot', 'table.fillText': 'Personne n\'a pris la place {seat}.',
     'lang.en': 'English', 'lang.it': 'Italiano', 'lang.fr': 'Français',
     'game.bigcheese': 'The Big Cheese', 'game.dalmuti': 'Le Grand Dalmuti',
@@ -242,7 +245,7 @@
     'opt.dalmuti.black_market': 'Après les impôts, le premier Marchand et un Marchand se tirent une carte au hasard (D14).',
     'opt.dalmuti.joins': 'Manches avant lesquelles un nouveau joueur arrive comme Marchand, ex. 3,5 (D13).',
     'table.title': 'Table', 'table.players': 'Joueurs', 'table.log': 'Ce qui s\'est passé', 'table.invite': 'Invitez un ami : partagez ce lien',
-    'table.copy': 'Copier', 'table.seedHash': 'Empreinte de la graine (publiée à la création) :', 'table.joinTitle': 'Prendre une place',
+    'table.copy': 'Copier', 'table.seedHash': 'Engagement (publié à la création) :', 'table.joinTitle': 'Prendre une place',
     'table.joinText': '{n} place(s) libre(s). Indiquez votre nom pour jouer, ou regardez.', 'table.spectating': 'Vous regardez.',
     'table.yourTurn': 'À vous de jouer.', 'table.waiting': 'On attend {who}.', 'table.waitingFree': 'On attend que quelqu\'un prenne la place {who} : partagez le lien d\'invitation ci-dessous.', 'table.over': 'La partie est finie.', 'table.player': 'Joueur',
     'tag.turn': 'à jouer', 'tag.leader': 'ouvre', 'tag.high': 'enchère {n}', 'tag.passed': 'a passé', 'tag.you': 'vous', 'tag.free': 'place libre',

@@ -100,7 +100,7 @@ fn a_killed_server_process_resumes_after_the_last_acknowledged_action() {
             addr,
             "POST",
             &format!("/api/tables/{id}/join"),
-            &json!({"seat": p, "name": p}),
+            &json!({"seat": p, "name": p, "key": created["key"]}),
         );
         tokens.push(joined["token"].as_str().expect("joined").to_string());
     }

@@ -135,9 +135,14 @@ pub(crate) async fn create_full(addr: SocketAddr, body: Value) -> Value {
     v
 }
 
+/// The fair-deal contribution every test player sends.
+pub(crate) const CONTRIBUTION: &str =
+    "abababababababababababababababababababababababababababababababab";
+
 pub(crate) async fn join(addr: SocketAddr, id: &str, seat: &str) -> String {
-    let body =
-        json!({"seat": seat, "name": format!("player {seat}"), "key": key_of(id)}).to_string();
+    let body = json!({"seat": seat, "name": format!("player {seat}"), "key": key_of(id),
+                      "contribution": CONTRIBUTION})
+    .to_string();
     let (status, v) = http(addr, "POST", &format!("/api/tables/{id}/join"), Some(&body)).await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["seat"], seat);
