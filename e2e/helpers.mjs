@@ -3,7 +3,7 @@
 // Debian's chromium through playwright-core, and drive the table page of
 // both games through its controls (buttons, the bid select, card buttons).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,13 +66,15 @@ export async function startServer() {
     base,
     output: () => out,
     async stop() {
+      // the server's log, for a failed run: E2E_SERVER_LOG=/tmp/server.log
+      if (process.env.E2E_SERVER_LOG) writeFileSync(process.env.E2E_SERVER_LOG, out);
       if (proc.exitCode === null && proc.signalCode === null) {
         proc.kill('SIGINT'); // serve stops on Ctrl-C
         const t = setTimeout(() => proc.kill('SIGKILL'), 5000);
         await exited;
         clearTimeout(t);
       }
-      rmSync(dir, { recursive: true, force: true });
+      if (!process.env.E2E_SERVER_LOG) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

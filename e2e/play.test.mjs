@@ -256,6 +256,12 @@ test('a second context joins by invite link, a third spectates: each player sees
   assert.equal(await s.locator('#result').getByRole('button', { name: 'Rematch' }).count(), 0, 'no rematch for a spectator');
   const final = await pageState(s);
   assert.ok(final.over && /^[0-9a-f]{64}$/.test(final.seed), 'the spectator gets the revealed seed');
+  // the fairness page checks the record and marks this browser's own contribution
+  await b.goto('/verify?id=' + id);
+  await b.locator('#out h2.ok').waitFor({ timeout: 15000 });
+  const out = await b.locator('#out').innerText();
+  assert.ok(out.includes('yours: made by this browser'), out);
+  assert.match(out, /P1's contribution [0-9a-f]{64} went into the seed/);
 });
 
 for (const [locale, go, title] of [

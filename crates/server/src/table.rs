@@ -579,8 +579,12 @@ impl<G: Hosted> Table<G> {
     /// Opens a secret decision's window if the game just reached one at a
     /// table with people (D7 fair timing, F4).
     fn open_quiet_window(&mut self) {
-        let secret =
-            !self.finished && self.game.to_move().is_some() && self.game.public_to_move().is_none();
+        // Not before the game starts: until every human seat is taken
+        // nothing is dealt and nobody decides.
+        let secret = !self.finished
+            && !self.waiting_for_players()
+            && self.game.to_move().is_some()
+            && self.game.public_to_move().is_none();
         if secret
             && self.quiet.is_none()
             && self.has_humans()
@@ -599,6 +603,9 @@ impl<G: Hosted> Table<G> {
         let Some(quiet) = self.quiet.take() else {
             return;
         };
+        if self.waiting_for_players() {
+            return;
+        }
         let Some(mover) = self.game.to_move() else {
             return;
         };
@@ -864,6 +871,9 @@ impl<G: Hosted> Table<G> {
     /// Stores, then applies and broadcasts, a checked action. The game's
     /// end, if this action ends it, is stored in the same transaction.
     async fn commit(&mut self, seat: Seat, action: G::Action) -> Result<(), String> {
+        if self.waiting_for_players() {
+            return Err("the game has not started".to_string());
+        }
         let mut next = self.game.clone();
         next.apply_unchecked(action);
         let ends = next.outcome().is_some();
@@ -1072,6 +1082,7 @@ impl<G: Hosted> Table<G> {
                         game.set_logging(true);
                         self.game = game;
                         self.seed = seed;
+                        tracing::debug!(table = %self.id, "dealt from the secret and {} contributions", fair.contributions.len());
                     }
                     _ => tracing::error!(table = %self.id, "the fair deal cannot start"),
                 }

@@ -8,6 +8,7 @@
   RR.I18N = {};
 
   RR.I18N.en = {
+    'verify.contribs': 'Contributions that went into the seed', 'verify.yours': 'yours: made by this browser when you sat down',
     'res.secret': 'Server secret (revealed):', 'res.mine': 'Your browser\'s contribution {c} went into the seed: the fairness check shows it.',
     'lobby.public': 'Public table: listed here, anyone may take a free seat (otherwise only people with the invite link can)', 'table.abandoned': 'This game was abandoned: nobody played it for a long time.', 'table.fill': 'Give it to a bot', 'table.fillText': 'Nobody has taken seat {seat}.',
     'lang.en': 'English', 'lang.it': 'Italiano', 'lang.fr': 'Français',
@@ -113,6 +114,7 @@
   };
 
   RR.I18N.it = {
+    'verify.contribs': 'Contributi entrati nel seme', 'verify.yours': 'il tuo: creato da questo browser quando ti sei seduto',
     'res.secret': 'Segreto del server (rivelato):', 'res.mine': 'Il contributo del tuo browser {c} è entrato nel seme: la verifica lo mostra.',
     'lobby.public': 'Tavolo pubblico: elencato qui, chiunque può prendere un posto libero (altrimenti solo chi ha il link di invito)', 'table.abandoned': 'Questa partita è stata abbandonata: nessuno l\'ha giocata per molto tempo.', 'table.fill': 'Affidalo a un bot', 'table.fillText': 'Nessuno ha preso il posto {seat}.',
     'lang.en': 'English', 'lang.it': 'Italiano', 'lang.fr': 'Français',
@@ -218,6 +220,7 @@
   };
 
   RR.I18N.fr = {
+    'verify.contribs': 'Contributions entrées dans la graine', 'verify.yours': 'la vôtre : créée par ce navigateur quand vous vous êtes assis',
     'res.secret': 'Secret du serveur (révélé) :', 'res.mine': 'La contribution de votre navigateur {c} est entrée dans la graine : la vérification le montre.',
     'lobby.public': 'Table publique : listée ici, tout le monde peut prendre une place libre (sinon seulement avec le lien d\'invitation)', 'table.abandoned': 'Cette partie a été abandonnée : personne n\'y a joué depuis longtemps.', 'table.fill': 'La confier à un bot', 'table.fillText': 'Personne n\'a pris la place {seat}.',
     'lang.en': 'English', 'lang.it': 'Italiano', 'lang.fr': 'Français',
