@@ -849,6 +849,13 @@ async fn a_revolution_decision_lands_at_a_fixed_time_whoever_holds_the_jesters()
         let t1 = join(server.addr, &id, "P1").await;
         let mut p1 = Ws::connect(server.addr, &id).await;
         assert_eq!(p1.hello(Some(&t1)).await["type"], "state");
+        // Nothing is decided while the table waits for P2, however long.
+        tokio::time::sleep(window + Duration::from_millis(300)).await;
+        let (_, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+        assert_eq!(
+            (info["seq"].as_u64(), info["status"].as_str()),
+            (Some(0), Some("open"))
+        );
         let opened = tokio::time::Instant::now();
         let t2 = join(server.addr, &id, "P2").await;
         let mut p2 = Ws::connect(server.addr, &id).await;
