@@ -305,7 +305,7 @@ struct ServeLimits {
     #[arg(long, default_value_t = server::Limits::default().evict_after.as_secs())]
     evict_after_s: u64,
     /// Hours without any move or join after which an unfinished game ends
-    /// as abandoned (its record is kept).
+    /// as abandoned (its record is kept); 0 = never.
     #[arg(long, default_value_t = server::Limits::default().abandon_after.as_secs() / 3600)]
     abandon_after_h: u64,
     /// Most hands in a Dalmuti session.
@@ -353,7 +353,11 @@ impl ServeLimits {
             max_live_tables: self.max_live_tables,
             max_live_tables_per_ip: self.max_live_tables_per_ip,
             evict_after: Duration::from_secs(self.evict_after_s),
-            abandon_after: Duration::from_secs(self.abandon_after_h.saturating_mul(3600)),
+            // 0 = never: a hundred years
+            abandon_after: Duration::from_secs(match self.abandon_after_h {
+                0 => 100 * 365 * 24 * 3600,
+                h => h.min(100 * 365 * 24).saturating_mul(3600),
+            }),
             max_hands: self.max_hands,
             min_bot_delay_ms: self.min_bot_delay_ms,
             bot_threads: self.bot_threads.max(1),

@@ -211,6 +211,24 @@ async fn join(
     (status == 200).then(|| v["token"].as_str().unwrap_or("").to_string())
 }
 
+/// Creates a table of three human seats (`game`, `options`) from `from`
+/// and joins every seat; its id and the seat tokens.
+async fn humans_table(
+    from: IpAddr,
+    to: SocketAddr,
+    game: &str,
+    options: Value,
+) -> Option<(String, Vec<String>)> {
+    let seats: Vec<Value> = (0..3).map(|_| json!({"kind":"human"})).collect();
+    let body = json!({"game": game, "players": 3, "options": options, "seats": seats});
+    let (id, key) = create(from, to, body).await?;
+    let mut tokens = Vec::new();
+    for seat in ["P1", "P2", "P3"] {
+        tokens.push(join(from, to, &id, key.as_deref(), seat).await?);
+    }
+    Some((id, tokens))
+}
+
 /// Plays every seat of a table of humans with random legal actions from
 /// one client each, `think` between decisions, until `end`; records the
 /// time from each `act` to the state that shows it.
@@ -419,22 +437,9 @@ async fn bots(bin: &Path, r: &mut Report) -> Result<(), String> {
         }
     }
     let people = ip(6, 0);
-    let seats: Vec<Value> = (0..3).map(|_| json!({"kind":"human"})).collect();
-    let (id, key) = create(
-        people,
-        to,
-        json!({"game":"bigcheese","players":3,"seats":seats}),
-    )
-    .await
-    .ok_or("the people's table")?;
-    let mut tokens = Vec::new();
-    for s in ["P1", "P2", "P3"] {
-        tokens.push(
-            join(people, to, &id, key.as_deref(), s)
-                .await
-                .ok_or("join")?,
-        );
-    }
+    let (id, tokens) = humans_table(people, to, "bigcheese", json!({}))
+        .await
+        .ok_or("the people's table")?;
     tokio::time::sleep(Duration::from_secs(2)).await;
     let cpu0 = server.cpu();
     let t0 = Instant::now();
@@ -574,19 +579,11 @@ async fn spectators(bin: &Path, r: &mut Report) -> Result<(), String> {
     let dir = temp("spectators");
     let (server, _) = Server::start(bin, &dir.join("spec.db"), &[])?;
     let to = server.addr;
-    let seats: Vec<Value> = (0..3).map(|_| json!({"kind":"human"})).collect();
-    let (id, key) = create(
-        ip(0, 0),
-        to,
-        json!({"game":"bigcheese","players":3,"seats":seats}),
-    )
-    .await
-    .ok_or("table")?;
+    let (id, tokens) = humans_table(ip(0, 0), to, "bigcheese", json!({}))
+        .await
+        .ok_or("table")?;
     let mut players = Vec::new();
-    for s in ["P1", "P2", "P3"] {
-        let token = join(ip(0, 0), to, &id, key.as_deref(), s)
-            .await
-            .ok_or("join")?;
+    for token in tokens {
         let mut w = ws(ip(0, 0), to, &id).await.ok_or("ws")?;
         send(&mut w, json!({"type":"hello","token":token})).await;
         next(&mut w, Duration::from_secs(5)).await;
@@ -672,22 +669,9 @@ async fn lobby(bin: &Path, r: &mut Report) -> Result<(), String> {
     }
     let (server, took) = Server::start(bin, &db, &[])?;
     let to = server.addr;
-    let seats: Vec<Value> = (0..3).map(|_| json!({"kind":"human"})).collect();
-    let (id, key) = create(
-        ip(0, 0),
-        to,
-        json!({"game":"bigcheese","players":3,"seats":seats}),
-    )
-    .await
-    .ok_or("table")?;
-    let mut tokens = Vec::new();
-    for s in ["P1", "P2", "P3"] {
-        tokens.push(
-            join(ip(0, 0), to, &id, key.as_deref(), s)
-                .await
-                .ok_or("join")?,
-        );
-    }
+    let (id, tokens) = humans_table(ip(0, 0), to, "bigcheese", json!({}))
+        .await
+        .ok_or("table")?;
     let end = Instant::now() + Duration::from_secs(30);
     let lists = Arc::new(AtomicU64::new(0));
     let mut loops = Vec::new();
@@ -777,17 +761,10 @@ async fn kill(bin: &Path, r: &mut Report) -> Result<(), String> {
         while tables.len() < 8 {
             let from = ip(10, made);
             made += 1;
-            let seats: Vec<Value> = (0..3).map(|_| json!({"kind":"human"})).collect();
-            let body = json!({"game":"dalmuti","players":3,"options":{"hands":1},"seats":seats});
-            let Some((id, key)) = create(from, to, body).await else {
+            let Some((id, tokens)) = humans_table(from, to, "dalmuti", json!({"hands": 1})).await
+            else {
                 break;
             };
-            let mut tokens = Vec::new();
-            for s in ["P1", "P2", "P3"] {
-                if let Some(t) = join(from, to, &id, key.as_deref(), s).await {
-                    tokens.push(t);
-                }
-            }
             tables.push((id, tokens));
         }
         let until = Instant::now() + Duration::from_millis(300 + rand::random_range(0..900));

@@ -16,36 +16,18 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
-fn memory() -> Arc<dyn Store> {
-    Arc::new(SqliteStore::in_memory().unwrap())
+/// A Big Cheese table of three human seats nobody has joined.
+async fn humans_table(addr: SocketAddr) -> String {
+    let seats = json!([{"kind":"human"},{"kind":"human"},{"kind":"human"}]);
+    create(
+        addr,
+        json!({"game": "bigcheese", "players": 3, "seats": seats}),
+    )
+    .await
 }
 
-/// One request; the status, the raw head and the JSON body.
-async fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, Value) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    tokio::time::timeout(TIMEOUT, s.read_to_end(&mut raw))
-        .await
-        .unwrap()
-        .unwrap();
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, payload) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    (
-        status,
-        head.to_ascii_lowercase(),
-        serde_json::from_str(payload).unwrap_or(Value::Null),
-    )
+fn memory() -> Arc<dyn Store> {
+    Arc::new(SqliteStore::in_memory().unwrap())
 }
 
 fn table_body() -> String {
@@ -170,12 +152,7 @@ async fn joins_and_record_checks_are_metered() {
         ..Limits::default()
     };
     let server = start_on(memory(), limits).await;
-    let seats = json!([{"kind":"human"},{"kind":"human"},{"kind":"human"}]);
-    let id = create(
-        server.addr,
-        json!({"game": "bigcheese", "players": 3, "seats": seats}),
-    )
-    .await;
+    let id = humans_table(server.addr).await;
     join(server.addr, &id, "P1").await;
     join(server.addr, &id, "P2").await;
     let body = json!({"seat": "P3", "name": "Cleo", "key": key_of(&id)}).to_string();
@@ -262,12 +239,7 @@ async fn private_tables_need_their_key_and_public_ones_are_listed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn names_are_cleaned_and_bot_names_refused() {
     let server = start_fast().await;
-    let seats = json!([{"kind":"human"},{"kind":"human"},{"kind":"human"}]);
-    let id = create(
-        server.addr,
-        json!({"game": "bigcheese", "players": 3, "seats": seats}),
-    )
-    .await;
+    let id = humans_table(server.addr).await;
     let key = key_of(&id);
     let join_as = |name: &str| json!({"name": name, "key": key}).to_string();
     for bad in [
@@ -559,12 +531,7 @@ async fn a_slow_reader_is_closed_with_a_reason_and_can_reconnect() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn joins_and_leaves_send_presence_not_states() {
     let server = start().await;
-    let seats = json!([{"kind":"human"},{"kind":"human"},{"kind":"human"}]);
-    let id = create(
-        server.addr,
-        json!({"game": "bigcheese", "players": 3, "seats": seats}),
-    )
-    .await;
+    let id = humans_table(server.addr).await;
     let tokens = [
         join(server.addr, &id, "P1").await,
         join(server.addr, &id, "P2").await,

@@ -85,8 +85,20 @@ pub(crate) async fn http(
     path: &str,
     body: Option<&str>,
 ) -> (u16, Value) {
+    let (status, _, v) = request(addr, method, path, body.unwrap_or("")).await;
+    (status, v)
+}
+
+/// One HTTP/1.1 request; the status, the head in lower case and the JSON
+/// body (Null if the body is not JSON; axum sends Content-Length, never
+/// chunks, for JSON).
+pub(crate) async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> (u16, String, Value) {
     let mut s = TcpStream::connect(addr).await.unwrap();
-    let body = body.unwrap_or("");
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
@@ -99,14 +111,17 @@ pub(crate) async fn http(
         .unwrap()
         .unwrap();
     let text = String::from_utf8_lossy(&raw).to_string();
-    let status: u16 = text
+    let (head, payload) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
         .split(' ')
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
-    let payload = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    // Chunked bodies are not expected: axum sends Content-Length for JSON.
-    (status, serde_json::from_str(payload).unwrap_or(Value::Null))
+    (
+        status,
+        head.to_ascii_lowercase(),
+        serde_json::from_str(payload).unwrap_or(Value::Null),
+    )
 }
 
 /// The invite keys of the private tables the tests made, by table id.
