@@ -294,6 +294,13 @@ struct ServeLimits {
     /// See --verify-burst.
     #[arg(long, default_value_t = server::Limits::default().verify_every_s)]
     verify_every_s: u32,
+    /// Record downloads one address may make at once (each replays a
+    /// whole game), then one every --record-every-s seconds.
+    #[arg(long, default_value_t = server::Limits::default().record_burst)]
+    record_burst: u32,
+    /// See --record-burst.
+    #[arg(long, default_value_t = server::Limits::default().record_every_s)]
+    record_every_s: u32,
     /// Unfinished tables in all.
     #[arg(long, default_value_t = server::Limits::default().max_live_tables)]
     max_live_tables: usize,
@@ -308,6 +315,10 @@ struct ServeLimits {
     /// as abandoned (its record is kept); 0 = never.
     #[arg(long, default_value_t = server::Limits::default().abandon_after.as_secs() / 3600)]
     abandon_after_h: u64,
+    /// Minutes without a join after which a table that never started ends
+    /// as abandoned (so unused tables cannot fill the caps); 0 = never.
+    #[arg(long, default_value_t = server::Limits::default().unstarted_after.as_secs() / 60)]
+    unstarted_after_m: u64,
     /// Most hands in a Dalmuti session.
     #[arg(long, default_value_t = server::Limits::default().max_hands)]
     max_hands: u32,
@@ -350,6 +361,8 @@ impl ServeLimits {
             join_every_s: self.join_every_s,
             verify_burst: self.verify_burst,
             verify_every_s: self.verify_every_s,
+            record_burst: self.record_burst,
+            record_every_s: self.record_every_s,
             max_live_tables: self.max_live_tables,
             max_live_tables_per_ip: self.max_live_tables_per_ip,
             evict_after: Duration::from_secs(self.evict_after_s),
@@ -357,6 +370,10 @@ impl ServeLimits {
             abandon_after: Duration::from_secs(match self.abandon_after_h {
                 0 => 100 * 365 * 24 * 3600,
                 h => h.min(100 * 365 * 24).saturating_mul(3600),
+            }),
+            unstarted_after: Duration::from_secs(match self.unstarted_after_m {
+                0 => 100 * 365 * 24 * 3600,
+                m => m.min(100 * 365 * 24 * 60).saturating_mul(60),
             }),
             max_hands: self.max_hands,
             min_bot_delay_ms: self.min_bot_delay_ms,

@@ -82,6 +82,11 @@ pub struct Limits {
     /// Record checks per address: one per this many seconds after the
     /// burst.
     pub verify_every_s: u32,
+    /// Record downloads per address (each replays a whole game): burst.
+    pub record_burst: u32,
+    /// Record downloads per address: one per this many seconds after the
+    /// burst.
+    pub record_every_s: u32,
     /// Unfinished tables in all.
     pub max_live_tables: usize,
     /// Unfinished tables created by one address.
@@ -92,6 +97,10 @@ pub struct Limits {
     /// An unfinished table without any action or join for this long ends
     /// as `abandoned` (its record is kept).
     pub abandon_after: Duration,
+    /// A table that never started (no action yet: a seat nobody came to)
+    /// ends as `abandoned` after this long without a join, so tables
+    /// nobody uses cannot fill the live-table caps.
+    pub unstarted_after: Duration,
     /// Most hands a Dalmuti session may have.
     pub max_hands: u32,
     /// Smallest bot delay of a table with no human seat.
@@ -128,10 +137,13 @@ impl Default for Limits {
             join_every_s: 1,
             verify_burst: 10,
             verify_every_s: 5,
+            record_burst: 30,
+            record_every_s: 1,
             max_live_tables: 2000,
             max_live_tables_per_ip: 20,
             evict_after: Duration::from_secs(300),
             abandon_after: Duration::from_secs(7 * 24 * 3600),
+            unstarted_after: Duration::from_secs(3600),
             max_hands: 100,
             min_bot_delay_ms: 200,
             bot_threads: 1,
@@ -153,6 +165,7 @@ impl Limits {
             create_burst: 1_000_000,
             join_burst: 1_000_000,
             verify_burst: 1_000_000,
+            record_burst: 1_000_000,
             max_live_tables: 1_000_000,
             max_live_tables_per_ip: 1_000_000,
             min_bot_delay_ms: 0,
@@ -234,8 +247,12 @@ impl AppState {
             Err(e) => tracing::error!("repair failed: {e}"),
         }
         let mut closing = self.closing();
-        let every = (self.inner.limits.abandon_after / 10)
-            .clamp(Duration::from_secs(1), Duration::from_secs(600));
+        let shortest = self
+            .inner
+            .limits
+            .abandon_after
+            .min(self.inner.limits.unstarted_after);
+        let every = (shortest / 10).clamp(Duration::from_secs(1), Duration::from_secs(600));
         loop {
             self.abandon_idle().await;
             tokio::select! {
@@ -245,15 +262,17 @@ impl AppState {
         }
     }
 
-    /// Ends every table idle for longer than `abandon_after` as abandoned,
+    /// Ends every table idle for longer than `abandon_after` (or never
+    /// started and idle for longer than `unstarted_after`) as abandoned,
     /// telling the live ones.
     pub async fn abandon_idle(&self) {
         let store = self.store();
-        let age = self.inner.limits.abandon_after.as_secs() as i64;
+        let age = |d: Duration| i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
         let now = table::unix_now();
+        let before = now.saturating_sub(age(self.inner.limits.abandon_after));
+        let unstarted = now.saturating_sub(age(self.inner.limits.unstarted_after));
         let ended =
-            tokio::task::spawn_blocking(move || store.abandon_idle(now.saturating_sub(age), now))
-                .await;
+            tokio::task::spawn_blocking(move || store.abandon_idle(before, unstarted, now)).await;
         match ended {
             Ok(Ok(ids)) => {
                 for id in ids {

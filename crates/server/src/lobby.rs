@@ -556,11 +556,13 @@ async fn fill(
 
 async fn record(
     State(state): State<AppState>,
+    addr: ClientAddr,
     Path(id): Path<String>,
 ) -> Result<Json<game::Record>, Error> {
     if !valid_id(&id) {
         return Err(Error::UnknownTable);
     }
+    meter(&state, Kind::Record, addr, "record downloads")?;
     let store = state.store();
     let stored = tokio::task::spawn_blocking(move || store.load(&id))
         .await

@@ -23,6 +23,8 @@ pub enum Kind {
     Join,
     /// `POST /api/verify`.
     Verify,
+    /// `GET /api/tables/{id}/record` (a replay of the whole game).
+    Record,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -56,6 +58,7 @@ impl Quotas {
             Kind::Create => (l.create_burst, l.create_every_s),
             Kind::Join => (l.join_burst, l.join_every_s),
             Kind::Verify => (l.verify_burst, l.verify_every_s),
+            Kind::Record => (l.record_burst, l.record_every_s),
         };
         (f64::from(burst.max(1)), f64::from(every.max(1)))
     }

@@ -227,9 +227,16 @@ pub trait Store: Send + Sync + 'static {
     /// stored with the last action).
     fn mark_finished(&self, table: &str, at: i64) -> Result<(), StoreError>;
 
-    /// Ends every unfinished table with no activity since `before` (unix
-    /// seconds) as abandoned at `at`; returns their ids.
-    fn abandon_idle(&self, before: i64, at: i64) -> Result<Vec<String>, StoreError>;
+    /// Ends as abandoned at `at` every unfinished table with no activity
+    /// (an action or a join) since `before`, and every table that never
+    /// started (no action) with none since `unstarted_before` (unix
+    /// seconds); returns their ids.
+    fn abandon_idle(
+        &self,
+        before: i64,
+        unstarted_before: i64,
+        at: i64,
+    ) -> Result<Vec<String>, StoreError>;
 
     /// Puts bot `bot` in a human seat nobody has joined. Returns `false`
     /// (and changes nothing) if the seat is not a free human seat.
@@ -309,6 +316,7 @@ enum Write {
     },
     Abandon {
         before: i64,
+        unstarted_before: i64,
         at: i64,
     },
     Fill {
@@ -390,6 +398,12 @@ const LIST: &str = "SELECT t.id, t.game, t.players, t.created_at, t.finished_at,
            AND s.kind = 'human' AND s.token_hash IS NULL)
      FROM tables t WHERE t.public = 1
      ORDER BY t.created_at DESC LIMIT ?1";
+
+/// The tables the sweep ends as abandoned: unfinished, and idle since
+/// `?1`, or never started (no action) and idle since `?2`.
+const IDLE: &str = "finished_at IS NULL AND (COALESCE(last_active, created_at) < ?1
+     OR (COALESCE(last_active, created_at) < ?2
+         AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.table_id = tables.id)))";
 
 /// Indexes of the reads that must not scan (lobby, caps, sweeps).
 const INDEXES: &str = "
@@ -660,11 +674,16 @@ impl SqliteStore {
                 )?;
                 Ok(true)
             }
-            Write::Abandon { before, at } => {
+            Write::Abandon {
+                before,
+                unstarted_before,
+                at,
+            } => {
                 let changed = tx.execute(
-                    "UPDATE tables SET finished_at = ?2, ended = 'abandoned'
-                     WHERE finished_at IS NULL AND COALESCE(last_active, created_at) < ?1",
-                    params![before, at],
+                    &format!(
+                        "UPDATE tables SET finished_at = ?3, ended = 'abandoned' WHERE {IDLE}"
+                    ),
+                    params![before, unstarted_before, at],
                 )?;
                 Ok(changed > 0)
             }
@@ -916,19 +935,25 @@ impl Store for SqliteStore {
         .map(|_| ())
     }
 
-    fn abandon_idle(&self, before: i64, at: i64) -> Result<Vec<String>, StoreError> {
+    fn abandon_idle(
+        &self,
+        before: i64,
+        unstarted_before: i64,
+        at: i64,
+    ) -> Result<Vec<String>, StoreError> {
         let ids: Vec<String> = self
             .reader()
-            .prepare_cached(
-                "SELECT id FROM tables
-                 WHERE finished_at IS NULL AND COALESCE(last_active, created_at) < ?1",
-            )?
-            .query_map(params![before], |r| r.get(0))?
+            .prepare_cached(&format!("SELECT id FROM tables WHERE {IDLE}"))?
+            .query_map(params![before, unstarted_before], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         if ids.is_empty() {
             return Ok(ids);
         }
-        self.write(Write::Abandon { before, at })?;
+        self.write(Write::Abandon {
+            before,
+            unstarted_before,
+            at,
+        })?;
         Ok(ids)
     }
 
@@ -1233,9 +1258,7 @@ mod tests {
         );
         let mine = plan("SELECT COUNT(*) FROM tables WHERE owner = ?1 AND finished_at IS NULL");
         assert!(mine.contains("tables_owner_live"), "{mine}");
-        let idle = plan(
-            "SELECT id FROM tables WHERE finished_at IS NULL AND COALESCE(last_active, created_at) < ?1",
-        );
+        let idle = plan(&format!("SELECT id FROM tables WHERE {IDLE}").replace("?2", "?1"));
         assert!(!idle.starts_with("SCAN"), "{idle}");
     }
 
@@ -1272,11 +1295,30 @@ mod tests {
         );
         assert_eq!(s.count_live("nobody").unwrap(), (1, 0));
         assert!(
-            s.abandon_idle(100, 500).unwrap().is_empty(),
+            s.abandon_idle(100, 100, 500).unwrap().is_empty(),
             "active at 100"
         );
-        assert_eq!(s.abandon_idle(101, 500).unwrap(), vec!["old".to_string()]);
-        assert_eq!(s.list(5).unwrap()[0].status, "abandoned");
+        // A table that started is kept by the short rule...
+        s.create_table(&table("begun")).unwrap();
+        let pass = StoredAction {
+            seq: 1,
+            seat: Seat::new(1),
+            action: "pass".to_string(),
+        };
+        s.append_action("begun", &pass, 100, false).unwrap();
+        assert_eq!(
+            s.abandon_idle(50, 101, 500).unwrap(),
+            vec!["old".to_string()],
+            "never started, idle since 100: ended by the short rule"
+        );
+        assert_eq!(s.load("old").unwrap().unwrap().finished_at, Some(500));
+        assert_eq!(s.load("begun").unwrap().unwrap().finished_at, None);
+        // ...and ended by the long one.
+        assert_eq!(
+            s.abandon_idle(101, 101, 500).unwrap(),
+            vec!["begun".to_string()]
+        );
+        assert!(s.list(5).unwrap().iter().all(|t| t.status == "abandoned"));
         assert_eq!(s.count_live("nobody").unwrap(), (0, 0));
         assert!(s.unfinished_ids().unwrap().is_empty());
     }

@@ -149,6 +149,8 @@ async fn joins_and_record_checks_are_metered() {
         join_every_s: 3600,
         verify_burst: 1,
         verify_every_s: 3600,
+        record_burst: 1,
+        record_every_s: 3600,
         ..Limits::default()
     };
     let server = start_on(memory(), limits).await;
@@ -172,6 +174,13 @@ async fn joins_and_record_checks_are_metered() {
     assert_eq!(first, 200);
     let (second, _, _) = request(server.addr, "POST", "/api/verify", &record).await;
     assert_eq!(second, 429);
+    let path = format!("/api/tables/{id}/record");
+    assert_eq!(
+        request(server.addr, "GET", &path, "").await.0,
+        409,
+        "not over"
+    );
+    assert_eq!(request(server.addr, "GET", &path, "").await.0, 429);
 }
 
 /// F11: tables are private unless marked public; a private table's seats
@@ -601,7 +610,8 @@ async fn bot_tables_are_bounded_and_pause_unwatched() {
 async fn idle_tables_leave_memory_and_old_ones_are_abandoned() {
     let limits = Limits {
         evict_after: Duration::from_millis(300),
-        abandon_after: Duration::ZERO,
+        // The table never starts (nobody sits down): the short rule.
+        unstarted_after: Duration::ZERO,
         ..Limits::default()
     };
     let (server, state) = start_state(memory(), limits).await;
