@@ -249,7 +249,7 @@ struct ServeLimits {
     /// Open connections in all (WebSockets included).
     #[arg(long, default_value_t = server::Limits::default().max_connections)]
     max_connections: usize,
-    /// Open connections per client address (an IPv6 /64 is one address);
+    /// Open connections per client address (an IPv6 /56 is one address);
     /// 0 = no cap, for a server behind a proxy.
     #[arg(long, default_value_t = server::Limits::default().max_connections_per_ip)]
     max_connections_per_ip: usize,
@@ -322,6 +322,10 @@ struct ServeLimits {
     /// Most hands in a Dalmuti session.
     #[arg(long, default_value_t = server::Limits::default().max_hands)]
     max_hands: u32,
+    /// Most actions in a table's game (it then ends as abandoned) and in a
+    /// record sent to be checked.
+    #[arg(long, default_value_t = server::Limits::default().max_actions)]
+    max_actions: usize,
     /// Smallest bot delay (ms) of a table with no human seat.
     #[arg(long, default_value_t = server::Limits::default().min_bot_delay_ms)]
     min_bot_delay_ms: u64,
@@ -351,10 +355,12 @@ impl ServeLimits {
             max_connections: self.max_connections,
             max_connections_per_ip: self.max_connections_per_ip,
             send_buffer: self.send_buffer.clamp(4096, 16 << 20),
-            header_timeout: Duration::from_secs(self.request_timeout_s.max(1)),
-            body_timeout: Duration::from_secs(self.request_timeout_s.max(1)),
-            hello_timeout: Duration::from_secs(self.hello_timeout_s.max(1)),
-            idle_timeout: Duration::from_secs(self.idle_timeout_s.max(1)),
+            // (every duration is clamped to a sane range: a deadline far in
+            // the future must not overflow the clock)
+            header_timeout: Duration::from_secs(self.request_timeout_s.clamp(1, 3600)),
+            body_timeout: Duration::from_secs(self.request_timeout_s.clamp(1, 3600)),
+            hello_timeout: Duration::from_secs(self.hello_timeout_s.clamp(1, 3600)),
+            idle_timeout: Duration::from_secs(self.idle_timeout_s.clamp(1, 86_400)),
             create_burst: self.create_burst,
             create_every_s: self.create_every_s,
             join_burst: self.join_burst,
@@ -365,7 +371,7 @@ impl ServeLimits {
             record_every_s: self.record_every_s,
             max_live_tables: self.max_live_tables,
             max_live_tables_per_ip: self.max_live_tables_per_ip,
-            evict_after: Duration::from_secs(self.evict_after_s),
+            evict_after: Duration::from_secs(self.evict_after_s.min(30 * 86_400)),
             // 0 = never: a hundred years
             abandon_after: Duration::from_secs(match self.abandon_after_h {
                 0 => 100 * 365 * 24 * 3600,
@@ -376,11 +382,12 @@ impl ServeLimits {
                 m => m.min(100 * 365 * 24 * 60).saturating_mul(60),
             }),
             max_hands: self.max_hands,
+            max_actions: self.max_actions.max(1),
             min_bot_delay_ms: self.min_bot_delay_ms,
             bot_threads: self.bot_threads.max(1),
             public_turn_timer_ms: self.public_turn_timer_ms.clamp(1000, 3_600_000),
-            fill_after: Duration::from_secs(self.fill_after_s),
-            revolution_window_ms: self.revolution_window_ms,
+            fill_after: Duration::from_secs(self.fill_after_s.min(30 * 86_400)),
+            revolution_window_ms: self.revolution_window_ms.min(600_000),
         }
     }
 }
@@ -790,8 +797,24 @@ fn run(cli: Cli) -> Result<bool, String> {
 
 /// `ratrace serve`: tracing to stderr, the database, then serve until
 /// Ctrl-C.
-fn serve(addr: std::net::SocketAddr, db: &Path, limits: server::Limits) -> Result<bool, String> {
+fn serve(
+    addr: std::net::SocketAddr,
+    db: &Path,
+    mut limits: server::Limits,
+) -> Result<bool, String> {
     tracing_subscriber::fmt().with_target(false).init();
+    // The connection cap must fit the process's descriptors, or accept
+    // fails before the cap ever refuses anyone.
+    if let Some(files) = open_file_limit() {
+        let fit = files.saturating_sub(64).max(16);
+        if limits.max_connections > fit {
+            tracing::warn!(
+                "--max-connections {} lowered to {fit}: this process may open {files} files (ulimit -n)",
+                limits.max_connections
+            );
+            limits.max_connections = fit;
+        }
+    }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let store =
@@ -815,6 +838,13 @@ fn serve(addr: std::net::SocketAddr, db: &Path, limits: server::Limits) -> Resul
             .map_err(|e| e.to_string())?;
         Ok(true)
     })
+}
+
+/// The soft limit on open files (Linux: /proc/self/limits), if known.
+fn open_file_limit() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = text.lines().find(|l| l.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
 }
 
 fn main() -> ExitCode {

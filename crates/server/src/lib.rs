@@ -25,6 +25,7 @@ pub mod web;
 pub mod ws;
 
 use crate::error::Error;
+use crate::net::ClientAddr;
 use crate::quota::Quotas;
 use crate::store::{Store, StoreError};
 use crate::table::{Command, TableHandle};
@@ -52,7 +53,7 @@ pub struct Limits {
     /// Open TCP connections in all (WebSockets included); more are closed
     /// at once.
     pub max_connections: usize,
-    /// Open TCP connections per client address (an IPv6 /64 counts as one
+    /// Open TCP connections per client address (an IPv6 /56 counts as one
     /// address); 0 = no cap (behind a proxy that hides addresses).
     pub max_connections_per_ip: usize,
     /// The kernel send buffer of each connection, in bytes (the kernel
@@ -103,6 +104,9 @@ pub struct Limits {
     pub unstarted_after: Duration,
     /// Most hands a Dalmuti session may have.
     pub max_hands: u32,
+    /// Most actions a table's game may have (it then ends as abandoned),
+    /// and a record sent to be checked.
+    pub max_actions: usize,
     /// Smallest bot delay of a table with no human seat.
     pub min_bot_delay_ms: u64,
     /// Bot decisions computed at once, server-wide (the rest wait their
@@ -145,6 +149,7 @@ impl Default for Limits {
             abandon_after: Duration::from_secs(7 * 24 * 3600),
             unstarted_after: Duration::from_secs(3600),
             max_hands: 100,
+            max_actions: 20_000,
             min_bot_delay_ms: 200,
             bot_threads: 1,
             public_turn_timer_ms: 120_000,
@@ -196,6 +201,8 @@ struct Inner {
     limits: Limits,
     quotas: Quotas,
     bot_gate: Arc<Semaphore>,
+    /// Record checks run one at a time, server-wide.
+    verify_gate: Semaphore,
 }
 
 /// What a table task needs from the server.
@@ -230,6 +237,7 @@ impl AppState {
                 limits,
                 quotas: Quotas::new(limits),
                 bot_gate: Arc::new(Semaphore::new(limits.bot_threads.max(1))),
+                verify_gate: Semaphore::new(1),
             }),
         };
         tokio::spawn(state.clone().sweeper());
@@ -266,6 +274,9 @@ impl AppState {
     /// started and idle for longer than `unstarted_after`) as abandoned,
     /// telling the live ones.
     pub async fn abandon_idle(&self) {
+        // No table is loaded while the sweep ends tables and tells them, so
+        // none is in memory as live while the store has it ended.
+        let _loading = self.inner.loading.lock().await;
         let store = self.store();
         let age = |d: Duration| i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
         let now = table::unix_now();
@@ -315,6 +326,10 @@ impl AppState {
         &self.inner.quotas
     }
 
+    pub(crate) fn verify_gate(&self) -> &Semaphore {
+        &self.inner.verify_gate
+    }
+
     pub(crate) fn next_conn(&self) -> u64 {
         self.inner.next_conn.fetch_add(1, Ordering::Relaxed)
     }
@@ -337,8 +352,10 @@ impl AppState {
         self.lock().insert(id, handle);
     }
 
-    /// The live table `id`, loading it from the store if needed.
-    pub(crate) async fn table(&self, id: &str) -> Result<TableHandle, Error> {
+    /// The live table `id`, loading it from the store if needed. A load
+    /// replays the whole game, so it is metered for the client address
+    /// `who` (the record-download quota), and runs on the blocking pool.
+    pub(crate) async fn table(&self, id: &str, who: ClientAddr) -> Result<TableHandle, Error> {
         if !lobby::valid_id(id) {
             return Err(Error::UnknownTable);
         }
@@ -353,13 +370,20 @@ impl AppState {
                 return Ok(h);
             }
         }
+        self.quotas()
+            .take(quota::Kind::Record, who)
+            .map_err(|wait| Error::quota("table loads", wait))?;
         let store = self.store();
         let key = id.to_string();
         let stored = tokio::task::spawn_blocking(move || store.load(&key))
             .await
             .map_err(|e| Error::Internal(e.to_string()))??
             .ok_or(Error::UnknownTable)?;
-        let handle = table::spawn(stored, self.ctx()).map_err(Error::Internal)?;
+        let ctx = self.ctx();
+        let handle = tokio::task::spawn_blocking(move || table::spawn(stored, ctx))
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))?
+            .map_err(Error::Internal)?;
         self.insert(id.to_string(), handle.clone());
         Ok(handle)
     }
@@ -367,9 +391,14 @@ impl AppState {
     /// Sends `cmd` to table `id`, loading it if needed. A table that left
     /// memory between the lookup and the send is loaded again and gets
     /// the command: nothing sent is lost to an eviction.
-    pub(crate) async fn send(&self, id: &str, mut cmd: Command) -> Result<TableHandle, Error> {
+    pub(crate) async fn send(
+        &self,
+        id: &str,
+        who: ClientAddr,
+        mut cmd: Command,
+    ) -> Result<TableHandle, Error> {
         for _ in 0..3 {
-            let handle = self.table(id).await?;
+            let handle = self.table(id, who).await?;
             match handle.try_deliver(cmd).await {
                 Ok(()) => return Ok(handle),
                 Err(back) => cmd = back,

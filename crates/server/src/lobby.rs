@@ -264,6 +264,23 @@ fn option_text(key: &str, v: &serde_json::Value) -> Result<String, Error> {
     }
 }
 
+/// A bot a table may have: one of the game's named bots at its default
+/// budget. A budget (`search:600000ms`, `search:10000000`) is the
+/// command line's, never a client's: it would let one table hold the
+/// server's bot threads for minutes.
+pub(crate) fn server_bot<G: Roster>(name: &str) -> Result<(), Error> {
+    if G::LADDER.contains(&name) || G::BOTS.contains(&name) {
+        Ok(())
+    } else {
+        let mut names: Vec<&str> = G::LADDER.to_vec();
+        names.extend(G::BOTS.iter().filter(|b| !G::LADDER.contains(b)));
+        Err(Error::BadInput(format!(
+            "unknown bot `{name}` (choose from: {})",
+            names.join(", ")
+        )))
+    }
+}
+
 /// Checks a table request against game `G` and the server's limits, and
 /// builds the stored table.
 fn build<G: Roster>(req: &CreateRequest, limits: &Limits) -> Result<StoredTable, Error> {
@@ -313,7 +330,7 @@ fn build<G: Roster>(req: &CreateRequest, limits: &Limits) -> Result<StoredTable,
             },
             Some(SeatRequest::Bot { bot }) => {
                 let name = bot.clone().unwrap_or_else(|| G::BOTS[0].to_string());
-                G::bot(&name, 0).map_err(Error::BadInput)?;
+                server_bot::<G>(&name)?;
                 SeatKind::Bot(name)
             }
             None => SeatKind::Bot(G::BOTS[0].to_string()),
@@ -448,10 +465,11 @@ async fn list_tables(
 
 async fn table_info(
     State(state): State<AppState>,
+    addr: ClientAddr,
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, Error> {
     let (reply, answer) = oneshot::channel();
-    state.send(&id, Command::Info { reply }).await?;
+    state.send(&id, addr, Command::Info { reply }).await?;
     answer
         .await
         .map(Json)
@@ -513,6 +531,7 @@ async fn join(
     state
         .send(
             &id,
+            addr,
             Command::Join {
                 seat: req.seat,
                 name,
@@ -540,6 +559,7 @@ async fn fill(
     state
         .send(
             &id,
+            addr,
             Command::Fill {
                 seat: req.seat,
                 creator: req.creator,
@@ -581,12 +601,47 @@ async fn record(
     Ok(Json(record))
 }
 
+/// A record check's token, taken before the (up to 4 MiB) body is read.
+struct VerifyToken;
+
+impl axum::extract::FromRequestParts<AppState> for VerifyToken {
+    type Rejection = Error;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<Self, Error> {
+        let Ok(addr) = ClientAddr::from_request_parts(parts, state).await;
+        meter(state, Kind::Verify, addr, "record checks").map(|()| VerifyToken)
+    }
+}
+
 async fn verify(
     State(state): State<AppState>,
-    addr: ClientAddr,
+    _token: VerifyToken,
     JsonBody(record): JsonBody<game::Record>,
 ) -> Result<Json<crate::verify::Report>, Error> {
-    meter(&state, Kind::Verify, addr, "record checks")?;
+    let most = state.limits().max_actions;
+    if record.actions.len() > most {
+        return Err(Error::BadInput(format!(
+            "this server checks records of at most {most} actions"
+        )));
+    }
+    // One check at a time, server-wide: each replays a whole game.
+    let _permit = match tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        state.verify_gate().acquire(),
+    )
+    .await
+    {
+        Ok(Ok(p)) => p,
+        _ => {
+            return Err(Error::RateLimited {
+                retry_after: 5,
+                message: "the server is checking other records: try again soon".to_string(),
+            })
+        }
+    };
     // Replaying is CPU work proportional to the record: off the reactor.
     let record = Arc::new(record);
     let report = tokio::task::spawn_blocking(move || crate::verify::verify(&record))

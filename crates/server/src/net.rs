@@ -23,7 +23,8 @@ use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tower_service::Service;
 
 /// The client address of a request, as the accept loop saw it (an IPv6
-/// address is cut to its /64: one household or host). Requests that did
+/// address is cut to its /56: one household's usual allocation, so a home
+/// cannot count as 256 clients). Requests that did
 /// not come through [`run`] (a test driving the router directly) get the
 /// unspecified address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,7 +39,14 @@ impl ClientAddr {
                 None => {
                     let s = v6.segments();
                     ClientAddr(IpAddr::V6(Ipv6Addr::new(
-                        s[0], s[1], s[2], s[3], 0, 0, 0, 0,
+                        s[0],
+                        s[1],
+                        s[2],
+                        s[3] & 0xff00,
+                        0,
+                        0,
+                        0,
+                        0,
                     )))
                 }
             },

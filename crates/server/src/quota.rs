@@ -125,10 +125,10 @@ mod tests {
     }
 
     #[test]
-    fn ipv6_addresses_count_by_their_64_prefix() {
+    fn ipv6_addresses_count_by_their_56_prefix() {
         let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
-        let b: IpAddr = "2001:db8:1:2:bbbb::9".parse().unwrap();
-        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:3f:bbbb::9".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:102::1".parse().unwrap();
         assert_eq!(ClientAddr::of(a), ClientAddr::of(b));
         assert_ne!(ClientAddr::of(a), ClientAddr::of(c));
         let mapped: IpAddr = "::ffff:127.0.0.7".parse().unwrap();

@@ -227,6 +227,9 @@ pub trait Store: Send + Sync + 'static {
     /// stored with the last action).
     fn mark_finished(&self, table: &str, at: i64) -> Result<(), StoreError>;
 
+    /// Ends a table that reached the server's length cap as abandoned.
+    fn mark_abandoned(&self, table: &str, at: i64) -> Result<(), StoreError>;
+
     /// Ends as abandoned at `at` every unfinished table with no activity
     /// (an action or a join) since `before`, and every table that never
     /// started (no action) with none since `unstarted_before` (unix
@@ -318,6 +321,8 @@ enum Write {
         before: i64,
         unstarted_before: i64,
         at: i64,
+        /// Filled with the ids the write ended (exactly those).
+        ended: Arc<Mutex<Vec<String>>>,
     },
     Fill {
         table: String,
@@ -327,6 +332,7 @@ enum Write {
     Finish {
         table: String,
         at: i64,
+        ended: &'static str,
     },
     TakeSeat {
         table: String,
@@ -666,11 +672,11 @@ impl SqliteStore {
                 }
                 Ok(true)
             }
-            Write::Finish { table, at } => {
+            Write::Finish { table, at, ended } => {
                 tx.execute(
-                    "UPDATE tables SET finished_at = ?2, ended = 'over'
+                    "UPDATE tables SET finished_at = ?2, ended = ?3
                      WHERE id = ?1 AND finished_at IS NULL",
-                    params![table, at],
+                    params![table, at, ended],
                 )?;
                 Ok(true)
             }
@@ -678,14 +684,21 @@ impl SqliteStore {
                 before,
                 unstarted_before,
                 at,
+                ended,
             } => {
-                let changed = tx.execute(
-                    &format!(
-                        "UPDATE tables SET finished_at = ?3, ended = 'abandoned' WHERE {IDLE}"
-                    ),
-                    params![before, unstarted_before, at],
-                )?;
-                Ok(changed > 0)
+                // The ids come from the update itself, so a table a join
+                // or an action saved meanwhile is neither ended nor told
+                // it was.
+                let ids: Vec<String> = tx
+                    .prepare(&format!(
+                        "UPDATE tables SET finished_at = ?3, ended = 'abandoned' WHERE {IDLE}
+                         RETURNING id"
+                    ))?
+                    .query_map(params![before, unstarted_before, at], |r| r.get(0))?
+                    .collect::<Result<_, _>>()?;
+                let any = !ids.is_empty();
+                *ended.lock().unwrap_or_else(|p| p.into_inner()) = ids;
+                Ok(any)
             }
             Write::Fill { table, seat, bot } => {
                 let changed = tx.execute(
@@ -931,6 +944,16 @@ impl Store for SqliteStore {
         self.write(Write::Finish {
             table: table.to_string(),
             at,
+            ended: "over",
+        })
+        .map(|_| ())
+    }
+
+    fn mark_abandoned(&self, table: &str, at: i64) -> Result<(), StoreError> {
+        self.write(Write::Finish {
+            table: table.to_string(),
+            at,
+            ended: "abandoned",
         })
         .map(|_| ())
     }
@@ -941,19 +964,14 @@ impl Store for SqliteStore {
         unstarted_before: i64,
         at: i64,
     ) -> Result<Vec<String>, StoreError> {
-        let ids: Vec<String> = self
-            .reader()
-            .prepare_cached(&format!("SELECT id FROM tables WHERE {IDLE}"))?
-            .query_map(params![before, unstarted_before], |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
-        if ids.is_empty() {
-            return Ok(ids);
-        }
+        let ended = Arc::new(Mutex::new(Vec::new()));
         self.write(Write::Abandon {
             before,
             unstarted_before,
             at,
+            ended: Arc::clone(&ended),
         })?;
+        let ids = std::mem::take(&mut *ended.lock().unwrap_or_else(|p| p.into_inner()));
         Ok(ids)
     }
 
@@ -984,7 +1002,12 @@ impl Store for SqliteStore {
 
     fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
         let conn = self.reader();
-        SqliteStore::load_with(&conn, id)
+        // One read transaction: the header, seats and actions of one
+        // moment.
+        let tx = conn.unchecked_transaction()?;
+        let table = SqliteStore::load_with(&tx, id)?;
+        tx.finish()?;
+        Ok(table)
     }
 
     fn load_unfinished(&self) -> Result<Vec<StoredTable>, StoreError> {

@@ -104,6 +104,12 @@ impl Outbox {
         self.tx.try_send(text).is_ok()
     }
 
+    /// A receiver of the close order (the connection's receive loop stops
+    /// on it).
+    pub fn kicked(&self) -> watch::Receiver<Option<Kick>> {
+        self.kick.subscribe()
+    }
+
     /// Orders the connection closed with `kick` (the first order counts).
     pub fn kick(&self, kick: Kick) {
         self.kick.send_if_modified(|k| {
@@ -508,6 +514,22 @@ impl<G: Hosted> Table<G> {
         }
     }
 
+    /// After a refused write: if the store has ended this table (the
+    /// abandon sweep), the table ends too instead of trying again forever.
+    async fn check_ended(&mut self) {
+        let store = Arc::clone(&self.store);
+        let id = self.id.clone();
+        let row = tokio::task::spawn_blocking(move || store.load(&id)).await;
+        if let Ok(Ok(Some(t))) = row {
+            if t.finished_at.is_some() && !self.finished {
+                self.finished = true;
+                self.abandoned = self.game.outcome().is_none();
+                self.quiet = None;
+                self.broadcast();
+            }
+        }
+    }
+
     async fn repair(&mut self) {
         let store = Arc::clone(&self.store);
         let id = self.id.clone();
@@ -558,7 +580,20 @@ impl<G: Hosted> Table<G> {
             return None;
         }
         let mover = self.game.to_move()?;
-        let delay = Duration::from_millis(self.config.bot_delay_ms);
+        // A table no person watches from a seat plays at the server's
+        // minimum bot speed, whatever its own delay (F6): a seat filled
+        // with a bot, or a human who joined and never came, must not turn
+        // a table into a bot-against-bot loop at full speed.
+        let person_here = self.subs.iter().any(|s| {
+            s.seat
+                .is_some_and(|seat| matches!(self.player(seat), Player::Human))
+        });
+        let delay_ms = if person_here {
+            self.config.bot_delay_ms
+        } else {
+            self.config.bot_delay_ms.max(self.limits.min_bot_delay_ms)
+        };
+        let delay = Duration::from_millis(delay_ms);
         match self.player(mover) {
             Player::Bot => Some(self.turn_started + delay),
             Player::Human => {
@@ -585,7 +620,9 @@ impl<G: Hosted> Table<G> {
             && !self.waiting_for_players()
             && self.game.to_move().is_some()
             && self.game.public_to_move().is_none();
+        // Nor while nobody is connected: the table does not move then.
         if secret
+            && !self.subs.is_empty()
             && self.quiet.is_none()
             && self.has_humans()
             && self.limits.revolution_window_ms > 0
@@ -616,6 +653,15 @@ impl<G: Hosted> Table<G> {
             if self.game.check_as(seat, action).is_ok() {
                 if let Err(e) = self.commit(seat, action).await {
                     tracing::error!(table = %self.id, "storing a held decision failed: {e}");
+                    // Held again for another window, never applied at once
+                    // (its timing would name the holder).
+                    if !self.finished {
+                        self.quiet = Some(Quiet {
+                            until: Instant::now()
+                                + Duration::from_millis(self.limits.revolution_window_ms),
+                            pending: quiet.pending,
+                        });
+                    }
                 }
             }
         }
@@ -661,6 +707,7 @@ impl<G: Hosted> Table<G> {
                     log_sent: 0,
                 });
                 let _ = reply.send(Ok(seat));
+                self.open_quiet_window();
                 // The newcomer gets the whole state; the others hear only
                 // that a seat is connected now, and spectators nothing (F8).
                 let seats = self.seat_statuses();
@@ -894,16 +941,29 @@ impl<G: Hosted> Table<G> {
                 let _ = done.send(r);
             }),
         );
-        committed
+        let stored = committed
             .await
-            .map_err(|_| "the store dropped the write".to_string())?
-            .map_err(|e| e.to_string())?;
+            .map_err(|_| "the store dropped the write".to_string())
+            .and_then(|r| r.map_err(|e| e.to_string()));
+        if let Err(e) = stored {
+            self.check_ended().await;
+            return Err(e);
+        }
         self.game = next;
         self.seq += 1;
         self.turn_started = Instant::now();
         self.last_activity = self.turn_started;
         if ends {
             self.finished = true;
+        } else if self.seq >= self.limits.max_actions as u64 {
+            // The server's length cap: the game ends, abandoned, its record
+            // kept (F6).
+            let store = Arc::clone(&self.store);
+            let id = self.id.clone();
+            let _ =
+                tokio::task::spawn_blocking(move || store.mark_abandoned(&id, unix_now())).await;
+            self.finished = true;
+            self.abandoned = true;
         }
         self.open_quiet_window();
         self.broadcast();
@@ -1084,7 +1144,15 @@ impl<G: Hosted> Table<G> {
                         self.seed = seed;
                         tracing::debug!(table = %self.id, "dealt from the secret and {} contributions", fair.contributions.len());
                     }
-                    _ => tracing::error!(table = %self.id, "the fair deal cannot start"),
+                    _ => {
+                        // Cannot happen (the options were checked at
+                        // creation); the placeholder deal must never be
+                        // played, so the table stops here.
+                        tracing::error!(table = %self.id, "the fair deal cannot start");
+                        self.finished = true;
+                        self.abandoned = true;
+                        return;
+                    }
                 }
             }
         }
@@ -1118,6 +1186,7 @@ impl<G: Hosted> Table<G> {
                 ),
             });
         }
+        crate::lobby::server_bot::<G>(bot)?;
         let made = G::bot(bot, rand::random()).map_err(Error::BadInput)?;
         let store = Arc::clone(&self.store);
         let (id, b) = (self.id.clone(), bot.to_string());

@@ -10,7 +10,7 @@
 //! way the server ends a connection sends a close frame with a code and a
 //! reason (F2, F7, F10).
 
-use crate::net::Slot;
+use crate::net::{ClientAddr, Slot};
 use crate::protocol::{ClientMsg, ErrorCode, ServerMsg, MAX_MESSAGE};
 use crate::table::{Command, Kick, Outbox, TOO_SLOW};
 use crate::AppState;
@@ -67,6 +67,7 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
     Path(id): Path<String>,
     State(state): State<AppState>,
+    who: ClientAddr,
     slot: Option<Extension<Arc<Slot>>>,
 ) -> Response {
     let slot = slot.map(|Extension(s)| s);
@@ -74,7 +75,7 @@ pub async fn upgrade(
         .max_frame_size(HARD_LIMIT)
         .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| async move {
-            connection(socket, state, id).await;
+            connection(socket, state, id, who).await;
             drop(slot);
         })
 }
@@ -83,7 +84,7 @@ fn send(out: &Outbox, msg: ServerMsg) {
     let _ = out.try_send(msg.to_text());
 }
 
-async fn connection(socket: WebSocket, state: AppState, id: String) {
+async fn connection(socket: WebSocket, state: AppState, id: String, who: ClientAddr) {
     let (mut sink, mut stream) = socket.split();
     let (out, (mut outbox, mut kicked)) = Outbox::new(OUTBOX);
     let writer = tokio::spawn(async move {
@@ -131,8 +132,15 @@ async fn connection(socket: WebSocket, state: AppState, id: String) {
         };
         let _ = tokio::time::timeout(Duration::from_secs(5), goodbye).await;
     });
-    match state.table(&id).await {
-        Ok(_) => receive(&mut stream, &state, &id, &out).await,
+    match state.table(&id, who).await {
+        Ok(_) => receive(&mut stream, &state, &id, who, &out).await,
+        Err(crate::error::Error::RateLimited { message, .. }) => {
+            send(&out, ServerMsg::error(ErrorCode::RateLimited, message));
+            out.kick(Kick {
+                code: 1013,
+                reason: "too many tables opened: try again later",
+            });
+        }
         Err(crate::error::Error::UnknownTable) => {
             send(
                 &out,
@@ -163,6 +171,7 @@ async fn receive(
     stream: &mut futures_util::stream::SplitStream<WebSocket>,
     state: &AppState,
     id: &str,
+    who: ClientAddr,
     out: &Outbox,
 ) {
     let conn = state.next_conn();
@@ -173,6 +182,9 @@ async fn receive(
     let mut count = 0u32;
     let hello_by = Instant::now() + limits.hello_timeout;
     let mut last_heard = Instant::now();
+    // The table may order this connection closed (too slow): then it
+    // stops reading too, and its slot is freed.
+    let mut kicked = out.kicked();
     loop {
         let deadline = if greeted {
             last_heard + limits.idle_timeout
@@ -189,6 +201,7 @@ async fn receive(
                 out.kick(STOPPING);
                 break;
             }
+            _ = kicked.changed() => break,
         };
         let frame = match msg {
             None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
@@ -273,7 +286,7 @@ async fn receive(
                     out: out.clone(),
                     reply,
                 };
-                if state.send(id, cmd).await.is_err() {
+                if state.send(id, who, cmd).await.is_err() {
                     out.kick(GONE);
                     break;
                 }
@@ -289,12 +302,12 @@ async fn receive(
             }
             ClientMsg::Act { seq, action } => Command::Act { conn, seq, action },
         };
-        if state.send(id, cmd).await.is_err() {
+        if state.send(id, who, cmd).await.is_err() {
             out.kick(GONE);
             break;
         }
     }
     if greeted {
-        let _ = state.send(id, Command::Leave { conn }).await;
+        let _ = state.send(id, who, Command::Leave { conn }).await;
     }
 }

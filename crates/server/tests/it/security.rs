@@ -954,3 +954,111 @@ async fn a_fair_deal_with_two_people_verifies() {
         );
     }
 }
+
+/// A client names bots, never their budgets: a search bot of ten minutes
+/// a decision would hold the server's bot threads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_cannot_choose_bot_budgets() {
+    let server = start_on(
+        memory(),
+        Limits {
+            fill_after: Duration::ZERO,
+            ..Limits::default()
+        },
+    )
+    .await;
+    for bot in [
+        "search:600000ms",
+        "search:10000000",
+        "heuristic:5",
+        "genius",
+    ] {
+        let body = json!({"game": "bigcheese", "players": 3,
+                          "seats": [{"kind":"human"},{"kind":"bot","bot":bot},{"kind":"bot"}]});
+        let (status, _, v) = request(server.addr, "POST", "/api/tables", &body.to_string()).await;
+        assert_eq!(status, 400, "{bot}: {v}");
+    }
+    let t = create_full(
+        server.addr,
+        json!({"game": "bigcheese", "players": 3,
+               "seats": [{"kind":"human"},{"kind":"human"},{"kind":"bot","bot":"search"}]}),
+    )
+    .await;
+    let id = t["id"].as_str().unwrap();
+    let fill = json!({"seat": "P2", "creator": t["creator"], "bot": "search:600000ms"});
+    let (status, _, _) = request(
+        server.addr,
+        "POST",
+        &format!("/api/tables/{id}/fill"),
+        &fill.to_string(),
+    )
+    .await;
+    assert_eq!(status, 400);
+}
+
+/// F6: a table where no person sits connected plays at the server's
+/// minimum bot speed, whatever delay it asked for (a human who joined and
+/// never came, watched by a spectator).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_without_a_person_present_plays_at_the_minimum_speed() {
+    let server = start().await;
+    let seats = json!([{"kind":"human"},{"kind":"bot"},{"kind":"bot"}]);
+    let id = create(
+        server.addr,
+        json!({"game": "bigcheese", "players": 3, "seats": seats, "bot_delay_ms": 0}),
+    )
+    .await;
+    join(server.addr, &id, "P1").await;
+    let mut ws = Ws::connect(server.addr, &id).await;
+    assert_eq!(ws.hello(None).await["type"], "state");
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let (_, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+    let seq = info["seq"].as_u64().unwrap();
+    assert!(
+        (1..=6).contains(&seq),
+        "one action per 200 ms at most, got {seq}"
+    );
+}
+
+/// F6: a game has at most `max_actions` actions (it then ends abandoned);
+/// a record sent to be checked too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_and_checked_records_have_a_length_cap() {
+    let server = start_on(
+        memory(),
+        Limits {
+            max_actions: 5,
+            ..Limits::unlimited()
+        },
+    )
+    .await;
+    let bots = json!([{"kind":"bot"},{"kind":"bot"},{"kind":"bot"}]);
+    let id = create(
+        server.addr,
+        json!({"game": "bigcheese", "players": 3, "seats": bots, "bot_delay_ms": 0}),
+    )
+    .await;
+    let mut ws = Ws::connect(server.addr, &id).await;
+    ws.send(json!({"type":"hello"})).await;
+    let last = loop {
+        let m = ws.next_of("state").await;
+        if m["over"] == true {
+            break m;
+        }
+    };
+    assert_eq!(
+        (last["seq"].as_u64(), last["abandoned"].as_bool()),
+        (Some(5), Some(true))
+    );
+    let (_, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+    assert_eq!(info["status"], "abandoned");
+    let actions: Vec<String> = (0..6).map(|_| "P1 pass".to_string()).collect();
+    let record = json!({"game":"bigcheese","rules_version":"bigcheese/1","players":3,
+                        "options":{},"seed":"1","actions":actions});
+    let (status, _, v) = request(server.addr, "POST", "/api/verify", &record.to_string()).await;
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("at most 5"));
+}
