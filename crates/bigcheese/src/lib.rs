@@ -91,7 +91,7 @@ impl BigCheese {
     /// Whether `seat` has passed in the current auction (B5).
     #[inline]
     pub fn has_passed(&self, seat: Seat) -> bool {
-        self.passed & (1 << seat.index()) != 0
+        u32::from(self.passed) & (1 << seat.index()) != 0
     }
 
     /// The roll waiting for its owner's decision (B10): the card and what

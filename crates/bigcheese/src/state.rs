@@ -745,7 +745,9 @@ impl BigCheese {
         let idx = who.index() as u8;
         match self.phase {
             Phase::Over => return Err(ActError::GameOver),
-            Phase::Auction if idx != self.turn && self.passed & (1 << idx) != 0 => {
+            // a u32 bit: `who` may be any seat, also one past this table's
+            // 6 (a record or scenario can name P16)
+            Phase::Auction if idx != self.turn && u32::from(self.passed) & (1 << idx) != 0 => {
                 return Err(ActError::Illegal(IllegalAction::AlreadyPassed))
             }
             Phase::Roll if idx != self.roll.owner && matches!(action, Action::Reroll(_)) => {

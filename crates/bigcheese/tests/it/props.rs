@@ -293,3 +293,23 @@ fn check_as_names_the_seat_rules() {
         "you passed this auction and cannot bid again (B5)"
     );
 }
+
+#[test]
+fn a_seat_past_the_table_is_not_its_turn() {
+    // Found by fuzzing (fuzz/regressions/record, fuzz/regressions/scenario):
+    // a record or scenario may name any seat up to P16, and the passed-bidder
+    // check shifted a u8 by the seat index (a panic from P9 on in debug).
+    use game::{ActError, Seat};
+    let mut g = BigCheese::new(&Options::default(), 6, 1).unwrap();
+    g.apply(Action::Pass).unwrap();
+    for i in 6..Seat::MAX {
+        let far = Seat::new(i);
+        assert!(!g.has_passed(far), "{far}");
+        for a in [Action::Pass, Action::Bid(1)] {
+            assert!(
+                matches!(g.check_as(far, a), Err(ActError::NotYourTurn { got, .. }) if got == far),
+                "{far} {a}"
+            );
+        }
+    }
+}

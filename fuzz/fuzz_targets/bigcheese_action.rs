@@ -1,0 +1,6 @@
+//! The Big Cheese action notation, seats and cards: parse, display, parse again.
+//! Only calls the check in `crates/fuzzing`, so that `cargo test` runs the
+//! same check on the committed corpus.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzzing::bigcheese_action(data));

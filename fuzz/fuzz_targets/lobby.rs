@@ -1,0 +1,6 @@
+//! Lobby JSON bodies (create and join a table): parse, re-encode by hand, parse again.
+//! Only calls the check in `crates/fuzzing`, so that `cargo test` runs the
+//! same check on the committed corpus.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzzing::lobby(data));
