@@ -234,7 +234,7 @@ fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
 /// parsed again, and the two compared field by field (floats in options
 /// to within a rounding, see `same_json`).
 pub fn lobby(data: &[u8]) {
-    use server::lobby::{CreateRequest, JoinRequest, SeatRequest};
+    use server::lobby::{CreateRequest, FillRequest, JoinRequest, SeatRequest};
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
@@ -255,6 +255,7 @@ pub fn lobby(data: &[u8]) {
             "seats": seats,
             "bot_delay_ms": req.bot_delay_ms,
             "turn_timer_ms": req.turn_timer_ms,
+            "public": req.public,
         })
         .to_string();
         let again = serde_json::from_str::<CreateRequest>(&encoded)
@@ -264,6 +265,7 @@ pub fn lobby(data: &[u8]) {
             && format!("{:?}", again.seats) == format!("{:?}", req.seats)
             && again.bot_delay_ms == req.bot_delay_ms
             && again.turn_timer_ms == req.turn_timer_ms
+            && again.public == req.public
             && again.options.len() == req.options.len()
             && again
                 .options
@@ -273,7 +275,9 @@ pub fn lobby(data: &[u8]) {
         assert!(same, "`{text}` re-encoded as {encoded} reads as {again:?}");
     }
     if let Ok(req) = serde_json::from_str::<JoinRequest>(text) {
-        let encoded = serde_json::json!({"seat": req.seat, "name": req.name}).to_string();
+        let encoded = serde_json::json!({"seat": req.seat, "name": req.name, "key": req.key,
+                                         "contribution": req.contribution})
+        .to_string();
         let again = serde_json::from_str::<JoinRequest>(&encoded)
             .unwrap_or_else(|e| panic!("{req:?} re-encoded as {encoded} fails: {e}"));
         assert_eq!(
@@ -281,5 +285,24 @@ pub fn lobby(data: &[u8]) {
             format!("{req:?}"),
             "`{text}` re-encoded as {encoded}"
         );
+        // A cleaned name is clean: cleaning it again changes nothing.
+        if let Ok(name) = server::lobby::clean_name(&req.name) {
+            assert_eq!(
+                server::lobby::clean_name(&name).ok().as_deref(),
+                Some(name.as_str()),
+                "`{}` cleans to `{name}`, which does not clean to itself",
+                req.name
+            );
+        }
+        if let Some(c) = &req.contribution {
+            let _ = server::fair::parse_contribution(c);
+        }
+    }
+    if let Ok(req) = serde_json::from_str::<FillRequest>(text) {
+        let encoded = serde_json::json!({"seat": req.seat, "creator": req.creator, "bot": req.bot})
+            .to_string();
+        let again = serde_json::from_str::<FillRequest>(&encoded)
+            .unwrap_or_else(|e| panic!("{req:?} re-encoded as {encoded} fails: {e}"));
+        assert_eq!(format!("{again:?}"), format!("{req:?}"), "`{text}`");
     }
 }
