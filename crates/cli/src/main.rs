@@ -372,15 +372,8 @@ impl ServeLimits {
             max_live_tables: self.max_live_tables,
             max_live_tables_per_ip: self.max_live_tables_per_ip,
             evict_after: Duration::from_secs(self.evict_after_s.min(30 * 86_400)),
-            // 0 = never: a hundred years
-            abandon_after: Duration::from_secs(match self.abandon_after_h {
-                0 => 100 * 365 * 24 * 3600,
-                h => h.min(100 * 365 * 24).saturating_mul(3600),
-            }),
-            unstarted_after: Duration::from_secs(match self.unstarted_after_m {
-                0 => 100 * 365 * 24 * 3600,
-                m => m.min(100 * 365 * 24 * 60).saturating_mul(60),
-            }),
+            abandon_after: never_if_zero(self.abandon_after_h, 3600),
+            unstarted_after: never_if_zero(self.unstarted_after_m, 60),
             max_hands: self.max_hands,
             max_actions: self.max_actions.max(1),
             min_bot_delay_ms: self.min_bot_delay_ms,
@@ -838,6 +831,18 @@ fn serve(
             .map_err(|e| e.to_string())?;
         Ok(true)
     })
+}
+
+/// `n` units of `unit` seconds, where 0 means never (a hundred years, so a
+/// deadline computed from it cannot overflow the clock).
+fn never_if_zero(n: u64, unit: u64) -> std::time::Duration {
+    const CENTURY: u64 = 100 * 365 * 24 * 3600;
+    let secs = if n == 0 {
+        CENTURY
+    } else {
+        n.saturating_mul(unit).min(CENTURY)
+    };
+    std::time::Duration::from_secs(secs)
 }
 
 /// The soft limit on open files (Linux: /proc/self/limits), if known.

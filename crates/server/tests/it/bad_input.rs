@@ -36,11 +36,6 @@ async fn state_at(ws: &mut Ws, seq: u64) -> Value {
     }
 }
 
-async fn seq_of(addr: std::net::SocketAddr, id: &str) -> u64 {
-    let (_, info) = http(addr, "GET", &format!("/api/tables/{id}"), None).await;
-    info["seq"].as_u64().unwrap()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_bad_message_is_refused_and_changes_nothing() {
     let server = start().await;

@@ -591,17 +591,26 @@ async fn bot_tables_are_bounded_and_pause_unwatched() {
     )
     .await;
     tokio::time::sleep(Duration::from_millis(900)).await;
-    let (_, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
-    assert_eq!(info["seq"], 0, "nobody watches: nothing moves");
-    let mut ws = Ws::connect(server.addr, &id).await;
-    assert_eq!(ws.hello(None).await["type"], "state");
-    tokio::time::sleep(Duration::from_millis(900)).await;
-    let (_, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
-    let seq = info["seq"].as_u64().unwrap();
+    assert_eq!(
+        seq_of(server.addr, &id).await,
+        0,
+        "nobody watches: nothing moves"
+    );
+    let _spectator = watch_for(server.addr, &id, Duration::from_millis(900)).await;
+    let seq = seq_of(server.addr, &id).await;
     assert!(
         (1..=6).contains(&seq),
         "watched: about one action per 200 ms, got {seq}"
     );
+}
+
+/// Watches table `id` as a spectator for `time`; the connection, still
+/// open.
+async fn watch_for(addr: SocketAddr, id: &str, time: Duration) -> Ws {
+    let mut ws = Ws::connect(addr, id).await;
+    assert_eq!(ws.hello(None).await["type"], "state");
+    tokio::time::sleep(time).await;
+    ws
 }
 
 /// F5: a table nobody uses leaves memory and comes back on demand; one
@@ -1009,11 +1018,8 @@ async fn a_table_without_a_person_present_plays_at_the_minimum_speed() {
     )
     .await;
     join(server.addr, &id, "P1").await;
-    let mut ws = Ws::connect(server.addr, &id).await;
-    assert_eq!(ws.hello(None).await["type"], "state");
-    tokio::time::sleep(Duration::from_millis(1000)).await;
-    let (_, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
-    let seq = info["seq"].as_u64().unwrap();
+    let _spectator = watch_for(server.addr, &id, Duration::from_millis(1000)).await;
+    let seq = seq_of(server.addr, &id).await;
     assert!(
         (1..=6).contains(&seq),
         "one action per 200 ms at most, got {seq}"

@@ -124,6 +124,12 @@ pub(crate) async fn request(
     )
 }
 
+/// How many actions table `id` has applied.
+pub(crate) async fn seq_of(addr: SocketAddr, id: &str) -> u64 {
+    let (_, info) = http(addr, "GET", &format!("/api/tables/{id}"), None).await;
+    info["seq"].as_u64().unwrap()
+}
+
 /// The invite keys of the private tables the tests made, by table id.
 static KEYS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
 
