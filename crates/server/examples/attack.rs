@@ -658,7 +658,7 @@ async fn lobby(bin: &Path, r: &mut Report) -> Result<(), String> {
                                 ..Access::default()
                             },
                         };
-                        let _ = store.create_table(&table);
+                        let _ = store.create_table(&table, "seeding");
                     }
                 })
             })

@@ -45,6 +45,10 @@ pub enum Error {
     /// The server failed; the cause is logged, not sent.
     #[error("internal error")]
     Internal(String),
+    /// Another live process owns the table: the request is forwarded
+    /// there (issue 9), or, if it cannot be, refused for a retry.
+    #[error("the table is served by another server process: try again")]
+    Elsewhere(crate::store::Node),
 }
 
 impl Error {
@@ -59,6 +63,7 @@ impl Error {
             Error::Timeout => StatusCode::REQUEST_TIMEOUT,
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Error::Elsewhere(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -74,6 +79,7 @@ impl Error {
             Error::Timeout => "timeout",
             Error::Forbidden(_) => "forbidden",
             Error::Internal(_) => "internal",
+            Error::Elsewhere(_) => "try_again",
         }
     }
 }
@@ -107,10 +113,15 @@ impl IntoResponse for Error {
             "error": { "code": self.code(), "message": self.to_string() }
         });
         let mut response = (self.status(), axum::Json(body)).into_response();
-        if let Error::RateLimited { retry_after, .. } = &self {
+        let retry_after = match &self {
+            Error::RateLimited { retry_after, .. } => Some(*retry_after.max(&1)),
+            Error::Elsewhere(_) => Some(1),
+            _ => None,
+        };
+        if let Some(secs) = retry_after {
             response.headers_mut().insert(
                 axum::http::header::RETRY_AFTER,
-                axum::http::HeaderValue::from(retry_after.max(&1).to_owned()),
+                axum::http::HeaderValue::from(secs),
             );
         }
         response

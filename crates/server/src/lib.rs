@@ -12,6 +12,7 @@
 //! demand and leave memory when nobody has touched them for a while, so
 //! start-up loads nothing and memory is bounded by what is in use.
 
+pub mod cluster;
 pub mod error;
 pub mod fair;
 pub mod lobby;
@@ -27,7 +28,7 @@ pub mod ws;
 use crate::error::Error;
 use crate::net::ClientAddr;
 use crate::quota::Quotas;
-use crate::store::{Store, StoreError};
+use crate::store::{Ownership, Store, StoreError};
 use crate::table::{Command, TableHandle};
 use axum::Router;
 use std::collections::HashMap;
@@ -193,6 +194,9 @@ pub(crate) type Registry = Mutex<HashMap<String, TableHandle>>;
 
 struct Inner {
     store: Arc<dyn Store>,
+    /// This process in the store, and how it shares the site with others.
+    cluster: cluster::Cluster,
+    draining: std::sync::atomic::AtomicBool,
     tables: Arc<Registry>,
     /// Serialises loading a table from the store, so it is spawned once.
     loading: tokio::sync::Mutex<()>,
@@ -209,6 +213,7 @@ struct Inner {
 #[derive(Clone)]
 pub(crate) struct TableCtx {
     pub(crate) store: Arc<dyn Store>,
+    pub(crate) node: Arc<str>,
     pub(crate) closing: watch::Receiver<bool>,
     pub(crate) registry: Arc<Registry>,
     pub(crate) limits: Limits,
@@ -226,10 +231,28 @@ impl AppState {
     /// crash left inconsistent (a finished game not marked so) and ends
     /// abandoned ones, then keeps sweeping every few minutes.
     pub async fn open_with(store: Arc<dyn Store>, limits: Limits) -> Result<AppState, StoreError> {
+        AppState::open_cluster(store, limits, cluster::Cluster::standalone()).await
+    }
+
+    /// A state over `store` as one process of a site that may have
+    /// several (issue 9): it heartbeats as `cluster.node`, and, if told
+    /// to, takes over the tables of processes that died.
+    pub async fn open_cluster(
+        store: Arc<dyn Store>,
+        limits: Limits,
+        cluster: cluster::Cluster,
+    ) -> Result<AppState, StoreError> {
+        let first = Arc::clone(&store);
+        let node = cluster.node.clone();
+        tokio::task::spawn_blocking(move || first.heartbeat(&node))
+            .await
+            .map_err(|e| StoreError::Commit(e.to_string()))??;
         let (closing, _) = watch::channel(false);
         let state = AppState {
             inner: Arc::new(Inner {
                 store,
+                cluster,
+                draining: std::sync::atomic::AtomicBool::new(false),
                 tables: Arc::new(Mutex::new(HashMap::new())),
                 loading: tokio::sync::Mutex::new(()),
                 closing,
@@ -241,6 +264,7 @@ impl AppState {
             }),
         };
         tokio::spawn(state.clone().sweeper());
+        tokio::spawn(cluster::heartbeats(state.clone()));
         Ok(state)
     }
 
@@ -298,6 +322,20 @@ impl AppState {
         }
     }
 
+    /// This process as the store knows it.
+    pub fn node(&self) -> &store::Node {
+        &self.inner.cluster.node
+    }
+
+    /// How long a process's heartbeat keeps its tables its own.
+    pub fn lease(&self) -> Duration {
+        self.inner.cluster.lease
+    }
+
+    pub(crate) fn cluster(&self) -> &cluster::Cluster {
+        &self.inner.cluster
+    }
+
     /// The store.
     pub fn store(&self) -> Arc<dyn Store> {
         Arc::clone(&self.inner.store)
@@ -341,11 +379,25 @@ impl AppState {
     pub(crate) fn ctx(&self) -> TableCtx {
         TableCtx {
             store: self.store(),
+            node: Arc::from(self.inner.cluster.node.id.as_str()),
             closing: self.closing(),
             registry: Arc::clone(&self.inner.tables),
             limits: self.inner.limits,
             bot_gate: Arc::clone(&self.inner.bot_gate),
         }
+    }
+
+    /// Every table in memory.
+    pub(crate) fn handles(&self) -> Vec<(String, TableHandle)> {
+        self.lock()
+            .iter()
+            .map(|(id, h)| (id.clone(), h.clone()))
+            .collect()
+    }
+
+    /// Whether this process is shutting down (it takes no table over).
+    pub fn draining(&self) -> bool {
+        self.inner.draining.load(Ordering::Relaxed)
     }
 
     pub(crate) fn insert(&self, id: String, handle: TableHandle) {
@@ -356,6 +408,16 @@ impl AppState {
     /// replays the whole game, so it is metered for the client address
     /// `who` (the record-download quota), and runs on the blocking pool.
     pub(crate) async fn table(&self, id: &str, who: ClientAddr) -> Result<TableHandle, Error> {
+        self.load_table(id, Some(who)).await
+    }
+
+    /// [`AppState::table`], metered for `who` if given (a take-over by
+    /// this process itself is not metered).
+    pub(crate) async fn load_table(
+        &self,
+        id: &str,
+        who: Option<ClientAddr>,
+    ) -> Result<TableHandle, Error> {
         if !lobby::valid_id(id) {
             return Err(Error::UnknownTable);
         }
@@ -370,9 +432,31 @@ impl AppState {
                 return Ok(h);
             }
         }
-        self.quotas()
-            .take(quota::Kind::Record, who)
-            .map_err(|wait| Error::quota("table loads", wait))?;
+        if let Some(who) = who {
+            self.quotas()
+                .take(quota::Kind::Record, who)
+                .map_err(|wait| Error::quota("table loads", wait))?;
+        }
+        // Only the table's owner may load it: claim it first (a new epoch
+        // fences any older owner), unless a live process owns it.
+        let store = self.store();
+        // A process alone on its store (it forwards nothing) takes any
+        // table at once: an owner it does not know is a crashed earlier
+        // run of itself.
+        let lease = if self.cluster().forwards() {
+            self.lease()
+        } else {
+            Duration::ZERO
+        };
+        let (key, node) = (id.to_string(), self.node().id.clone());
+        let owned = tokio::task::spawn_blocking(move || store.claim(&key, &node, lease))
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))??;
+        let epoch = match owned {
+            Ownership::Mine(epoch) => epoch,
+            Ownership::Other(node) => return Err(Error::Elsewhere(node)),
+            Ownership::Missing => return Err(Error::UnknownTable),
+        };
         let store = self.store();
         let key = id.to_string();
         let stored = tokio::task::spawn_blocking(move || store.load(&key))
@@ -380,7 +464,7 @@ impl AppState {
             .map_err(|e| Error::Internal(e.to_string()))??
             .ok_or(Error::UnknownTable)?;
         let ctx = self.ctx();
-        let handle = tokio::task::spawn_blocking(move || table::spawn(stored, ctx))
+        let handle = tokio::task::spawn_blocking(move || table::spawn(stored, ctx, epoch))
             .await
             .map_err(|e| Error::Internal(e.to_string()))?
             .map_err(Error::Internal)?;
@@ -413,8 +497,15 @@ impl AppState {
 pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(web::routes())
-        .merge(lobby::routes())
-        .route("/ws/{id}", axum::routing::get(ws::upgrade))
+        .merge(lobby::routes(state.clone()))
+        .merge(
+            Router::new()
+                .route("/ws/{id}", axum::routing::get(ws::upgrade))
+                .route_layer(axum::middleware::from_fn_with_state(
+                    state.clone(),
+                    cluster::to_owner,
+                )),
+        )
         .layer(axum::middleware::map_response(web::security_headers))
         .with_state(state)
 }

@@ -36,13 +36,19 @@ const RECORD_LIMIT: usize = 4 * 1024 * 1024;
 const MAX_BOT_DELAY_MS: u64 = 10_000;
 
 /// The API routes.
-pub fn routes() -> Router<AppState> {
+/// The routes about one live table go to the process that owns it
+/// ([`crate::cluster::to_owner`]).
+pub fn routes(state: AppState) -> Router<AppState> {
     Router::new()
-        .route("/api/games", get(games))
-        .route("/api/tables", get(list_tables).post(create_table))
         .route("/api/tables/{id}", get(table_info))
         .route("/api/tables/{id}/join", post(join))
         .route("/api/tables/{id}/fill", post(fill))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state,
+            crate::cluster::to_owner,
+        ))
+        .route("/api/games", get(games))
+        .route("/api/tables", get(list_tables).post(create_table))
         .route("/api/tables/{id}/record", get(record))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .merge(
@@ -434,7 +440,8 @@ async fn create_table(
     stored.access.owner = Some(owner);
     let store = state.store();
     let copy = stored.clone();
-    tokio::task::spawn_blocking(move || store.create_table(&copy))
+    let node = state.node().id.clone();
+    let epoch = tokio::task::spawn_blocking(move || store.create_table(&copy, &node))
         .await
         .map_err(|e| Error::Internal(e.to_string()))??;
     let created = Created {
@@ -448,7 +455,7 @@ async fn create_table(
         seed_hash: stored.seed_hash.clone(),
     };
     let id = stored.id.clone();
-    let handle = table::spawn(stored, state.ctx()).map_err(Error::Internal)?;
+    let handle = table::spawn(stored, state.ctx(), epoch).map_err(Error::Internal)?;
     state.insert(id, handle);
     Ok((StatusCode::CREATED, Json(created)))
 }

@@ -21,7 +21,8 @@
 use crate::error::Error;
 use crate::protocol::{ErrorCode, SeatStatus, ServerMsg, StateMsg};
 use crate::store::{
-    Access, SeatKind, Store, StoredAction, StoredFair, StoredSeat, StoredTable, TableConfig,
+    Access, Epoch, SeatKind, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable,
+    TableConfig,
 };
 use crate::{Limits, Registry, TableCtx};
 use bots::{Bot, Roster};
@@ -122,6 +123,13 @@ impl Outbox {
     }
 }
 
+/// The close order for the connections of a table another process took
+/// over: reconnecting reaches it (1012, service restart).
+pub const MOVED: Kick = Kick {
+    code: 1012,
+    reason: "the table moved to another server process: reconnecting",
+};
+
 /// The close order for a connection that does not read its messages.
 pub const TOO_SLOW: Kick = Kick {
     code: 1013,
@@ -185,6 +193,10 @@ pub enum Command {
     },
     /// The store ended the table as abandoned.
     Abandoned,
+    /// Leave memory now and close every connection so it reconnects
+    /// (this process is draining, or lost its lease): another process, or
+    /// this one again, takes the table over from the store.
+    Relinquish,
     /// The table's public description (lobby `GET /api/tables/{id}`).
     Info {
         /// The JSON answer.
@@ -259,8 +271,12 @@ pub fn record_of(t: &StoredTable) -> Record {
 
 /// Starts the task of a stored table (new, or loaded by replaying its
 /// actions).
-pub(crate) fn spawn(stored: StoredTable, ctx: TableCtx) -> Result<TableHandle, String> {
-    crate::with_game!(stored.game.as_str(), G => spawn_game::<G>(stored, ctx),
+pub(crate) fn spawn(
+    stored: StoredTable,
+    ctx: TableCtx,
+    epoch: Epoch,
+) -> Result<TableHandle, String> {
+    crate::with_game!(stored.game.as_str(), G => spawn_game::<G>(stored, ctx, epoch),
         _ => Err(format!("unknown game `{}`", stored.game)))
 }
 
@@ -296,7 +312,11 @@ pub fn repair_all(store: &dyn Store) -> usize {
     repaired
 }
 
-fn spawn_game<G: Hosted>(stored: StoredTable, ctx: TableCtx) -> Result<TableHandle, String> {
+fn spawn_game<G: Hosted>(
+    stored: StoredTable,
+    ctx: TableCtx,
+    epoch: Epoch,
+) -> Result<TableHandle, String> {
     for (i, a) in stored.actions.iter().enumerate() {
         if a.seq != i as u64 + 1 {
             return Err(format!(
@@ -341,6 +361,9 @@ fn spawn_game<G: Hosted>(stored: StoredTable, ctx: TableCtx) -> Result<TableHand
         finished: over || stored.finished_at.is_some(),
         abandoned: !over && stored.finished_at.is_some(),
         store: ctx.store,
+        node: ctx.node,
+        epoch,
+        moved: false,
         registry: ctx.registry,
         limits: ctx.limits,
         bot_gate: ctx.bot_gate,
@@ -422,6 +445,14 @@ struct Table<G: Hosted> {
     /// Ended by the store for inactivity, not by the rules.
     abandoned: bool,
     store: Arc<dyn Store>,
+    /// This process's id in the store (the owner of this table).
+    node: Arc<str>,
+    /// The ownership epoch this process claimed the table under: every
+    /// write carries it, and the store refuses it once another process
+    /// has claimed the table (issue 9).
+    epoch: Epoch,
+    /// Another process owns the table now: this copy stops.
+    moved: bool,
     registry: Arc<Registry>,
     limits: Limits,
     bot_gate: Arc<Semaphore>,
@@ -456,7 +487,7 @@ async fn sleep_until(deadline: Option<Instant>) {
 impl<G: Hosted> Table<G> {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut closing: watch::Receiver<bool>) {
         loop {
-            if *closing.borrow() {
+            if *closing.borrow() || self.moved {
                 break;
             }
             let deadline = self.deadline();
@@ -503,14 +534,49 @@ impl<G: Hosted> Table<G> {
     /// Leaves the registry if nobody else holds this table's handle and
     /// no command is queued (both checked under the registry's lock, where
     /// every handle is cloned), so no command is ever lost.
+    /// Its ownership is released, so any process may take it next.
     fn evict(&self, rx: &mpsc::Receiver<Command>) -> bool {
         let mut tables = self.registry.lock().unwrap_or_else(|p| p.into_inner());
         if rx.sender_strong_count() == 1 && rx.is_empty() {
             tables.remove(&self.id);
+            drop(tables);
             tracing::debug!(table = %self.id, "left memory");
+            let (store, id, node, epoch) = (
+                Arc::clone(&self.store),
+                self.id.clone(),
+                Arc::clone(&self.node),
+                self.epoch,
+            );
+            tokio::task::spawn_blocking(move || {
+                if let Err(e) = store.release(&id, &node, epoch) {
+                    tracing::warn!(table = %id, "releasing ownership: {e}");
+                }
+            });
             true
         } else {
             false
+        }
+    }
+
+    /// After a write the store fenced: another process claimed this
+    /// table, so this copy is stale. It leaves memory and closes every
+    /// connection with a code that makes clients reconnect, and their
+    /// next connection reaches the new owner.
+    fn moved_away(&mut self, e: &StoreError) {
+        tracing::warn!(table = %self.id, "another process owns the table now: {e}");
+        self.leave_memory(MOVED);
+    }
+
+    /// Stops this copy of the table: out of the registry, every
+    /// connection closed with `kick`. Ownership stays as the store has it.
+    fn leave_memory(&mut self, kick: Kick) {
+        self.moved = true;
+        self.registry
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.id);
+        for sub in &self.subs {
+            sub.out.kick(kick);
         }
     }
 
@@ -766,6 +832,10 @@ impl<G: Hosted> Table<G> {
                     self.broadcast();
                 }
             }
+            Command::Relinquish => {
+                tracing::info!(table = %self.id, "handed over");
+                self.leave_memory(MOVED);
+            }
         }
     }
 
@@ -937,6 +1007,7 @@ impl<G: Hosted> Table<G> {
             stored,
             unix_now(),
             ends,
+            self.epoch,
             Box::new(move |r| {
                 let _ = done.send(r);
             }),
@@ -944,9 +1015,18 @@ impl<G: Hosted> Table<G> {
         let stored = committed
             .await
             .map_err(|_| "the store dropped the write".to_string())
-            .and_then(|r| r.map_err(|e| e.to_string()));
+            .and_then(|r| {
+                r.map_err(|e| {
+                    if matches!(e, StoreError::Fenced { .. }) {
+                        self.moved_away(&e);
+                    }
+                    e.to_string()
+                })
+            });
         if let Err(e) = stored {
-            self.check_ended().await;
+            if !self.moved {
+                self.check_ended().await;
+            }
             return Err(e);
         }
         self.game = next;
@@ -959,9 +1039,10 @@ impl<G: Hosted> Table<G> {
             // The server's length cap: the game ends, abandoned, its record
             // kept (F6).
             let store = Arc::clone(&self.store);
-            let id = self.id.clone();
+            let (id, epoch) = (self.id.clone(), self.epoch);
             let _ =
-                tokio::task::spawn_blocking(move || store.mark_abandoned(&id, unix_now())).await;
+                tokio::task::spawn_blocking(move || store.mark_abandoned(&id, unix_now(), epoch))
+                    .await;
             self.finished = true;
             self.abandoned = true;
         }
@@ -1106,10 +1187,17 @@ impl<G: Hosted> Table<G> {
         let store = Arc::clone(&self.store);
         let (id, n, h) = (self.id.clone(), name.clone(), hash.clone());
         let contribution = contribution.filter(|_| self.fair.is_some());
-        let taken =
-            tokio::task::spawn_blocking(move || store.take_seat(&id, seat, &n, &h, contribution))
-                .await
-                .map_err(|e| Error::Internal(e.to_string()))??;
+        let epoch = self.epoch;
+        let taken = tokio::task::spawn_blocking(move || {
+            store.take_seat(&id, seat, &n, &h, contribution, epoch)
+        })
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))?
+        .inspect_err(|e| {
+            if matches!(e, StoreError::Fenced { .. }) {
+                self.moved_away(e);
+            }
+        })?;
         if !taken {
             return Err(Error::SeatTaken(format!("{seat} is not a free seat")));
         }
@@ -1189,10 +1277,15 @@ impl<G: Hosted> Table<G> {
         crate::lobby::server_bot::<G>(bot)?;
         let made = G::bot(bot, rand::random()).map_err(Error::BadInput)?;
         let store = Arc::clone(&self.store);
-        let (id, b) = (self.id.clone(), bot.to_string());
-        let filled = tokio::task::spawn_blocking(move || store.fill_seat(&id, seat, &b))
+        let (id, b, epoch) = (self.id.clone(), bot.to_string(), self.epoch);
+        let filled = tokio::task::spawn_blocking(move || store.fill_seat(&id, seat, &b, epoch))
             .await
-            .map_err(|e| Error::Internal(e.to_string()))??;
+            .map_err(|e| Error::Internal(e.to_string()))?
+            .inspect_err(|e| {
+                if matches!(e, StoreError::Fenced { .. }) {
+                    self.moved_away(e);
+                }
+            })?;
         if !filled {
             return Err(Error::SeatTaken(format!("{seat} is not a free seat")));
         }

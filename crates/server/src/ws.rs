@@ -141,6 +141,16 @@ async fn connection(socket: WebSocket, state: AppState, id: String, who: ClientA
                 reason: "too many tables opened: try again later",
             });
         }
+        Err(crate::error::Error::Elsewhere(_)) => {
+            send(
+                &out,
+                ServerMsg::error(
+                    ErrorCode::Internal,
+                    "the table is moving between server processes: reconnecting",
+                ),
+            );
+            out.kick(crate::table::MOVED);
+        }
         Err(crate::error::Error::UnknownTable) => {
             send(
                 &out,

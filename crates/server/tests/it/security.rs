@@ -716,9 +716,9 @@ async fn a_finished_game_left_unmarked_is_repaired_at_start() {
                 ..Default::default()
             },
         };
-        store.create_table(&table).unwrap();
+        store.create_table(&table, "seeding").unwrap();
         for a in &actions {
-            store.append_action(&id, a, 2, false).unwrap();
+            store.append_action(&id, a, 2, false, 1).unwrap();
         }
         assert_eq!(store.unfinished_ids().unwrap(), vec![id.clone()]);
     }
@@ -800,37 +800,40 @@ async fn a_revolution_decision_lands_at_a_fixed_time_whoever_holds_the_jesters()
         };
         let id = format!("jesters{holder}");
         store
-            .create_table(&server::store::StoredTable {
-                id: id.clone(),
-                game: "dalmuti".into(),
-                rules_version: <dalmuti::Dalmuti as game::Game>::RULES_VERSION.into(),
-                players: 4,
-                options: opts.pairs().into_iter().collect(),
-                seed: seed.into(),
-                seed_hash: server::table::sha256_hex(&seed.to_string()),
-                fair: None,
-                config: server::store::TableConfig {
-                    bot_delay_ms: 0,
-                    turn_timer_ms: None,
+            .create_table(
+                &server::store::StoredTable {
+                    id: id.clone(),
+                    game: "dalmuti".into(),
+                    rules_version: <dalmuti::Dalmuti as game::Game>::RULES_VERSION.into(),
+                    players: 4,
+                    options: opts.pairs().into_iter().collect(),
+                    seed: seed.into(),
+                    seed_hash: server::table::sha256_hex(&seed.to_string()),
+                    fair: None,
+                    config: server::store::TableConfig {
+                        bot_delay_ms: 0,
+                        turn_timer_ms: None,
+                    },
+                    created_at: server::table::unix_now(),
+                    finished_at: None,
+                    seats: (0..4)
+                        .map(|i| server::store::StoredSeat {
+                            seat: game::Seat::new(i),
+                            kind: if i < 2 {
+                                human(None)
+                            } else {
+                                server::store::SeatKind::Bot("heuristic".into())
+                            },
+                        })
+                        .collect(),
+                    actions: Vec::new(),
+                    access: server::store::Access {
+                        public: true,
+                        ..Default::default()
+                    },
                 },
-                created_at: server::table::unix_now(),
-                finished_at: None,
-                seats: (0..4)
-                    .map(|i| server::store::StoredSeat {
-                        seat: game::Seat::new(i),
-                        kind: if i < 2 {
-                            human(None)
-                        } else {
-                            server::store::SeatKind::Bot("heuristic".into())
-                        },
-                    })
-                    .collect(),
-                actions: Vec::new(),
-                access: server::store::Access {
-                    public: true,
-                    ..Default::default()
-                },
-            })
+                "seeding",
+            )
             .unwrap();
         let t1 = join(server.addr, &id, "P1").await;
         let mut p1 = Ws::connect(server.addr, &id).await;

@@ -1,280 +1,31 @@
-//! Durable storage of tables, seats and actions: one interface ([`Store`])
-//! and its SQLite backend ([`SqliteStore`]).
+//! The SQLite backend of [`Store`]: the embedded default for one machine,
+//! one file, no server to run.
 //!
-//! Everything the server persists goes through the [`Store`] trait so a
-//! PostgreSQL backend for several server processes can be added later
-//! without touching the tables or the lobby. Calls are blocking (rusqlite):
-//! async callers run them through `tokio::task::spawn_blocking`. Every
-//! write is committed before the call returns, with WAL and
-//! `synchronous=FULL`, so an acknowledged action survives a crash. Seat
-//! tokens are never stored, only their SHA-256.
+//! WAL and `synchronous=FULL`: a write is on disk before its call returns.
 //!
-//! Group commit: the SQLite backend has one writer thread. Writes that
-//! arrive while it commits queue up, and it commits all of them in the next
+//! Group commit: the backend has one writer thread. Writes that arrive
+//! while it commits queue up, and it commits all of them in the next
 //! transaction (each in its own savepoint, so one failing write changes
 //! nothing and does not affect the others). A caller learns the outcome of
 //! its write only after the transaction holding it is committed, so many
 //! tables share one `fsync` instead of paying one each, and nothing is
 //! acknowledged before it is durable. [`Store::append_action_then`] lets
-//! the table tasks wait for that without a blocking thread each.
+//! the table tasks wait for that without a blocking thread each. Claims
+//! and heartbeats go through the same thread, so ownership changes are
+//! serialised with the appends they fence.
 
+use super::migrate::{self, MIGRATIONS};
+use super::{
+    contributions_json, parse_contributions, seat_of, Access, Done, Epoch, Node, Ownership,
+    SeatKind, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable, TableDump,
+    TableSummary,
+};
 use game::Seat;
 use rusqlite::{params, Connection, OptionalExtension};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
-
-/// A storage failure. Its text goes to the server log, never to a client.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum StoreError {
-    /// The database refused or failed.
-    #[error("database: {0}")]
-    Db(#[from] rusqlite::Error),
-    /// A stored JSON column does not parse.
-    #[error("stored json: {0}")]
-    Json(#[from] serde_json::Error),
-    /// A stored value is out of range (a seed that is not a u64, a seat
-    /// out of range).
-    #[error("corrupt row: {0}")]
-    Corrupt(String),
-    /// The transaction that held this write (with others) failed to
-    /// commit: nothing of it was stored.
-    #[error("commit: {0}")]
-    Commit(String),
-}
-
-/// Per-table settings that are not rules options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct TableConfig {
-    /// How long a bot waits before acting, so people can follow.
-    pub bot_delay_ms: u64,
-    /// If set, a human to move for longer than this is played by the
-    /// heuristic bot for that turn.
-    pub turn_timer_ms: Option<u64>,
-}
-
-impl Default for TableConfig {
-    fn default() -> TableConfig {
-        TableConfig {
-            bot_delay_ms: 600,
-            turn_timer_ms: None,
-        }
-    }
-}
-
-/// Who sits in a seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SeatKind {
-    /// A person, once they join with a name.
-    Human {
-        /// The display name, once joined.
-        name: Option<String>,
-        /// SHA-256 hex of the seat token, once joined.
-        token_hash: Option<String>,
-    },
-    /// A bot, by roster name.
-    Bot(String),
-}
-
-/// One seat as stored.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredSeat {
-    /// The seat.
-    pub seat: Seat,
-    /// Who sits there.
-    pub kind: SeatKind,
-}
-
-/// One stored action.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredAction {
-    /// 1-based sequence number, no gaps.
-    pub seq: u64,
-    /// Who took it.
-    pub seat: Seat,
-    /// Its text notation (without the seat).
-    pub action: String,
-}
-
-/// A table as stored: its header, seats, and (when loaded in full) actions.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredTable {
-    /// The table id.
-    pub id: String,
-    /// `bigcheese` or `dalmuti`.
-    pub game: String,
-    /// The rules version the table plays under.
-    pub rules_version: String,
-    /// Seats at the start.
-    pub players: usize,
-    /// Every rules option and its value.
-    pub options: BTreeMap<String, String>,
-    /// The seed of all chance. Never leaves the server before the end. A
-    /// fair-deal table's seed is derived from [`StoredTable::fair`] (and is
-    /// final once every human seat is taken); an older table's is a
-    /// 64-bit number the server drew.
-    pub seed: game::Seed,
-    /// The public commitment, from creation: a fair-deal table's is
-    /// [`crate::fair::commitment`] of its secret; an older table's the hex
-    /// SHA-256 of its seed's decimal text.
-    pub seed_hash: String,
-    /// The fair-deal scheme's secret and the players' contributions
-    /// (`None` for tables made before it).
-    pub fair: Option<StoredFair>,
-    /// Bot delay and turn timer.
-    pub config: TableConfig,
-    /// Unix seconds.
-    pub created_at: i64,
-    /// Unix seconds, once the game is over.
-    pub finished_at: Option<i64>,
-    /// Every seat, in order.
-    pub seats: Vec<StoredSeat>,
-    /// Every action, in order.
-    pub actions: Vec<StoredAction>,
-    /// Who may find and join the table: listed in the lobby, or reached
-    /// only through the invite link.
-    pub access: Access,
-}
-
-/// A fair-deal table's inputs (docs/server.md, "Fairness: commit,
-/// contribute, reveal").
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredFair {
-    /// The server's secret, committed to at creation.
-    pub secret: [u8; 32],
-    /// Each human's contribution, by seat.
-    pub contributions: BTreeMap<Seat, [u8; 32]>,
-}
-
-impl StoredFair {
-    /// The seed these inputs give.
-    pub fn seed(&self) -> game::Seed {
-        crate::fair::seed(&self.secret, &self.contributions)
-    }
-}
-
-/// How a table is reached (issue 8: tables are private by default).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Access {
-    /// Listed in the lobby, and joined without the invite key.
-    pub public: bool,
-    /// SHA-256 hex of the invite key a private table's seats need; `None`
-    /// for public tables and tables created before keys existed.
-    pub invite_hash: Option<String>,
-    /// SHA-256 hex of the creator's token (fills an empty seat with a bot).
-    pub creator_hash: Option<String>,
-    /// The client address that created the table (live-table caps).
-    pub owner: Option<String>,
-}
-
-/// A line of the table list.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TableSummary {
-    /// The table id.
-    pub id: String,
-    /// The game.
-    pub game: String,
-    /// Seats at the start.
-    pub players: usize,
-    /// Human seats nobody has joined yet.
-    pub free_seats: usize,
-    /// `open` (a human seat is free), `playing`, `finished` or
-    /// `abandoned`.
-    pub status: &'static str,
-    /// Unix seconds.
-    pub created_at: i64,
-}
-
-/// The one storage interface of the server. Every method is blocking and
-/// commits before it returns.
-pub trait Store: Send + Sync + 'static {
-    /// Stores a new table with its seats (no actions).
-    fn create_table(&self, table: &StoredTable) -> Result<(), StoreError>;
-
-    /// Appends action `seq` (1-based) of a table, and when `ends` is true
-    /// marks the game over in the same transaction (so a crash can never
-    /// leave a finished game unmarked). Fails, storing nothing, if that seq
-    /// is already stored.
-    fn append_action(
-        &self,
-        table: &str,
-        action: &StoredAction,
-        at: i64,
-        ends: bool,
-    ) -> Result<(), StoreError>;
-
-    /// [`Store::append_action`] without blocking the caller: returns at
-    /// once and calls `done` (on some other thread) with the outcome once
-    /// the action is committed or has failed. The default runs
-    /// `append_action` on tokio's blocking pool, so it must be called
-    /// inside a tokio runtime.
-    fn append_action_then(
-        self: Arc<Self>,
-        table: String,
-        action: StoredAction,
-        at: i64,
-        ends: bool,
-        done: Done<()>,
-    ) {
-        tokio::task::spawn_blocking(move || done(self.append_action(&table, &action, at, ends)));
-    }
-
-    /// Records that a table's game is over (repairs; the normal end is
-    /// stored with the last action).
-    fn mark_finished(&self, table: &str, at: i64) -> Result<(), StoreError>;
-
-    /// Ends a table that reached the server's length cap as abandoned.
-    fn mark_abandoned(&self, table: &str, at: i64) -> Result<(), StoreError>;
-
-    /// Ends as abandoned at `at` every unfinished table with no activity
-    /// (an action or a join) since `before`, and every table that never
-    /// started (no action) with none since `unstarted_before` (unix
-    /// seconds); returns their ids.
-    fn abandon_idle(
-        &self,
-        before: i64,
-        unstarted_before: i64,
-        at: i64,
-    ) -> Result<Vec<String>, StoreError>;
-
-    /// Puts bot `bot` in a human seat nobody has joined. Returns `false`
-    /// (and changes nothing) if the seat is not a free human seat.
-    fn fill_seat(&self, table: &str, seat: Seat, bot: &str) -> Result<bool, StoreError>;
-
-    /// Ids of every table whose game is not over (start-up repair).
-    fn unfinished_ids(&self) -> Result<Vec<String>, StoreError>;
-
-    /// Live (unfinished) tables in all, and those created by `owner`.
-    fn count_live(&self, owner: &str) -> Result<(usize, usize), StoreError>;
-
-    /// Seats a person in a free human seat, with their contribution to a
-    /// fair deal if any. Returns `false` (and changes nothing) if the seat
-    /// is not a free human seat.
-    fn take_seat(
-        &self,
-        table: &str,
-        seat: Seat,
-        name: &str,
-        token_hash: &str,
-        contribution: Option<[u8; 32]>,
-    ) -> Result<bool, StoreError>;
-
-    /// One table with its seats and actions.
-    fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError>;
-
-    /// Every table whose game is not over, with seats and actions.
-    fn load_unfinished(&self) -> Result<Vec<StoredTable>, StoreError>;
-
-    /// The newest public tables first, at most `limit`.
-    fn list(&self, limit: usize) -> Result<Vec<TableSummary>, StoreError>;
-}
-
-/// What a non-blocking write calls with its outcome.
-pub type Done<T> = Box<dyn FnOnce(Result<T, StoreError>) + Send>;
+use std::time::Duration;
 
 /// The SQLite backend: the writer thread owns one connection and
 /// group-commits every write; reads (the lobby, loading a table) use
@@ -301,7 +52,28 @@ impl std::fmt::Debug for SqliteStore {
 /// A write for the writer thread and whom to tell its outcome.
 struct Job {
     write: Write,
-    done: Done<bool>,
+    done: Done<Applied>,
+}
+
+/// What a committed write reports.
+#[derive(Debug)]
+enum Applied {
+    /// Whether it changed anything (a seat that was not free did not).
+    Changed(bool),
+    /// The ids it touched (the abandoned tables).
+    Ids(Vec<String>),
+    /// Who owns the table after a claim.
+    Owner(Ownership),
+}
+
+impl Applied {
+    fn changed(self) -> bool {
+        match self {
+            Applied::Changed(c) => c,
+            Applied::Ids(ids) => !ids.is_empty(),
+            Applied::Owner(o) => matches!(o, Ownership::Mine(_)),
+        }
+    }
 }
 
 /// Most writes committed in one transaction.
@@ -310,29 +82,32 @@ const MAX_BATCH: usize = 1024;
 /// A write waiting to be committed.
 #[derive(Debug)]
 enum Write {
-    Create(Box<StoredTable>),
+    Create(Box<StoredTable>, String),
+    Restore(Box<TableDump>),
     Append {
         table: String,
         action: StoredAction,
         at: i64,
         ends: bool,
+        epoch: Epoch,
     },
     Abandon {
         before: i64,
         unstarted_before: i64,
         at: i64,
-        /// Filled with the ids the write ended (exactly those).
-        ended: Arc<Mutex<Vec<String>>>,
     },
     Fill {
         table: String,
         seat: Seat,
         bot: String,
+        epoch: Epoch,
     },
     Finish {
         table: String,
         at: i64,
         ended: &'static str,
+        /// `None` for a repair, which needs no ownership.
+        epoch: Option<Epoch>,
     },
     TakeSeat {
         table: String,
@@ -340,49 +115,21 @@ enum Write {
         name: String,
         token_hash: String,
         contribution: Option<[u8; 32]>,
+        epoch: Epoch,
+    },
+    Heartbeat(Node),
+    Leave(String),
+    Claim {
+        table: String,
+        node: String,
+        lease: Duration,
+    },
+    Release {
+        table: String,
+        node: String,
+        epoch: Epoch,
     },
 }
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS tables (
-  id TEXT PRIMARY KEY,
-  game TEXT NOT NULL,
-  rules_version TEXT NOT NULL,
-  players INTEGER NOT NULL,
-  options TEXT NOT NULL,
-  seed TEXT NOT NULL,
-  seed_hash TEXT NOT NULL,
-  config TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  finished_at INTEGER,
-  public INTEGER NOT NULL DEFAULT 1,
-  invite_hash TEXT,
-  creator_hash TEXT,
-  owner TEXT,
-  last_active INTEGER,
-  ended TEXT,
-  fair_secret TEXT,
-  contributions TEXT
-);
-CREATE TABLE IF NOT EXISTS seats (
-  table_id TEXT NOT NULL REFERENCES tables(id),
-  seat INTEGER NOT NULL,
-  kind TEXT NOT NULL,
-  bot TEXT,
-  name TEXT,
-  token_hash TEXT,
-  PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS actions (
-  table_id TEXT NOT NULL REFERENCES tables(id),
-  seq INTEGER NOT NULL,
-  seat INTEGER NOT NULL,
-  action TEXT NOT NULL,
-  at INTEGER NOT NULL,
-  PRIMARY KEY (table_id, seq)
-);
-CREATE INDEX IF NOT EXISTS tables_unfinished ON tables(finished_at);
-";
 
 /// Columns added after the first schema (issue 8), with their types;
 /// existing rows keep the old behaviour (listed, no invite key).
@@ -411,19 +158,22 @@ const IDLE: &str = "finished_at IS NULL AND (COALESCE(last_active, created_at) <
      OR (COALESCE(last_active, created_at) < ?2
          AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.table_id = tables.id)))";
 
-/// Indexes of the reads that must not scan (lobby, caps, sweeps).
-const INDEXES: &str = "
-CREATE INDEX IF NOT EXISTS tables_public_created ON tables(public, created_at);
-CREATE INDEX IF NOT EXISTS tables_owner_live ON tables(owner, finished_at);
-CREATE INDEX IF NOT EXISTS tables_live_active ON tables(finished_at, last_active);
-";
+/// A node is alive if its heartbeat is younger than the lease: the
+/// condition on `tables.owner_node` that lets a claim through.
+const OWNER_GONE: &str = "(owner_node IS NULL OR owner_node = ?2 OR NOT EXISTS (
+       SELECT 1 FROM nodes n WHERE n.id = tables.owner_node AND n.heartbeat_ms > ?3))";
 
-fn seat_of(index: i64) -> Result<Seat, StoreError> {
-    usize::try_from(index)
-        .ok()
-        .filter(|&i| i < Seat::MAX)
-        .map(Seat::new)
-        .ok_or_else(|| StoreError::Corrupt(format!("seat {index}")))
+/// Milliseconds since the epoch by this machine's clock (one machine:
+/// every process of a SQLite site shares it).
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// The oldest heartbeat that still counts as alive under `lease`.
+fn alive_since(lease: Duration) -> i64 {
+    now_ms().saturating_sub(i64::try_from(lease.as_millis()).unwrap_or(i64::MAX))
 }
 
 impl SqliteStore {
@@ -459,17 +209,62 @@ impl SqliteStore {
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.execute_batch(SCHEMA)?;
-        let have: Vec<String> = conn
-            .prepare("SELECT name FROM pragma_table_info('tables')")?
-            .query_map([], |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
-        for (name, kind) in ADDED_COLUMNS {
-            if !have.iter().any(|h| h == name) {
-                conn.execute_batch(&format!("ALTER TABLE tables ADD COLUMN {name} {kind}"))?;
+        SqliteStore::migrate(conn)
+    }
+
+    /// Applies the migrations this database lacks, in one transaction
+    /// (`BEGIN IMMEDIATE`: two processes opening one file migrate once).
+    fn migrate(conn: &Connection) -> Result<(), StoreError> {
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        let outcome = SqliteStore::migrate_in(conn);
+        let end = if outcome.is_ok() {
+            "COMMIT"
+        } else {
+            "ROLLBACK"
+        };
+        conn.execute_batch(end)?;
+        outcome
+    }
+
+    fn migrate_in(conn: &Connection) -> Result<(), StoreError> {
+        conn.execute_batch(migrate::LEDGER)?;
+        let done: i64 = conn.query_row(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            [],
+            |r| r.get(0),
+        )?;
+        if done > migrate::latest() {
+            return Err(StoreError::TooNew {
+                found: done,
+                known: migrate::latest(),
+            });
+        }
+        if done == 0 {
+            // A file from before migrations: its `tables` may lack the
+            // columns issue 8 added (migration 1 creates only what is
+            // missing).
+            let have: Vec<String> = conn
+                .prepare("SELECT name FROM pragma_table_info('tables')")?
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            if !have.is_empty() {
+                for (name, kind) in ADDED_COLUMNS {
+                    if !have.iter().any(|h| h == name) {
+                        conn.execute_batch(&format!(
+                            "ALTER TABLE tables ADD COLUMN {name} {kind}"
+                        ))?;
+                    }
+                }
             }
         }
-        conn.execute_batch(INDEXES)?;
+        for m in MIGRATIONS.iter().filter(|m| m.version > done) {
+            conn.execute_batch(m.sqlite)?;
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
+                params![m.version, m.name, crate::table::unix_now()],
+            )?;
+            tracing::info!("sqlite: schema migration {} applied: {}", m.version, m.name);
+        }
         Ok(())
     }
 
@@ -502,7 +297,7 @@ impl SqliteStore {
                     Err(_) => break,
                 }
             }
-            let (writes, dones): (Vec<Write>, Vec<Done<bool>>) =
+            let (writes, dones): (Vec<Write>, Vec<Done<Applied>>) =
                 batch.into_iter().map(|j| (j.write, j.done)).unzip();
             let outcomes = {
                 let mut conn = conn.lock().unwrap_or_else(|p| p.into_inner());
@@ -515,7 +310,7 @@ impl SqliteStore {
     }
 
     /// Queues `write`; `done` gets its outcome once it is committed.
-    fn submit(&self, write: Write, done: Done<bool>) {
+    fn submit(&self, write: Write, done: Done<Applied>) {
         let job = Job { write, done };
         let sent = match &self.writes {
             Some(w) => w.send(job),
@@ -529,7 +324,7 @@ impl SqliteStore {
     }
 
     /// Queues `write` and blocks until it is committed.
-    fn write(&self, write: Write) -> Result<bool, StoreError> {
+    fn write(&self, write: Write) -> Result<Applied, StoreError> {
         let (tx, rx) = mpsc::sync_channel(1);
         self.submit(
             write,
@@ -543,7 +338,7 @@ impl SqliteStore {
 
     /// Runs every write in one transaction, each in its own savepoint, and
     /// commits. If the commit fails, every write fails.
-    fn commit_batch(conn: &mut Connection, batch: Vec<Write>) -> Vec<Result<bool, StoreError>> {
+    fn commit_batch(conn: &mut Connection, batch: Vec<Write>) -> Vec<Result<Applied, StoreError>> {
         let mut tx = match conn.transaction() {
             Ok(tx) => tx,
             Err(e) => {
@@ -573,86 +368,57 @@ impl SqliteStore {
         outcomes
     }
 
-    /// One write inside a transaction; `Ok(false)` when it changed nothing
-    /// (a seat that is not free).
-    fn apply(tx: &mut rusqlite::Savepoint<'_>, w: Write) -> Result<bool, StoreError> {
+    /// Fails with [`StoreError::Fenced`] unless `table` is owned under
+    /// `epoch` (the table row is then write-locked by this transaction).
+    fn fence(tx: &rusqlite::Savepoint<'_>, table: &str, epoch: Epoch) -> Result<(), StoreError> {
+        let current: Option<Epoch> = tx
+            .prepare_cached("SELECT epoch FROM tables WHERE id = ?1")?
+            .query_row(params![table], |r| r.get(0))
+            .optional()?;
+        match current {
+            Some(c) if c == epoch => Ok(()),
+            Some(current) => Err(StoreError::Fenced {
+                table: table.to_string(),
+                epoch,
+                current,
+            }),
+            None => Err(StoreError::Corrupt(format!("no table {table}"))),
+        }
+    }
+
+    /// One write inside a transaction; `Changed(false)` when it changed
+    /// nothing (a seat that is not free).
+    fn apply(tx: &mut rusqlite::Savepoint<'_>, w: Write) -> Result<Applied, StoreError> {
         match w {
-            Write::Create(t) => {
+            Write::Create(t, node) => {
+                SqliteStore::insert_table(tx, &t, None, None)?;
                 tx.execute(
-                    "INSERT INTO tables (id, game, rules_version, players, options, seed, seed_hash,
-                                         config, created_at, finished_at, public, invite_hash,
-                                         creator_hash, owner, last_active, fair_secret,
-                                         contributions)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?9,
-                             ?15, ?16)",
-                    params![
-                        t.id,
-                        t.game,
-                        t.rules_version,
-                        t.players as i64,
-                        serde_json::to_string(&t.options)?,
-                        if t.fair.is_some() {
-                            String::new()
-                        } else {
-                            t.seed.to_string()
-                        },
-                        t.seed_hash,
-                        serde_json::to_string(&t.config)?,
-                        t.created_at,
-                        t.finished_at,
-                        i64::from(t.access.public),
-                        t.access.invite_hash,
-                        t.access.creator_hash,
-                        t.access.owner,
-                        t.fair.as_ref().map(|f| crate::fair::hex(&f.secret)),
-                        t.fair.as_ref().map(|f| contributions_json(&f.contributions)),
-                    ],
+                    "UPDATE tables SET owner_node = ?2, epoch = 1 WHERE id = ?1",
+                    params![t.id, node],
                 )?;
-                for s in &t.seats {
-                    let (kind, bot, name, token_hash) = match &s.kind {
-                        SeatKind::Bot(b) => ("bot", Some(b.as_str()), None, None),
-                        SeatKind::Human { name, token_hash } => {
-                            ("human", None, name.as_deref(), token_hash.as_deref())
-                        }
-                    };
-                    tx.execute(
-                        "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                        params![t.id, s.seat.index() as i64, kind, bot, name, token_hash],
-                    )?;
-                }
                 for a in &t.actions {
-                    tx.execute(
-                        "INSERT INTO actions (table_id, seq, seat, action, at)
-                         VALUES (?1, ?2, ?3, ?4, ?5)",
-                        params![
-                            t.id,
-                            a.seq as i64,
-                            a.seat.index() as i64,
-                            a.action,
-                            t.created_at
-                        ],
-                    )?;
+                    SqliteStore::insert_action(tx, &t.id, a, t.created_at)?;
                 }
-                Ok(true)
+                Ok(Applied::Changed(true))
+            }
+            Write::Restore(d) => {
+                let t = &d.table;
+                SqliteStore::insert_table(tx, t, d.last_active, d.ended.as_deref())?;
+                for (i, a) in t.actions.iter().enumerate() {
+                    let at = d.action_times.get(i).copied().unwrap_or(t.created_at);
+                    SqliteStore::insert_action(tx, &t.id, a, at)?;
+                }
+                Ok(Applied::Changed(true))
             }
             Write::Append {
                 table,
                 action,
                 at,
                 ends,
+                epoch,
             } => {
-                tx.prepare_cached(
-                    "INSERT INTO actions (table_id, seq, seat, action, at)
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                )?
-                .execute(params![
-                    table,
-                    action.seq as i64,
-                    action.seat.index() as i64,
-                    action.action,
-                    at
-                ])?;
+                SqliteStore::fence(tx, &table, epoch)?;
+                SqliteStore::insert_action(tx, &table, &action, at)?;
                 // The game's end goes in the same transaction as its last
                 // action (F3).
                 let finished = ends.then_some(at);
@@ -670,21 +436,28 @@ impl SqliteStore {
                         action.seq
                     )));
                 }
-                Ok(true)
+                Ok(Applied::Changed(true))
             }
-            Write::Finish { table, at, ended } => {
+            Write::Finish {
+                table,
+                at,
+                ended,
+                epoch,
+            } => {
+                if let Some(epoch) = epoch {
+                    SqliteStore::fence(tx, &table, epoch)?;
+                }
                 tx.execute(
                     "UPDATE tables SET finished_at = ?2, ended = ?3
                      WHERE id = ?1 AND finished_at IS NULL",
                     params![table, at, ended],
                 )?;
-                Ok(true)
+                Ok(Applied::Changed(true))
             }
             Write::Abandon {
                 before,
                 unstarted_before,
                 at,
-                ended,
             } => {
                 // The ids come from the update itself, so a table a join
                 // or an action saved meanwhile is neither ended nor told
@@ -696,18 +469,22 @@ impl SqliteStore {
                     ))?
                     .query_map(params![before, unstarted_before, at], |r| r.get(0))?
                     .collect::<Result<_, _>>()?;
-                let any = !ids.is_empty();
-                *ended.lock().unwrap_or_else(|p| p.into_inner()) = ids;
-                Ok(any)
+                Ok(Applied::Ids(ids))
             }
-            Write::Fill { table, seat, bot } => {
+            Write::Fill {
+                table,
+                seat,
+                bot,
+                epoch,
+            } => {
+                SqliteStore::fence(tx, &table, epoch)?;
                 let changed = tx.execute(
                     "UPDATE seats SET kind = 'bot', bot = ?3, name = NULL
                      WHERE table_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS NULL
                        AND EXISTS (SELECT 1 FROM tables WHERE id = ?1 AND finished_at IS NULL)",
                     params![table, seat.index() as i64, bot],
                 )?;
-                Ok(changed == 1)
+                Ok(Applied::Changed(changed == 1))
             }
             Write::TakeSeat {
                 table,
@@ -715,7 +492,9 @@ impl SqliteStore {
                 name,
                 token_hash,
                 contribution,
+                epoch,
             } => {
+                SqliteStore::fence(tx, &table, epoch)?;
                 let changed = tx.execute(
                     "UPDATE seats SET name = ?3, token_hash = ?4
                      WHERE table_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS NULL",
@@ -740,9 +519,135 @@ impl SqliteStore {
                         )?;
                     }
                 }
-                Ok(changed == 1)
+                Ok(Applied::Changed(changed == 1))
+            }
+            Write::Heartbeat(node) => {
+                tx.prepare_cached(
+                    "INSERT INTO nodes (id, url, heartbeat_ms) VALUES (?1, ?2, ?3)
+                     ON CONFLICT (id) DO UPDATE SET url = ?2, heartbeat_ms = ?3",
+                )?
+                .execute(params![node.id, node.url, now_ms()])?;
+                Ok(Applied::Changed(true))
+            }
+            Write::Leave(node) => {
+                tx.execute("DELETE FROM nodes WHERE id = ?1", params![node])?;
+                Ok(Applied::Changed(true))
+            }
+            Write::Claim { table, node, lease } => {
+                let epoch: Option<Epoch> = tx
+                    .prepare_cached(&format!(
+                        "UPDATE tables SET owner_node = ?2, epoch = epoch + 1
+                         WHERE id = ?1 AND {OWNER_GONE} RETURNING epoch"
+                    ))?
+                    .query_row(params![table, node, alive_since(lease)], |r| r.get(0))
+                    .optional()?;
+                if let Some(e) = epoch {
+                    return Ok(Applied::Owner(Ownership::Mine(e)));
+                }
+                let owner: Option<(String, String)> = tx
+                    .query_row(
+                        "SELECT t.owner_node, COALESCE(n.url, '') FROM tables t
+                         LEFT JOIN nodes n ON n.id = t.owner_node WHERE t.id = ?1",
+                        params![table],
+                        |r| {
+                            Ok((
+                                r.get::<_, Option<String>>(0)?.unwrap_or_default(),
+                                r.get(1)?,
+                            ))
+                        },
+                    )
+                    .optional()?;
+                Ok(Applied::Owner(match owner {
+                    None => Ownership::Missing,
+                    Some((id, url)) => Ownership::Other(Node { id, url }),
+                }))
+            }
+            Write::Release { table, node, epoch } => {
+                let changed = tx.execute(
+                    "UPDATE tables SET owner_node = NULL
+                     WHERE id = ?1 AND owner_node = ?2 AND epoch = ?3",
+                    params![table, node, epoch],
+                )?;
+                Ok(Applied::Changed(changed == 1))
             }
         }
+    }
+
+    /// Inserts a table's header and seats (not its actions).
+    fn insert_table(
+        tx: &rusqlite::Savepoint<'_>,
+        t: &StoredTable,
+        last_active: Option<i64>,
+        ended: Option<&str>,
+    ) -> Result<(), StoreError> {
+        tx.execute(
+            "INSERT INTO tables (id, game, rules_version, players, options, seed, seed_hash,
+                                         config, created_at, finished_at, public, invite_hash,
+                                         creator_hash, owner, last_active, fair_secret,
+                                         contributions, ended)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
+                             COALESCE(?17, ?9), ?15, ?16, ?18)",
+            params![
+                t.id,
+                t.game,
+                t.rules_version,
+                t.players as i64,
+                serde_json::to_string(&t.options)?,
+                if t.fair.is_some() {
+                    String::new()
+                } else {
+                    t.seed.to_string()
+                },
+                t.seed_hash,
+                serde_json::to_string(&t.config)?,
+                t.created_at,
+                t.finished_at,
+                i64::from(t.access.public),
+                t.access.invite_hash,
+                t.access.creator_hash,
+                t.access.owner,
+                t.fair.as_ref().map(|f| crate::fair::hex(&f.secret)),
+                t.fair
+                    .as_ref()
+                    .map(|f| contributions_json(&f.contributions)),
+                last_active,
+                ended,
+            ],
+        )?;
+        for s in &t.seats {
+            let (kind, bot, name, token_hash) = match &s.kind {
+                SeatKind::Bot(b) => ("bot", Some(b.as_str()), None, None),
+                SeatKind::Human { name, token_hash } => {
+                    ("human", None, name.as_deref(), token_hash.as_deref())
+                }
+            };
+            tx.execute(
+                "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![t.id, s.seat.index() as i64, kind, bot, name, token_hash],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Inserts one action row.
+    fn insert_action(
+        tx: &rusqlite::Savepoint<'_>,
+        table: &str,
+        action: &StoredAction,
+        at: i64,
+    ) -> Result<(), StoreError> {
+        tx.prepare_cached(
+            "INSERT INTO actions (table_id, seq, seat, action, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(params![
+            table,
+            action.seq as i64,
+            action.seat.index() as i64,
+            action.action,
+            at
+        ])?;
+        Ok(())
     }
 
     fn conn(&self) -> MutexGuard<'_, Connection> {
@@ -901,8 +806,13 @@ impl SqliteStore {
 }
 
 impl Store for SqliteStore {
-    fn create_table(&self, t: &StoredTable) -> Result<(), StoreError> {
-        self.write(Write::Create(Box::new(t.clone()))).map(|_| ())
+    fn backend(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn create_table(&self, t: &StoredTable, node: &str) -> Result<Epoch, StoreError> {
+        self.write(Write::Create(Box::new(t.clone()), node.to_string()))
+            .map(|_| 1)
     }
 
     fn append_action(
@@ -911,12 +821,14 @@ impl Store for SqliteStore {
         a: &StoredAction,
         at: i64,
         ends: bool,
+        epoch: Epoch,
     ) -> Result<(), StoreError> {
         self.write(Write::Append {
             table: table.to_string(),
             action: a.clone(),
             at,
             ends,
+            epoch,
         })
         .map(|_| ())
     }
@@ -927,6 +839,7 @@ impl Store for SqliteStore {
         action: StoredAction,
         at: i64,
         ends: bool,
+        epoch: Epoch,
         done: Done<()>,
     ) {
         self.submit(
@@ -935,6 +848,7 @@ impl Store for SqliteStore {
                 action,
                 at,
                 ends,
+                epoch,
             },
             Box::new(move |r| done(r.map(|_| ()))),
         );
@@ -945,15 +859,17 @@ impl Store for SqliteStore {
             table: table.to_string(),
             at,
             ended: "over",
+            epoch: None,
         })
         .map(|_| ())
     }
 
-    fn mark_abandoned(&self, table: &str, at: i64) -> Result<(), StoreError> {
+    fn mark_abandoned(&self, table: &str, at: i64, epoch: Epoch) -> Result<(), StoreError> {
         self.write(Write::Finish {
             table: table.to_string(),
             at,
             ended: "abandoned",
+            epoch: Some(epoch),
         })
         .map(|_| ())
     }
@@ -964,23 +880,30 @@ impl Store for SqliteStore {
         unstarted_before: i64,
         at: i64,
     ) -> Result<Vec<String>, StoreError> {
-        let ended = Arc::new(Mutex::new(Vec::new()));
-        self.write(Write::Abandon {
+        match self.write(Write::Abandon {
             before,
             unstarted_before,
             at,
-            ended: Arc::clone(&ended),
-        })?;
-        let ids = std::mem::take(&mut *ended.lock().unwrap_or_else(|p| p.into_inner()));
-        Ok(ids)
+        })? {
+            Applied::Ids(ids) => Ok(ids),
+            other => Err(StoreError::Commit(format!("abandon reported {other:?}"))),
+        }
     }
 
-    fn fill_seat(&self, table: &str, seat: Seat, bot: &str) -> Result<bool, StoreError> {
+    fn fill_seat(
+        &self,
+        table: &str,
+        seat: Seat,
+        bot: &str,
+        epoch: Epoch,
+    ) -> Result<bool, StoreError> {
         self.write(Write::Fill {
             table: table.to_string(),
             seat,
             bot: bot.to_string(),
+            epoch,
         })
+        .map(Applied::changed)
     }
 
     fn take_seat(
@@ -990,6 +913,7 @@ impl Store for SqliteStore {
         name: &str,
         token_hash: &str,
         contribution: Option<[u8; 32]>,
+        epoch: Epoch,
     ) -> Result<bool, StoreError> {
         self.write(Write::TakeSeat {
             table: table.to_string(),
@@ -997,7 +921,98 @@ impl Store for SqliteStore {
             name: name.to_string(),
             token_hash: token_hash.to_string(),
             contribution,
+            epoch,
         })
+        .map(Applied::changed)
+    }
+
+    fn heartbeat(&self, node: &Node) -> Result<(), StoreError> {
+        self.write(Write::Heartbeat(node.clone())).map(|_| ())
+    }
+
+    fn leave(&self, node: &str) -> Result<(), StoreError> {
+        self.write(Write::Leave(node.to_string())).map(|_| ())
+    }
+
+    fn claim(&self, id: &str, node: &str, lease: Duration) -> Result<Ownership, StoreError> {
+        match self.write(Write::Claim {
+            table: id.to_string(),
+            node: node.to_string(),
+            lease,
+        })? {
+            Applied::Owner(o) => Ok(o),
+            other => Err(StoreError::Commit(format!("claim reported {other:?}"))),
+        }
+    }
+
+    fn release(&self, id: &str, node: &str, epoch: Epoch) -> Result<(), StoreError> {
+        self.write(Write::Release {
+            table: id.to_string(),
+            node: node.to_string(),
+            epoch,
+        })
+        .map(|_| ())
+    }
+
+    fn orphans(
+        &self,
+        node: &str,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let conn = self.reader();
+        let mut stmt = conn.prepare_cached(
+            "SELECT id FROM tables t WHERE owner_node IS NOT NULL AND owner_node <> ?1
+               AND finished_at IS NULL
+               AND NOT EXISTS (SELECT 1 FROM nodes n
+                               WHERE n.id = t.owner_node AND n.heartbeat_ms > ?2)
+             LIMIT ?3",
+        )?;
+        let ids = stmt
+            .query_map(params![node, alive_since(lease), limit as i64], |r| {
+                r.get(0)
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(ids)
+    }
+
+    fn ids_after(&self, after: &str, limit: usize) -> Result<Vec<String>, StoreError> {
+        let conn = self.reader();
+        let mut stmt =
+            conn.prepare_cached("SELECT id FROM tables WHERE id > ?1 ORDER BY id LIMIT ?2")?;
+        let ids = stmt
+            .query_map(params![after, limit as i64], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(ids)
+    }
+
+    fn dump(&self, id: &str) -> Result<Option<TableDump>, StoreError> {
+        let conn = self.reader();
+        let tx = conn.unchecked_transaction()?;
+        let Some(table) = SqliteStore::load_with(&tx, id)? else {
+            return Ok(None);
+        };
+        let (last_active, ended) = tx.query_row(
+            "SELECT last_active, ended FROM tables WHERE id = ?1",
+            params![id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let action_times = tx
+            .prepare("SELECT at FROM actions WHERE table_id = ?1 ORDER BY seq")?
+            .query_map(params![id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        tx.finish()?;
+        Ok(Some(TableDump {
+            table,
+            last_active,
+            ended,
+            action_times,
+        }))
+    }
+
+    fn restore(&self, dump: &TableDump) -> Result<(), StoreError> {
+        self.write(Write::Restore(Box::new(dump.clone())))
+            .map(|_| ())
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
@@ -1086,30 +1101,6 @@ impl Store for SqliteStore {
     }
 }
 
-/// The contributions column: a JSON object from seat (`P2`) to 64 hex
-/// digits.
-fn contributions_json(all: &BTreeMap<Seat, [u8; 32]>) -> String {
-    let map: BTreeMap<String, String> = all
-        .iter()
-        .map(|(s, c)| (s.to_string(), crate::fair::hex(c)))
-        .collect();
-    serde_json::to_string(&map).unwrap_or_else(|_| "{}".to_string())
-}
-
-fn parse_contributions(text: Option<&str>) -> Result<BTreeMap<Seat, [u8; 32]>, StoreError> {
-    let map: BTreeMap<String, String> = serde_json::from_str(text.unwrap_or("{}"))?;
-    map.into_iter()
-        .map(|(s, c)| {
-            let seat: Seat = s
-                .parse()
-                .map_err(|_| StoreError::Corrupt(format!("contribution seat {s}")))?;
-            let value = crate::fair::parse_contribution(&c)
-                .map_err(|e| StoreError::Corrupt(e.to_string()))?;
-            Ok((seat, value))
-        })
-        .collect()
-}
-
 /// Creates `path` readable and writable by its owner only if it does not
 /// exist, and takes every other permission from an existing one. SQLite
 /// gives its `-wal` and `-shm` files the database file's permissions.
@@ -1148,45 +1139,8 @@ impl Drop for SqliteStore {
 
 #[cfg(test)]
 mod tests {
+    use super::super::contract;
     use super::*;
-
-    fn table(id: &str) -> StoredTable {
-        StoredTable {
-            id: id.to_string(),
-            game: "bigcheese".to_string(),
-            rules_version: "bigcheese/1".to_string(),
-            players: 3,
-            options: [("dice".to_string(), "d6".to_string())].into(),
-            seed: u64::MAX.into(),
-            seed_hash: "abc".to_string(),
-            fair: None,
-            config: TableConfig::default(),
-            created_at: 100,
-            finished_at: None,
-            seats: vec![
-                StoredSeat {
-                    seat: Seat::new(0),
-                    kind: SeatKind::Human {
-                        name: None,
-                        token_hash: None,
-                    },
-                },
-                StoredSeat {
-                    seat: Seat::new(1),
-                    kind: SeatKind::Bot("heuristic".to_string()),
-                },
-                StoredSeat {
-                    seat: Seat::new(2),
-                    kind: SeatKind::Bot("random".to_string()),
-                },
-            ],
-            actions: Vec::new(),
-            access: Access {
-                public: true,
-                ..Access::default()
-            },
-        }
-    }
 
     fn temp_db(name: &str) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!(
@@ -1198,31 +1152,50 @@ mod tests {
         dir.join("test.db")
     }
 
+    /// Runs `check` on a fresh database file, then removes it.
+    fn on_file(name: &str, check: impl FnOnce(Arc<dyn Store>)) {
+        let path = temp_db(name);
+        check(Arc::new(SqliteStore::open(&path).unwrap()));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
     #[test]
-    fn tables_seats_and_actions_survive_reopening() {
+    fn the_store_contract_holds_in_memory_and_on_file() {
+        type Check = fn(&dyn Store);
+        let checks: [(&str, Check); 5] = [
+            ("round", contract::round_trip),
+            ("end", contract::end_with_last_action),
+            ("idle", contract::idle_and_fill),
+            ("fair", contract::fair_inputs),
+            ("own", contract::ownership_and_fencing),
+        ];
+        for (name, check) in checks {
+            check(&SqliteStore::in_memory().unwrap());
+            on_file(name, |s| check(s.as_ref()));
+        }
+        on_file("group", contract::concurrent_appends);
+        on_file("dump", |from| {
+            contract::dump_and_restore(from.as_ref(), &SqliteStore::in_memory().unwrap());
+        });
+    }
+
+    #[test]
+    fn tables_survive_reopening_with_wal() {
         let path = temp_db("reopen");
         {
             let s = SqliteStore::open(&path).unwrap();
-            s.create_table(&table("t1")).unwrap();
-            s.create_table(&table("t2")).unwrap();
-            let a = |seq, seat, action: &str| StoredAction {
-                seq,
-                seat: Seat::new(seat),
-                action: action.to_string(),
-            };
-            s.append_action("t1", &a(1, 1, "bid 2"), 101, false)
+            s.create_table(&contract::table("t1"), "n").unwrap();
+            s.append_action("t1", &contract::act(1, 1, "bid 2"), 101, false, 1)
                 .unwrap();
-            s.append_action("t1", &a(2, 2, "pass"), 102, false).unwrap();
-            assert!(
-                s.append_action("t1", &a(2, 0, "pass"), 103, false).is_err(),
-                "a seq is stored once"
-            );
+            let mut fair = contract::table("f");
+            fair.fair = Some(StoredFair {
+                secret: [7; 32],
+                contributions: std::collections::BTreeMap::new(),
+            });
+            s.create_table(&fair, "n").unwrap();
             assert!(s
-                .take_seat("t1", Seat::new(0), "Ann", "hash", None)
+                .take_seat("f", Seat::new(0), "Ann", "h", Some([9; 32]), 1)
                 .unwrap());
-            assert!(!s.take_seat("t1", Seat::new(0), "Bob", "h2", None).unwrap());
-            assert!(!s.take_seat("t1", Seat::new(1), "Bob", "h2", None).unwrap());
-            s.mark_finished("t2", 200).unwrap();
         }
         let s = SqliteStore::open(&path).unwrap();
         let journal: String = s
@@ -1230,31 +1203,67 @@ mod tests {
             .query_row("PRAGMA journal_mode", [], |r| r.get(0))
             .unwrap();
         assert_eq!(journal, "wal");
-        let live = s.load_unfinished().unwrap();
-        assert_eq!(live.len(), 1);
-        let t = &live[0];
-        assert_eq!(t.id, "t1");
-        assert_eq!(t.seed, u64::MAX.into());
-        assert_eq!(t.options["dice"], "d6");
-        assert_eq!(t.actions.len(), 2);
-        assert_eq!(t.actions[1].action, "pass");
-        assert_eq!(t.actions[1].seat, Seat::new(2));
-        assert_eq!(
-            t.seats[0].kind,
-            SeatKind::Human {
-                name: Some("Ann".to_string()),
-                token_hash: Some("hash".to_string())
-            }
-        );
-        assert_eq!(t.seats[2].kind, SeatKind::Bot("random".to_string()));
-        assert_eq!(s.load("t2").unwrap().unwrap().finished_at, Some(200));
-        assert!(s.load("nope").unwrap().is_none());
-        let list = s.list(10).unwrap();
-        assert_eq!(list.len(), 2);
-        assert_eq!(list[0].id, "t2", "newest first");
-        assert_eq!(list[0].status, "finished");
-        assert_eq!(list[1].status, "playing");
-        assert_eq!(list[1].free_seats, 0);
+        assert_eq!(s.load("t1").unwrap().unwrap().actions.len(), 1);
+        let fair = s.load("f").unwrap().unwrap().fair.unwrap();
+        assert_eq!(fair.contributions[&Seat::new(0)], [9; 32]);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    /// A file from before migrations (issue 4's schema: no issue 8
+    /// columns, no ledger) is brought up to date with its rows; a file
+    /// from a newer ratrace is refused.
+    #[test]
+    fn old_files_are_migrated_and_newer_ones_refused() {
+        let path = temp_db("migrate");
+        {
+            let c = Connection::open(&path).unwrap();
+            c.execute_batch(
+                "CREATE TABLE tables (id TEXT PRIMARY KEY, game TEXT NOT NULL,
+                   rules_version TEXT NOT NULL, players INTEGER NOT NULL, options TEXT NOT NULL,
+                   seed TEXT NOT NULL, seed_hash TEXT NOT NULL, config TEXT NOT NULL,
+                   created_at INTEGER NOT NULL, finished_at INTEGER);
+                 CREATE TABLE seats (table_id TEXT NOT NULL, seat INTEGER NOT NULL,
+                   kind TEXT NOT NULL, bot TEXT, name TEXT, token_hash TEXT,
+                   PRIMARY KEY (table_id, seat));
+                 CREATE TABLE actions (table_id TEXT NOT NULL, seq INTEGER NOT NULL,
+                   seat INTEGER NOT NULL, action TEXT NOT NULL, at INTEGER NOT NULL,
+                   PRIMARY KEY (table_id, seq));
+                 INSERT INTO tables VALUES ('old', 'bigcheese', 'bigcheese/1', 3, '{}', '42',
+                   'h', '{}', 5, NULL);
+                 INSERT INTO seats VALUES ('old', 0, 'bot', 'random', NULL, NULL),
+                   ('old', 1, 'bot', 'random', NULL, NULL), ('old', 2, 'bot', 'random', NULL, NULL);
+                 INSERT INTO actions VALUES ('old', 1, 0, 'pass', 6);",
+            )
+            .unwrap();
+        }
+        {
+            let s = SqliteStore::open(&path).unwrap();
+            let t = s.load("old").unwrap().unwrap();
+            assert_eq!((t.actions.len(), t.access.public), (1, true));
+            assert_eq!(
+                s.claim("old", "n", Duration::from_secs(5)).unwrap(),
+                Ownership::Mine(1)
+            );
+            let versions: Vec<i64> = s
+                .conn()
+                .prepare("SELECT version FROM schema_migrations ORDER BY version")
+                .unwrap()
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert_eq!(versions, (1..=migrate::latest()).collect::<Vec<_>>());
+            s.conn()
+                .execute(
+                    "INSERT INTO schema_migrations VALUES (?1, 'from the future', 0)",
+                    params![migrate::latest() + 1],
+                )
+                .unwrap();
+        }
+        assert!(matches!(
+            SqliteStore::open(&path),
+            Err(StoreError::TooNew { .. })
+        ));
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 
@@ -1283,150 +1292,5 @@ mod tests {
         assert!(mine.contains("tables_owner_live"), "{mine}");
         let idle = plan(&format!("SELECT id FROM tables WHERE {IDLE}").replace("?2", "?1"));
         assert!(!idle.starts_with("SCAN"), "{idle}");
-    }
-
-    /// F3: the last action and the game's end are one write; an action
-    /// after the end is refused.
-    #[test]
-    fn the_last_action_and_the_end_are_stored_together() {
-        let s = SqliteStore::in_memory().unwrap();
-        s.create_table(&table("e")).unwrap();
-        let a = |seq| StoredAction {
-            seq,
-            seat: Seat::new(0),
-            action: "pass".to_string(),
-        };
-        s.append_action("e", &a(1), 10, false).unwrap();
-        assert_eq!(s.load("e").unwrap().unwrap().finished_at, None);
-        s.append_action("e", &a(2), 11, true).unwrap();
-        assert_eq!(s.load("e").unwrap().unwrap().finished_at, Some(11));
-        assert!(s.append_action("e", &a(3), 12, false).is_err());
-        assert_eq!(s.load("e").unwrap().unwrap().actions.len(), 2);
-        assert_eq!(s.list(5).unwrap()[0].status, "finished");
-    }
-
-    #[test]
-    fn idle_tables_are_abandoned_and_seats_filled_once() {
-        let s = SqliteStore::in_memory().unwrap();
-        s.create_table(&table("old")).unwrap();
-        assert!(s.fill_seat("old", Seat::new(0), "random").unwrap());
-        assert!(!s.fill_seat("old", Seat::new(0), "random").unwrap());
-        assert!(!s.fill_seat("old", Seat::new(1), "random").unwrap());
-        assert_eq!(
-            s.load("old").unwrap().unwrap().seats[0].kind,
-            SeatKind::Bot("random".to_string())
-        );
-        assert_eq!(s.count_live("nobody").unwrap(), (1, 0));
-        assert!(
-            s.abandon_idle(100, 100, 500).unwrap().is_empty(),
-            "active at 100"
-        );
-        // A table that started is kept by the short rule...
-        s.create_table(&table("begun")).unwrap();
-        let pass = StoredAction {
-            seq: 1,
-            seat: Seat::new(1),
-            action: "pass".to_string(),
-        };
-        s.append_action("begun", &pass, 100, false).unwrap();
-        assert_eq!(
-            s.abandon_idle(50, 101, 500).unwrap(),
-            vec!["old".to_string()],
-            "never started, idle since 100: ended by the short rule"
-        );
-        assert_eq!(s.load("old").unwrap().unwrap().finished_at, Some(500));
-        assert_eq!(s.load("begun").unwrap().unwrap().finished_at, None);
-        // ...and ended by the long one.
-        assert_eq!(
-            s.abandon_idle(101, 101, 500).unwrap(),
-            vec!["begun".to_string()]
-        );
-        assert!(s.list(5).unwrap().iter().all(|t| t.status == "abandoned"));
-        assert_eq!(s.count_live("nobody").unwrap(), (0, 0));
-        assert!(s.unfinished_ids().unwrap().is_empty());
-    }
-
-    #[test]
-    fn a_fair_tables_secret_and_contributions_survive_reopening() {
-        let path = temp_db("fair");
-        let secret = [7u8; 32];
-        {
-            let s = SqliteStore::open(&path).unwrap();
-            let mut t = table("f");
-            t.fair = Some(StoredFair {
-                secret,
-                contributions: BTreeMap::new(),
-            });
-            t.seed = t.fair.as_ref().unwrap().seed();
-            s.create_table(&t).unwrap();
-            assert!(s
-                .take_seat("f", Seat::new(0), "Ann", "h", Some([9u8; 32]))
-                .unwrap());
-        }
-        let s = SqliteStore::open(&path).unwrap();
-        let t = s.load("f").unwrap().unwrap();
-        let fair = t.fair.unwrap();
-        assert_eq!(fair.secret, secret);
-        assert_eq!(fair.contributions[&Seat::new(0)], [9u8; 32]);
-        assert_eq!(t.seed, crate::fair::seed(&secret, &fair.contributions));
-        let _ = std::fs::remove_dir_all(path.parent().unwrap());
-    }
-
-    #[test]
-    fn a_table_id_is_stored_once() {
-        let s = SqliteStore::in_memory().unwrap();
-        s.create_table(&table("x")).unwrap();
-        assert!(s.create_table(&table("x")).is_err());
-        assert_eq!(s.list(10).unwrap()[0].status, "open");
-    }
-
-    #[test]
-    fn concurrent_writes_are_group_committed_and_fail_alone() {
-        let path = temp_db("group");
-        let s = std::sync::Arc::new(SqliteStore::open(&path).unwrap());
-        for i in 0..8 {
-            s.create_table(&table(&format!("g{i}"))).unwrap();
-        }
-        let a = |seq| StoredAction {
-            seq,
-            seat: Seat::new(0),
-            action: "pass".to_string(),
-        };
-        // Eight threads append 50 actions each; every fourth also retries
-        // a seq that is already stored, which must fail on its own.
-        let threads: Vec<_> = (0..8)
-            .map(|i| {
-                let s = std::sync::Arc::clone(&s);
-                std::thread::spawn(move || {
-                    let id = format!("g{i}");
-                    for seq in 1..=50 {
-                        s.append_action(&id, &a(seq), 1, false).unwrap();
-                        if seq % 4 == 0 {
-                            assert!(s.append_action(&id, &a(seq), 1, false).is_err());
-                        }
-                    }
-                })
-            })
-            .collect();
-        for t in threads {
-            t.join().unwrap();
-        }
-        // The non-blocking form reports once committed.
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::sync::Arc::clone(&s).append_action_then(
-            "g0".to_string(),
-            a(51),
-            2,
-            false,
-            Box::new(move |r| tx.send(r.is_ok()).unwrap()),
-        );
-        assert!(rx.recv().unwrap());
-        drop(s);
-        let s = SqliteStore::open(&path).unwrap();
-        for t in s.load_unfinished().unwrap() {
-            let want = if t.id == "g0" { 51 } else { 50 };
-            assert_eq!(t.actions.len(), want, "{}", t.id);
-        }
-        let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 }

@@ -1,0 +1,331 @@
+//! Several `ratrace serve` processes, one site (issue 9): heartbeats,
+//! taking over the tables of a process that died, and forwarding a
+//! request for a table to the process that owns it.
+//!
+//! Ownership lives in the store, not in a home-made protocol: a table is
+//! owned by the process whose claim raised its epoch last, and every write
+//! carries that epoch ([`crate::store::Epoch`]), so a stale owner can never
+//! append. A process heartbeats every quarter of the lease; one silent for
+//! a whole lease counts as dead, and the others claim its tables, replay
+//! them from the action log and go on. A process that finds it missed its
+//! own lease (it was stopped, or its database was unreachable) hands every
+//! table it holds back and claims them again, since another process may
+//! have taken some.
+//!
+//! Any process serves any request. One that is not the owner of the table
+//! a request is about forwards it, WebSocket upgrades included, to the
+//! owner's cluster listener and pipes the bytes both ways; the client
+//! never notices. Forwarding rather than redirecting works behind any load
+//! balancer with one public address. The cluster listener trusts only
+//! requests that carry the site's secret (kept in the store), and takes
+//! the client's address from them, so quotas count the real client.
+
+use crate::error::Error;
+use crate::net::{ClientAddr, Slot};
+use crate::store::Node;
+use crate::table::Command;
+use crate::AppState;
+use axum::body::Body;
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderValue, StatusCode, Uri};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use hyper_util::rt::TokioIo;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The header a forwarding process puts the client's address in.
+pub const PEER_HEADER: &str = "x-ratrace-peer";
+/// The header that carries the site's secret between processes.
+pub const SECRET_HEADER: &str = "x-ratrace-secret";
+
+/// How this process shares the site with others.
+#[derive(Clone, Debug)]
+pub struct Cluster {
+    /// This process in the store.
+    pub node: Node,
+    /// A process silent for this long is dead, and its tables are taken
+    /// over.
+    pub lease: Duration,
+    /// Take over the tables of dead processes without waiting for a
+    /// client to ask (so their bots and turn timers go on).
+    pub adopt_orphans: bool,
+    /// The secret forwarded requests carry; `None` forwards nothing.
+    pub secret: Option<String>,
+}
+
+impl Cluster {
+    /// A process alone on its store: it claims the tables it loads, never
+    /// forwards, and adopts nothing.
+    pub fn standalone() -> Cluster {
+        Cluster {
+            node: Node {
+                id: crate::store::new_node_id(),
+                url: String::new(),
+            },
+            lease: Duration::from_secs(2),
+            adopt_orphans: false,
+            secret: None,
+        }
+    }
+
+    /// Whether requests for other processes' tables are forwarded.
+    pub fn forwards(&self) -> bool {
+        self.secret.is_some()
+    }
+}
+
+/// Most orphaned tables one process adopts per heartbeat, so survivors
+/// share a dead process's tables and none is swamped.
+const ADOPT_PER_BEAT: usize = 64;
+
+/// Heartbeats every quarter lease until the server closes; adopts
+/// orphans; hands its tables back if it missed its own lease.
+pub(crate) async fn heartbeats(state: AppState) {
+    let lease = state.lease();
+    let every = (lease / 4).max(Duration::from_millis(50));
+    let mut closing = state.closing();
+    let mut last_ok = Instant::now();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(every) => {}
+            _ = closing.changed() => return,
+        }
+        if state.draining() {
+            return;
+        }
+        let store = state.store();
+        let node = state.node().clone();
+        match tokio::task::spawn_blocking(move || store.heartbeat(&node)).await {
+            Ok(Ok(())) => {
+                if last_ok.elapsed() > lease {
+                    tracing::warn!(
+                        "this process missed its lease ({} ms without a heartbeat): \
+                         handing its tables back and claiming them again",
+                        last_ok.elapsed().as_millis()
+                    );
+                    reclaim_all(&state).await;
+                }
+                last_ok = Instant::now();
+            }
+            Ok(Err(e)) => tracing::error!("heartbeat: {e}"),
+            Err(e) => tracing::error!("heartbeat: {e}"),
+        }
+        if state.cluster().adopt_orphans && !state.draining() {
+            adopt(&state).await;
+        }
+    }
+}
+
+/// Takes over tables whose owner died or left.
+async fn adopt(state: &AppState) {
+    let store = state.store();
+    let (node, lease) = (state.node().id.clone(), state.lease());
+    let ids = match tokio::task::spawn_blocking(move || store.orphans(&node, lease, ADOPT_PER_BEAT))
+        .await
+    {
+        Ok(Ok(ids)) => ids,
+        Ok(Err(e)) => return tracing::error!("looking for orphaned tables: {e}"),
+        Err(e) => return tracing::error!("looking for orphaned tables: {e}"),
+    };
+    for id in ids {
+        match state.load_table(&id, None).await {
+            Ok(_) => tracing::info!(table = %id, "took over from a process that stopped"),
+            Err(Error::Elsewhere(_)) => {}
+            Err(e) => tracing::warn!(table = %id, "taking over: {e}"),
+        }
+    }
+}
+
+/// Every table in memory leaves it (its connections reconnect), then is
+/// claimed again: those another process took meanwhile stay there.
+async fn reclaim_all(state: &AppState) {
+    let held = state.relinquish_all().await;
+    for id in held {
+        if let Err(e) = state.load_table(&id, None).await {
+            tracing::info!(table = %id, "not reclaimed: {e}");
+        }
+    }
+}
+
+impl AppState {
+    /// Makes every table in memory leave it, closing its connections so
+    /// they reconnect; returns their ids.
+    pub(crate) async fn relinquish_all(&self) -> Vec<String> {
+        let held: Vec<(String, crate::table::TableHandle)> = self.handles();
+        for (_, h) in &held {
+            let _ = h.send(Command::Relinquish).await;
+        }
+        held.into_iter().map(|(id, _)| id).collect()
+    }
+}
+
+/// Middleware on the routes of one table: a request for a table another
+/// live process owns is forwarded there; everything else goes on here.
+/// While the owner cannot be reached (it just died and its lease has not
+/// run out), the request waits, claiming again, for up to two leases.
+pub(crate) async fn to_owner(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    who: ClientAddr,
+    req: Request,
+    next: Next,
+) -> Response {
+    if !state.cluster().forwards() {
+        return next.run(req).await;
+    }
+    let give_up = Instant::now() + state.lease() * 2;
+    let mut req = Some(req);
+    loop {
+        let node = match state.table(&id, who).await {
+            Err(Error::Elsewhere(node)) if !node.url.is_empty() => node,
+            _ => break,
+        };
+        let Some(r) = req.take() else { break };
+        match forward(&state, &node, who, r).await {
+            Ok(response) => return response,
+            Err((back, e)) => {
+                tracing::debug!(table = %id, "owner {} unreachable: {e}", node.id);
+                req = Some(back);
+            }
+        }
+        if Instant::now() >= give_up {
+            return Error::Elsewhere(node).into_response();
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    match req {
+        Some(r) => next.run(r).await,
+        None => Error::Internal("request lost while forwarding".to_string()).into_response(),
+    }
+}
+
+/// How long connecting to another process may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long another process may take to answer a forwarded request's
+/// headers.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Sends `req` to `node`'s cluster listener and returns its answer. A
+/// WebSocket upgrade is piped both ways for as long as it lives, keeping
+/// the client's connection slot. If `node` cannot be reached, the request
+/// comes back untouched (nothing was sent).
+async fn forward(
+    state: &AppState,
+    node: &Node,
+    who: ClientAddr,
+    mut req: Request,
+) -> Result<Response, (Request, String)> {
+    let Some(secret) = state.cluster().secret.clone() else {
+        return Err((req, "no cluster secret".to_string()));
+    };
+    let authority = match node
+        .url
+        .parse::<Uri>()
+        .ok()
+        .and_then(|u| u.authority().cloned())
+    {
+        Some(a) => a,
+        None => return Err((req, format!("bad node url {}", node.url))),
+    };
+    let tcp = match tokio::time::timeout(
+        CONNECT_TIMEOUT,
+        tokio::net::TcpStream::connect(authority.as_str()),
+    )
+    .await
+    {
+        Ok(Ok(tcp)) => tcp,
+        Ok(Err(e)) => return Err((req, e.to_string())),
+        Err(_) => return Err((req, "connect timed out".to_string())),
+    };
+    let _ = tcp.set_nodelay(true);
+    let (mut sender, conn) = match hyper::client::conn::http1::handshake(TokioIo::new(tcp)).await {
+        Ok(pair) => pair,
+        Err(e) => return Err((req, e.to_string())),
+    };
+    tokio::spawn(async move {
+        if let Err(e) = conn.with_upgrades().await {
+            tracing::debug!("forwarded connection: {e}");
+        }
+    });
+    let slot = req.extensions().get::<Arc<Slot>>().cloned();
+    let client_upgrade = hyper::upgrade::on(&mut req);
+    let (mut parts, body) = req.into_parts();
+    let path = parts
+        .uri
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .to_string();
+    parts.uri = match path.parse() {
+        Ok(u) => u,
+        Err(_) => return Err((Request::from_parts(parts, body), "bad path".to_string())),
+    };
+    let headers = &mut parts.headers;
+    headers.remove(PEER_HEADER);
+    headers.remove(SECRET_HEADER);
+    if let Ok(v) = HeaderValue::from_str(authority.as_str()) {
+        headers.insert(axum::http::header::HOST, v);
+    }
+    if let (Ok(peer), Ok(secret)) = (
+        HeaderValue::from_str(&who.0.to_string()),
+        HeaderValue::from_str(&secret),
+    ) {
+        headers.insert(PEER_HEADER, peer);
+        headers.insert(SECRET_HEADER, secret);
+    }
+    let upstream = Request::from_parts(parts, body);
+    let mut answer = match tokio::time::timeout(ANSWER_TIMEOUT, sender.send_request(upstream)).await
+    {
+        Ok(Ok(a)) => a,
+        // The request was sent: it cannot come back.
+        Ok(Err(e)) => {
+            tracing::warn!("forwarding to {}: {e}", node.id);
+            return Ok(Error::Elsewhere(node.clone()).into_response());
+        }
+        Err(_) => return Ok(Error::Elsewhere(node.clone()).into_response()),
+    };
+    if answer.status() == StatusCode::SWITCHING_PROTOCOLS {
+        let server_upgrade = hyper::upgrade::on(&mut answer);
+        tokio::spawn(async move {
+            let _slot = slot;
+            let (Ok(client), Ok(server)) = tokio::join!(client_upgrade, server_upgrade) else {
+                return;
+            };
+            let mut client = TokioIo::new(client);
+            let mut server = TokioIo::new(server);
+            let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+        });
+    }
+    Ok(answer.map(Body::new))
+}
+
+/// Middleware of the cluster listener: only requests with the site's
+/// secret pass, and their client address is the one the forwarding
+/// process saw.
+#[allow(dead_code)] // wired to the cluster listener next
+pub(crate) async fn trusted(
+    State(state): State<AppState>,
+    mut req: Request,
+    next: Next,
+) -> Response {
+    let expected = state.cluster().secret.as_deref();
+    let given = req
+        .headers()
+        .get(SECRET_HEADER)
+        .and_then(|v| v.to_str().ok());
+    // Compared as digests, so the time taken says nothing about the secret.
+    let digest = crate::table::sha256_hex;
+    let ok = matches!((expected, given), (Some(e), Some(g)) if digest(e) == digest(g));
+    if !ok {
+        return (StatusCode::FORBIDDEN, "cluster requests only").into_response();
+    }
+    let peer = req
+        .headers()
+        .get(PEER_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok());
+    if let Some(ip) = peer {
+        req.extensions_mut().insert(ClientAddr::of(ip));
+    }
+    next.run(req).await
+}

@@ -1,0 +1,349 @@
+//! What every [`Store`] backend must do, as tests over `&dyn Store`: each
+//! backend's test module runs every one of them on a fresh, empty store of
+//! its own, so SQLite and PostgreSQL are held to one contract.
+
+use super::*;
+use game::Seat;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A three-seat Big Cheese table: a free human seat and two bots.
+pub(crate) fn table(id: &str) -> StoredTable {
+    StoredTable {
+        id: id.to_string(),
+        game: "bigcheese".to_string(),
+        rules_version: "bigcheese/1".to_string(),
+        players: 3,
+        options: [("dice".to_string(), "d6".to_string())].into(),
+        seed: u64::MAX.into(),
+        seed_hash: "abc".to_string(),
+        fair: None,
+        config: TableConfig::default(),
+        created_at: 100,
+        finished_at: None,
+        seats: vec![
+            StoredSeat {
+                seat: Seat::new(0),
+                kind: SeatKind::Human {
+                    name: None,
+                    token_hash: None,
+                },
+            },
+            StoredSeat {
+                seat: Seat::new(1),
+                kind: SeatKind::Bot("heuristic".to_string()),
+            },
+            StoredSeat {
+                seat: Seat::new(2),
+                kind: SeatKind::Bot("random".to_string()),
+            },
+        ],
+        actions: Vec::new(),
+        access: Access {
+            public: true,
+            ..Access::default()
+        },
+    }
+}
+
+/// An action of seat `seat`.
+pub(crate) fn act(seq: u64, seat: usize, action: &str) -> StoredAction {
+    StoredAction {
+        seq,
+        seat: Seat::new(seat),
+        action: action.to_string(),
+    }
+}
+
+const N: &str = "node-a";
+
+/// Tables, seats and actions read back as written; a seq is stored once;
+/// a seat is taken once.
+pub(crate) fn round_trip(s: &dyn Store) {
+    assert_eq!(s.create_table(&table("t1"), N).unwrap(), 1);
+    let mut older = table("t2");
+    older.created_at = 50;
+    s.create_table(&older, N).unwrap();
+    s.append_action("t1", &act(1, 1, "bid 2"), 101, false, 1)
+        .unwrap();
+    s.append_action("t1", &act(2, 2, "pass"), 102, false, 1)
+        .unwrap();
+    assert!(
+        s.append_action("t1", &act(2, 0, "pass"), 103, false, 1)
+            .is_err(),
+        "a seq is stored once"
+    );
+    assert!(s
+        .take_seat("t1", Seat::new(0), "Ann", "hash", None, 1)
+        .unwrap());
+    assert!(!s
+        .take_seat("t1", Seat::new(0), "Bob", "h2", None, 1)
+        .unwrap());
+    assert!(!s
+        .take_seat("t1", Seat::new(1), "Bob", "h2", None, 1)
+        .unwrap());
+    s.mark_finished("t2", 200).unwrap();
+    let live = s.load_unfinished().unwrap();
+    assert_eq!(live.len(), 1);
+    let t = &live[0];
+    assert_eq!(t.id, "t1");
+    assert_eq!(t.seed, u64::MAX.into());
+    assert_eq!(t.options["dice"], "d6");
+    assert_eq!(t.actions.len(), 2);
+    assert_eq!(t.actions[1].action, "pass");
+    assert_eq!(t.actions[1].seat, Seat::new(2));
+    assert_eq!(
+        t.seats[0].kind,
+        SeatKind::Human {
+            name: Some("Ann".to_string()),
+            token_hash: Some("hash".to_string())
+        }
+    );
+    assert_eq!(t.seats[2].kind, SeatKind::Bot("random".to_string()));
+    assert_eq!(s.load("t2").unwrap().unwrap().finished_at, Some(200));
+    assert!(s.load("nope").unwrap().is_none());
+    assert_eq!(s.unfinished_ids().unwrap(), vec!["t1".to_string()]);
+    let mut second = table("t3");
+    second.created_at = 300;
+    second.access.public = false;
+    s.create_table(&second, N).unwrap();
+    let list = s.list(10).unwrap();
+    assert_eq!(list.len(), 2, "a private table is not listed");
+    assert_eq!(list[0].id, "t1", "newest first");
+    assert!(list.iter().any(|t| t.id == "t2" && t.status == "finished"));
+    let t1 = list.iter().find(|t| t.id == "t1").unwrap();
+    assert_eq!((t1.status, t1.free_seats), ("playing", 0));
+    assert!(
+        s.create_table(&table("t1"), N).is_err(),
+        "an id is stored once"
+    );
+}
+
+/// F3: the last action and the game's end are one write; an action after
+/// the end is refused.
+pub(crate) fn end_with_last_action(s: &dyn Store) {
+    s.create_table(&table("e"), N).unwrap();
+    s.append_action("e", &act(1, 0, "pass"), 10, false, 1)
+        .unwrap();
+    assert_eq!(s.load("e").unwrap().unwrap().finished_at, None);
+    s.append_action("e", &act(2, 0, "pass"), 11, true, 1)
+        .unwrap();
+    assert_eq!(s.load("e").unwrap().unwrap().finished_at, Some(11));
+    assert!(s
+        .append_action("e", &act(3, 0, "pass"), 12, false, 1)
+        .is_err());
+    assert_eq!(s.load("e").unwrap().unwrap().actions.len(), 2);
+    assert_eq!(s.list(5).unwrap()[0].status, "finished");
+}
+
+/// Idle tables are ended by the sweep (the short rule for tables that
+/// never started), seats are filled once, and the caps count live tables.
+pub(crate) fn idle_and_fill(s: &dyn Store) {
+    let mut old = table("old");
+    old.access.owner = Some("1.2.3.4".to_string());
+    s.create_table(&old, N).unwrap();
+    assert!(s.fill_seat("old", Seat::new(0), "random", 1).unwrap());
+    assert!(!s.fill_seat("old", Seat::new(0), "random", 1).unwrap());
+    assert!(!s.fill_seat("old", Seat::new(1), "random", 1).unwrap());
+    assert_eq!(
+        s.load("old").unwrap().unwrap().seats[0].kind,
+        SeatKind::Bot("random".to_string())
+    );
+    assert_eq!(s.count_live("nobody").unwrap(), (1, 0));
+    assert_eq!(s.count_live("1.2.3.4").unwrap(), (1, 1));
+    assert!(s.abandon_idle(100, 100, 500).unwrap().is_empty());
+    s.create_table(&table("begun"), N).unwrap();
+    s.append_action("begun", &act(1, 1, "pass"), 100, false, 1)
+        .unwrap();
+    assert_eq!(
+        s.abandon_idle(50, 101, 500).unwrap(),
+        vec!["old".to_string()],
+        "never started, idle since 100: ended by the short rule"
+    );
+    assert_eq!(s.load("old").unwrap().unwrap().finished_at, Some(500));
+    assert_eq!(s.load("begun").unwrap().unwrap().finished_at, None);
+    assert_eq!(
+        s.abandon_idle(101, 101, 500).unwrap(),
+        vec!["begun".to_string()]
+    );
+    assert!(s.list(5).unwrap().iter().all(|t| t.status == "abandoned"));
+    assert_eq!(s.count_live("nobody").unwrap(), (0, 0));
+    assert!(s.unfinished_ids().unwrap().is_empty());
+}
+
+/// A fair table's secret and contributions read back, and give its seed.
+pub(crate) fn fair_inputs(s: &dyn Store) {
+    let secret = [7u8; 32];
+    let mut t = table("f");
+    t.fair = Some(StoredFair {
+        secret,
+        contributions: BTreeMap::new(),
+    });
+    t.seed = t.fair.as_ref().map(StoredFair::seed).unwrap();
+    s.create_table(&t, N).unwrap();
+    assert!(s
+        .take_seat("f", Seat::new(0), "Ann", "h", Some([9u8; 32]), 1)
+        .unwrap());
+    let t = s.load("f").unwrap().unwrap();
+    let fair = t.fair.unwrap();
+    assert_eq!(fair.secret, secret);
+    assert_eq!(fair.contributions[&Seat::new(0)], [9u8; 32]);
+    assert_eq!(t.seed, crate::fair::seed(&secret, &fair.contributions));
+}
+
+/// Issue 9: claims, epochs and fencing. A table is written only under
+/// its current epoch; a live owner keeps it; a dead or departed one loses
+/// it; a released one is free.
+pub(crate) fn ownership_and_fencing(s: &dyn Store) {
+    let long = Duration::from_secs(3600);
+    let a = Node {
+        id: "A".to_string(),
+        url: "http://127.0.0.1:1".to_string(),
+    };
+    let b = Node {
+        id: "B".to_string(),
+        url: "http://127.0.0.1:2".to_string(),
+    };
+    s.heartbeat(&a).unwrap();
+    s.heartbeat(&b).unwrap();
+    assert_eq!(s.create_table(&table("o"), "A").unwrap(), 1);
+    assert_eq!(
+        s.claim("o", "B", long).unwrap(),
+        Ownership::Other(a.clone())
+    );
+    assert_eq!(s.claim("none", "B", long).unwrap(), Ownership::Missing);
+    assert_eq!(s.claim("o", "A", long).unwrap(), Ownership::Mine(2));
+    assert!(
+        matches!(
+            s.append_action("o", &act(1, 1, "pass"), 1, false, 1),
+            Err(StoreError::Fenced {
+                epoch: 1,
+                current: 2,
+                ..
+            })
+        ),
+        "even its own older epoch is fenced"
+    );
+    s.append_action("o", &act(1, 1, "pass"), 1, false, 2)
+        .unwrap();
+    assert!(s.orphans("B", long, 10).unwrap().is_empty(), "A is alive");
+    // A falls silent: under a zero lease nobody is alive.
+    assert_eq!(
+        s.orphans("B", Duration::ZERO, 10).unwrap(),
+        vec!["o".to_string()]
+    );
+    assert_eq!(
+        s.claim("o", "B", Duration::ZERO).unwrap(),
+        Ownership::Mine(3)
+    );
+    // The stale owner can write nothing: no action, seat or end.
+    for stale in [
+        s.append_action("o", &act(2, 2, "pass"), 2, false, 2),
+        s.take_seat("o", Seat::new(0), "Eve", "x", None, 2)
+            .map(|_| ()),
+        s.fill_seat("o", Seat::new(0), "random", 2).map(|_| ()),
+        s.mark_abandoned("o", 2, 2),
+    ] {
+        assert!(matches!(stale, Err(StoreError::Fenced { .. })), "{stale:?}");
+    }
+    let t = s.load("o").unwrap().unwrap();
+    assert_eq!(t.actions.len(), 1, "the history did not fork");
+    assert_eq!(t.finished_at, None);
+    s.append_action("o", &act(2, 2, "pass"), 2, false, 3)
+        .unwrap();
+    assert_eq!(
+        s.claim("o", "A", long).unwrap(),
+        Ownership::Other(b.clone())
+    );
+    // A release under an old epoch does nothing; the owner's frees it.
+    s.release("o", "B", 2).unwrap();
+    assert_eq!(s.claim("o", "A", long).unwrap(), Ownership::Other(b));
+    s.release("o", "B", 3).unwrap();
+    assert!(s.orphans("A", Duration::ZERO, 10).unwrap().is_empty());
+    assert_eq!(s.claim("o", "A", long).unwrap(), Ownership::Mine(4));
+    // A process that leaves orphans its tables at once.
+    s.leave("A").unwrap();
+    assert_eq!(s.orphans("B", long, 10).unwrap(), vec!["o".to_string()]);
+    assert_eq!(s.claim("o", "B", long).unwrap(), Ownership::Mine(5));
+    assert_eq!(s.load("o").unwrap().unwrap().actions.len(), 2);
+}
+
+/// A dump restored into another store dumps the same, column for column.
+pub(crate) fn dump_and_restore(from: &dyn Store, to: &dyn Store) {
+    let mut t = table("d1");
+    t.access = Access {
+        public: false,
+        invite_hash: Some("i".to_string()),
+        creator_hash: Some("c".to_string()),
+        owner: Some("9.9.9.9".to_string()),
+    };
+    from.create_table(&t, N).unwrap();
+    from.append_action("d1", &act(1, 1, "pass"), 150, false, 1)
+        .unwrap();
+    from.append_action("d1", &act(2, 2, "bid 3"), 160, true, 1)
+        .unwrap();
+    from.create_table(&table("d2"), N).unwrap();
+    from.abandon_idle(1000, 1000, 1001).unwrap();
+    assert_eq!(
+        from.ids_after("", 10).unwrap(),
+        vec!["d1".to_string(), "d2".to_string()]
+    );
+    assert_eq!(from.ids_after("d1", 10).unwrap(), vec!["d2".to_string()]);
+    assert_eq!(from.ids_after("", 1).unwrap(), vec!["d1".to_string()]);
+    for id in ["d1", "d2"] {
+        let dump = from.dump(id).unwrap().unwrap();
+        to.restore(&dump).unwrap();
+        assert_eq!(to.dump(id).unwrap().unwrap(), dump);
+        assert!(to.restore(&dump).is_err(), "restored once");
+    }
+    let d1 = to.dump("d1").unwrap().unwrap();
+    assert_eq!(d1.action_times, vec![150, 160]);
+    assert_eq!(d1.ended.as_deref(), Some("over"));
+    assert_eq!(
+        to.dump("d2").unwrap().unwrap().ended.as_deref(),
+        Some("abandoned")
+    );
+    assert!(from.dump("none").unwrap().is_none());
+}
+
+/// Eight threads append at once; a repeated seq fails alone; the
+/// non-blocking form reports once committed.
+pub(crate) fn concurrent_appends(s: Arc<dyn Store>) {
+    for i in 0..8 {
+        s.create_table(&table(&format!("g{i}")), N).unwrap();
+    }
+    let threads: Vec<_> = (0..8)
+        .map(|i| {
+            let s = Arc::clone(&s);
+            std::thread::spawn(move || {
+                let id = format!("g{i}");
+                for seq in 1..=50 {
+                    s.append_action(&id, &act(seq, 0, "pass"), 1, false, 1)
+                        .unwrap();
+                    if seq % 4 == 0 {
+                        assert!(s
+                            .append_action(&id, &act(seq, 0, "pass"), 1, false, 1)
+                            .is_err());
+                    }
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    Arc::clone(&s).append_action_then(
+        "g0".to_string(),
+        act(51, 0, "pass"),
+        2,
+        false,
+        1,
+        Box::new(move |r| tx.send(r.is_ok()).unwrap()),
+    );
+    assert!(rx.recv().unwrap());
+    for t in s.load_unfinished().unwrap() {
+        let want = if t.id == "g0" { 51 } else { 50 };
+        assert_eq!(t.actions.len(), want, "{}", t.id);
+    }
+}

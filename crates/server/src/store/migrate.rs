@@ -1,0 +1,182 @@
+//! The versioned schema of both backends: one list of migrations, each
+//! written in both SQL dialects side by side, so the two schemas can never
+//! drift apart in their versions.
+//!
+//! A database records every migration it has had in `schema_migrations`
+//! (version, name, unix seconds). At start-up each process applies, in one
+//! transaction, those it lacks, in order; PostgreSQL takes an advisory lock
+//! first so several processes starting together migrate once. A database
+//! with a migration newer than this program refuses to open
+//! ([`super::StoreError::TooNew`]) rather than be written by code that does
+//! not know its shape.
+//!
+//! SQLite files made before migrations existed (issues 4 to 8) have the
+//! tables of migration 1 but no `schema_migrations`: migration 1 creates
+//! only what is missing, and the SQLite backend first adds the columns
+//! issue 8 added, so such a file is brought up to date without loss.
+
+/// One step of the schema.
+#[derive(Debug)]
+pub struct Migration {
+    /// 1, 2, 3…: applied in this order, each once.
+    pub version: i64,
+    /// What it does, for `schema_migrations` and the logs.
+    pub name: &'static str,
+    /// The step in SQLite's dialect.
+    pub sqlite: &'static str,
+    /// The step in PostgreSQL's dialect.
+    pub postgres: &'static str,
+}
+
+/// The table that records applied migrations, in both dialects (the same
+/// text works in both).
+pub const LEDGER: &str = "CREATE TABLE IF NOT EXISTS schema_migrations (
+  version BIGINT PRIMARY KEY,
+  name TEXT NOT NULL,
+  applied_at BIGINT NOT NULL
+)";
+
+/// Every migration, oldest first.
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "tables, seats and actions",
+        sqlite: "
+CREATE TABLE IF NOT EXISTS tables (
+  id TEXT PRIMARY KEY,
+  game TEXT NOT NULL,
+  rules_version TEXT NOT NULL,
+  players INTEGER NOT NULL,
+  options TEXT NOT NULL,
+  seed TEXT NOT NULL,
+  seed_hash TEXT NOT NULL,
+  config TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  finished_at INTEGER,
+  public INTEGER NOT NULL DEFAULT 1,
+  invite_hash TEXT,
+  creator_hash TEXT,
+  owner TEXT,
+  last_active INTEGER,
+  ended TEXT,
+  fair_secret TEXT,
+  contributions TEXT
+);
+CREATE TABLE IF NOT EXISTS seats (
+  table_id TEXT NOT NULL REFERENCES tables(id),
+  seat INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  bot TEXT,
+  name TEXT,
+  token_hash TEXT,
+  PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS actions (
+  table_id TEXT NOT NULL REFERENCES tables(id),
+  seq INTEGER NOT NULL,
+  seat INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (table_id, seq)
+);
+CREATE INDEX IF NOT EXISTS tables_unfinished ON tables(finished_at);
+",
+        postgres: "
+CREATE TABLE IF NOT EXISTS tables (
+  id TEXT PRIMARY KEY,
+  game TEXT NOT NULL,
+  rules_version TEXT NOT NULL,
+  players BIGINT NOT NULL,
+  options TEXT NOT NULL,
+  seed TEXT NOT NULL,
+  seed_hash TEXT NOT NULL,
+  config TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  finished_at BIGINT,
+  public BIGINT NOT NULL DEFAULT 1,
+  invite_hash TEXT,
+  creator_hash TEXT,
+  owner TEXT,
+  last_active BIGINT,
+  ended TEXT,
+  fair_secret TEXT,
+  contributions TEXT
+);
+CREATE TABLE IF NOT EXISTS seats (
+  table_id TEXT NOT NULL REFERENCES tables(id),
+  seat BIGINT NOT NULL,
+  kind TEXT NOT NULL,
+  bot TEXT,
+  name TEXT,
+  token_hash TEXT,
+  PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS actions (
+  table_id TEXT NOT NULL REFERENCES tables(id),
+  seq BIGINT NOT NULL,
+  seat BIGINT NOT NULL,
+  action TEXT NOT NULL,
+  at BIGINT NOT NULL,
+  PRIMARY KEY (table_id, seq)
+);
+CREATE INDEX IF NOT EXISTS tables_unfinished ON tables(finished_at);
+",
+    },
+    Migration {
+        version: 2,
+        name: "indexes of the lobby, the caps and the sweep",
+        sqlite: "
+CREATE INDEX IF NOT EXISTS tables_public_created ON tables(public, created_at);
+CREATE INDEX IF NOT EXISTS tables_owner_live ON tables(owner, finished_at);
+CREATE INDEX IF NOT EXISTS tables_live_active ON tables(finished_at, last_active);
+",
+        postgres: "
+CREATE INDEX IF NOT EXISTS tables_public_created ON tables(public, created_at);
+CREATE INDEX IF NOT EXISTS tables_owner_live ON tables(owner, finished_at);
+CREATE INDEX IF NOT EXISTS tables_live_active ON tables(finished_at, last_active);
+",
+    },
+    Migration {
+        version: 3,
+        name: "table ownership: epochs, owner processes, heartbeats",
+        sqlite: "
+ALTER TABLE tables ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tables ADD COLUMN owner_node TEXT;
+CREATE TABLE nodes (
+  id TEXT PRIMARY KEY,
+  url TEXT NOT NULL,
+  heartbeat_ms INTEGER NOT NULL
+);
+CREATE INDEX tables_owner_node ON tables(owner_node) WHERE owner_node IS NOT NULL;
+",
+        postgres: "
+ALTER TABLE tables ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE tables ADD COLUMN owner_node TEXT;
+CREATE TABLE nodes (
+  id TEXT PRIMARY KEY,
+  url TEXT NOT NULL,
+  heartbeat_ms BIGINT NOT NULL
+);
+CREATE INDEX tables_owner_node ON tables(owner_node) WHERE owner_node IS NOT NULL;
+",
+    },
+];
+
+/// The newest version this program knows.
+pub fn latest() -> i64 {
+    MIGRATIONS.last().map_or(0, |m| m.version)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_run_one_two_three_without_gaps() {
+        for (i, m) in MIGRATIONS.iter().enumerate() {
+            assert_eq!(m.version, i as i64 + 1, "{}", m.name);
+            assert!(!m.sqlite.trim().is_empty() && !m.postgres.trim().is_empty());
+        }
+        assert_eq!(latest(), MIGRATIONS.len() as i64);
+    }
+}
