@@ -302,7 +302,6 @@ async fn forward(
 /// Middleware of the cluster listener: only requests with the site's
 /// secret pass, and their client address is the one the forwarding
 /// process saw.
-#[allow(dead_code)] // wired to the cluster listener next
 pub(crate) async fn trusted(
     State(state): State<AppState>,
     mut req: Request,

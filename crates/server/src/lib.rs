@@ -39,7 +39,7 @@ use tokio::sync::{watch, Semaphore};
 
 pub(crate) use bots::dispatch as with_game;
 pub use bots::GAMES;
-pub use net::run;
+pub use net::{run, run_cluster};
 
 /// Server-wide limits: every resource an outside client can use has one.
 /// `ratrace serve --help` sets each; the defaults suit a small public

@@ -121,10 +121,39 @@ pub async fn run(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let router = crate::app(state.clone());
+    let per_addr = state.limits().max_connections_per_ip;
+    accept(listener, state, router, per_addr, shutdown).await
+}
+
+/// Accepts the other processes of the site on their own listener
+/// (issue 9): the same routes, but only requests carrying the site's
+/// secret, whose client address is the one the forwarding process saw.
+/// There is no per-address cap (every connection comes from a peer
+/// process; the real clients were counted where they connected), only the
+/// cap in all.
+pub async fn run_cluster(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let router = crate::app(state.clone()).layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        crate::cluster::trusted,
+    ));
+    accept(listener, state, router, 0, shutdown).await
+}
+
+async fn accept(
+    listener: TcpListener,
+    state: AppState,
+    router: axum::Router,
+    per_addr: usize,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     let limits = state.limits();
     let caps = Caps {
         all: Arc::new(Semaphore::new(limits.max_connections.max(1))),
-        per_addr: limits.max_connections_per_ip,
+        per_addr,
         counts: Arc::new(Mutex::new(HashMap::new())),
     };
     let (stop, stopped) = watch::channel(false);

@@ -3,6 +3,7 @@
 
 mod it {
     mod bad_input;
+    mod cluster;
     mod leak;
     mod play;
     mod restart;

@@ -339,7 +339,12 @@ impl SqliteStore {
     /// Runs every write in one transaction, each in its own savepoint, and
     /// commits. If the commit fails, every write fails.
     fn commit_batch(conn: &mut Connection, batch: Vec<Write>) -> Vec<Result<Applied, StoreError>> {
-        let mut tx = match conn.transaction() {
+        // IMMEDIATE: the write lock is taken at BEGIN, where the busy
+        // timeout waits for it, never later when a read snapshot would have
+        // to be upgraded (which fails at once if another process of the
+        // site wrote meanwhile).
+        let mut tx = match conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        {
             Ok(tx) => tx,
             Err(e) => {
                 let text = e.to_string();
