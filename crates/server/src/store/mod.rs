@@ -17,6 +17,7 @@
 
 #[cfg(test)]
 mod contract;
+pub mod copy;
 pub mod migrate;
 mod sqlite;
 
