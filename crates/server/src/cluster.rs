@@ -52,6 +52,54 @@ pub struct Cluster {
     pub adopt_orphans: bool,
     /// The secret forwarded requests carry; `None` forwards nothing.
     pub secret: Option<String>,
+    /// The WebSockets this process pipes to other processes, by table.
+    pub(crate) pipes: Arc<Pipes>,
+}
+
+/// The WebSocket connections piped to another process, by table id, each
+/// with a way to cut it.
+#[derive(Debug, Default)]
+pub(crate) struct Pipes {
+    open: std::sync::Mutex<std::collections::HashMap<String, Vec<Arc<tokio::sync::Notify>>>>,
+}
+
+impl Pipes {
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Vec<Arc<tokio::sync::Notify>>>>
+    {
+        self.open.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A new pipe for `table`; notified to cut it.
+    fn open(&self, table: &str) -> Arc<tokio::sync::Notify> {
+        let cut = Arc::new(tokio::sync::Notify::new());
+        self.lock()
+            .entry(table.to_string())
+            .or_default()
+            .push(Arc::clone(&cut));
+        cut
+    }
+
+    /// Forgets an ended pipe.
+    fn close(&self, table: &str, cut: &Arc<tokio::sync::Notify>) {
+        let mut open = self.lock();
+        if let Some(list) = open.get_mut(table) {
+            list.retain(|c| !Arc::ptr_eq(c, cut));
+            if list.is_empty() {
+                open.remove(table);
+            }
+        }
+    }
+
+    /// Cuts every pipe of `table`.
+    fn cut(&self, table: &str) {
+        if let Some(list) = self.lock().remove(table) {
+            for c in list {
+                c.notify_one();
+            }
+        }
+    }
 }
 
 impl Cluster {
@@ -66,6 +114,7 @@ impl Cluster {
             lease: Duration::from_secs(2),
             adopt_orphans: false,
             secret: None,
+            pipes: Arc::default(),
         }
     }
 
@@ -129,6 +178,9 @@ async fn adopt(state: &AppState) {
         Err(e) => return tracing::error!("looking for orphaned tables: {e}"),
     };
     for id in ids {
+        // A connection piped to the dead owner hangs if it is only
+        // stopped: cut it, so its client reconnects to the new owner.
+        state.cluster().pipes.cut(&id);
         match state.load_table(&id, None).await {
             Ok(_) => tracing::info!(table = %id, "took over from a process that stopped"),
             Err(Error::Elsewhere(_)) => {}
@@ -182,7 +234,7 @@ pub(crate) async fn to_owner(
             _ => break,
         };
         let Some(r) = req.take() else { break };
-        match forward(&state, &node, who, r).await {
+        match forward(&state, &id, &node, who, r).await {
             Ok(response) => return response,
             Err((back, e)) => {
                 tracing::debug!(table = %id, "owner {} unreachable: {e}", node.id);
@@ -203,8 +255,9 @@ pub(crate) async fn to_owner(
 /// How long connecting to another process may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long another process may take to answer a forwarded request's
-/// headers.
-const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+/// headers (every forwarded route answers at once: a join, an info, a
+/// WebSocket upgrade); a stopped owner is given up on after this.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Sends `req` to `node`'s cluster listener and returns its answer. A
 /// WebSocket upgrade is piped both ways for as long as it lives, keeping
@@ -212,6 +265,7 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
 /// comes back untouched (nothing was sent).
 async fn forward(
     state: &AppState,
+    table: &str,
     node: &Node,
     who: ClientAddr,
     mut req: Request,
@@ -286,14 +340,21 @@ async fn forward(
     };
     if answer.status() == StatusCode::SWITCHING_PROTOCOLS {
         let server_upgrade = hyper::upgrade::on(&mut answer);
+        let cut = state.cluster().pipes.open(table);
+        let pipes = Arc::clone(&state.cluster().pipes);
+        let table = table.to_string();
         tokio::spawn(async move {
             let _slot = slot;
             let (Ok(client), Ok(server)) = tokio::join!(client_upgrade, server_upgrade) else {
-                return;
+                return pipes.close(&table, &cut);
             };
             let mut client = TokioIo::new(client);
             let mut server = TokioIo::new(server);
-            let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+            tokio::select! {
+                _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
+                () = cut.notified() => {}
+            }
+            pipes.close(&table, &cut);
         });
     }
     Ok(answer.map(Body::new))

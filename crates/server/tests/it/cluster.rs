@@ -61,6 +61,7 @@ fn process(db: &Path, name: &str) -> Process {
                 lease: LEASE,
                 adopt_orphans: true,
                 secret: Some(SECRET.to_string()),
+                ..Cluster::standalone()
             };
             let state = server::AppState::open_cluster(store, Limits::unlimited(), cluster)
                 .await
