@@ -18,8 +18,23 @@ for crate in game bigcheese dalmuti; do
 done
 echo "== doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
-echo "== tests"
+echo "== tests (with a throwaway PostgreSQL for the PostgreSQL store backend)"
+pg_dir=$(mktemp -d /tmp/ratrace-pg.XXXXXX)
+stop_pg() {
+  bash scripts/pg.sh stop "$pg_dir" || true
+  rm -rf "$pg_dir"
+}
+trap stop_pg EXIT
+RATRACE_TEST_PG=$(bash scripts/pg.sh start "$pg_dir" | tail -n 1)
+export RATRACE_TEST_PG
+# Without a server the PostgreSQL tests would skip; here they must run.
+export RATRACE_REQUIRE_PG=1
 cargo test --workspace --locked
+echo "== the server's integration tests again, each server on a PostgreSQL database"
+RATRACE_IT_BACKEND=postgres cargo test -p server --test tests --locked
+stop_pg
+trap - EXIT
+unset RATRACE_TEST_PG RATRACE_REQUIRE_PG
 echo "== the README's \`cargo run -- ...\` finds exactly one binary"
 cargo run --locked -q -- --version
 echo "== browser end-to-end tests (e2e/: playwright-core + Debian chromium, node --test)"

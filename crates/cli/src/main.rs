@@ -217,12 +217,20 @@ enum Command {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: std::net::SocketAddr,
-        /// The SQLite database file (created if missing, readable by its
-        /// owner only).
+        /// The database: a SQLite file (a path or `sqlite:PATH`, created if
+        /// missing, readable by its owner only) or PostgreSQL
+        /// (`postgres://USER:PASSWORD@HOST/DB`).
         #[arg(long, default_value = "ratrace.db")]
-        db: PathBuf,
+        db: String,
+        #[command(flatten)]
+        cluster: ClusterArgs,
         #[command(flatten)]
         limits: ServeLimits,
+    },
+    /// Manage the database.
+    Db {
+        #[command(subcommand)]
+        command: DbCommand,
     },
     /// Check a finished game's record: the seed against what the server
     /// published (its hash, or the fair-deal commitment and each player's
@@ -238,6 +246,43 @@ enum Command {
         /// bigcheese or dalmuti.
         game: String,
     },
+}
+
+/// `ratrace db` subcommands.
+#[derive(Subcommand)]
+enum DbCommand {
+    /// Copy every table, seat and action from one database to another
+    /// (e.g. a SQLite file into PostgreSQL), then check every table reads
+    /// back equal and every finished game's record verifies on the
+    /// target. Safe to run again: tables already copied are skipped.
+    Copy {
+        /// The source: `sqlite:PATH`, a path, or `postgres://…`.
+        #[arg(long)]
+        from: String,
+        /// The target (its schema is created or brought up to date).
+        #[arg(long)]
+        to: String,
+    },
+}
+
+/// `ratrace serve`'s place in a site of several processes (docs/deploy.md).
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Several processes, one site")]
+struct ClusterArgs {
+    /// Join a site of several processes on one database: listen here for
+    /// the other processes (requests for tables this process owns; keep it
+    /// on a private network). Without it the process serves alone.
+    #[arg(long, value_name = "ADDR")]
+    cluster_listen: Option<std::net::SocketAddr>,
+    /// The URL the other processes reach the cluster listener at
+    /// (default: http://ADDR of --cluster-listen; needed if ADDR is
+    /// 0.0.0.0).
+    #[arg(long, value_name = "URL")]
+    advertise: Option<String>,
+    /// Milliseconds a process may go without a heartbeat before the others
+    /// take its tables over.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(200..=600_000))]
+    lease_ms: u64,
 }
 
 /// `ratrace serve`'s limits: every resource an outside client can use is
@@ -755,7 +800,15 @@ fn run(cli: Cli) -> Result<bool, String> {
             Ok(true)
         }
         Command::Scenario { files } => run_scenarios(&files),
-        Command::Serve { addr, db, limits } => serve(addr, &db, limits.limits()),
+        Command::Serve {
+            addr,
+            db,
+            cluster,
+            limits,
+        } => serve(addr, &db, &cluster, limits.limits()),
+        Command::Db {
+            command: DbCommand::Copy { from, to },
+        } => db_copy(&from, &to),
         Command::Verify { record } => {
             let r = records::read(&record)?;
             let report = server::verify::verify(&r);
@@ -792,7 +845,8 @@ fn run(cli: Cli) -> Result<bool, String> {
 /// Ctrl-C.
 fn serve(
     addr: std::net::SocketAddr,
-    db: &Path,
+    db: &str,
+    cluster: &ClusterArgs,
     mut limits: server::Limits,
 ) -> Result<bool, String> {
     tracing_subscriber::fmt().with_target(false).init();
@@ -810,18 +864,62 @@ fn serve(
     }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     runtime.block_on(async {
-        let store =
-            server::store::SqliteStore::open(db).map_err(|e| format!("{}: {e}", db.display()))?;
-        let state = server::AppState::open_with(std::sync::Arc::new(store), limits)
+        let where_ = server::store::redact(db);
+        let store = server::store::open(db)
             .await
-            .map_err(|e| format!("{}: {e}", db.display()))?;
+            .map_err(|e| format!("{where_}: {e}"))?;
+        let backend = store.backend();
+        let (site, inner) = match cluster.cluster_listen {
+            None => (server::cluster::Cluster::standalone(), None),
+            Some(at) => {
+                let inner = tokio::net::TcpListener::bind(at)
+                    .await
+                    .map_err(|e| format!("--cluster-listen {at}: {e}"))?;
+                let bound = inner.local_addr().map_err(|e| e.to_string())?;
+                let url = match &cluster.advertise {
+                    Some(url) => url.clone(),
+                    None if bound.ip().is_unspecified() => {
+                        return Err(format!(
+                            "--cluster-listen {at} is every address: say where the other \
+                             processes reach this one with --advertise http://HOST:PORT"
+                        ))
+                    }
+                    None => format!("http://{bound}"),
+                };
+                let probe = std::sync::Arc::clone(&store);
+                let secret = tokio::task::spawn_blocking(move || probe.site_secret())
+                    .await
+                    .map_err(|e| e.to_string())?
+                    .map_err(|e| format!("{where_}: {e}"))?;
+                tracing::info!("cluster listener on http://{bound}, advertised as {url}");
+                let site = server::cluster::Cluster::member(
+                    server::store::Node {
+                        id: server::store::new_node_id(),
+                        url,
+                    },
+                    std::time::Duration::from_millis(cluster.lease_ms),
+                    secret,
+                );
+                (site, Some(inner))
+            }
+        };
+        let node = site.node.id.clone();
+        let state = server::AppState::open_cluster(store, limits, site)
+            .await
+            .map_err(|e| format!("{where_}: {e}"))?;
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| format!("{addr}: {e}"))?;
         let local = listener.local_addr().map_err(|e| e.to_string())?;
+        if let Some(inner) = inner {
+            tokio::spawn(server::run_cluster(
+                inner,
+                state.clone(),
+                std::future::pending(),
+            ));
+        }
         tracing::info!(
-            "serving on http://{local} (tables in {}, loaded when asked for)",
-            db.display()
+            "serving on http://{local} (tables in {backend} {where_}, loaded when asked for; process {node})"
         );
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
@@ -831,6 +929,50 @@ fn serve(
             .map_err(|e| e.to_string())?;
         Ok(true)
     })
+}
+
+/// `ratrace db copy`: every table from `from` into `to`, with a progress
+/// bar, then the figures.
+fn db_copy(from: &str, to: &str) -> Result<bool, String> {
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    let (src, dst) = (server::store::redact(from), server::store::redact(to));
+    let (source, target) = runtime.block_on(async {
+        let source = server::store::open(from)
+            .await
+            .map_err(|e| format!("--from {src}: {e}"))?;
+        let target = server::store::open(to)
+            .await
+            .map_err(|e| format!("--to {dst}: {e}"))?;
+        Ok::<_, String>((source, target))
+    })?;
+    let started = std::time::Instant::now();
+    // The stores block: the copy runs on this thread, outside the runtime
+    // (which keeps driving PostgreSQL's connections).
+    let total = server::store::copy::count(source.as_ref()).map_err(|e| e.to_string())?;
+    let bar = cli::games_bar(total as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} tables  {per_sec}  eta {eta}")
+    {
+        bar.set_style(style);
+    }
+    let copied = server::store::copy::copy(source.as_ref(), target.as_ref(), |r| {
+        bar.set_position(r.tables as u64)
+    });
+    bar.finish_and_clear();
+    let report = copied.map_err(|e| format!("copy {src} -> {dst}: {e}"))?;
+    outln!(
+        "copied {src} -> {dst}: {} tables ({} new, {} already there), {} actions, \
+         {} finished games verified, in {:.1} s",
+        report.tables,
+        report.copied,
+        report.already,
+        report.actions,
+        report.verified,
+        started.elapsed().as_secs_f64()
+    );
+    drop((source, target));
+    drop(runtime);
+    Ok(true)
 }
 
 /// `n` units of `unit` seconds, where 0 means never (a hundred years, so a

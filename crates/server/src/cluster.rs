@@ -118,6 +118,19 @@ impl Cluster {
         }
     }
 
+    /// A process of a site of several: it heartbeats as `node`, takes
+    /// over the tables of processes silent for `lease`, and forwards with
+    /// `secret`.
+    pub fn member(node: Node, lease: Duration, secret: String) -> Cluster {
+        Cluster {
+            node,
+            lease,
+            adopt_orphans: true,
+            secret: Some(secret),
+            pipes: Arc::default(),
+        }
+    }
+
     /// Whether requests for other processes' tables are forwarded.
     pub fn forwards(&self) -> bool {
         self.secret.is_some()

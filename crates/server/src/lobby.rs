@@ -37,7 +37,7 @@ const MAX_BOT_DELAY_MS: u64 = 10_000;
 
 /// The API routes.
 /// The routes about one live table go to the process that owns it
-/// ([`crate::cluster::to_owner`]).
+/// (`cluster::to_owner`).
 pub fn routes(state: AppState) -> Router<AppState> {
     Router::new()
         .route("/api/tables/{id}", get(table_info))

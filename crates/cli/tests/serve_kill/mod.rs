@@ -14,11 +14,20 @@ use tungstenite::{Message, WebSocket};
 
 type Ws = WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>;
 
+mod cluster;
+
 /// Starts `ratrace serve` on a free loopback port and waits until it serves.
 fn serve(db: &std::path::Path) -> (Child, SocketAddr) {
+    let (child, addr, _) = serve_with(&db.display().to_string(), &[]);
+    (child, addr)
+}
+
+/// Starts `ratrace serve --db DB FLAGS…` on a free loopback port and waits
+/// until it serves; also returns its log up to then.
+fn serve_with(db: &str, flags: &[&str]) -> (Child, SocketAddr, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ratrace"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(db)
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
+        .args(flags)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -26,17 +35,20 @@ fn serve(db: &std::path::Path) -> (Child, SocketAddr) {
     let out = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
+        let mut log = String::new();
         for line in BufReader::new(out).lines().map_while(Result::ok) {
+            log.push_str(&line);
+            log.push('\n');
             if let Some(rest) = line.split("serving on http://").nth(1) {
                 let addr = rest.split_whitespace().next().unwrap_or("").to_string();
-                let _ = tx.send(addr);
+                let _ = tx.send((addr, std::mem::take(&mut log)));
             }
         }
     });
-    let addr = rx
+    let (addr, log) = rx
         .recv_timeout(Duration::from_secs(60))
         .expect("the server says where it listens");
-    (child, addr.parse().unwrap())
+    (child, addr.parse().unwrap(), log)
 }
 
 fn http(addr: SocketAddr, method: &str, path: &str, body: &Value) -> Value {
@@ -57,14 +69,33 @@ fn http(addr: SocketAddr, method: &str, path: &str, body: &Value) -> Value {
 }
 
 fn connect(addr: SocketAddr, id: &str, token: &str) -> (Ws, Value) {
-    let (mut ws, _) = tungstenite::connect(format!("ws://{addr}/ws/{id}")).unwrap();
+    try_connect(addr, id, token).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Connects to table `id` through `addr` and says hello with `token`;
+/// the first state, or what went wrong.
+fn try_connect(addr: SocketAddr, id: &str, token: &str) -> Result<(Ws, Value), String> {
+    let (mut ws, _) =
+        tungstenite::connect(format!("ws://{addr}/ws/{id}")).map_err(|e| e.to_string())?;
     if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_ref() {
         s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     }
     let hello = json!({"type": "hello", "token": token}).to_string();
-    ws.send(Message::text(hello)).unwrap();
-    let state = next_state(&mut ws);
-    (ws, state)
+    ws.send(Message::text(hello)).map_err(|e| e.to_string())?;
+    loop {
+        match ws.read().map_err(|e| e.to_string())? {
+            Message::Text(t) => {
+                let v: Value = serde_json::from_str(t.as_str()).map_err(|e| e.to_string())?;
+                match v["type"].as_str() {
+                    Some("state") => return Ok((ws, v)),
+                    Some("error") => return Err(v.to_string()),
+                    _ => {}
+                }
+            }
+            Message::Close(c) => return Err(format!("closed: {c:?}")),
+            _ => {}
+        }
+    }
 }
 
 fn next_state(ws: &mut Ws) -> Value {

@@ -347,3 +347,12 @@ pub(crate) fn concurrent_appends(s: Arc<dyn Store>) {
         assert_eq!(t.actions.len(), want, "{}", t.id);
     }
 }
+
+/// The site's secret is made once: every call reads the same 64 hex
+/// digits.
+pub(crate) fn site_secret(s: &dyn Store) {
+    let first = s.site_secret().unwrap();
+    assert_eq!(first.len(), 64, "{first}");
+    assert!(first.bytes().all(|b| b.is_ascii_hexdigit()), "{first}");
+    assert_eq!(s.site_secret().unwrap(), first);
+}

@@ -97,7 +97,9 @@ pub fn copy(
                     report.copied += 1;
                 }
             }
-            let there = to.dump(&id)?.ok_or_else(|| CopyError::Differs(id.clone()))?;
+            let there = to
+                .dump(&id)?
+                .ok_or_else(|| CopyError::Differs(id.clone()))?;
             if there != dump {
                 return Err(CopyError::Differs(id));
             }
@@ -135,7 +137,9 @@ fn check(source: &TableDump, target: &TableDump) -> Result<bool, CopyError> {
     if report.ok {
         Ok(true)
     } else {
-        Err(unverified(report.error.unwrap_or_else(|| "mismatch".to_string())))
+        Err(unverified(
+            report.error.unwrap_or_else(|| "mismatch".to_string()),
+        ))
     }
 }
 

@@ -160,6 +160,20 @@ CREATE TABLE nodes (
 CREATE INDEX tables_owner_node ON tables(owner_node) WHERE owner_node IS NOT NULL;
 ",
     },
+    Migration {
+        version: 4,
+        name: "the site's secret; table ids in byte order",
+        sqlite: "
+CREATE TABLE site (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+",
+        // SQLite compares text by its bytes; PostgreSQL by the database's
+        // collation. A copy walks the ids in byte order (`COLLATE "C"`):
+        // this index serves it.
+        postgres: "
+CREATE TABLE site (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE INDEX tables_id_bytes ON tables (id COLLATE \"C\");
+",
+    },
 ];
 
 /// The newest version this program knows.
@@ -172,7 +186,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn versions_run_one_two_three_without_gaps() {
+    fn versions_run_one_two_three_four_without_gaps() {
         for (i, m) in MIGRATIONS.iter().enumerate() {
             assert_eq!(m.version, i as i64 + 1, "{}", m.name);
             assert!(!m.sqlite.trim().is_empty() && !m.postgres.trim().is_empty());

@@ -1,6 +1,7 @@
 //! Durable storage of tables, seats and actions: one interface ([`Store`])
 //! and its two backends, SQLite ([`SqliteStore`], the embedded default for
-//! one machine) and PostgreSQL (for several `ratrace serve` processes).
+//! one machine) and PostgreSQL ([`PgStore`], for several `ratrace serve`
+//! processes sharing one database); [`open`] picks one from a URL or path.
 //!
 //! Everything the server persists goes through the [`Store`] trait, so
 //! the tables and the lobby never know which backend they run on. Calls
@@ -19,8 +20,10 @@
 mod contract;
 pub mod copy;
 pub mod migrate;
+mod postgres;
 mod sqlite;
 
+pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
 use game::Seat;
@@ -396,6 +399,33 @@ pub trait Store: Send + Sync + 'static {
 
     /// Stores a dumped table as it was (unowned). Fails if the id exists.
     fn restore(&self, dump: &TableDump) -> Result<(), StoreError>;
+
+    /// A random secret shared by every process of the site, made once and
+    /// kept in the store: 64 hex digits, the same for every caller and
+    /// every call.
+    fn site_secret(&self) -> Result<String, StoreError>;
+}
+
+/// Opens the store `spec` names: a `postgres://` or `postgresql://` URL
+/// connects a [`PgStore`] (inside the current tokio runtime); `sqlite:PATH`
+/// or a plain path opens (creating if needed) a [`SqliteStore`] file, and
+/// `sqlite::memory:` a private in-memory one. Opening a SQLite file blocks
+/// the caller briefly (it runs the migrations).
+pub async fn open(spec: &str) -> Result<Arc<dyn Store>, StoreError> {
+    if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+        return Ok(Arc::new(PgStore::connect(spec).await?));
+    }
+    let path = spec.strip_prefix("sqlite:").unwrap_or(spec);
+    if path == ":memory:" {
+        return Ok(Arc::new(SqliteStore::in_memory()?));
+    }
+    Ok(Arc::new(SqliteStore::open(std::path::Path::new(path))?))
+}
+
+/// A store spec fit for a log or an error: a PostgreSQL URL's password
+/// is replaced by `***`; a SQLite path is kept.
+pub fn redact(spec: &str) -> String {
+    postgres::redact(spec)
 }
 
 /// What a non-blocking write calls with its outcome.

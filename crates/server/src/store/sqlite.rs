@@ -64,6 +64,8 @@ enum Applied {
     Ids(Vec<String>),
     /// Who owns the table after a claim.
     Owner(Ownership),
+    /// A value read back (the site's secret).
+    Text(String),
 }
 
 impl Applied {
@@ -72,6 +74,7 @@ impl Applied {
             Applied::Changed(c) => c,
             Applied::Ids(ids) => !ids.is_empty(),
             Applied::Owner(o) => matches!(o, Ownership::Mine(_)),
+            Applied::Text(_) => true,
         }
     }
 }
@@ -129,6 +132,8 @@ enum Write {
         node: String,
         epoch: Epoch,
     },
+    /// Stores this secret unless the site has one; reads the site's back.
+    SiteSecret(String),
 }
 
 /// Columns added after the first schema (issue 8), with their types;
@@ -575,6 +580,17 @@ impl SqliteStore {
                 )?;
                 Ok(Applied::Changed(changed == 1))
             }
+            Write::SiteSecret(fresh) => {
+                tx.prepare_cached(
+                    "INSERT INTO site (key, value) VALUES ('secret', ?1)
+                     ON CONFLICT (key) DO NOTHING",
+                )?
+                .execute(params![fresh])?;
+                let value = tx
+                    .prepare_cached("SELECT value FROM site WHERE key = 'secret'")?
+                    .query_row([], |r| r.get(0))?;
+                Ok(Applied::Text(value))
+            }
         }
     }
 
@@ -1020,6 +1036,16 @@ impl Store for SqliteStore {
             .map(|_| ())
     }
 
+    fn site_secret(&self) -> Result<String, StoreError> {
+        let fresh = crate::fair::hex(&rand::random::<[u8; 32]>());
+        match self.write(Write::SiteSecret(fresh))? {
+            Applied::Text(value) => Ok(value),
+            other => Err(StoreError::Commit(format!(
+                "site secret reported {other:?}"
+            ))),
+        }
+    }
+
     fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
         let conn = self.reader();
         // One read transaction: the header, seats and actions of one
@@ -1167,12 +1193,13 @@ mod tests {
     #[test]
     fn the_store_contract_holds_in_memory_and_on_file() {
         type Check = fn(&dyn Store);
-        let checks: [(&str, Check); 5] = [
+        let checks: [(&str, Check); 6] = [
             ("round", contract::round_trip),
             ("end", contract::end_with_last_action),
             ("idle", contract::idle_and_fill),
             ("fair", contract::fair_inputs),
             ("own", contract::ownership_and_fencing),
+            ("secret", contract::site_secret),
         ];
         for (name, check) in checks {
             check(&SqliteStore::in_memory().unwrap());

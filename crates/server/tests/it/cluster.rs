@@ -53,16 +53,14 @@ fn process(db: &Path, name: &str) -> Process {
             let store = Arc::new(SqliteStore::open(&db).unwrap());
             let public = TcpListener::bind("127.0.0.1:0").await.unwrap();
             let inner = TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let cluster = Cluster {
-                node: Node {
+            let cluster = Cluster::member(
+                Node {
                     id: name.clone(),
                     url: format!("http://{}", inner.local_addr().unwrap()),
                 },
-                lease: LEASE,
-                adopt_orphans: true,
-                secret: Some(SECRET.to_string()),
-                ..Cluster::standalone()
-            };
+                LEASE,
+                SECRET.to_string(),
+            );
             let state = server::AppState::open_cluster(store, Limits::unlimited(), cluster)
                 .await
                 .unwrap();

@@ -61,20 +61,43 @@ pub(crate) async fn start_state(store: Arc<dyn Store>, limits: Limits) -> (Serve
     )
 }
 
-/// A server on a private in-memory database with the default limits.
+/// A private store for one test server: an in-memory SQLite database,
+/// or, with `RATRACE_IT_BACKEND=postgres` and `RATRACE_TEST_PG` set (see
+/// scripts/pg.sh), a fresh database on that PostgreSQL server (left for
+/// the throwaway server to take away).
+pub(crate) async fn fresh_store() -> Arc<dyn Store> {
+    let server = std::env::var("RATRACE_TEST_PG").unwrap_or_default();
+    if std::env::var("RATRACE_IT_BACKEND").as_deref() != Ok("postgres") || server.is_empty() {
+        return Arc::new(SqliteStore::in_memory().unwrap());
+    }
+    let name = format!("ratrace_it_{:016x}", rand::random::<u64>());
+    let (client, connection) = tokio_postgres::connect(&server, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    let driver = tokio::spawn(connection);
+    client
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .await
+        .unwrap();
+    drop(client);
+    let _ = driver.await;
+    let base = server.split('?').next().unwrap_or_default();
+    let base = &base[..base.rfind('/').unwrap_or(base.len())];
+    server::store::open(&format!("{base}/{name}"))
+        .await
+        .unwrap()
+}
+
+/// A server on a private database with the default limits.
 pub(crate) async fn start() -> Server {
-    start_on(
-        Arc::new(SqliteStore::in_memory().unwrap()),
-        Limits::default(),
-    )
-    .await
+    start_on(fresh_store().await, Limits::default()).await
 }
 
 /// A server for games against bots with no delay: the client answers
 /// faster than any person, so the rate limit is lifted.
 pub(crate) async fn start_fast() -> Server {
     let limits = Limits::unlimited();
-    start_on(Arc::new(SqliteStore::in_memory().unwrap()), limits).await
+    start_on(fresh_store().await, limits).await
 }
 
 /// One HTTP/1.1 request (Connection: close); the status and JSON body

@@ -1,0 +1,1376 @@
+//! The PostgreSQL backend of [`Store`]: one database shared by several
+//! `ratrace serve` processes (issue 9), with the SQLite backend's
+//! semantics, statement for statement.
+//!
+//! Shape: a pool of connections ([`deadpool_postgres`] over
+//! [`tokio_postgres`]) driven by the server's tokio runtime, behind the
+//! synchronous [`Store`] trait. [`PgStore::connect`] is `async` and keeps
+//! a handle to the runtime it is called in; each blocking trait method
+//! spawns its work onto that runtime and waits for the outcome on a
+//! channel. So the blocking methods must be called from a thread that may
+//! block (tokio's blocking pool, `spawn_blocking`, or a plain thread), never
+//! from an async worker thread: there a wait could starve the very runtime
+//! that is to do the work. [`Store::append_action_then`] spawns its work and
+//! returns at once, calling `done` from the task, so it blocks no one.
+//!
+//! Durability: every write is one transaction (or one statement), committed
+//! before its call returns, with `synchronous_commit` left at its default
+//! (`on`). There is no group commit here as in the SQLite backend:
+//! PostgreSQL's own batches the `fsync`s of concurrent connections.
+//! Statements are prepared once per connection (deadpool's cache).
+//!
+//! Ownership: a write that must be fenced first locks its table's row
+//! (`SELECT … FOR UPDATE`) and compares the epoch, so a claim (an `UPDATE`
+//! of the same row) is ordered before or after it, never across it. Times
+//! of heartbeats and leases come from the database's clock, never the
+//! process's, so processes on different machines agree on who is alive.
+//!
+//! Migrations run at connect, in one transaction that first takes an
+//! advisory lock, so processes starting together migrate once.
+//!
+//! Connections are plain TCP or Unix sockets (no TLS, to keep the build
+//! lean): reach the database over a trusted network or a local socket.
+//! Error texts never contain the password of the connection URL.
+
+use super::migrate::{self, MIGRATIONS};
+use super::{
+    contributions_json, parse_contributions, seat_of, Access, Done, Epoch, Node, Ownership,
+    SeatKind, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable, TableDump,
+    TableSummary,
+};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime, Transaction};
+use game::Seat;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_postgres::{IsolationLevel, NoTls, Row};
+
+/// The database's clock in milliseconds since the epoch (a literal for
+/// `concat!`).
+macro_rules! now_ms {
+    () => {
+        "(floor(extract(epoch from clock_timestamp()) * 1000)::bigint)"
+    };
+}
+
+/// Connections in the pool: enough for the tables of a busy process to
+/// commit concurrently (PostgreSQL batches their `fsync`s), few enough
+/// for a server's `max_connections` to serve several processes.
+const POOL_SIZE: usize = 16;
+
+/// How long a call waits for a free connection, or for a new one to be
+/// made, before it fails.
+const WAIT: Duration = Duration::from_secs(30);
+const CONNECT: Duration = Duration::from_secs(10);
+
+/// The key of the advisory lock that serialises migrations ("ratrace").
+const MIGRATION_LOCK: i64 = 0x0072_6174_7261_6365;
+
+/// The lobby's list: the newest public tables (as SQLite's `LIST`).
+const LIST: &str = "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
+        (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id
+           AND s.kind = 'human' AND s.token_hash IS NULL)
+     FROM tables t WHERE t.public = 1
+     ORDER BY t.created_at DESC LIMIT $1";
+
+/// The sweep: ends as abandoned (at `$3`) the unfinished tables idle since
+/// `$1`, or never started and idle since `$2` (as SQLite's `IDLE`).
+const ABANDON: &str = "UPDATE tables SET finished_at = $3, ended = 'abandoned'
+     WHERE finished_at IS NULL AND (COALESCE(last_active, created_at) < $1
+       OR (COALESCE(last_active, created_at) < $2
+           AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.table_id = tables.id)))
+     RETURNING id";
+
+/// A claim: a new epoch unless a live other node (a heartbeat younger than
+/// `$3` milliseconds by the database's clock) owns the table.
+const CLAIM: &str = concat!(
+    "UPDATE tables SET owner_node = $2, epoch = epoch + 1
+     WHERE id = $1 AND (owner_node IS NULL OR owner_node = $2 OR NOT EXISTS (
+       SELECT 1 FROM nodes n WHERE n.id = tables.owner_node
+         AND n.heartbeat_ms > ",
+    now_ms!(),
+    " - $3))
+     RETURNING epoch"
+);
+
+/// Unfinished tables whose owner is neither `$1` nor alive under a lease
+/// of `$2` milliseconds.
+const ORPHANS: &str = concat!(
+    "SELECT id FROM tables t WHERE owner_node IS NOT NULL AND owner_node <> $1
+       AND finished_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM nodes n
+                       WHERE n.id = t.owner_node AND n.heartbeat_ms > ",
+    now_ms!(),
+    " - $2)
+     LIMIT $3"
+);
+
+const HEARTBEAT: &str = concat!(
+    "INSERT INTO nodes (id, url, heartbeat_ms) VALUES ($1, $2, ",
+    now_ms!(),
+    ") ON CONFLICT (id) DO UPDATE SET url = $2, heartbeat_ms = ",
+    now_ms!()
+);
+
+/// The PostgreSQL backend: a pool of connections and the runtime that
+/// drives them (see the module doc for where its methods may be called).
+pub struct PgStore {
+    pool: Pool,
+    rt: tokio::runtime::Handle,
+}
+
+impl std::fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgStore").finish_non_exhaustive()
+    }
+}
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(e: tokio_postgres::Error) -> StoreError {
+        StoreError::Postgres(chain(&e))
+    }
+}
+
+impl From<deadpool_postgres::PoolError> for StoreError {
+    fn from(e: deadpool_postgres::PoolError) -> StoreError {
+        StoreError::Postgres(chain(&e))
+    }
+}
+
+/// An error's text with its causes (tokio-postgres puts the server's
+/// message in the cause).
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        cause = c.source();
+    }
+    text
+}
+
+/// A connection URL (or `key=value` string) fit for a log: its password,
+/// if any, replaced by `***`.
+pub(crate) fn redact(url: &str) -> String {
+    let mut out = url.to_string();
+    // scheme://user:password@host…
+    if let Some(scheme) = out.find("://") {
+        let start = scheme + 3;
+        let rest = &out[start..];
+        let authority = &rest[..rest.find(['/', '?']).unwrap_or(rest.len())];
+        if let Some(at) = authority.rfind('@') {
+            if let Some(colon) = authority[..at].find(':') {
+                out.replace_range(start + colon + 1..start + at, "***");
+            }
+        }
+    }
+    // password=… as a URL query parameter or a key=value pair.
+    let mut from = 0;
+    while let Some(found) = out[from..].to_ascii_lowercase().find("password") {
+        let key_end = from + found + "password".len();
+        let after = &out[key_end..];
+        let Some(eq) = after.find(|c: char| !c.is_whitespace()) else {
+            break;
+        };
+        if !after[eq..].starts_with('=') {
+            from = key_end;
+            continue;
+        }
+        let value_start = key_end + eq + 1;
+        let value = &out[value_start..];
+        let skip = value.len() - value.trim_start().len();
+        let value = value.trim_start();
+        let len = if let Some(quoted) = value.strip_prefix('\'') {
+            let mut end = quoted.len();
+            let mut escaped = false;
+            for (i, c) in quoted.char_indices() {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '\'' => {
+                        end = i + 1;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            1 + end
+        } else {
+            value
+                .find(|c: char| c.is_whitespace() || c == '&')
+                .unwrap_or(value.len())
+        };
+        let start = value_start + skip;
+        out.replace_range(start..start + len, "***");
+        from = start + 3;
+    }
+    out
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://user:password@host:
+    /// port/db`, or libpq's `key=value` form), brings its schema up to date
+    /// and keeps a pool of connections driven by the current tokio runtime.
+    /// Fails outside a tokio runtime, if the database cannot be reached, or
+    /// if its schema is newer than this program ([`StoreError::TooNew`]).
+    pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
+        let shown = redact(url);
+        let about = |text: String| StoreError::Postgres(format!("{shown}: {text}"));
+        let rt = tokio::runtime::Handle::try_current()
+            .map_err(|e| about(format!("no tokio runtime: {e}")))?;
+        let config: tokio_postgres::Config = url.parse().map_err(|e| about(chain(&e)))?;
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(WAIT))
+            .create_timeout(Some(CONNECT))
+            .recycle_timeout(Some(CONNECT))
+            .build()
+            .map_err(|e| about(chain(&e)))?;
+        migrate_db(&pool).await.map_err(|e| match e {
+            StoreError::Postgres(text) => about(text),
+            other => other,
+        })?;
+        Ok(PgStore { pool, rt })
+    }
+
+    /// Runs `work` on the store's runtime and blocks until it is done.
+    fn block<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: Future<Output = Result<T, StoreError>> + Send + 'static,
+    {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        self.rt.spawn(async move {
+            let _ = tx.send(work.await);
+        });
+        rx.recv().unwrap_or_else(|_| {
+            Err(StoreError::Postgres(
+                "the runtime stopped before the call ended".to_string(),
+            ))
+        })
+    }
+
+    /// A new pool handle for a task.
+    fn pool(&self) -> Pool {
+        self.pool.clone()
+    }
+}
+
+/// Applies the migrations the database lacks, in one transaction under an
+/// advisory lock.
+async fn migrate_db(pool: &Pool) -> Result<(), StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .await?;
+    tx.batch_execute(migrate::LEDGER).await?;
+    let done: i64 = tx
+        .query_one(
+            "SELECT COALESCE(MAX(version), 0)::bigint FROM schema_migrations",
+            &[],
+        )
+        .await?
+        .try_get(0)?;
+    if done > migrate::latest() {
+        return Err(StoreError::TooNew {
+            found: done,
+            known: migrate::latest(),
+        });
+    }
+    for m in MIGRATIONS.iter().filter(|m| m.version > done) {
+        tx.batch_execute(m.postgres).await?;
+        tx.execute(
+            "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
+            &[&m.version, &m.name, &crate::table::unix_now()],
+        )
+        .await?;
+        tracing::info!(
+            "postgres: schema migration {} applied: {}",
+            m.version,
+            m.name
+        );
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Fails with [`StoreError::Fenced`] unless `table` is owned under
+/// `epoch`; the table's row is then locked until the transaction ends.
+async fn fence(tx: &Transaction<'_>, table: &str, epoch: Epoch) -> Result<(), StoreError> {
+    let stmt = tx
+        .prepare_cached("SELECT epoch, finished_at FROM tables WHERE id = $1 FOR UPDATE")
+        .await?;
+    let Some(row) = tx.query_opt(&stmt, &[&table]).await? else {
+        return Err(StoreError::Corrupt(format!("no table {table}")));
+    };
+    let current: Epoch = row.try_get(0)?;
+    if current == epoch {
+        Ok(())
+    } else {
+        Err(StoreError::Fenced {
+            table: table.to_string(),
+            epoch,
+            current,
+        })
+    }
+}
+
+/// Inserts a table's header and seats (not its actions), owned by
+/// `owner` under `epoch`.
+async fn insert_table(
+    tx: &Transaction<'_>,
+    t: &StoredTable,
+    last_active: Option<i64>,
+    ended: Option<&str>,
+    owner: Option<&str>,
+    epoch: Epoch,
+) -> Result<(), StoreError> {
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO tables (id, game, rules_version, players, options, seed, seed_hash,
+                                 config, created_at, finished_at, public, invite_hash,
+                                 creator_hash, owner, last_active, fair_secret,
+                                 contributions, ended, owner_node, epoch)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+                     COALESCE($17::bigint, $9), $15, $16, $18, $19, $20)",
+        )
+        .await?;
+    let seed = if t.fair.is_some() {
+        String::new()
+    } else {
+        t.seed.to_string()
+    };
+    let secret = t.fair.as_ref().map(|f| crate::fair::hex(&f.secret));
+    let contributions = t
+        .fair
+        .as_ref()
+        .map(|f| contributions_json(&f.contributions));
+    tx.execute(
+        &stmt,
+        &[
+            &t.id,
+            &t.game,
+            &t.rules_version,
+            &(t.players as i64),
+            &serde_json::to_string(&t.options)?,
+            &seed,
+            &t.seed_hash,
+            &serde_json::to_string(&t.config)?,
+            &t.created_at,
+            &t.finished_at,
+            &i64::from(t.access.public),
+            &t.access.invite_hash,
+            &t.access.creator_hash,
+            &t.access.owner,
+            &secret,
+            &contributions,
+            &last_active,
+            &ended,
+            &owner,
+            &epoch,
+        ],
+    )
+    .await?;
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .await?;
+    for s in &t.seats {
+        let (kind, bot, name, token_hash) = match &s.kind {
+            SeatKind::Bot(b) => ("bot", Some(b.as_str()), None, None),
+            SeatKind::Human { name, token_hash } => {
+                ("human", None, name.as_deref(), token_hash.as_deref())
+            }
+        };
+        tx.execute(
+            &stmt,
+            &[
+                &t.id,
+                &(s.seat.index() as i64),
+                &kind,
+                &bot,
+                &name,
+                &token_hash,
+            ],
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// Inserts one action row (the primary key refuses a stored seq).
+async fn insert_action(
+    tx: &Transaction<'_>,
+    table: &str,
+    action: &StoredAction,
+    at: i64,
+) -> Result<(), StoreError> {
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO actions (table_id, seq, seat, action, at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .await?;
+    tx.execute(
+        &stmt,
+        &[
+            &table,
+            &(action.seq as i64),
+            &(action.seat.index() as i64),
+            &action.action,
+            &at,
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+async fn create(pool: Pool, t: StoredTable, node: String) -> Result<Epoch, StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    insert_table(&tx, &t, None, None, Some(&node), 1).await?;
+    for a in &t.actions {
+        insert_action(&tx, &t.id, a, t.created_at).await?;
+    }
+    tx.commit().await?;
+    Ok(1)
+}
+
+async fn restore(pool: Pool, d: TableDump) -> Result<(), StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    let t = &d.table;
+    insert_table(&tx, t, d.last_active, d.ended.as_deref(), None, 0).await?;
+    for (i, a) in t.actions.iter().enumerate() {
+        let at = d.action_times.get(i).copied().unwrap_or(t.created_at);
+        insert_action(&tx, &t.id, a, at).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn append(
+    pool: Pool,
+    table: String,
+    action: StoredAction,
+    at: i64,
+    ends: bool,
+    epoch: Epoch,
+) -> Result<(), StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    fence(&tx, &table, epoch).await?;
+    insert_action(&tx, &table, &action, at).await?;
+    // The game's end goes in the same transaction as its last action (F3).
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE tables SET last_active = $2,
+               finished_at = COALESCE(finished_at, $3), ended = COALESCE(ended, $4)
+             WHERE id = $1 AND finished_at IS NULL",
+        )
+        .await?;
+    let changed = tx
+        .execute(
+            &stmt,
+            &[&table, &at, &ends.then_some(at), &ends.then_some("over")],
+        )
+        .await?;
+    if changed != 1 {
+        return Err(StoreError::Corrupt(format!(
+            "table {table} is over or missing: action {} refused",
+            action.seq
+        )));
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn finish(
+    pool: Pool,
+    table: String,
+    at: i64,
+    ended: &'static str,
+    epoch: Option<Epoch>,
+) -> Result<(), StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    if let Some(epoch) = epoch {
+        fence(&tx, &table, epoch).await?;
+    }
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE tables SET finished_at = $2, ended = $3
+             WHERE id = $1 AND finished_at IS NULL",
+        )
+        .await?;
+    tx.execute(&stmt, &[&table, &at, &ended]).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn abandon(
+    pool: Pool,
+    before: i64,
+    unstarted_before: i64,
+    at: i64,
+) -> Result<Vec<String>, StoreError> {
+    // The ids come from the update itself, so a table a join or an action
+    // saved meanwhile is neither ended nor told it was.
+    let client = pool.get().await?;
+    let stmt = client.prepare_cached(ABANDON).await?;
+    let rows = client
+        .query(&stmt, &[&before, &unstarted_before, &at])
+        .await?;
+    rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
+}
+
+async fn fill(
+    pool: Pool,
+    table: String,
+    seat: Seat,
+    bot: String,
+    epoch: Epoch,
+) -> Result<bool, StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    fence(&tx, &table, epoch).await?;
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE seats SET kind = 'bot', bot = $3, name = NULL
+             WHERE table_id = $1 AND seat = $2 AND kind = 'human' AND token_hash IS NULL
+               AND EXISTS (SELECT 1 FROM tables WHERE id = $1 AND finished_at IS NULL)",
+        )
+        .await?;
+    let changed = tx
+        .execute(&stmt, &[&table, &(seat.index() as i64), &bot])
+        .await?;
+    tx.commit().await?;
+    Ok(changed == 1)
+}
+
+/// A seat taken by a person (the arguments of [`Store::take_seat`]).
+struct Taking {
+    table: String,
+    seat: Seat,
+    name: String,
+    token_hash: String,
+    contribution: Option<[u8; 32]>,
+    epoch: Epoch,
+}
+
+async fn take(pool: Pool, w: Taking) -> Result<bool, StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    fence(&tx, &w.table, w.epoch).await?;
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE seats SET name = $3, token_hash = $4
+             WHERE table_id = $1 AND seat = $2 AND kind = 'human' AND token_hash IS NULL",
+        )
+        .await?;
+    let changed = tx
+        .execute(
+            &stmt,
+            &[&w.table, &(w.seat.index() as i64), &w.name, &w.token_hash],
+        )
+        .await?;
+    if changed == 1 {
+        let stmt = tx
+            .prepare_cached("UPDATE tables SET last_active = $2 WHERE id = $1")
+            .await?;
+        tx.execute(&stmt, &[&w.table, &crate::table::unix_now()])
+            .await?;
+        if let Some(c) = w.contribution {
+            // The row is locked by the fence: no other write interleaves.
+            let stmt = tx
+                .prepare_cached("SELECT contributions FROM tables WHERE id = $1")
+                .await?;
+            let before: Option<String> = tx.query_one(&stmt, &[&w.table]).await?.try_get(0)?;
+            let mut all = parse_contributions(before.as_deref())?;
+            all.insert(w.seat, c);
+            let stmt = tx
+                .prepare_cached("UPDATE tables SET contributions = $2 WHERE id = $1")
+                .await?;
+            tx.execute(&stmt, &[&w.table, &contributions_json(&all)])
+                .await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(changed == 1)
+}
+
+async fn claim(
+    pool: Pool,
+    table: String,
+    node: String,
+    lease_ms: i64,
+) -> Result<Ownership, StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    let stmt = tx.prepare_cached(CLAIM).await?;
+    if let Some(row) = tx.query_opt(&stmt, &[&table, &node, &lease_ms]).await? {
+        let epoch: Epoch = row.try_get(0)?;
+        tx.commit().await?;
+        return Ok(Ownership::Mine(epoch));
+    }
+    let stmt = tx
+        .prepare_cached(
+            "SELECT t.owner_node, COALESCE(n.url, '') FROM tables t
+             LEFT JOIN nodes n ON n.id = t.owner_node WHERE t.id = $1",
+        )
+        .await?;
+    let owner = match tx.query_opt(&stmt, &[&table]).await? {
+        None => Ownership::Missing,
+        Some(row) => Ownership::Other(Node {
+            id: row.try_get::<_, Option<String>>(0)?.unwrap_or_default(),
+            url: row.try_get(1)?,
+        }),
+    };
+    tx.commit().await?;
+    Ok(owner)
+}
+
+/// Runs one statement that writes (its own transaction); the rows changed.
+async fn execute(
+    pool: Pool,
+    sql: &'static str,
+    params: Vec<Box<dyn tokio_postgres::types::ToSql + Send + Sync>>,
+) -> Result<u64, StoreError> {
+    let client = pool.get().await?;
+    let stmt = client.prepare_cached(sql).await?;
+    let refs: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = params
+        .iter()
+        .map(|p| p.as_ref() as &(dyn tokio_postgres::types::ToSql + Sync))
+        .collect();
+    Ok(client.execute(&stmt, &refs).await?)
+}
+
+/// Runs one query; its rows.
+async fn query(
+    pool: Pool,
+    sql: &'static str,
+    params: Vec<Box<dyn tokio_postgres::types::ToSql + Send + Sync>>,
+) -> Result<Vec<Row>, StoreError> {
+    let client = pool.get().await?;
+    let stmt = client.prepare_cached(sql).await?;
+    let refs: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = params
+        .iter()
+        .map(|p| p.as_ref() as &(dyn tokio_postgres::types::ToSql + Sync))
+        .collect();
+    Ok(client.query(&stmt, &refs).await?)
+}
+
+/// The first column of every row, as text.
+fn ids(rows: &[Row]) -> Result<Vec<String>, StoreError> {
+    rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
+}
+
+/// A read-only transaction that sees one moment of the database.
+async fn snapshot(client: &mut deadpool_postgres::Object) -> Result<Transaction<'_>, StoreError> {
+    Ok(client
+        .build_transaction()
+        .isolation_level(IsolationLevel::RepeatableRead)
+        .read_only(true)
+        .start()
+        .await?)
+}
+
+/// One table with its seats and actions.
+async fn load_with(tx: &Transaction<'_>, id: &str) -> Result<Option<StoredTable>, StoreError> {
+    let stmt = tx
+        .prepare_cached(
+            "SELECT id, game, rules_version, players, options, seed, seed_hash, config,
+                    created_at, finished_at, public, invite_hash, creator_hash, owner,
+                    fair_secret, contributions
+             FROM tables WHERE id = $1",
+        )
+        .await?;
+    let Some(r) = tx.query_opt(&stmt, &[&id]).await? else {
+        return Ok(None);
+    };
+    let id: String = r.try_get(0)?;
+    let players: i64 = r.try_get(3)?;
+    let options: String = r.try_get(4)?;
+    let seed: String = r.try_get(5)?;
+    let config: String = r.try_get(7)?;
+    let access = Access {
+        public: r.try_get::<_, i64>(10)? != 0,
+        invite_hash: r.try_get(11)?,
+        creator_hash: r.try_get(12)?,
+        owner: r.try_get(13)?,
+    };
+    let secret: Option<String> = r.try_get(14)?;
+    let contributions: Option<String> = r.try_get(15)?;
+    let stmt = tx
+        .prepare_cached(
+            "SELECT seat, kind, bot, name, token_hash FROM seats WHERE table_id = $1 ORDER BY seat",
+        )
+        .await?;
+    let mut seats = Vec::new();
+    for s in tx.query(&stmt, &[&id]).await? {
+        let kind: String = s.try_get(1)?;
+        let kind = match kind.as_str() {
+            "bot" => SeatKind::Bot(
+                s.try_get::<_, Option<String>>(2)?
+                    .unwrap_or_else(|| "heuristic".to_string()),
+            ),
+            "human" => SeatKind::Human {
+                name: s.try_get(3)?,
+                token_hash: s.try_get(4)?,
+            },
+            other => return Err(StoreError::Corrupt(format!("seat kind {other}"))),
+        };
+        seats.push(StoredSeat {
+            seat: seat_of(s.try_get(0)?)?,
+            kind,
+        });
+    }
+    let fair = match secret {
+        None => None,
+        Some(hex) => Some(StoredFair {
+            secret: crate::fair::parse_hex32("secret", &hex)
+                .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+            contributions: parse_contributions(contributions.as_deref())?,
+        }),
+    };
+    let stmt = tx
+        .prepare_cached("SELECT seq, seat, action FROM actions WHERE table_id = $1 ORDER BY seq")
+        .await?;
+    let mut actions = Vec::new();
+    for a in tx.query(&stmt, &[&id]).await? {
+        let seq: i64 = a.try_get(0)?;
+        actions.push(StoredAction {
+            seq: u64::try_from(seq).map_err(|_| StoreError::Corrupt(format!("seq {seq}")))?,
+            seat: seat_of(a.try_get(1)?)?,
+            action: a.try_get(2)?,
+        });
+    }
+    Ok(Some(StoredTable {
+        id,
+        game: r.try_get(1)?,
+        rules_version: r.try_get(2)?,
+        players: usize::try_from(players)
+            .map_err(|_| StoreError::Corrupt(format!("players {players}")))?,
+        options: serde_json::from_str(&options)?,
+        seed: match &fair {
+            Some(f) => f.seed(),
+            None => seed
+                .parse()
+                .map_err(|_| StoreError::Corrupt(format!("seed {seed}")))?,
+        },
+        seed_hash: r.try_get(6)?,
+        fair,
+        config: serde_json::from_str(&config)?,
+        created_at: r.try_get(8)?,
+        finished_at: r.try_get(9)?,
+        seats,
+        actions,
+        access,
+    }))
+}
+
+async fn load(pool: Pool, id: String) -> Result<Option<StoredTable>, StoreError> {
+    let mut client = pool.get().await?;
+    let tx = snapshot(&mut client).await?;
+    let table = load_with(&tx, &id).await?;
+    tx.commit().await?;
+    Ok(table)
+}
+
+async fn load_unfinished(pool: Pool) -> Result<Vec<StoredTable>, StoreError> {
+    let mut client = pool.get().await?;
+    let tx = snapshot(&mut client).await?;
+    let stmt = tx
+        .prepare_cached("SELECT id FROM tables WHERE finished_at IS NULL ORDER BY created_at")
+        .await?;
+    let mut out = Vec::new();
+    for id in ids(&tx.query(&stmt, &[]).await?)? {
+        if let Some(t) = load_with(&tx, &id).await? {
+            out.push(t);
+        }
+    }
+    tx.commit().await?;
+    Ok(out)
+}
+
+async fn dump(pool: Pool, id: String) -> Result<Option<TableDump>, StoreError> {
+    let mut client = pool.get().await?;
+    let tx = snapshot(&mut client).await?;
+    let Some(table) = load_with(&tx, &id).await? else {
+        return Ok(None);
+    };
+    let stmt = tx
+        .prepare_cached("SELECT last_active, ended FROM tables WHERE id = $1")
+        .await?;
+    let row = tx.query_one(&stmt, &[&id]).await?;
+    let stmt = tx
+        .prepare_cached("SELECT at FROM actions WHERE table_id = $1 ORDER BY seq")
+        .await?;
+    let action_times = tx
+        .query(&stmt, &[&id])
+        .await?
+        .iter()
+        .map(|r| r.try_get(0))
+        .collect::<Result<_, _>>()?;
+    tx.commit().await?;
+    Ok(Some(TableDump {
+        table,
+        last_active: row.try_get(0)?,
+        ended: row.try_get(1)?,
+        action_times,
+    }))
+}
+
+async fn site_secret(pool: Pool) -> Result<String, StoreError> {
+    let fresh = crate::fair::hex(&rand::random::<[u8; 32]>());
+    let client = pool.get().await?;
+    let stmt = client
+        .prepare_cached(
+            "INSERT INTO site (key, value) VALUES ('secret', $1) ON CONFLICT (key) DO NOTHING",
+        )
+        .await?;
+    client.execute(&stmt, &[&fresh]).await?;
+    let stmt = client
+        .prepare_cached("SELECT value FROM site WHERE key = 'secret'")
+        .await?;
+    Ok(client.query_one(&stmt, &[]).await?.try_get(0)?)
+}
+
+/// Milliseconds of a lease, for SQL.
+fn millis(lease: Duration) -> i64 {
+    i64::try_from(lease.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// A count read back as a size.
+fn count(rows: &[Row]) -> Result<usize, StoreError> {
+    let n: i64 = rows
+        .first()
+        .ok_or_else(|| StoreError::Corrupt("a count returned no row".to_string()))?
+        .try_get(0)?;
+    Ok(usize::try_from(n).unwrap_or(0))
+}
+
+impl Store for PgStore {
+    fn backend(&self) -> &'static str {
+        "postgres"
+    }
+
+    fn create_table(&self, t: &StoredTable, node: &str) -> Result<Epoch, StoreError> {
+        self.block(create(self.pool(), t.clone(), node.to_string()))
+    }
+
+    fn append_action(
+        &self,
+        table: &str,
+        a: &StoredAction,
+        at: i64,
+        ends: bool,
+        epoch: Epoch,
+    ) -> Result<(), StoreError> {
+        self.block(append(
+            self.pool(),
+            table.to_string(),
+            a.clone(),
+            at,
+            ends,
+            epoch,
+        ))
+    }
+
+    fn append_action_then(
+        self: Arc<Self>,
+        table: String,
+        action: StoredAction,
+        at: i64,
+        ends: bool,
+        epoch: Epoch,
+        done: Done<()>,
+    ) {
+        let work = append(self.pool(), table, action, at, ends, epoch);
+        self.rt.spawn(async move { done(work.await) });
+    }
+
+    fn mark_finished(&self, table: &str, at: i64) -> Result<(), StoreError> {
+        self.block(finish(self.pool(), table.to_string(), at, "over", None))
+    }
+
+    fn mark_abandoned(&self, table: &str, at: i64, epoch: Epoch) -> Result<(), StoreError> {
+        self.block(finish(
+            self.pool(),
+            table.to_string(),
+            at,
+            "abandoned",
+            Some(epoch),
+        ))
+    }
+
+    fn abandon_idle(
+        &self,
+        before: i64,
+        unstarted_before: i64,
+        at: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        self.block(abandon(self.pool(), before, unstarted_before, at))
+    }
+
+    fn fill_seat(
+        &self,
+        table: &str,
+        seat: Seat,
+        bot: &str,
+        epoch: Epoch,
+    ) -> Result<bool, StoreError> {
+        self.block(fill(
+            self.pool(),
+            table.to_string(),
+            seat,
+            bot.to_string(),
+            epoch,
+        ))
+    }
+
+    fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
+        let rows = self.block(query(
+            self.pool(),
+            "SELECT id FROM tables WHERE finished_at IS NULL ORDER BY created_at",
+            Vec::new(),
+        ))?;
+        ids(&rows)
+    }
+
+    fn count_live(&self, owner: &str) -> Result<(usize, usize), StoreError> {
+        let all = self.block(query(
+            self.pool(),
+            "SELECT COUNT(*) FROM tables WHERE finished_at IS NULL",
+            Vec::new(),
+        ))?;
+        let mine = self.block(query(
+            self.pool(),
+            "SELECT COUNT(*) FROM tables WHERE owner = $1 AND finished_at IS NULL",
+            vec![Box::new(owner.to_string())],
+        ))?;
+        Ok((count(&all)?, count(&mine)?))
+    }
+
+    fn take_seat(
+        &self,
+        table: &str,
+        seat: Seat,
+        name: &str,
+        token_hash: &str,
+        contribution: Option<[u8; 32]>,
+        epoch: Epoch,
+    ) -> Result<bool, StoreError> {
+        self.block(take(
+            self.pool(),
+            Taking {
+                table: table.to_string(),
+                seat,
+                name: name.to_string(),
+                token_hash: token_hash.to_string(),
+                contribution,
+                epoch,
+            },
+        ))
+    }
+
+    fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
+        self.block(load(self.pool(), id.to_string()))
+    }
+
+    fn load_unfinished(&self) -> Result<Vec<StoredTable>, StoreError> {
+        self.block(load_unfinished(self.pool()))
+    }
+
+    fn list(&self, limit: usize) -> Result<Vec<TableSummary>, StoreError> {
+        let rows = self.block(query(
+            self.pool(),
+            LIST,
+            vec![Box::new(i64::try_from(limit).unwrap_or(i64::MAX))],
+        ))?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in rows {
+            let players: i64 = r.try_get(2)?;
+            let finished_at: Option<i64> = r.try_get(4)?;
+            let ended: Option<String> = r.try_get(5)?;
+            let free_seats = usize::try_from(r.try_get::<_, i64>(6)?).unwrap_or(0);
+            out.push(TableSummary {
+                id: r.try_get(0)?,
+                game: r.try_get(1)?,
+                players: usize::try_from(players).unwrap_or(0),
+                free_seats,
+                status: if ended.as_deref() == Some("abandoned") {
+                    "abandoned"
+                } else if finished_at.is_some() {
+                    "finished"
+                } else if free_seats > 0 {
+                    "open"
+                } else {
+                    "playing"
+                },
+                created_at: r.try_get(3)?,
+            });
+        }
+        Ok(out)
+    }
+
+    fn heartbeat(&self, node: &Node) -> Result<(), StoreError> {
+        self.block(execute(
+            self.pool(),
+            HEARTBEAT,
+            vec![Box::new(node.id.clone()), Box::new(node.url.clone())],
+        ))
+        .map(|_| ())
+    }
+
+    fn leave(&self, node: &str) -> Result<(), StoreError> {
+        self.block(execute(
+            self.pool(),
+            "DELETE FROM nodes WHERE id = $1",
+            vec![Box::new(node.to_string())],
+        ))
+        .map(|_| ())
+    }
+
+    fn claim(&self, id: &str, node: &str, lease: Duration) -> Result<Ownership, StoreError> {
+        self.block(claim(
+            self.pool(),
+            id.to_string(),
+            node.to_string(),
+            millis(lease),
+        ))
+    }
+
+    fn release(&self, id: &str, node: &str, epoch: Epoch) -> Result<(), StoreError> {
+        self.block(execute(
+            self.pool(),
+            "UPDATE tables SET owner_node = NULL WHERE id = $1 AND owner_node = $2 AND epoch = $3",
+            vec![
+                Box::new(id.to_string()),
+                Box::new(node.to_string()),
+                Box::new(epoch),
+            ],
+        ))
+        .map(|_| ())
+    }
+
+    fn orphans(
+        &self,
+        node: &str,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = self.block(query(
+            self.pool(),
+            ORPHANS,
+            vec![
+                Box::new(node.to_string()),
+                Box::new(millis(lease)),
+                Box::new(i64::try_from(limit).unwrap_or(i64::MAX)),
+            ],
+        ))?;
+        ids(&rows)
+    }
+
+    fn ids_after(&self, after: &str, limit: usize) -> Result<Vec<String>, StoreError> {
+        // Byte order, as SQLite's: the "C" collation (migration 4 indexes
+        // it), whatever the database's default.
+        let rows = self.block(query(
+            self.pool(),
+            "SELECT id FROM tables WHERE id COLLATE \"C\" > $1
+             ORDER BY id COLLATE \"C\" LIMIT $2",
+            vec![
+                Box::new(after.to_string()),
+                Box::new(i64::try_from(limit).unwrap_or(i64::MAX)),
+            ],
+        ))?;
+        ids(&rows)
+    }
+
+    fn dump(&self, id: &str) -> Result<Option<TableDump>, StoreError> {
+        self.block(dump(self.pool(), id.to_string()))
+    }
+
+    fn restore(&self, d: &TableDump) -> Result<(), StoreError> {
+        self.block(restore(self.pool(), d.clone()))
+    }
+
+    fn site_secret(&self) -> Result<String, StoreError> {
+        self.block(site_secret(self.pool()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{contract, SqliteStore};
+    use super::*;
+
+    /// The test server's URL (`RATRACE_TEST_PG`, e.g. from `scripts/pg.sh
+    /// start DIR`); `None` (the test is skipped) if unset, unless
+    /// `RATRACE_REQUIRE_PG=1`, which makes a missing server a failure.
+    fn server() -> Option<String> {
+        match std::env::var("RATRACE_TEST_PG") {
+            Ok(url) if !url.is_empty() => Some(url),
+            _ => {
+                assert!(
+                    std::env::var("RATRACE_REQUIRE_PG").as_deref() != Ok("1"),
+                    "RATRACE_REQUIRE_PG=1 but RATRACE_TEST_PG is not set"
+                );
+                eprintln!(
+                    "skipped: set RATRACE_TEST_PG=postgres://… (scripts/pg.sh start DIR) \
+                     to test the PostgreSQL backend"
+                );
+                None
+            }
+        }
+    }
+
+    /// `url` naming database `db` instead of its own.
+    fn with_db(url: &str, db: &str) -> String {
+        let (base, query) = match url.find('?') {
+            Some(q) => url.split_at(q),
+            None => (url, ""),
+        };
+        let authority = base.find("://").map_or(0, |i| i + 3);
+        let base = match base[authority..].find('/') {
+            Some(slash) => &base[..authority + slash],
+            None => base,
+        };
+        format!("{base}/{db}{query}")
+    }
+
+    /// Runs `sql` on a plain connection to `url`.
+    async fn admin(url: &str, sql: &str) -> Result<(), tokio_postgres::Error> {
+        let (client, connection) = tokio_postgres::connect(url, NoTls).await?;
+        let driver = tokio::spawn(connection);
+        let outcome = client.batch_execute(sql).await;
+        drop(client);
+        let _ = driver.await;
+        outcome
+    }
+
+    /// A fresh database on the test server, with a runtime of its own to
+    /// drive its stores; dropped (best-effort) at the end.
+    struct Fresh {
+        rt: tokio::runtime::Runtime,
+        server: String,
+        name: String,
+        url: String,
+    }
+
+    impl Fresh {
+        fn new() -> Option<Fresh> {
+            let server = server()?;
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            let name = format!("ratrace_t_{:016x}", rand::random::<u64>());
+            rt.block_on(admin(&server, &format!("CREATE DATABASE {name}")))
+                .unwrap();
+            let url = with_db(&server, &name);
+            Some(Fresh {
+                rt,
+                server,
+                name,
+                url,
+            })
+        }
+
+        fn connect(&self) -> Result<PgStore, StoreError> {
+            self.rt.block_on(PgStore::connect(&self.url))
+        }
+
+        fn store(&self) -> Arc<PgStore> {
+            Arc::new(self.connect().unwrap())
+        }
+
+        /// Runs `sql` in the database.
+        fn sql(&self, sql: &str) {
+            self.rt.block_on(admin(&self.url, sql)).unwrap();
+        }
+
+        /// The versions recorded in `schema_migrations`.
+        fn versions(&self) -> Vec<i64> {
+            self.rt.block_on(async {
+                let (client, connection) = tokio_postgres::connect(&self.url, NoTls).await.unwrap();
+                tokio::spawn(connection);
+                client
+                    .query(
+                        "SELECT version FROM schema_migrations ORDER BY version",
+                        &[],
+                    )
+                    .await
+                    .unwrap()
+                    .iter()
+                    .map(|r| r.get(0))
+                    .collect()
+            })
+        }
+    }
+
+    impl Drop for Fresh {
+        fn drop(&mut self) {
+            let sql = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name);
+            let _ = self.rt.block_on(admin(&self.server, &sql));
+        }
+    }
+
+    /// Runs `check` on a store of a fresh database (from this plain test
+    /// thread, where the blocking methods may block).
+    fn on_fresh(check: impl FnOnce(Arc<dyn Store>)) {
+        let Some(db) = Fresh::new() else {
+            return;
+        };
+        check(db.store());
+    }
+
+    #[test]
+    fn contract_round_trip() {
+        on_fresh(|s| contract::round_trip(s.as_ref()));
+    }
+
+    #[test]
+    fn contract_end_with_last_action() {
+        on_fresh(|s| contract::end_with_last_action(s.as_ref()));
+    }
+
+    #[test]
+    fn contract_idle_and_fill() {
+        on_fresh(|s| contract::idle_and_fill(s.as_ref()));
+    }
+
+    #[test]
+    fn contract_fair_inputs() {
+        on_fresh(|s| contract::fair_inputs(s.as_ref()));
+    }
+
+    #[test]
+    fn contract_ownership_and_fencing() {
+        on_fresh(|s| contract::ownership_and_fencing(s.as_ref()));
+    }
+
+    #[test]
+    fn contract_site_secret() {
+        on_fresh(|s| contract::site_secret(s.as_ref()));
+    }
+
+    #[test]
+    fn contract_concurrent_appends() {
+        on_fresh(contract::concurrent_appends);
+    }
+
+    #[test]
+    fn contract_dump_to_sqlite_and_back() {
+        on_fresh(|pg| {
+            contract::dump_and_restore(pg.as_ref(), &SqliteStore::in_memory().unwrap());
+        });
+        on_fresh(|pg| {
+            contract::dump_and_restore(&SqliteStore::in_memory().unwrap(), pg.as_ref());
+        });
+    }
+
+    /// Every migration is recorded once; processes starting together
+    /// migrate once (the advisory lock); a newer database is refused.
+    #[test]
+    fn migrations_run_once_and_newer_databases_are_refused() {
+        let Some(db) = Fresh::new() else {
+            return;
+        };
+        let (a, b) = db
+            .rt
+            .block_on(async { tokio::join!(PgStore::connect(&db.url), PgStore::connect(&db.url)) });
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_eq!(db.versions(), (1..=migrate::latest()).collect::<Vec<_>>());
+        drop((a, b));
+        db.store();
+        assert_eq!(db.versions(), (1..=migrate::latest()).collect::<Vec<_>>());
+        db.sql(&format!(
+            "INSERT INTO schema_migrations VALUES ({}, 'from the future', 0)",
+            migrate::latest() + 1
+        ));
+        assert!(matches!(
+            db.connect(),
+            Err(StoreError::TooNew { found, known })
+                if found == migrate::latest() + 1 && known == migrate::latest()
+        ));
+    }
+
+    /// Leases are measured by the database's clock: a heartbeat made now
+    /// is alive under a lease of a minute, and not under none.
+    #[test]
+    fn leases_use_the_database_clock() {
+        on_fresh(|s| {
+            s.heartbeat(&Node {
+                id: "A".to_string(),
+                url: String::new(),
+            })
+            .unwrap();
+            s.create_table(&contract::table("c"), "A").unwrap();
+            let minute = Duration::from_secs(60);
+            assert!(s.orphans("B", minute, 10).unwrap().is_empty());
+            assert_eq!(s.orphans("B", Duration::ZERO, 10).unwrap(), vec!["c"]);
+        });
+    }
+
+    #[test]
+    fn passwords_never_reach_an_error() {
+        for (url, shown) in [
+            (
+                "postgres://ann:s3cret@db:5432/ratrace",
+                "postgres://ann:***@db:5432/ratrace",
+            ),
+            (
+                "postgresql://ann:p%40ss@db/ratrace?sslmode=disable",
+                "postgresql://ann:***@db/ratrace?sslmode=disable",
+            ),
+            ("postgres://ann@db/ratrace", "postgres://ann@db/ratrace"),
+            (
+                "postgres://db/ratrace?user=ann&password=s3cret&x=1",
+                "postgres://db/ratrace?user=ann&password=***&x=1",
+            ),
+            (
+                "host=db user=ann password='s3 cret' dbname=r",
+                "host=db user=ann password=*** dbname=r",
+            ),
+            (
+                "host=db PASSWORD = s3cret dbname=r",
+                "host=db PASSWORD = *** dbname=r",
+            ),
+        ] {
+            assert_eq!(redact(url), shown);
+        }
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        // Nothing listens on port 1: the connection fails, and its error
+        // names the database without the password.
+        let err = rt
+            .block_on(PgStore::connect("postgres://ann:s3cret@127.0.0.1:1/r"))
+            .unwrap_err()
+            .to_string();
+        assert!(!err.contains("s3cret"), "{err}");
+        assert!(err.contains("ann:***@127.0.0.1:1"), "{err}");
+        let err = rt
+            .block_on(super::super::open("postgresql://ann:s3cret@127.0.0.1:1/r"))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains("ann:***@") && !err.contains("s3cret"), "{err}");
+    }
+}
