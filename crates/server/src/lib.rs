@@ -11,11 +11,14 @@
 //! channels (a std mutex, never held across `.await`). Tables are loaded on
 //! demand and leave memory when nobody has touched them for a while, so
 //! start-up loads nothing and memory is bounded by what is in use.
+//! Operations (metrics, health, the drain on shutdown) are in [`ops`].
 
 pub mod error;
 pub mod fair;
 pub mod lobby;
+pub mod metrics;
 pub mod net;
+pub mod ops;
 pub mod protocol;
 pub mod quota;
 pub mod store;
@@ -25,6 +28,7 @@ pub mod web;
 pub mod ws;
 
 use crate::error::Error;
+use crate::metrics::Metrics;
 use crate::net::ClientAddr;
 use crate::quota::Quotas;
 use crate::store::{Store, StoreError};
@@ -203,6 +207,8 @@ struct Inner {
     bot_gate: Arc<Semaphore>,
     /// Record checks run one at a time, server-wide.
     verify_gate: Semaphore,
+    metrics: Arc<Metrics>,
+    ops: ops::Ops,
 }
 
 /// What a table task needs from the server.
@@ -213,6 +219,7 @@ pub(crate) struct TableCtx {
     pub(crate) registry: Arc<Registry>,
     pub(crate) limits: Limits,
     pub(crate) bot_gate: Arc<Semaphore>,
+    pub(crate) metrics: Arc<Metrics>,
 }
 
 impl AppState {
@@ -238,6 +245,8 @@ impl AppState {
                 quotas: Quotas::new(limits),
                 bot_gate: Arc::new(Semaphore::new(limits.bot_threads.max(1))),
                 verify_gate: Semaphore::new(1),
+                metrics: Arc::new(Metrics::new()),
+                ops: ops::Ops::new(),
             }),
         };
         tokio::spawn(state.clone().sweeper());
@@ -308,7 +317,14 @@ impl AppState {
         self.lock().len()
     }
 
-    /// Stops every table task and WebSocket connection.
+    /// The operational figures `/metrics` shows; other layers may add
+    /// gauges ([`Metrics::gauge`]).
+    pub fn metrics(&self) -> Arc<Metrics> {
+        Arc::clone(&self.inner.metrics)
+    }
+
+    /// Stops every table task and WebSocket connection (the WebSockets
+    /// close with 1012). [`AppState::drain`] also waits for them.
     pub fn close(&self) {
         self.inner.closing.send_replace(true);
     }
@@ -322,8 +338,12 @@ impl AppState {
         self.inner.limits
     }
 
-    pub(crate) fn quotas(&self) -> &Quotas {
-        &self.inner.quotas
+    /// Takes a token of `kind` for `who` (counting a refusal), or says
+    /// how long until one is there.
+    pub(crate) fn take_quota(&self, kind: quota::Kind, who: ClientAddr) -> Result<(), Duration> {
+        self.inner.quotas.take(kind, who).inspect_err(|_| {
+            self.inner.metrics.refused(kind.into());
+        })
     }
 
     pub(crate) fn verify_gate(&self) -> &Semaphore {
@@ -345,6 +365,7 @@ impl AppState {
             registry: Arc::clone(&self.inner.tables),
             limits: self.inner.limits,
             bot_gate: Arc::clone(&self.inner.bot_gate),
+            metrics: self.metrics(),
         }
     }
 
@@ -370,8 +391,7 @@ impl AppState {
                 return Ok(h);
             }
         }
-        self.quotas()
-            .take(quota::Kind::Record, who)
+        self.take_quota(quota::Kind::Record, who)
             .map_err(|wait| Error::quota("table loads", wait))?;
         let store = self.store();
         let key = id.to_string();
@@ -414,6 +434,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(web::routes())
         .merge(lobby::routes())
+        .merge(ops::routes())
         .route("/ws/{id}", axum::routing::get(ws::upgrade))
         .layer(axum::middleware::map_response(web::security_headers))
         .with_state(state)

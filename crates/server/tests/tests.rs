@@ -4,6 +4,7 @@
 mod it {
     mod bad_input;
     mod leak;
+    mod ops;
     mod play;
     mod restart;
     mod security;
