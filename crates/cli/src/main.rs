@@ -226,6 +226,8 @@ enum Command {
         cluster: ClusterArgs,
         #[command(flatten)]
         limits: ServeLimits,
+        #[command(flatten)]
+        ops: ServeOps,
     },
     /// Manage the database.
     Db {
@@ -283,6 +285,35 @@ struct ClusterArgs {
     /// take its tables over.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(200..=600_000))]
     lease_ms: u64,
+}
+
+/// `ratrace serve`'s logs and `/metrics` (docs/server.md, "Operations").
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Operations")]
+struct ServeOps {
+    /// Log lines as text, or as one JSON object per line (for a log
+    /// collector).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+    /// What to log: a level (error, warn, info, debug, trace) or
+    /// `target=level` pairs separated by commas (`info,server::table=debug`).
+    /// Default: $RUST_LOG in that form, else info.
+    #[arg(long)]
+    log_level: Option<String>,
+    /// Serve /metrics only with `Authorization: Bearer TOKEN` (default:
+    /// $RATRACE_METRICS_TOKEN, which stays out of the process list; open
+    /// without either). /metrics has counts only, never table ids or names.
+    #[arg(long)]
+    metrics_token: Option<String>,
+}
+
+/// How `ratrace serve` writes its log lines.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
 }
 
 /// `ratrace serve`'s limits: every resource an outside client can use is
@@ -805,7 +836,8 @@ fn run(cli: Cli) -> Result<bool, String> {
             db,
             cluster,
             limits,
-        } => serve(addr, &db, &cluster, limits.limits()),
+            ops,
+        } => serve(addr, &db, &cluster, limits.limits(), ops),
         Command::Db {
             command: DbCommand::Copy { from, to },
         } => db_copy(&from, &to),
@@ -841,15 +873,72 @@ fn run(cli: Cli) -> Result<bool, String> {
     }
 }
 
-/// `ratrace serve`: tracing to stderr, the database, then serve until
-/// Ctrl-C.
+/// Logs to standard output, as text or JSON lines, filtered by `level`
+/// (`target=level` pairs, the subset of `RUST_LOG` that needs no regular
+/// expressions: tracing-subscriber's `env-filter` would add regex-automata
+/// to the build).
+fn init_logs(format: LogFormat, level: Option<&str>) -> Result<(), String> {
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+    let from_env = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    let directives = level.map(str::to_string).or(from_env);
+    let filter: tracing_subscriber::filter::Targets = directives
+        .as_deref()
+        .unwrap_or("info")
+        .parse()
+        .map_err(|e| format!("--log-level / RUST_LOG: {e}"))?;
+    // The builder's own cap (info) is lifted: `filter` decides.
+    let logs = tracing_subscriber::fmt()
+        .with_target(false)
+        .with_max_level(tracing::Level::TRACE);
+    let done = match format {
+        LogFormat::Text => logs.finish().with(filter).try_init(),
+        LogFormat::Json => logs
+            .json()
+            .with_ansi(false)
+            .finish()
+            .with(filter)
+            .try_init(),
+    };
+    done.map_err(|e| e.to_string())
+}
+
+/// Resolves when the process is told to stop: SIGTERM (a service
+/// manager, an orchestrator) or Ctrl-C.
+async fn stop_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = term.recv() => tracing::info!("SIGTERM: stopping"),
+                _ = tokio::signal::ctrl_c() => tracing::info!("interrupted: stopping"),
+            }
+        }
+        Err(e) => {
+            tracing::warn!("no SIGTERM handler ({e}): stopping on Ctrl-C only");
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
+/// `ratrace serve`: logs to standard output, the database, then serve
+/// until SIGTERM or Ctrl-C, and drain (docs/server.md, "Operations").
 fn serve(
     addr: std::net::SocketAddr,
     db: &str,
     cluster: &ClusterArgs,
     mut limits: server::Limits,
+    ops: ServeOps,
 ) -> Result<bool, String> {
-    tracing_subscriber::fmt().with_target(false).init();
+    init_logs(ops.log_format, ops.log_level.as_deref())?;
+    let token = ops
+        .metrics_token
+        .or_else(|| std::env::var("RATRACE_METRICS_TOKEN").ok());
+    if token.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        return Err("--metrics-token: empty".to_string());
+    }
     // The connection cap must fit the process's descriptors, or accept
     // fails before the cap ever refuses anyone.
     if let Some(files) = open_file_limit() {
@@ -863,7 +952,7 @@ fn serve(
         }
     }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
         let where_ = server::store::redact(db);
         let store = server::store::open(db)
             .await
@@ -907,6 +996,9 @@ fn serve(
         let state = server::AppState::open_cluster(store, limits, site)
             .await
             .map_err(|e| format!("{where_}: {e}"))?;
+        if let Some(t) = &token {
+            state.require_metrics_token(t.trim());
+        }
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| format!("{addr}: {e}"))?;
@@ -921,14 +1013,16 @@ fn serve(
         tracing::info!(
             "serving on http://{local} (tables in {backend} {where_}, loaded when asked for; process {node})"
         );
-        let shutdown = async {
-            let _ = tokio::signal::ctrl_c().await;
-        };
-        server::run(listener, state, shutdown)
+        server::run(listener, state, stop_signal())
             .await
             .map_err(|e| e.to_string())?;
-        Ok(true)
-    })
+        tracing::info!("stopped");
+        Ok::<_, String>(true)
+    });
+    // Blocking store calls still running (none after a complete drain)
+    // get a moment, not forever.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    served
 }
 
 /// `ratrace db copy`: every table from `from` into `to`, with a progress

@@ -1,9 +1,11 @@
 //! Integration tests of the `ratrace` shell: every scenario file of the
 //! project, the scenario runner's own failure reports, terminal play from a
 //! scripted input, records and replays, the simulator's determinism, and
-//! a real `ratrace serve` process killed and restarted mid-game.
+//! a real `ratrace serve` process killed and restarted mid-game, and one
+//! stopped with SIGTERM.
 
 mod serve_kill;
+mod serve_term;
 
 use cli::{play, records, scenario, simulate};
 use game::{Game, GameOptions, Record, Seat};

@@ -153,12 +153,18 @@ pub(crate) async fn heartbeats(state: AppState) {
             () = tokio::time::sleep(every) => {}
             _ = closing.changed() => return,
         }
-        if state.draining() {
+        if state.is_draining() {
             return;
         }
         let store = state.store();
         let node = state.node().clone();
         match tokio::task::spawn_blocking(move || store.heartbeat(&node)).await {
+            Ok(Ok(())) if state.is_draining() => {
+                // The drain left the site while this heartbeat was on its
+                // way: leave again, for good.
+                leave(&state).await;
+                return;
+            }
             Ok(Ok(())) => {
                 if last_ok.elapsed() > lease {
                     tracing::warn!(
@@ -173,10 +179,36 @@ pub(crate) async fn heartbeats(state: AppState) {
             Ok(Err(e)) => tracing::error!("heartbeat: {e}"),
             Err(e) => tracing::error!("heartbeat: {e}"),
         }
-        if state.cluster().adopt_orphans && !state.draining() {
+        if state.cluster().adopt_orphans && !state.is_draining() {
             adopt(&state).await;
         }
     }
+}
+
+/// Removes this process from the site: its tables may be claimed by the
+/// others at once.
+pub(crate) async fn leave(state: &AppState) {
+    let store = state.store();
+    let node = state.node().id.clone();
+    match tokio::task::spawn_blocking(move || store.leave(&node)).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => tracing::error!("leaving the site: {e}"),
+        Err(e) => tracing::error!("leaving the site: {e}"),
+    }
+}
+
+/// The cluster's part of a drain: leave the site (so the others may claim
+/// this process's tables at once, and take them over within a heartbeat),
+/// then close every table's connections so their clients reconnect to
+/// another process. A write from a table still in memory after another
+/// process claimed it is fenced.
+pub(crate) async fn hand_over(state: &AppState) {
+    if !state.cluster().forwards() {
+        return;
+    }
+    leave(state).await;
+    let n = state.relinquish_all().await.len();
+    tracing::info!("handed {n} tables over to the other processes");
 }
 
 /// Takes over tables whose owner died or left.

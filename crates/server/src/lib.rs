@@ -11,12 +11,15 @@
 //! channels (a std mutex, never held across `.await`). Tables are loaded on
 //! demand and leave memory when nobody has touched them for a while, so
 //! start-up loads nothing and memory is bounded by what is in use.
+//! Operations (metrics, health, the drain on shutdown) are in [`ops`].
 
 pub mod cluster;
 pub mod error;
 pub mod fair;
 pub mod lobby;
+pub mod metrics;
 pub mod net;
+pub mod ops;
 pub mod protocol;
 pub mod quota;
 pub mod store;
@@ -26,6 +29,7 @@ pub mod web;
 pub mod ws;
 
 use crate::error::Error;
+use crate::metrics::Metrics;
 use crate::net::ClientAddr;
 use crate::quota::Quotas;
 use crate::store::{Ownership, Store, StoreError};
@@ -196,7 +200,6 @@ struct Inner {
     store: Arc<dyn Store>,
     /// This process in the store, and how it shares the site with others.
     cluster: cluster::Cluster,
-    draining: std::sync::atomic::AtomicBool,
     tables: Arc<Registry>,
     /// Serialises loading a table from the store, so it is spawned once.
     loading: tokio::sync::Mutex<()>,
@@ -207,6 +210,8 @@ struct Inner {
     bot_gate: Arc<Semaphore>,
     /// Record checks run one at a time, server-wide.
     verify_gate: Semaphore,
+    metrics: Arc<Metrics>,
+    ops: ops::Ops,
 }
 
 /// What a table task needs from the server.
@@ -218,6 +223,7 @@ pub(crate) struct TableCtx {
     pub(crate) registry: Arc<Registry>,
     pub(crate) limits: Limits,
     pub(crate) bot_gate: Arc<Semaphore>,
+    pub(crate) metrics: Arc<Metrics>,
 }
 
 impl AppState {
@@ -252,7 +258,6 @@ impl AppState {
             inner: Arc::new(Inner {
                 store,
                 cluster,
-                draining: std::sync::atomic::AtomicBool::new(false),
                 tables: Arc::new(Mutex::new(HashMap::new())),
                 loading: tokio::sync::Mutex::new(()),
                 closing,
@@ -261,6 +266,8 @@ impl AppState {
                 quotas: Quotas::new(limits),
                 bot_gate: Arc::new(Semaphore::new(limits.bot_threads.max(1))),
                 verify_gate: Semaphore::new(1),
+                metrics: Arc::new(Metrics::new()),
+                ops: ops::Ops::new(),
             }),
         };
         tokio::spawn(state.clone().sweeper());
@@ -346,7 +353,14 @@ impl AppState {
         self.lock().len()
     }
 
-    /// Stops every table task and WebSocket connection.
+    /// The operational figures `/metrics` shows; other layers may add
+    /// gauges ([`Metrics::gauge`]).
+    pub fn metrics(&self) -> Arc<Metrics> {
+        Arc::clone(&self.inner.metrics)
+    }
+
+    /// Stops every table task and WebSocket connection (the WebSockets
+    /// close with 1012). [`AppState::drain`] also waits for them.
     pub fn close(&self) {
         self.inner.closing.send_replace(true);
     }
@@ -360,8 +374,12 @@ impl AppState {
         self.inner.limits
     }
 
-    pub(crate) fn quotas(&self) -> &Quotas {
-        &self.inner.quotas
+    /// Takes a token of `kind` for `who` (counting a refusal), or says
+    /// how long until one is there.
+    pub(crate) fn take_quota(&self, kind: quota::Kind, who: ClientAddr) -> Result<(), Duration> {
+        self.inner.quotas.take(kind, who).inspect_err(|_| {
+            self.inner.metrics.refused(kind.into());
+        })
     }
 
     pub(crate) fn verify_gate(&self) -> &Semaphore {
@@ -384,6 +402,7 @@ impl AppState {
             registry: Arc::clone(&self.inner.tables),
             limits: self.inner.limits,
             bot_gate: Arc::clone(&self.inner.bot_gate),
+            metrics: self.metrics(),
         }
     }
 
@@ -393,11 +412,6 @@ impl AppState {
             .iter()
             .map(|(id, h)| (id.clone(), h.clone()))
             .collect()
-    }
-
-    /// Whether this process is shutting down (it takes no table over).
-    pub fn draining(&self) -> bool {
-        self.inner.draining.load(Ordering::Relaxed)
     }
 
     pub(crate) fn insert(&self, id: String, handle: TableHandle) {
@@ -433,8 +447,7 @@ impl AppState {
             }
         }
         if let Some(who) = who {
-            self.quotas()
-                .take(quota::Kind::Record, who)
+            self.take_quota(quota::Kind::Record, who)
                 .map_err(|wait| Error::quota("table loads", wait))?;
         }
         // Only the table's owner may load it: claim it first (a new epoch
@@ -448,6 +461,14 @@ impl AppState {
         } else {
             Duration::ZERO
         };
+        if self.is_draining() {
+            // A process on its way out takes no table: the client goes
+            // to another process.
+            return Err(Error::Elsewhere(store::Node {
+                id: String::new(),
+                url: String::new(),
+            }));
+        }
         let (key, node) = (id.to_string(), self.node().id.clone());
         let owned = tokio::task::spawn_blocking(move || store.claim(&key, &node, lease))
             .await
@@ -498,6 +519,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(web::routes())
         .merge(lobby::routes(state.clone()))
+        .merge(ops::routes())
         .merge(
             Router::new()
                 .route("/ws/{id}", axum::routing::get(ws::upgrade))

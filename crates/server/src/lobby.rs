@@ -78,8 +78,7 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
 /// Takes a token of `kind` for `addr`, or refuses with `Retry-After`.
 fn meter(state: &AppState, kind: Kind, addr: ClientAddr, what: &str) -> Result<(), Error> {
     state
-        .quotas()
-        .take(kind, addr)
+        .take_quota(kind, addr)
         .map_err(|wait| Error::quota(what, wait))
 }
 
@@ -419,6 +418,9 @@ async fn create_table(
     let (all, mine) = tokio::task::spawn_blocking(move || store.count_live(&key))
         .await
         .map_err(|e| Error::Internal(e.to_string()))??;
+    if all >= limits.max_live_tables || mine >= limits.max_live_tables_per_ip {
+        state.metrics().refused(crate::metrics::Refusal::LiveTables);
+    }
     if all >= limits.max_live_tables {
         return Err(Error::RateLimited {
             retry_after: 60,
@@ -457,6 +459,7 @@ async fn create_table(
     let id = stored.id.clone();
     let handle = table::spawn(stored, state.ctx(), epoch).map_err(Error::Internal)?;
     state.insert(id, handle);
+    state.metrics().table_created();
     Ok((StatusCode::CREATED, Json(created)))
 }
 

@@ -5,8 +5,11 @@
 //!
 //! It replaces `axum::serve`, which sets no timeouts and no caps: hyper's
 //! HTTP/1 connection builder is driven directly, with upgrades for the
-//! WebSocket.
+//! WebSocket. On shutdown (or a drain begun elsewhere) it stops accepting
+//! at once, asks open HTTP connections to finish, and runs
+//! [`AppState::drain`] before returning.
 
+use crate::metrics::{Held, Refusal};
 use crate::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -72,6 +75,7 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
 #[derive(Debug)]
 pub struct Slot {
     _permit: OwnedSemaphorePermit,
+    _open: Held,
     addr: ClientAddr,
     counts: Arc<Mutex<HashMap<ClientAddr, usize>>>,
 }
@@ -93,6 +97,7 @@ struct Caps {
     all: Arc<Semaphore>,
     per_addr: usize,
     counts: Arc<Mutex<HashMap<ClientAddr, usize>>>,
+    metrics: Arc<crate::metrics::Metrics>,
 }
 
 impl Caps {
@@ -106,6 +111,7 @@ impl Caps {
         *n += 1;
         Some(Slot {
             _permit: permit,
+            _open: self.metrics.connections.hold(),
             addr,
             counts: Arc::clone(&self.counts),
         })
@@ -113,8 +119,11 @@ impl Caps {
 }
 
 /// Accepts connections on `listener` and serves `app(state)` on each
-/// (with `TCP_NODELAY`) until `shutdown` resolves, then stops every table
-/// and connection. A connection over a cap is closed at once.
+/// (with `TCP_NODELAY`) until `shutdown` resolves or the state is closed
+/// (by [`AppState::drain`] or [`AppState::close`]), then stops accepting,
+/// asks HTTP connections to finish, and drains the state
+/// ([`AppState::drain`]: WebSockets closed with 1012, in-flight commits
+/// finished, bounded in time). A connection over a cap is closed at once.
 pub async fn run(
     listener: TcpListener,
     state: AppState,
@@ -155,8 +164,10 @@ async fn accept(
         all: Arc::new(Semaphore::new(limits.max_connections.max(1))),
         per_addr,
         counts: Arc::new(Mutex::new(HashMap::new())),
+        metrics: state.metrics(),
     };
     let (stop, stopped) = watch::channel(false);
+    let mut closing = state.closing();
     tokio::pin!(shutdown);
     loop {
         let (tcp, peer) = tokio::select! {
@@ -171,9 +182,12 @@ async fn accept(
                 }
             },
             () = &mut shutdown => break,
+            // A drain begun elsewhere (AppState::drain) stops accepting too.
+            () = async { let _ = closing.wait_for(|c| *c).await; } => break,
         };
         let addr = ClientAddr::of(peer.ip());
         let Some(slot) = caps.take(addr) else {
+            caps.metrics.refused(Refusal::Connections);
             drop(tcp);
             continue;
         };
@@ -215,7 +229,12 @@ async fn accept(
             }
         });
     }
-    state.close();
+    // Not ready, and new connections are refused by the kernel from here
+    // on.
+    state.set_draining();
+    drop(listener);
+    tracing::info!("stopping: draining tables and connections");
     let _ = stop.send(true);
+    state.drain().await;
     Ok(())
 }

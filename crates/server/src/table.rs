@@ -367,12 +367,16 @@ fn spawn_game<G: Hosted>(
         registry: ctx.registry,
         limits: ctx.limits,
         bot_gate: ctx.bot_gate,
+        metrics: Arc::clone(&ctx.metrics),
         legal: Vec::new(),
         thinking: None,
         quiet: None,
     };
     table.open_quiet_window();
+    // Counted from here until the task ends, so a drain can wait for it.
+    let running = ctx.metrics.table_tasks.hold();
     tokio::spawn(async move {
+        let _running = running;
         if repair {
             table.repair().await;
         }
@@ -456,6 +460,7 @@ struct Table<G: Hosted> {
     registry: Arc<Registry>,
     limits: Limits,
     bot_gate: Arc<Semaphore>,
+    metrics: Arc<crate::metrics::Metrics>,
     legal: Vec<G::Action>,
     thinking: Option<Thinking<G>>,
     quiet: Option<Quiet<G>>,
@@ -1002,6 +1007,8 @@ impl<G: Hosted> Table<G> {
         // Committed (possibly in one transaction with other tables'
         // actions) before anything below happens.
         let (done, committed) = oneshot::channel();
+        let metrics = Arc::clone(&self.metrics);
+        let submitted = std::time::Instant::now();
         Arc::clone(&self.store).append_action_then(
             self.id.clone(),
             stored,
@@ -1009,6 +1016,7 @@ impl<G: Hosted> Table<G> {
             ends,
             self.epoch,
             Box::new(move |r| {
+                metrics.committed(submitted.elapsed(), r.is_ok());
                 let _ = done.send(r);
             }),
         );

@@ -52,9 +52,11 @@ const FLOOD: Kick = Kick {
     code: 1008,
     reason: "too many messages",
 };
+/// 1012 "service restart": the client should reconnect, to this server
+/// when it is back or to another one.
 const STOPPING: Kick = Kick {
-    code: 1001,
-    reason: "the server is stopping",
+    code: 1012,
+    reason: "server restarting, reconnect",
 };
 const GONE: Kick = Kick {
     code: 1011,
@@ -71,12 +73,14 @@ pub async fn upgrade(
     slot: Option<Extension<Arc<Slot>>>,
 ) -> Response {
     let slot = slot.map(|Extension(s)| s);
+    let open = state.metrics().websockets.hold();
     ws.max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
         .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| async move {
             connection(socket, state, id, who).await;
             drop(slot);
+            drop(open);
         })
 }
 
@@ -317,7 +321,9 @@ async fn receive(
             break;
         }
     }
-    if greeted {
+    // A stopping server's tables are stopping too: telling one would load
+    // it again.
+    if greeted && !*closing.borrow() {
         let _ = state.send(id, who, Command::Leave { conn }).await;
     }
 }

@@ -5,6 +5,7 @@ mod it {
     mod bad_input;
     mod cluster;
     mod leak;
+    mod ops;
     mod play;
     mod restart;
     mod security;
