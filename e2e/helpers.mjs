@@ -22,12 +22,15 @@ export function serverBin() {
 /**
  * Starts `ratrace serve --addr 127.0.0.1:0 --db TMP/e2e.db`, reads the bound
  * address from its "serving on http://..." log line, and waits until
- * GET /api/games answers. Returns { base, stop(), output() }.
+ * GET /api/games answers. Returns { base, stop(), kill(signal), output() }.
+ * `db` replaces the database (a PostgreSQL URL, for the cluster test) and
+ * `args` are added to the command line.
  */
-export async function startServer() {
+export async function startServer({ db, args = [] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'ratrace-e2e-'));
   // a short D7 decision window keeps the games quick; the rest are defaults
-  const proc = spawn(serverBin(), ['serve', '--addr', '127.0.0.1:0', '--db', join(dir, 'e2e.db'), '--revolution-window-ms', '1000'], {
+  const argv = ['serve', '--addr', '127.0.0.1:0', '--db', db || join(dir, 'e2e.db'), '--revolution-window-ms', '1000', ...args];
+  const proc = spawn(serverBin(), argv, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', RUST_LOG: process.env.RUST_LOG || 'info' },
   });
@@ -65,6 +68,11 @@ export async function startServer() {
   return {
     base,
     output: () => out,
+    /** Sends `signal` (SIGKILL: dies at once, no drain) and waits if it ends the process. */
+    async kill(signal) {
+      proc.kill(signal);
+      if (signal === 'SIGKILL' || signal === 'SIGTERM') await exited;
+    },
     async stop() {
       // the server's log, for a failed run: E2E_SERVER_LOG=/tmp/server.log
       if (process.env.E2E_SERVER_LOG) writeFileSync(process.env.E2E_SERVER_LOG, out);

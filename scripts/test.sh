@@ -32,9 +32,6 @@ export RATRACE_REQUIRE_PG=1
 cargo test --workspace --locked
 echo "== the server's integration tests again, each server on a PostgreSQL database"
 RATRACE_IT_BACKEND=postgres cargo test -p server --test tests --locked
-stop_pg
-trap - EXIT
-unset RATRACE_TEST_PG RATRACE_REQUIRE_PG
 echo "== the README's \`cargo run -- ...\` finds exactly one binary"
 cargo run --locked -q -- --version
 echo "== browser end-to-end tests (e2e/: playwright-core + Debian chromium, node --test)"
@@ -51,3 +48,7 @@ fi
 npm ci --prefix e2e --no-audit --no-fund
 cargo build -p cli --locked
 RATRACE_BIN=target/debug/ratrace node --test --test-reporter=spec e2e/
+# The PostgreSQL server (the browser cluster test used it too) stops here,
+# or on any failure through the EXIT trap.
+stop_pg
+trap - EXIT

@@ -422,6 +422,9 @@ async fn connections_are_capped_per_address() {
     };
     let server = start_on(memory(), limits).await;
     let id = create(server.addr, json!({"game": "bigcheese"})).await;
+    // The create's connection (Connection: close) frees its slot once the
+    // server has seen it close.
+    tokio::time::sleep(Duration::from_millis(200)).await;
     let mut held = Vec::new();
     for _ in 0..2 {
         held.push(TcpStream::connect(server.addr).await.unwrap());
