@@ -9,6 +9,17 @@
 //! targets an already running `ratrace serve` on a loopback address
 //! instead, under that server's own limits.
 //!
+//! `--url` given several times targets the processes of one site (issue 9)
+//! and spreads the load as a load balancer would: each new table is
+//! created through the next process in turn (round-robin over the URLs),
+//! and each seat's client (its join request and its WebSocket) goes to
+//! the process at the seat's offset from that one (seat `P1` to the next
+//! process, `P2` to the one after, ...), so most seats reach a process
+//! that does not own their table and must forward to the owner. The report
+//! then also gives, per URL, the tables created through it, its open
+//! connections, the actions of the clients connected to it (count, per
+//! second, latency percentiles) and its errors and timeouts.
+//!
 //! Every load table has only human seats (bot delay 0), all joined through
 //! `POST /api/tables/{id}/join` and played by this program's own
 //! WebSocket clients: on each `state` where it is the seat's turn, the
@@ -21,9 +32,10 @@
 //! `--tables` stay live until the measurement window ends.
 //!
 //! Usage: `cargo run --release -p server --example loadgen -- [--tables 500]
-//! [--seconds 20] [--think-ms 200] [--url http://127.0.0.1:8080]
-//! [--default-limits] [--json]`. It stops by itself: the tables are set up
-//! (at most `--seconds`), then measured for `--seconds`.
+//! [--seconds 20] [--think-ms 200] [--url http://127.0.0.1:8080 [--url
+//! http://127.0.0.1:8081 ...]] [--default-limits] [--json]`. It stops by
+//! itself: the tables are set up (at most `--seconds`), then measured for
+//! `--seconds`.
 
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
@@ -33,7 +45,7 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -44,26 +56,36 @@ use tokio_tungstenite::tungstenite::Message;
 /// How long a client waits for any message before it counts a timeout.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// At most this many `--url`s (the processes of one site).
+const MAX_URLS: usize = 64;
+
 /// Command-line options.
 #[derive(Clone, Debug)]
 struct Options {
     tables: usize,
     seconds: u64,
     think_ms: u64,
-    url: Option<SocketAddr>,
+    /// The servers to drive (`--url`, repeatable); none: an in-process one.
+    urls: Vec<SocketAddr>,
+    /// Undocumented test aid: every seat's client goes to the process that
+    /// created its table (no forwarding needed), so several independent
+    /// servers that do not form a cluster can be driven at once.
+    seats_on_creator: bool,
     default_limits: bool,
     json: bool,
 }
 
 const USAGE: &str = "usage: loadgen [--tables N (500)] [--seconds S (20)] [--think-ms MS (200)]
-               [--url http://127.0.0.1:PORT] [--default-limits] [--json]";
+               [--url http://127.0.0.1:PORT (repeatable: the processes of one site)]
+               [--default-limits] [--json]";
 
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
         tables: 500,
         seconds: 20,
         think_ms: 200,
-        url: None,
+        urls: Vec::new(),
+        seats_on_creator: false,
         default_limits: false,
         json: false,
     };
@@ -74,7 +96,17 @@ fn parse_args() -> Result<Options, String> {
             "--tables" => o.tables = number(&value("--tables")?)?,
             "--seconds" => o.seconds = number(&value("--seconds")?)?,
             "--think-ms" => o.think_ms = number(&value("--think-ms")?)?,
-            "--url" => o.url = Some(loopback(&value("--url")?)?),
+            "--url" => {
+                let addr = loopback(&value("--url")?)?;
+                if o.urls.contains(&addr) {
+                    return Err(format!("--url http://{addr} is given twice"));
+                }
+                if o.urls.len() == MAX_URLS {
+                    return Err(format!("at most {MAX_URLS} --url"));
+                }
+                o.urls.push(addr);
+            }
+            "--seats-on-creator" => o.seats_on_creator = true,
             "--default-limits" => o.default_limits = true,
             "--json" => o.json = true,
             "-h" | "--help" => return Err(USAGE.to_string()),
@@ -106,11 +138,36 @@ fn loopback(url: &str) -> Result<SocketAddr, String> {
     Ok(addr)
 }
 
+/// What the clients count per target process (URL).
+#[derive(Default)]
+struct UrlStats {
+    /// Latencies (µs) of actions acknowledged inside the window, of the
+    /// clients connected to this process.
+    latencies: Mutex<Vec<u32>>,
+    /// Actions acknowledged inside the window (clients connected here).
+    actions: AtomicU64,
+    /// Open WebSocket connections to this process.
+    connections: AtomicI64,
+    /// Tables created through this process.
+    tables_created: AtomicU64,
+    /// Errors by kind of the requests and clients sent to this process.
+    errors: Mutex<BTreeMap<String, u64>>,
+}
+
+impl UrlStats {
+    fn error(&self, kind: &str) {
+        let mut e = self.errors.lock().unwrap_or_else(|p| p.into_inner());
+        *e.entry(kind.to_string()).or_default() += 1;
+    }
+}
+
 /// Everything the clients count, shared.
 #[derive(Default)]
 struct Stats {
-    /// Latencies (µs) of actions acknowledged inside the window.
-    latencies: Mutex<Vec<u32>>,
+    /// Per target process, in `--url` order (one entry without `--url`).
+    per_url: Vec<UrlStats>,
+    /// Tables created so far, all processes: picks the next creator.
+    next_create: AtomicUsize,
     /// Whether the measurement window is open.
     measuring: AtomicBool,
     /// Actions acknowledged inside the window.
@@ -133,9 +190,19 @@ struct Stats {
 }
 
 impl Stats {
-    fn error(&self, kind: &str) {
+    fn new(urls: usize) -> Self {
+        Stats {
+            per_url: (0..urls).map(|_| UrlStats::default()).collect(),
+            ..Stats::default()
+        }
+    }
+
+    /// Counts an error of the process `url` (an index into `per_url`).
+    fn error(&self, url: usize, kind: &str) {
         let mut e = self.errors.lock().unwrap_or_else(|p| p.into_inner());
         *e.entry(kind.to_string()).or_default() += 1;
+        drop(e);
+        self.per_url[url].error(kind);
     }
 }
 
@@ -261,6 +328,8 @@ async fn next_msg(ws: &mut Socket, skip: Option<&str>) -> Result<Option<Incoming
 /// A seat's connection once it has said hello.
 struct Seated {
     seat: String,
+    /// The process it is connected to (an index into the targets).
+    url: usize,
     ws: Socket,
     first: Incoming,
 }
@@ -270,6 +339,7 @@ struct Seated {
 async fn sit(
     from: std::net::IpAddr,
     addr: SocketAddr,
+    url: usize,
     id: &str,
     key: Option<&str>,
     seat: &str,
@@ -300,6 +370,7 @@ async fn sit(
     match next_msg(&mut ws, None).await? {
         Some(m) if m.kind == "state" => Ok(Seated {
             seat: seat.to_string(),
+            url,
             ws,
             first: m,
         }),
@@ -352,18 +423,18 @@ async fn play_seat(
                 match got {
                     Ok(Some(m)) => m,
                     Ok(None) => {
-                        stats.error("closed");
+                        stats.error(c.url, "closed");
                         break;
                     }
                     Err(e) => {
-                        stats.error(&e);
+                        stats.error(c.url, &e);
                         break;
                     }
                 }
             }
         };
         if m.kind == "error" {
-            stats.error(m.code.as_deref().unwrap_or("error"));
+            stats.error(c.url, m.code.as_deref().unwrap_or("error"));
             // Nothing was applied; the next state (if any) says what to do.
             pending = None;
             acted_at = None;
@@ -381,8 +452,9 @@ async fn play_seat(
                 if stats.measuring.load(Ordering::Relaxed) {
                     let us = u32::try_from(sent.elapsed().as_micros()).unwrap_or(u32::MAX);
                     stats.actions.fetch_add(1, Ordering::Relaxed);
-                    stats
-                        .latencies
+                    let here = &stats.per_url[c.url];
+                    here.actions.fetch_add(1, Ordering::Relaxed);
+                    here.latencies
                         .lock()
                         .unwrap_or_else(|p| p.into_inner())
                         .push(us);
@@ -408,7 +480,7 @@ async fn play_seat(
             acted_at = Some(m.seq);
             pending = Some((m.seq, Instant::now()));
             if c.ws.send(Message::Text(act.into())).await.is_err() {
-                stats.error("ws");
+                stats.error(c.url, "ws");
                 break;
             }
         }
@@ -418,10 +490,15 @@ async fn play_seat(
 }
 
 /// One table slot: creates a table, seats every player, plays it to the
-/// end, and starts again until the window closes.
+/// end, and starts again until the window closes. Each table is created
+/// through the next of `addrs` in turn; seat `P{i}`'s client goes to the
+/// `i`-th process after that one (the creator itself with one process, or
+/// with `seats_on_creator`).
+#[allow(clippy::too_many_arguments)]
 async fn table_slot(
     slot: usize,
-    addr: SocketAddr,
+    addrs: Arc<Vec<SocketAddr>>,
+    seats_on_creator: bool,
     stats: Arc<Stats>,
     think_ms: u64,
     setup: Arc<Semaphore>,
@@ -447,6 +524,12 @@ async fn table_slot(
         let body = serde_json::json!({"game": game, "players": players, "options": options,
                                       "seats": seats, "bot_delay_ms": 0})
         .to_string();
+        // Round-robin, the order rotated by one each round: each process
+        // creates every n-th table, and the two games (by slot parity) are
+        // spread over all of them even with an even number of processes.
+        let k = stats.next_create.fetch_add(1, Ordering::Relaxed);
+        let creator = (k + k / addrs.len()) % addrs.len();
+        let addr = addrs[creator];
         let from = slot_addr(slot, addr);
         let (id, key) = match http(from, addr, "POST", "/api/tables", &body).await {
             Ok((201, v)) => (
@@ -454,35 +537,51 @@ async fn table_slot(
                 v["key"].as_str().map(str::to_string),
             ),
             Ok((status, _)) => {
-                stats.error(&format!("create {status}"));
+                stats.error(creator, &format!("create {status}"));
                 tokio::time::sleep(Duration::from_millis(500)).await;
                 continue;
             }
             Err(e) => {
-                stats.error(&format!("create {e}"));
+                stats.error(creator, &format!("create {e}"));
                 tokio::time::sleep(Duration::from_millis(500)).await;
                 continue;
             }
         };
         stats.tables_created.fetch_add(1, Ordering::Relaxed);
-        let mut seated = Vec::with_capacity(players);
+        stats.per_url[creator]
+            .tables_created
+            .fetch_add(1, Ordering::Relaxed);
+        let mut seated: Vec<Seated> = Vec::with_capacity(players);
         for i in 1..=players {
-            match sit(from, addr, &id, key.as_deref(), &format!("P{i}")).await {
+            let url = if seats_on_creator {
+                creator
+            } else {
+                (creator + i) % addrs.len()
+            };
+            let (to, from) = (addrs[url], slot_addr(slot, addrs[url]));
+            match sit(from, to, url, &id, key.as_deref(), &format!("P{i}")).await {
                 Ok(s) => {
                     stats.connections.fetch_add(1, Ordering::Relaxed);
+                    stats.per_url[url]
+                        .connections
+                        .fetch_add(1, Ordering::Relaxed);
                     seated.push(s);
                 }
                 Err(e) => {
-                    stats.error(&e);
+                    stats.error(url, &e);
                     break;
                 }
             }
         }
         drop(permit);
         if seated.len() < players {
-            stats
-                .connections
-                .fetch_sub(seated.len() as i64, Ordering::Relaxed);
+            for s in &seated {
+                stats.connections.fetch_sub(1, Ordering::Relaxed);
+                stats.per_url[s.url]
+                    .connections
+                    .fetch_sub(1, Ordering::Relaxed);
+            }
+            drop(seated);
             tokio::time::sleep(Duration::from_millis(500)).await;
             continue;
         }
@@ -492,18 +591,25 @@ async fn table_slot(
         }
         let tasks: Vec<_> = seated
             .into_iter()
-            .map(|s| tokio::spawn(play_seat(s, Arc::clone(&stats), think_ms, stop.clone())))
+            .map(|s| {
+                let url = s.url;
+                let task = tokio::spawn(play_seat(s, Arc::clone(&stats), think_ms, stop.clone()));
+                (url, task)
+            })
             .collect();
         let mut acts = 0;
         let mut last_seq = 0;
         let mut over = false;
-        for t in tasks {
+        for (url, t) in tasks {
             if let Ok(end) = t.await {
                 acts += end.acts;
                 last_seq = last_seq.max(end.last_seq);
                 over |= end.over;
             }
             stats.connections.fetch_sub(1, Ordering::Relaxed);
+            stats.per_url[url]
+                .connections
+                .fetch_sub(1, Ordering::Relaxed);
         }
         stats.live_tables.fetch_sub(1, Ordering::Relaxed);
         if over {
@@ -511,6 +617,87 @@ async fn table_slot(
             stats
                 .stand_in_moves
                 .fetch_add(last_seq.saturating_sub(acts), Ordering::Relaxed);
+        }
+    }
+}
+
+/// The report of one target process.
+struct UrlReport {
+    url: String,
+    tables_created: u64,
+    min_conns: i64,
+    max_conns: i64,
+    /// Actions acknowledged in the window, of the clients connected to it.
+    actions: u64,
+    /// Their latencies (µs), sorted.
+    lat: Vec<u32>,
+    errors: BTreeMap<String, u64>,
+}
+
+impl UrlReport {
+    fn error_count(&self) -> u64 {
+        self.errors.values().sum()
+    }
+
+    fn timeouts(&self) -> u64 {
+        self.errors
+            .iter()
+            .filter(|(k, _)| is_timeout(k))
+            .map(|(_, v)| v)
+            .sum()
+    }
+
+    fn json(&self, elapsed: f64) -> serde_json::Value {
+        serde_json::json!({
+            "url": self.url,
+            "tables_created": self.tables_created,
+            "connections": {"min": self.min_conns, "max": self.max_conns},
+            "actions": self.actions,
+            "actions_per_second": self.actions as f64 / elapsed,
+            "latency_ms": {
+                "p50": quantile(&self.lat, 0.50),
+                "p90": quantile(&self.lat, 0.90),
+                "p99": quantile(&self.lat, 0.99),
+                "max": quantile(&self.lat, 1.0),
+            },
+            "error_count": self.error_count(),
+            "timeouts": self.timeouts(),
+            "errors": self.errors,
+        })
+    }
+
+    fn print(&self, elapsed: f64) {
+        println!("    {}", self.url);
+        println!(
+            "      tables:      {} created through it; connections: min {}, max {}",
+            self.tables_created, self.min_conns, self.max_conns
+        );
+        println!(
+            "      actions:     {} acknowledged, {:.0} per second",
+            self.actions,
+            self.actions as f64 / elapsed
+        );
+        println!(
+            "      latency (ms): p50 {:.1}, p90 {:.1}, p99 {:.1}, max {:.1}",
+            quantile(&self.lat, 0.50),
+            quantile(&self.lat, 0.90),
+            quantile(&self.lat, 0.99),
+            quantile(&self.lat, 1.0)
+        );
+        if self.errors.is_empty() {
+            println!("      errors:      none");
+        } else {
+            let list: Vec<String> = self
+                .errors
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            println!(
+                "      errors:      {} ({} timeouts): {}",
+                self.error_count(),
+                self.timeouts(),
+                list.join(", ")
+            );
         }
     }
 }
@@ -613,9 +800,17 @@ fn quantile(sorted: &[u32], q: f64) -> f64 {
     f64::from(sorted[i]) / 1000.0
 }
 
-/// Runs the load and prints the report; `false` if a goal was missed.
-async fn load(o: Options, addr: SocketAddr, target: String, limits: String) -> bool {
-    let stats = Arc::new(Stats::default());
+/// Error kinds that are timeouts (of a client waiting for a message, or
+/// of an HTTP request).
+fn is_timeout(kind: &str) -> bool {
+    kind.contains("timeout")
+}
+
+/// Runs the load against `addrs` (one process, or the processes of one
+/// site) and prints the report; `false` if a goal was missed.
+async fn load(o: Options, addrs: Vec<SocketAddr>, target: String, limits: String) -> bool {
+    let stats = Arc::new(Stats::new(addrs.len()));
+    let addrs = Arc::new(addrs);
     let (stop_tx, stop) = watch::channel(false);
     let setup = Arc::new(Semaphore::new(64));
     let (ready_tx, mut ready_rx) = tokio::sync::mpsc::channel::<()>(o.tables);
@@ -624,7 +819,8 @@ async fn load(o: Options, addr: SocketAddr, target: String, limits: String) -> b
         .map(|slot| {
             tokio::spawn(table_slot(
                 slot,
-                addr,
+                Arc::clone(&addrs),
+                o.seats_on_creator,
                 Arc::clone(&stats),
                 o.think_ms,
                 Arc::clone(&setup),
@@ -651,6 +847,7 @@ async fn load(o: Options, addr: SocketAddr, target: String, limits: String) -> b
     let window = Duration::from_secs(o.seconds);
     let (mut min_tables, mut max_tables, mut sum_tables) = (i64::MAX, 0i64, 0i64);
     let (mut min_conns, mut max_conns) = (i64::MAX, 0i64);
+    let mut url_conns = vec![(i64::MAX, 0i64); addrs.len()];
     let mut samples = 0i64;
     while window_start.elapsed() < window {
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -661,6 +858,11 @@ async fn load(o: Options, addr: SocketAddr, target: String, limits: String) -> b
         sum_tables += t;
         min_conns = min_conns.min(c);
         max_conns = max_conns.max(c);
+        for (u, (min, max)) in stats.per_url.iter().zip(url_conns.iter_mut()) {
+            let c = u.connections.load(Ordering::Relaxed);
+            *min = (*min).min(c);
+            *max = (*max).max(c);
+        }
         samples += 1;
     }
     stats.measuring.store(false, Ordering::Relaxed);
@@ -674,7 +876,29 @@ async fn load(o: Options, addr: SocketAddr, target: String, limits: String) -> b
         let _ = s.await;
     }
 
-    let mut lat = std::mem::take(&mut *stats.latencies.lock().unwrap_or_else(|p| p.into_inner()));
+    // Per process, then in all.
+    let per_url: Vec<UrlReport> = stats
+        .per_url
+        .iter()
+        .zip(addrs.iter())
+        .zip(url_conns)
+        .map(|((u, addr), (min_conns, max_conns))| {
+            let mut lat =
+                std::mem::take(&mut *u.latencies.lock().unwrap_or_else(|p| p.into_inner()));
+            lat.sort_unstable();
+            let errors = u.errors.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            UrlReport {
+                url: format!("http://{addr}"),
+                tables_created: u.tables_created.load(Ordering::Relaxed),
+                min_conns: if min_conns == i64::MAX { 0 } else { min_conns },
+                max_conns,
+                actions: u.actions.load(Ordering::Relaxed),
+                lat,
+                errors,
+            }
+        })
+        .collect();
+    let mut lat: Vec<u32> = per_url.iter().flat_map(|u| u.lat.iter().copied()).collect();
     lat.sort_unstable();
     let actions = stats.actions.load(Ordering::Relaxed);
     let per_sec = actions as f64 / elapsed;
@@ -725,6 +949,7 @@ async fn load(o: Options, addr: SocketAddr, target: String, limits: String) -> b
             "errors": errors,
             "cpu_seconds_in_window": cpu_used,
             "goals": goals.iter().map(|(g, ok)| (g.to_string(), *ok)).collect::<BTreeMap<_, _>>(),
+            "per_url": per_url.iter().map(|u| u.json(elapsed)).collect::<Vec<_>>(),
         });
         println!("{report:#}");
     } else {
@@ -752,7 +977,7 @@ async fn load(o: Options, addr: SocketAddr, target: String, limits: String) -> b
             println!(
                 "  cpu:           {cpu:.1} s in the window ({:.0}% of one core, {})",
                 cpu / elapsed * 100.0,
-                if o.url.is_some() {
+                if !o.urls.is_empty() {
                     "the clients only"
                 } else {
                     "server and clients together"
@@ -764,6 +989,19 @@ async fn load(o: Options, addr: SocketAddr, target: String, limits: String) -> b
         } else {
             let list: Vec<String> = errors.iter().map(|(k, v)| format!("{k} {v}")).collect();
             println!("  errors:        {error_count}: {}", list.join(", "));
+        }
+        if per_url.len() > 1 {
+            println!(
+                "  per process ({}; latency of the actions of the clients connected to it):",
+                if o.seats_on_creator {
+                    "seats on the table's creator"
+                } else {
+                    "tables created round-robin, seat Pi on the i-th process after the creator"
+                }
+            );
+            for u in &per_url {
+                u.print(elapsed);
+            }
         }
         for (g, ok) in goals {
             println!("  goal {g:<18} {}", if ok { "met" } else { "MISSED" });
@@ -781,13 +1019,26 @@ fn main() -> ExitCode {
         }
     };
     let mut local = None;
-    let (addr, target, limits) = match o.url {
-        Some(addr) => (
-            addr,
+    let (addrs, target, limits) = match o.urls.as_slice() {
+        [addr] => (
+            vec![*addr],
             format!("http://{addr} (external server)"),
             "the server's own".to_string(),
         ),
-        None => {
+        [_, _, ..] => (
+            o.urls.clone(),
+            format!(
+                "{} external server processes: {}",
+                o.urls.len(),
+                o.urls
+                    .iter()
+                    .map(|a| format!("http://{a}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            "the servers' own".to_string(),
+        ),
+        [] => {
             let (limits, text) = if o.default_limits {
                 (
                     Limits::default(),
@@ -814,7 +1065,7 @@ fn main() -> ExitCode {
                     let addr = l.addr;
                     local = Some(l);
                     (
-                        addr,
+                        vec![addr],
                         format!("in-process server on http://{addr}, SQLite file (WAL, synchronous=FULL)"),
                         text,
                     )
@@ -837,7 +1088,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let met = runtime.block_on(load(o, addr, target, limits));
+    let met = runtime.block_on(load(o, addrs, target, limits));
     runtime.shutdown_timeout(Duration::from_secs(5));
     drop(local);
     if met {
