@@ -232,7 +232,7 @@ async function dalmutiMove(page, legal) {
  * the client shows controls, takes a legal decision by clicking; waits for
  * the server's next state after each. Returns the number of moves made.
  */
-export async function playToEnd(page, { timeout = 90000, onMove } = {}) {
+export async function playToEnd(page, { timeout = 90000, onMove, beforeMove } = {}) {
   const end = Date.now() + timeout;
   let moves = 0;
   for (;;) {
@@ -249,6 +249,9 @@ export async function playToEnd(page, { timeout = 90000, onMove } = {}) {
     );
     const st = await pageState(page);
     if (st.over) break;
+    // a hook that disturbed the table (killed a server) returns true: the
+    // turn is looked for again
+    if (beforeMove && (await beforeMove(st))) continue;
     const dal = st.view && st.view.public && st.view.public.hand_number !== undefined;
     const action = dal ? await dalmutiMove(page, st.legal) : await bigCheeseMove(page, st.legal);
     moves++;
