@@ -471,3 +471,35 @@ pub(crate) fn seat_of(index: i64) -> Result<Seat, StoreError> {
 pub fn new_node_id() -> String {
     format!("{:016x}", rand::random::<u64>())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `sqlite:PATH`, a plain path and `sqlite::memory:` open SQLite (a
+    /// PostgreSQL URL is tested with the PostgreSQL backend).
+    #[test]
+    fn open_picks_the_backend_from_the_spec() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let dir = std::env::temp_dir().join(format!(
+            "ratrace-open-{}-{}",
+            std::process::id(),
+            rand::random::<u64>()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("a.db");
+        for spec in [
+            "sqlite::memory:".to_string(),
+            format!("sqlite:{}", file.display()),
+            file.display().to_string(),
+        ] {
+            let store = rt.block_on(open(&spec)).unwrap();
+            assert_eq!(store.backend(), "sqlite", "{spec}");
+            assert_eq!(store.site_secret().unwrap().len(), 64);
+        }
+        assert!(file.exists());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -58,9 +58,10 @@ macro_rules! now_ms {
 /// for a server's `max_connections` to serve several processes.
 const POOL_SIZE: usize = 16;
 
-/// How long a call waits for a free connection, or for a new one to be
-/// made, before it fails.
+/// How long a call waits for a free connection of the pool before it
+/// fails.
 const WAIT: Duration = Duration::from_secs(30);
+/// How long making a new connection (or checking a pooled one) may take.
 const CONNECT: Duration = Duration::from_secs(10);
 
 /// The key of the advisory lock that serialises migrations ("ratrace").
@@ -306,13 +307,20 @@ async fn migrate_db(pool: &Pool) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Locks a table's row for the rest of the transaction and reads its
+/// epoch: the first statement of every fenced write.
+const FENCE: &str = "SELECT epoch, finished_at FROM tables WHERE id = $1 FOR UPDATE";
+
 /// Fails with [`StoreError::Fenced`] unless `table` is owned under
 /// `epoch`; the table's row is then locked until the transaction ends.
 async fn fence(tx: &Transaction<'_>, table: &str, epoch: Epoch) -> Result<(), StoreError> {
-    let stmt = tx
-        .prepare_cached("SELECT epoch, finished_at FROM tables WHERE id = $1 FOR UPDATE")
-        .await?;
-    let Some(row) = tx.query_opt(&stmt, &[&table]).await? else {
+    let stmt = tx.prepare_cached(FENCE).await?;
+    fenced(tx.query_opt(&stmt, &[&table]).await?, table, epoch)
+}
+
+/// The verdict of [`FENCE`]'s row.
+fn fenced(row: Option<Row>, table: &str, epoch: Epoch) -> Result<(), StoreError> {
+    let Some(row) = row else {
         return Err(StoreError::Corrupt(format!("no table {table}")));
     };
     let current: Epoch = row.try_get(0)?;
@@ -412,6 +420,11 @@ async fn insert_table(
     Ok(())
 }
 
+/// Stores one action; the primary key `(table_id, seq)` refuses a stored
+/// seq.
+const INSERT_ACTION: &str =
+    "INSERT INTO actions (table_id, seq, seat, action, at) VALUES ($1, $2, $3, $4, $5)";
+
 /// Inserts one action row (the primary key refuses a stored seq).
 async fn insert_action(
     tx: &Transaction<'_>,
@@ -419,11 +432,7 @@ async fn insert_action(
     action: &StoredAction,
     at: i64,
 ) -> Result<(), StoreError> {
-    let stmt = tx
-        .prepare_cached(
-            "INSERT INTO actions (table_id, seq, seat, action, at) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .await?;
+    let stmt = tx.prepare_cached(INSERT_ACTION).await?;
     tx.execute(
         &stmt,
         &[
@@ -472,22 +481,43 @@ async fn append(
 ) -> Result<(), StoreError> {
     let mut client = pool.get().await?;
     let tx = client.transaction().await?;
-    fence(&tx, &table, epoch).await?;
-    insert_action(&tx, &table, &action, at).await?;
-    // The game's end goes in the same transaction as its last action (F3).
-    let stmt = tx
-        .prepare_cached(
+    let (lock, insert, end) = futures_util::future::try_join3(
+        tx.prepare_cached(FENCE),
+        tx.prepare_cached(INSERT_ACTION),
+        // The game's end goes in the same transaction as its last action
+        // (F3).
+        tx.prepare_cached(
             "UPDATE tables SET last_active = $2,
                finished_at = COALESCE(finished_at, $3), ended = COALESCE(ended, $4)
              WHERE id = $1 AND finished_at IS NULL",
-        )
-        .await?;
-    let changed = tx
-        .execute(
-            &stmt,
+        ),
+    )
+    .await?;
+    // The three statements are sent together (one round trip, not three)
+    // and run in this order: the fence's row lock first. Their outcomes
+    // are read in the same order, so a fenced write reports `Fenced`
+    // whatever the others said; nothing commits unless all succeed.
+    let (locked, inserted, ended) = futures_util::future::join3(
+        tx.query_opt(&lock, &[&table]),
+        tx.execute(
+            &insert,
+            &[
+                &table,
+                &(action.seq as i64),
+                &(action.seat.index() as i64),
+                &action.action,
+                &at,
+            ],
+        ),
+        tx.execute(
+            &end,
             &[&table, &at, &ends.then_some(at), &ends.then_some("over")],
-        )
-        .await?;
+        ),
+    )
+    .await;
+    fenced(locked?, &table, epoch)?;
+    inserted?;
+    let changed = ended?;
     if changed != 1 {
         return Err(StoreError::Corrupt(format!(
             "table {table} is over or missing: action {} refused",
@@ -643,12 +673,11 @@ async fn claim(
     Ok(owner)
 }
 
+/// The parameters of a statement run by a task.
+type Params = Vec<Box<dyn tokio_postgres::types::ToSql + Send + Sync>>;
+
 /// Runs one statement that writes (its own transaction); the rows changed.
-async fn execute(
-    pool: Pool,
-    sql: &'static str,
-    params: Vec<Box<dyn tokio_postgres::types::ToSql + Send + Sync>>,
-) -> Result<u64, StoreError> {
+async fn execute(pool: Pool, sql: &'static str, params: Params) -> Result<u64, StoreError> {
     let client = pool.get().await?;
     let stmt = client.prepare_cached(sql).await?;
     let refs: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = params
@@ -659,11 +688,7 @@ async fn execute(
 }
 
 /// Runs one query; its rows.
-async fn query(
-    pool: Pool,
-    sql: &'static str,
-    params: Vec<Box<dyn tokio_postgres::types::ToSql + Send + Sync>>,
-) -> Result<Vec<Row>, StoreError> {
+async fn query(pool: Pool, sql: &'static str, params: Params) -> Result<Vec<Row>, StoreError> {
     let client = pool.get().await?;
     let stmt = client.prepare_cached(sql).await?;
     let refs: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = params
