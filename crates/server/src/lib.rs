@@ -464,6 +464,9 @@ impl AppState {
         if self.is_draining() {
             // A process on its way out takes no table: the client goes
             // to another process.
+            if let Some(who) = who {
+                self.inner.quotas.give_back(quota::Kind::Record, who);
+            }
             return Err(Error::Elsewhere(store::Node {
                 id: String::new(),
                 url: String::new(),
@@ -475,8 +478,16 @@ impl AppState {
             .map_err(|e| Error::Internal(e.to_string()))??;
         let epoch = match owned {
             Ownership::Mine(epoch) => epoch,
-            Ownership::Other(node) => return Err(Error::Elsewhere(node)),
-            Ownership::Missing => return Err(Error::UnknownTable),
+            other => {
+                // Nothing is loaded here: the token was not spent.
+                if let Some(who) = who {
+                    self.inner.quotas.give_back(quota::Kind::Record, who);
+                }
+                return Err(match other {
+                    Ownership::Other(node) => Error::Elsewhere(node),
+                    _ => Error::UnknownTable,
+                });
+            }
         };
         let store = self.store();
         let key = id.to_string();

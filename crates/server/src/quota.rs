@@ -69,6 +69,16 @@ impl Quotas {
         self.take_at(kind, addr, Instant::now())
     }
 
+    /// Gives back a token taken for work that turned out not to be done
+    /// here (a table another process serves), up to the burst.
+    pub fn give_back(&self, kind: Kind, addr: ClientAddr) {
+        let (burst, _) = self.rule(kind);
+        let mut map = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(b) = map.get_mut(&(kind, addr)) {
+            b.tokens = (b.tokens + 1.0).min(burst);
+        }
+    }
+
     fn take_at(&self, kind: Kind, addr: ClientAddr, now: Instant) -> Result<(), Duration> {
         let (burst, every) = self.rule(kind);
         let mut map = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
@@ -118,6 +128,17 @@ mod tests {
         // Another address and another kind are untouched.
         q.take_at(Kind::Create, b, t0).unwrap();
         q.take_at(Kind::Join, a, t0).unwrap();
+        // A token given back can be taken again, never beyond the burst.
+        q.give_back(Kind::Create, a);
+        q.take_at(Kind::Create, a, t0).unwrap();
+        assert!(q.take_at(Kind::Create, a, t0).is_err());
+        for _ in 0..10 {
+            q.give_back(Kind::Create, b);
+        }
+        for _ in 0..3 {
+            q.take_at(Kind::Create, b, t0).unwrap();
+        }
+        assert!(q.take_at(Kind::Create, b, t0).is_err());
         // One period later, exactly one more.
         let t1 = t0 + Duration::from_secs(10);
         q.take_at(Kind::Create, a, t1).unwrap();
