@@ -50,7 +50,9 @@ fn options() -> Result<Options, String> {
         match flag.as_str() {
             "--pg" => o.pg = value()?,
             "--kills" => o.kills = value()?.parse().map_err(|e| format!("--kills: {e}"))?,
-            "--lease-ms" => o.lease_ms = value()?.parse().map_err(|e| format!("--lease-ms: {e}"))?,
+            "--lease-ms" => {
+                o.lease_ms = value()?.parse().map_err(|e| format!("--lease-ms: {e}"))?
+            }
             "--bin" => o.bin = value()?,
             other => return Err(format!("unknown flag {other}")),
         }
@@ -232,7 +234,11 @@ fn run(o: &Options) -> Result<bool, String> {
         if seq != acked + 1 {
             lost += 1;
         }
-        println!("kill {:2}: {:5.0} ms, seq {acked} -> {seq}", round + 1, took * 1000.0);
+        println!(
+            "kill {:2}: {:5.0} ms, seq {acked} -> {seq}",
+            round + 1,
+            took * 1000.0
+        );
         times.push(took);
         tables.push((id, seq));
         procs[victim] = start(o, &db)?;

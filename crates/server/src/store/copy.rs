@@ -70,6 +70,17 @@ pub fn count(store: &dyn Store) -> Result<usize, StoreError> {
     }
 }
 
+/// Tables copied at once (each worker copies and checks its share of a
+/// page; replaying finished games to verify them is the CPU part).
+const WORKERS: usize = 4;
+
+/// What copying one table did.
+struct One {
+    already: bool,
+    actions: usize,
+    verified: bool,
+}
+
 /// Copies every table of `from` into `to` and checks each, calling
 /// `progress` after each table. Blocking: run it off any async worker.
 pub fn copy(
@@ -85,32 +96,68 @@ pub fn copy(
             return Ok(report);
         };
         after = last.clone();
-        for id in page {
-            let Some(dump) = from.dump(&id)? else {
-                continue; // deleted meanwhile: nothing deletes, but be calm
-            };
-            match to.dump(&id)? {
-                Some(there) if there == dump => report.already += 1,
-                Some(_) => return Err(CopyError::Conflict(id)),
-                None => {
-                    to.restore(&dump)?;
+        let share = page.len().div_ceil(WORKERS);
+        let done: Vec<Result<Vec<One>, CopyError>> = std::thread::scope(|s| {
+            let workers: Vec<_> = page
+                .chunks(share)
+                .map(|ids| {
+                    s.spawn(move || {
+                        ids.iter()
+                            .filter_map(|id| copy_one(from, to, id).transpose())
+                            .collect()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| {
+                    w.join().unwrap_or_else(|_| {
+                        Err(CopyError::Differs("a copy worker panicked".to_string()))
+                    })
+                })
+                .collect()
+        });
+        for share in done {
+            for one in share? {
+                if one.already {
+                    report.already += 1;
+                } else {
                     report.copied += 1;
                 }
+                report.verified += usize::from(one.verified);
+                report.tables += 1;
+                report.actions += one.actions;
+                progress(&report);
             }
-            let there = to
-                .dump(&id)?
-                .ok_or_else(|| CopyError::Differs(id.clone()))?;
-            if there != dump {
-                return Err(CopyError::Differs(id));
-            }
-            if check(&dump, &there)? {
-                report.verified += 1;
-            }
-            report.tables += 1;
-            report.actions += dump.table.actions.len();
-            progress(&report);
         }
     }
+}
+
+/// Copies table `id` (unless the target has it already, the same) and
+/// checks it; `None` if the source no longer has it.
+fn copy_one(from: &dyn Store, to: &dyn Store, id: &str) -> Result<Option<One>, CopyError> {
+    let Some(dump) = from.dump(id)? else {
+        return Ok(None);
+    };
+    let already = match to.dump(id)? {
+        Some(there) if there == dump => true,
+        Some(_) => return Err(CopyError::Conflict(id.to_string())),
+        None => {
+            to.restore(&dump)?;
+            false
+        }
+    };
+    let there = to
+        .dump(id)?
+        .ok_or_else(|| CopyError::Differs(id.to_string()))?;
+    if there != dump {
+        return Err(CopyError::Differs(id.to_string()));
+    }
+    Ok(Some(One {
+        already,
+        actions: dump.table.actions.len(),
+        verified: check(&dump, &there)?,
+    }))
 }
 
 /// For a finished game: its record made from the target verifies against

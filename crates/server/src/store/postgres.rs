@@ -463,10 +463,23 @@ async fn restore(pool: Pool, d: TableDump) -> Result<(), StoreError> {
     let tx = client.transaction().await?;
     let t = &d.table;
     insert_table(&tx, t, d.last_active, d.ended.as_deref(), None, 0).await?;
-    for (i, a) in t.actions.iter().enumerate() {
-        let at = d.action_times.get(i).copied().unwrap_or(t.created_at);
-        insert_action(&tx, &t.id, a, at).await?;
-    }
+    // Every action in one statement (arrays unnested), not one round trip
+    // each: a copy of a whole site is bound by round trips otherwise.
+    let seqs: Vec<i64> = t.actions.iter().map(|a| a.seq as i64).collect();
+    let seats: Vec<i64> = t.actions.iter().map(|a| a.seat.index() as i64).collect();
+    let texts: Vec<&str> = t.actions.iter().map(|a| a.action.as_str()).collect();
+    let times: Vec<i64> = (0..t.actions.len())
+        .map(|i| d.action_times.get(i).copied().unwrap_or(t.created_at))
+        .collect();
+    let many = tx
+        .prepare_cached(
+            "INSERT INTO actions (table_id, seq, seat, action, at)
+             SELECT $1, s, p, a, w FROM unnest($2::bigint[], $3::bigint[], $4::text[],
+                                                $5::bigint[]) AS x(s, p, a, w)",
+        )
+        .await?;
+    tx.execute(&many, &[&t.id, &seqs, &seats, &texts, &times])
+        .await?;
     tx.commit().await?;
     Ok(())
 }
