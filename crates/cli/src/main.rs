@@ -285,6 +285,12 @@ struct ClusterArgs {
     /// take its tables over.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(200..=600_000))]
     lease_ms: u64,
+    /// A reverse proxy or load balancer in front of this process
+    /// (repeatable): its `X-Forwarded-For` names the client that quotas
+    /// count. Behind one, also set --max-connections-per-ip 0 (every
+    /// connection comes from the proxy).
+    #[arg(long, value_name = "IP")]
+    trusted_proxy: Vec<std::net::IpAddr>,
 }
 
 /// `ratrace serve`'s logs and `/metrics` (docs/server.md, "Operations").
@@ -999,6 +1005,7 @@ fn serve(
         if let Some(t) = &token {
             state.require_metrics_token(t.trim());
         }
+        state.trust_proxies(cluster.trusted_proxy.clone());
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| format!("{addr}: {e}"))?;

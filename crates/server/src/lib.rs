@@ -212,6 +212,8 @@ struct Inner {
     verify_gate: Semaphore,
     metrics: Arc<Metrics>,
     ops: ops::Ops,
+    /// Reverse proxies whose `X-Forwarded-For` names the client.
+    proxies: std::sync::OnceLock<Vec<std::net::IpAddr>>,
 }
 
 /// What a table task needs from the server.
@@ -268,6 +270,7 @@ impl AppState {
                 verify_gate: Semaphore::new(1),
                 metrics: Arc::new(Metrics::new()),
                 ops: ops::Ops::new(),
+                proxies: std::sync::OnceLock::new(),
             }),
         };
         tokio::spawn(state.clone().sweeper());
@@ -327,6 +330,21 @@ impl AppState {
             Ok(Err(e)) => tracing::error!("abandoning idle tables: {e}"),
             Err(e) => tracing::error!("abandoning idle tables: {e}"),
         }
+    }
+
+    /// Trusts `X-Forwarded-For` from these reverse proxies (a load
+    /// balancer in front of the site): the client address quotas count
+    /// is the last one they add. Set once, before serving.
+    pub fn trust_proxies(&self, proxies: Vec<std::net::IpAddr>) {
+        let _ = self.inner.proxies.set(proxies);
+    }
+
+    /// Whether connections from `ip` come from a trusted reverse proxy.
+    pub fn trusts_proxy(&self, ip: std::net::IpAddr) -> bool {
+        self.inner
+            .proxies
+            .get()
+            .is_some_and(|p| p.iter().any(|t| t.to_canonical() == ip.to_canonical()))
     }
 
     /// This process as the store knows it.

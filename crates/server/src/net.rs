@@ -70,6 +70,19 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
     }
 }
 
+/// The client address a trusted reverse proxy put last in
+/// `X-Forwarded-For` (the one it saw; earlier entries are the client's
+/// own word and are ignored).
+fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
+    let last = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .last()?;
+    last.trim().parse().ok()
+}
+
 /// A connection's place under the caps; released when the last holder
 /// (the HTTP connection, or the WebSocket it became) drops it.
 #[derive(Debug)]
@@ -199,10 +212,16 @@ async fn accept(
         }
         let router = router.clone();
         let mut stopped = stopped.clone();
+        let proxied = state.trusts_proxy(peer.ip());
         tokio::spawn(async move {
             let slot = Arc::new(slot);
             let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
-                req.extensions_mut().insert(addr);
+                let who = if proxied {
+                    forwarded_for(req.headers()).map_or(addr, ClientAddr::of)
+                } else {
+                    addr
+                };
+                req.extensions_mut().insert(who);
                 req.extensions_mut().insert(Arc::clone(&slot));
                 let mut router = router.clone();
                 async move { router.call(req).await }

@@ -1074,3 +1074,49 @@ async fn games_and_checked_records_have_a_length_cap() {
         .unwrap()
         .contains("at most 5"));
 }
+
+/// Creates a table with `X-Forwarded-For: forwarded`; the status.
+async fn create_as(addr: SocketAddr, forwarded: &str) -> u16 {
+    let body = json!({"game": "bigcheese"}).to_string();
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "POST /api/tables HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         X-Forwarded-For: {forwarded}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    text.split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Behind a trusted load balancer, quotas count the client it names last
+/// in `X-Forwarded-For` (not the balancer, not what the client claims
+/// earlier in the header); from anyone else the header is ignored, so it
+/// cannot be used to dodge a quota.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwarded_for_counts_only_from_a_trusted_proxy() {
+    let limits = Limits {
+        create_burst: 1,
+        create_every_s: 3600,
+        ..Limits::default()
+    };
+    let (server, state) = start_state(memory(), limits).await;
+    // Not trusted: one address, one table, whatever the header says.
+    assert_eq!(create_as(server.addr, "10.0.0.1").await, 201);
+    assert_eq!(create_as(server.addr, "10.0.0.2").await, 429);
+    // Trusted: each forwarded client has its own quota; a client's own
+    // claim before the proxy's entry changes nothing.
+    drop((server, state));
+    let (server, state) = start_state(memory(), limits).await;
+    state.trust_proxies(vec!["127.0.0.1".parse().unwrap()]);
+    assert_eq!(create_as(server.addr, "10.0.0.1").await, 201);
+    assert_eq!(create_as(server.addr, "10.0.0.2").await, 201);
+    assert_eq!(create_as(server.addr, "10.0.0.2").await, 429);
+    assert_eq!(create_as(server.addr, "10.0.0.9, 10.0.0.2").await, 429);
+}
