@@ -63,10 +63,18 @@ fn options() -> Result<Options, String> {
     Ok(o)
 }
 
-/// One `ratrace serve` process of the site.
+/// One `ratrace serve` process of the site; killed when dropped, so an
+/// error leaves none behind.
 struct Process {
     child: Child,
     addr: SocketAddr,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 fn start(o: &Options, db: &str) -> Result<Process, String> {
@@ -265,10 +273,7 @@ fn run(o: &Options) -> Result<bool, String> {
         }
     }
     drop(store);
-    for mut p in procs {
-        let _ = p.child.kill();
-        let _ = p.child.wait();
-    }
+    drop(procs);
     times.sort_by(f64::total_cmp);
     let (p50, p99, max) = (
         percentile(&times, 0.5),
