@@ -964,6 +964,7 @@ fn serve(
             .await
             .map_err(|e| format!("{where_}: {e}"))?;
         let backend = store.backend();
+        alone_or_together(&store, cluster, &where_).await?;
         let (site, inner) = match cluster.cluster_listen {
             None => (server::cluster::Cluster::standalone(), None),
             Some(at) => {
@@ -1030,6 +1031,50 @@ fn serve(
     // get a moment, not forever.
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
     served
+}
+
+/// Refuses to start a process that would fight another for the same
+/// database: one alone (no --cluster-listen) while any other process
+/// serves it, or any process while one serves it alone (the others cannot
+/// forward to it). A process that just died still counts for one lease,
+/// so this waits that long before refusing (a restart after a crash goes
+/// through).
+async fn alone_or_together(
+    store: &std::sync::Arc<dyn server::store::Store>,
+    cluster: &ClusterArgs,
+    where_: &str,
+) -> Result<(), String> {
+    let lease = std::time::Duration::from_millis(cluster.lease_ms);
+    let give_up = std::time::Instant::now() + lease + std::time::Duration::from_millis(500);
+    loop {
+        let probe = std::sync::Arc::clone(store);
+        let live = tokio::task::spawn_blocking(move || probe.live_nodes(lease))
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| format!("{where_}: {e}"))?;
+        let rival = live
+            .iter()
+            .find(|n| cluster.cluster_listen.is_none() || n.url.is_empty());
+        let Some(rival) = rival else {
+            return Ok(());
+        };
+        if std::time::Instant::now() >= give_up {
+            return Err(if rival.url.is_empty() {
+                format!(
+                    "{where_}: another ratrace serve (process {}) serves this database alone: \
+                     stop it, or start every process with --cluster-listen (docs/deploy.md)",
+                    rival.id
+                )
+            } else {
+                format!(
+                    "{where_}: processes of a site serve this database (one at {}): \
+                     start this one with --cluster-listen too (docs/deploy.md)",
+                    rival.url
+                )
+            });
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
 }
 
 /// `ratrace db copy`: every table from `from` into `to`, with a progress

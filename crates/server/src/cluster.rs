@@ -31,6 +31,7 @@ use axum::http::{HeaderValue, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use hyper_util::rt::TokioIo;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -57,27 +58,36 @@ pub struct Cluster {
 }
 
 /// The WebSocket connections piped to another process, by table id, each
-/// with a way to cut it.
+/// with the process it goes to and a way to cut it.
 #[derive(Debug, Default)]
 pub(crate) struct Pipes {
-    open: std::sync::Mutex<std::collections::HashMap<String, Vec<Arc<tokio::sync::Notify>>>>,
+    open: std::sync::Mutex<std::collections::HashMap<String, Vec<Pipe>>>,
 }
 
+/// One piped WebSocket.
+#[derive(Debug)]
+struct Pipe {
+    node: String,
+    cut: Arc<tokio::sync::Notify>,
+}
+
+type PipeMap = std::collections::HashMap<String, Vec<Pipe>>;
+
 impl Pipes {
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Vec<Arc<tokio::sync::Notify>>>>
-    {
+    fn lock(&self) -> std::sync::MutexGuard<'_, PipeMap> {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A new pipe for `table`; notified to cut it.
-    fn open(&self, table: &str) -> Arc<tokio::sync::Notify> {
+    /// A new pipe for `table` to `node`; notified to cut it.
+    fn open(&self, table: &str, node: &str) -> Arc<tokio::sync::Notify> {
         let cut = Arc::new(tokio::sync::Notify::new());
         self.lock()
             .entry(table.to_string())
             .or_default()
-            .push(Arc::clone(&cut));
+            .push(Pipe {
+                node: node.to_string(),
+                cut: Arc::clone(&cut),
+            });
         cut
     }
 
@@ -85,19 +95,37 @@ impl Pipes {
     fn close(&self, table: &str, cut: &Arc<tokio::sync::Notify>) {
         let mut open = self.lock();
         if let Some(list) = open.get_mut(table) {
-            list.retain(|c| !Arc::ptr_eq(c, cut));
+            list.retain(|p| !Arc::ptr_eq(&p.cut, cut));
             if list.is_empty() {
                 open.remove(table);
             }
         }
     }
 
-    /// Cuts every pipe of `table`.
-    fn cut(&self, table: &str) {
-        if let Some(list) = self.lock().remove(table) {
-            for c in list {
-                c.notify_one();
-            }
+    /// The processes some pipe goes to.
+    fn nodes(&self) -> Vec<String> {
+        let mut nodes: Vec<String> = self
+            .lock()
+            .values()
+            .flatten()
+            .map(|p| p.node.clone())
+            .collect();
+        nodes.sort();
+        nodes.dedup();
+        nodes
+    }
+
+    /// Cuts every pipe to `node`.
+    fn cut_node(&self, node: &str) {
+        for p in self.lock().values().flatten().filter(|p| p.node == node) {
+            p.cut.notify_one();
+        }
+    }
+
+    /// Cuts every pipe.
+    fn cut_all(&self) {
+        for p in self.lock().values().flatten() {
+            p.cut.notify_one();
         }
     }
 }
@@ -141,13 +169,19 @@ impl Cluster {
 /// share a dead process's tables and none is swamped.
 const ADOPT_PER_BEAT: usize = 64;
 
-/// Heartbeats every quarter lease until the server closes; adopts
-/// orphans; hands its tables back if it missed its own lease.
+/// Heartbeats every quarter lease until the server closes. The upkeep
+/// (adopting orphans, cutting pipes to dead processes, reclaiming after a
+/// missed lease) runs in a task of its own, one at a time, so a long
+/// take-over never delays the next heartbeat.
 pub(crate) async fn heartbeats(state: AppState) {
     let lease = state.lease();
     let every = (lease / 4).max(Duration::from_millis(50));
     let mut closing = state.closing();
+    // When the last heartbeat that succeeded was sent: the store stamped
+    // it at some moment after this, so measuring from here never
+    // underestimates a gap.
     let mut last_ok = Instant::now();
+    let busy = Arc::new(std::sync::atomic::AtomicBool::new(false));
     loop {
         tokio::select! {
             () = tokio::time::sleep(every) => {}
@@ -158,6 +192,8 @@ pub(crate) async fn heartbeats(state: AppState) {
         }
         let store = state.store();
         let node = state.node().clone();
+        let sent = Instant::now();
+        let mut missed = false;
         match tokio::task::spawn_blocking(move || store.heartbeat(&node)).await {
             Ok(Ok(())) if state.is_draining() => {
                 // The drain left the site while this heartbeat was on its
@@ -166,22 +202,34 @@ pub(crate) async fn heartbeats(state: AppState) {
                 return;
             }
             Ok(Ok(())) => {
-                if last_ok.elapsed() > lease {
+                let gap = last_ok.elapsed();
+                if gap > lease {
                     tracing::warn!(
-                        "this process missed its lease ({} ms without a heartbeat): \
+                        "this process missed its lease ({} ms between heartbeats): \
                          handing its tables back and claiming them again",
-                        last_ok.elapsed().as_millis()
+                        gap.as_millis()
                     );
-                    reclaim_all(&state).await;
+                    missed = true;
                 }
-                last_ok = Instant::now();
+                last_ok = sent;
             }
             Ok(Err(e)) => tracing::error!("heartbeat: {e}"),
             Err(e) => tracing::error!("heartbeat: {e}"),
         }
-        if state.cluster().adopt_orphans && !state.is_draining() {
-            adopt(&state).await;
+        if !state.cluster().forwards() || busy.swap(true, Ordering::AcqRel) {
+            continue;
         }
+        let (state, busy) = (state.clone(), Arc::clone(&busy));
+        tokio::spawn(async move {
+            if missed {
+                reclaim_all(&state).await;
+            }
+            cut_dead_pipes(&state).await;
+            if state.cluster().adopt_orphans && !state.is_draining() {
+                adopt(&state).await;
+            }
+            busy.store(false, Ordering::Release);
+        });
     }
 }
 
@@ -197,18 +245,49 @@ pub(crate) async fn leave(state: &AppState) {
     }
 }
 
+/// How long a drain's hand-over may take before the drain goes on.
+const HAND_OVER_LIMIT: Duration = Duration::from_secs(3);
+
 /// The cluster's part of a drain: leave the site (so the others may claim
 /// this process's tables at once, and take them over within a heartbeat),
-/// then close every table's connections so their clients reconnect to
-/// another process. A write from a table still in memory after another
-/// process claimed it is fenced.
+/// cut the WebSockets piped to other processes, then close every table's
+/// connections so their clients reconnect to another process. A write
+/// from a table still in memory after another process claimed it is
+/// fenced. A process alone only leaves (so its next start does not wait
+/// for its lease).
 pub(crate) async fn hand_over(state: &AppState) {
-    if !state.cluster().forwards() {
+    let work = async {
+        leave(state).await;
+        if !state.cluster().forwards() {
+            return;
+        }
+        state.cluster().pipes.cut_all();
+        let n = state.relinquish_all().await.len();
+        tracing::info!("handed {n} tables over to the other processes");
+    };
+    if tokio::time::timeout(HAND_OVER_LIMIT, work).await.is_err() {
+        tracing::warn!("hand-over: gave up after {HAND_OVER_LIMIT:?}");
+    }
+}
+
+/// Cuts the WebSockets piped to processes that are no longer alive (died,
+/// stopped, or left), so their clients reconnect and reach the table's
+/// new owner.
+async fn cut_dead_pipes(state: &AppState) {
+    let nodes = state.cluster().pipes.nodes();
+    if nodes.is_empty() {
         return;
     }
-    leave(state).await;
-    let n = state.relinquish_all().await.len();
-    tracing::info!("handed {n} tables over to the other processes");
+    let (store, lease) = (state.store(), state.lease());
+    let live = match tokio::task::spawn_blocking(move || store.live_nodes(lease)).await {
+        Ok(Ok(live)) => live,
+        _ => return,
+    };
+    for node in nodes {
+        if !live.iter().any(|n| n.id == node) {
+            state.cluster().pipes.cut_node(&node);
+        }
+    }
 }
 
 /// Takes over tables whose owner died or left.
@@ -223,9 +302,6 @@ async fn adopt(state: &AppState) {
         Err(e) => return tracing::error!("looking for orphaned tables: {e}"),
     };
     for id in ids {
-        // A connection piped to the dead owner hangs if it is only
-        // stopped: cut it, so its client reconnects to the new owner.
-        state.cluster().pipes.cut(&id);
         match state.load_table(&id, None).await {
             Ok(_) => tracing::info!(table = %id, "took over from a process that stopped"),
             Err(Error::Elsewhere(_)) => {}
@@ -234,11 +310,23 @@ async fn adopt(state: &AppState) {
     }
 }
 
+/// How long a relinquished table may take to leave memory before it is
+/// claimed again anyway.
+const LEAVE_LIMIT: Duration = Duration::from_secs(2);
+
 /// Every table in memory leaves it (its connections reconnect), then is
-/// claimed again: those another process took meanwhile stay there.
+/// claimed again once its task has stopped: those another process took
+/// meanwhile stay there.
 async fn reclaim_all(state: &AppState) {
-    let held = state.relinquish_all().await;
-    for id in held {
+    let held = state.handles();
+    for (_, h) in &held {
+        let _ = h.send(Command::Relinquish).await;
+    }
+    for (id, h) in held {
+        let deadline = Instant::now() + LEAVE_LIMIT;
+        while !h.is_closed() && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
         if let Err(e) = state.load_table(&id, None).await {
             tracing::info!(table = %id, "not reclaimed: {e}");
         }
@@ -385,7 +473,7 @@ async fn forward(
     };
     if answer.status() == StatusCode::SWITCHING_PROTOCOLS {
         let server_upgrade = hyper::upgrade::on(&mut answer);
-        let cut = state.cluster().pipes.open(table);
+        let cut = state.cluster().pipes.open(table, &node.id);
         let pipes = Arc::clone(&state.cluster().pipes);
         let table = table.to_string();
         tokio::spawn(async move {

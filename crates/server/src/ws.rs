@@ -178,7 +178,22 @@ async fn connection(socket: WebSocket, state: AppState, id: String, who: ClientA
     });
     drop(out);
     let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
+    // A lingering close: what the client sent meanwhile is read and
+    // dropped, briefly, until its own close or EOF. Closing with unread
+    // data would make the kernel answer with a reset, and the client could
+    // lose the close frame and its reason before reading them.
+    let _ = tokio::time::timeout(LINGER, async {
+        while let Some(Ok(m)) = stream.next().await {
+            if matches!(m, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }
+
+/// How long a closed connection's late messages are read and dropped.
+const LINGER: Duration = Duration::from_millis(500);
 
 /// The receive loop of a connection to table `id`.
 async fn receive(

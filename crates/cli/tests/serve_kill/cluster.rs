@@ -164,6 +164,29 @@ fn three_processes_survive_a_kill_and_fence_a_stale_owner() {
     let db = database(&dir);
     let mut procs: Vec<Process> = (0..3).map(|_| start(&db)).collect();
     let look = Look::new(&db);
+    // A process alone on the same database would fight the site for its
+    // tables: it is refused, with the reason.
+    let mut alone = std::process::Command::new(env!("CARGO_BIN_EXE_ratrace"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", &db])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = alone.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = alone.kill();
+            panic!("a process alone was allowed to serve the site's database");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let mut why = String::new();
+    std::io::Read::read_to_string(&mut alone.stderr.take().unwrap(), &mut why).unwrap();
+    assert_eq!(status.code(), Some(2), "{why}");
+    assert!(why.contains("--cluster-listen"), "{why}");
 
     let seats: Vec<Value> = (0..3).map(|_| json!({"kind": "human"})).collect();
     let created = http(

@@ -167,6 +167,11 @@ pub(crate) fn idle_and_fill(s: &dyn Store) {
         vec!["begun".to_string()]
     );
     assert!(s.list(5).unwrap().iter().all(|t| t.status == "abandoned"));
+    assert!(
+        !s.take_seat("begun", Seat::new(0), "Late", "h", None, 1)
+            .unwrap(),
+        "no seat is taken at an ended table"
+    );
     assert_eq!(s.count_live("nobody").unwrap(), (0, 0));
     assert!(s.unfinished_ids().unwrap().is_empty());
 }
@@ -206,6 +211,8 @@ pub(crate) fn ownership_and_fencing(s: &dyn Store) {
     };
     s.heartbeat(&a).unwrap();
     s.heartbeat(&b).unwrap();
+    assert_eq!(s.live_nodes(long).unwrap(), vec![a.clone(), b.clone()]);
+    assert!(s.live_nodes(Duration::ZERO).unwrap().is_empty());
     assert_eq!(s.create_table(&table("o"), "A").unwrap(), 1);
     assert_eq!(
         s.claim("o", "B", long).unwrap(),
@@ -257,12 +264,16 @@ pub(crate) fn ownership_and_fencing(s: &dyn Store) {
     );
     // A release under an old epoch does nothing; the owner's frees it.
     s.release("o", "B", 2).unwrap();
-    assert_eq!(s.claim("o", "A", long).unwrap(), Ownership::Other(b));
+    assert_eq!(
+        s.claim("o", "A", long).unwrap(),
+        Ownership::Other(b.clone())
+    );
     s.release("o", "B", 3).unwrap();
     assert!(s.orphans("A", Duration::ZERO, 10).unwrap().is_empty());
     assert_eq!(s.claim("o", "A", long).unwrap(), Ownership::Mine(4));
     // A process that leaves orphans its tables at once.
     s.leave("A").unwrap();
+    assert_eq!(s.live_nodes(long).unwrap(), vec![b.clone()]);
     assert_eq!(s.orphans("B", long, 10).unwrap(), vec!["o".to_string()]);
     assert_eq!(s.claim("o", "B", long).unwrap(), Ownership::Mine(5));
     assert_eq!(s.load("o").unwrap().unwrap().actions.len(), 2);

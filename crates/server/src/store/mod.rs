@@ -390,6 +390,9 @@ pub trait Store: Send + Sync + 'static {
     fn orphans(&self, node: &str, lease: Duration, limit: usize)
         -> Result<Vec<String>, StoreError>;
 
+    /// The processes whose heartbeat is younger than `lease`, by id.
+    fn live_nodes(&self, lease: Duration) -> Result<Vec<Node>, StoreError>;
+
     /// Up to `limit` table ids greater than `after`, in order (a copy
     /// walks every table with it).
     fn ids_after(&self, after: &str, limit: usize) -> Result<Vec<String>, StoreError>;

@@ -153,6 +153,13 @@ const ORPHANS: &str = concat!(
      LIMIT $3"
 );
 
+/// The processes alive under a lease of `$1` milliseconds.
+const LIVE_NODES: &str = concat!(
+    "SELECT id, url FROM nodes WHERE heartbeat_ms > ",
+    now_ms!(),
+    " - $1 ORDER BY id"
+);
+
 const HEARTBEAT: &str = concat!(
     "INSERT INTO nodes (id, url, heartbeat_ms) VALUES ($1, $2, ",
     now_ms!(),
@@ -838,7 +845,8 @@ async fn take(pool: Pool, w: Taking) -> Result<bool, StoreError> {
     let stmt = tx
         .prepare_cached(
             "UPDATE seats SET name = $3, token_hash = $4
-             WHERE table_id = $1 AND seat = $2 AND kind = 'human' AND token_hash IS NULL",
+             WHERE table_id = $1 AND seat = $2 AND kind = 'human' AND token_hash IS NULL
+               AND EXISTS (SELECT 1 FROM tables WHERE id = $1 AND finished_at IS NULL)",
         )
         .await?;
     let changed = tx
@@ -1356,6 +1364,22 @@ impl Store for PgStore {
             ],
         ))?;
         ids(&rows)
+    }
+
+    fn live_nodes(&self, lease: Duration) -> Result<Vec<Node>, StoreError> {
+        let rows = self.block(query(
+            self.pool(),
+            LIVE_NODES,
+            vec![Box::new(millis(lease))],
+        ))?;
+        rows.iter()
+            .map(|r| {
+                Ok(Node {
+                    id: r.try_get(0)?,
+                    url: r.try_get(1)?,
+                })
+            })
+            .collect()
     }
 
     fn ids_after(&self, after: &str, limit: usize) -> Result<Vec<String>, StoreError> {

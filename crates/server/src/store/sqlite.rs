@@ -507,7 +507,8 @@ impl SqliteStore {
                 SqliteStore::fence(tx, &table, epoch)?;
                 let changed = tx.execute(
                     "UPDATE seats SET name = ?3, token_hash = ?4
-                     WHERE table_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS NULL",
+                     WHERE table_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS NULL
+                       AND EXISTS (SELECT 1 FROM tables WHERE id = ?1 AND finished_at IS NULL)",
                     params![table, seat.index() as i64, name, token_hash],
                 )?;
                 if changed == 1 {
@@ -995,6 +996,21 @@ impl Store for SqliteStore {
             })?
             .collect::<Result<_, _>>()?;
         Ok(ids)
+    }
+
+    fn live_nodes(&self, lease: Duration) -> Result<Vec<Node>, StoreError> {
+        let conn = self.reader();
+        let mut stmt =
+            conn.prepare_cached("SELECT id, url FROM nodes WHERE heartbeat_ms > ?1 ORDER BY id")?;
+        let nodes = stmt
+            .query_map(params![alive_since(lease)], |r| {
+                Ok(Node {
+                    id: r.get(0)?,
+                    url: r.get(1)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(nodes)
     }
 
     fn ids_after(&self, after: &str, limit: usize) -> Result<Vec<String>, StoreError> {
