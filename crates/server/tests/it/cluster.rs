@@ -110,6 +110,20 @@ async fn my_turn(ws: &mut Ws, seat: &str, seq: u64) -> Value {
     }
 }
 
+/// Plays the first legal action of `state` and waits for the state that
+/// acknowledges it.
+async fn act_first(ws: &mut Ws, state: &Value) {
+    ws.send(json!({"type":"act","seq":state["seq"],"action":state["legal"][0]}))
+        .await;
+    loop {
+        let m = ws.next().await;
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] == "state" && m["seq"].as_u64() > state["seq"].as_u64() {
+            return;
+        }
+    }
+}
+
 /// Says hello with `token`; the answer is left for [`play`] (it may
 /// already be P1's turn).
 async fn hello(ws: &mut Ws, token: &str) {
@@ -189,15 +203,7 @@ async fn when_the_owner_dies_a_survivor_takes_over_and_nothing_is_lost() {
     assert_eq!(after["seq"], before["seq"], "no acknowledged action lost");
     assert_eq!(after["view"], before["view"]);
     assert_eq!(after["legal"], before["legal"]);
-    ws.send(json!({"type":"act","seq":after["seq"],"action":after["legal"][0]}))
-        .await;
-    loop {
-        let m = ws.next().await;
-        assert_ne!(m["type"], "error", "{m}");
-        if m["type"] == "state" && m["seq"].as_u64() > after["seq"].as_u64() {
-            break;
-        }
-    }
+    act_first(&mut ws, &after).await;
     assert_eq!(owner(&db, &id), "B");
     // The bots-only table nobody asked for was adopted by the survivor on
     // its own, and plays on for a spectator.
@@ -251,15 +257,7 @@ async fn a_stale_owner_is_fenced_and_its_clients_move() {
     assert_eq!(after["type"], "state", "{after}");
     assert_eq!(after["seq"], before["seq"]);
     assert_eq!(after["view"], before["view"]);
-    ws.send(json!({"type":"act","seq":after["seq"],"action":after["legal"][0]}))
-        .await;
-    loop {
-        let m = ws.next().await;
-        assert_ne!(m["type"], "error", "{m}");
-        if m["type"] == "state" && m["seq"].as_u64() > after["seq"].as_u64() {
-            break;
-        }
-    }
+    act_first(&mut ws, &after).await;
     assert_eq!(owner(&db, &id), "B");
     let seqs: Vec<u64> = store
         .load(&id)
