@@ -1082,6 +1082,13 @@ async fn alone_or_together(
 fn db_copy(from: &str, to: &str) -> Result<bool, String> {
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     let (src, dst) = (server::store::redact(from), server::store::redact(to));
+    // A SQLite source must be there: opening a missing file would make an
+    // empty one and copy nothing.
+    let is_pg = |spec: &str| spec.starts_with("postgres://") || spec.starts_with("postgresql://");
+    let path = from.strip_prefix("sqlite:").unwrap_or(from);
+    if !is_pg(from) && path != ":memory:" && !Path::new(path).is_file() {
+        return Err(format!("--from {src}: no such database file"));
+    }
     let (source, target) = runtime.block_on(async {
         let source = server::store::open(from)
             .await

@@ -2,8 +2,10 @@
 //! project, the scenario runner's own failure reports, terminal play from a
 //! scripted input, records and replays, the simulator's determinism, and
 //! a real `ratrace serve` process killed and restarted mid-game, and one
-//! stopped with SIGTERM.
+//! stopped with SIGTERM, three of them sharing one database, and `ratrace
+//! db copy`.
 
+mod db_copy;
 mod serve_kill;
 mod serve_term;
 
