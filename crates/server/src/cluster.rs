@@ -233,6 +233,44 @@ pub(crate) async fn heartbeats(state: AppState) {
     }
 }
 
+/// Follows what the other processes change (PostgreSQL's LISTEN/NOTIFY):
+/// a lobby change empties the lobby cache; a process that left has its
+/// tables taken over at once instead of at the next heartbeat.
+pub(crate) async fn follow(
+    state: AppState,
+    mut changes: tokio::sync::broadcast::Receiver<crate::store::Change>,
+) {
+    use crate::store::Change;
+    use tokio::sync::broadcast::error::RecvError;
+    let mut closing = state.closing();
+    loop {
+        let change = tokio::select! {
+            c = changes.recv() => c,
+            _ = closing.changed() => return,
+        };
+        match change {
+            Ok(Change::Lobby | Change::Resync) | Err(RecvError::Lagged(_)) => {
+                state.lobby_cache().invalidate();
+            }
+            Ok(Change::Left(node)) => {
+                state.lobby_cache().invalidate();
+                if node != state.node().id
+                    && state.cluster().forwards()
+                    && state.cluster().adopt_orphans
+                    && !state.is_draining()
+                {
+                    let state = state.clone();
+                    tokio::spawn(async move {
+                        state.cluster().pipes.cut_node(&node);
+                        adopt(&state).await;
+                    });
+                }
+            }
+            Err(RecvError::Closed) => return,
+        }
+    }
+}
+
 /// Removes this process from the site: its tables may be claimed by the
 /// others at once.
 pub(crate) async fn leave(state: &AppState) {

@@ -214,6 +214,7 @@ struct Inner {
     ops: ops::Ops,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     proxies: std::sync::OnceLock<Vec<std::net::IpAddr>>,
+    lobby: lobby::LobbyCache,
 }
 
 /// What a table task needs from the server.
@@ -271,10 +272,15 @@ impl AppState {
                 metrics: Arc::new(Metrics::new()),
                 ops: ops::Ops::new(),
                 proxies: std::sync::OnceLock::new(),
+                lobby: lobby::LobbyCache::default(),
             }),
         };
         tokio::spawn(state.clone().sweeper());
         tokio::spawn(cluster::heartbeats(state.clone()));
+        if let Some(changes) = state.store().changes() {
+            state.inner.lobby.enable();
+            tokio::spawn(cluster::follow(state.clone(), changes));
+        }
         Ok(state)
     }
 
@@ -337,6 +343,10 @@ impl AppState {
     /// is the last one they add. Set once, before serving.
     pub fn trust_proxies(&self, proxies: Vec<std::net::IpAddr>) {
         let _ = self.inner.proxies.set(proxies);
+    }
+
+    pub(crate) fn lobby_cache(&self) -> &lobby::LobbyCache {
+        &self.inner.lobby
     }
 
     /// Whether connections from `ip` come from a trusted reverse proxy.

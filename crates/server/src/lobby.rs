@@ -466,11 +466,74 @@ async fn create_table(
 async fn list_tables(
     State(state): State<AppState>,
 ) -> Result<Json<Vec<crate::store::TableSummary>>, Error> {
+    let cache = state.lobby_cache();
+    if let Some(list) = cache.get() {
+        return Ok(Json(list.as_ref().clone()));
+    }
+    let generation = cache.generation();
     let store = state.store();
     let list = tokio::task::spawn_blocking(move || store.list(100))
         .await
         .map_err(|e| Error::Internal(e.to_string()))??;
-    Ok(Json(list))
+    Ok(Json(cache.put(generation, list).as_ref().clone()))
+}
+
+/// How long a cached lobby list is served at most, even if no change was
+/// heard (a bound on what a lost notification can cost).
+const LOBBY_TTL: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The lobby's list, cached between changes when the store tells every
+/// process about changes (PostgreSQL's LISTEN/NOTIFY); not cached
+/// otherwise. A flood of lobby requests then costs one database read per
+/// change, whichever process they reach.
+#[derive(Debug, Default)]
+pub(crate) struct LobbyCache {
+    enabled: std::sync::atomic::AtomicBool,
+    generation: std::sync::atomic::AtomicU64,
+    list: std::sync::Mutex<Option<(std::time::Instant, Arc<Vec<crate::store::TableSummary>>)>>,
+}
+
+impl LobbyCache {
+    /// Caches from now on (the store reports changes).
+    pub(crate) fn enable(&self) {
+        self.enabled
+            .store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    /// Forgets the list: something changed.
+    pub(crate) fn invalidate(&self) {
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        *self.list.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    fn get(&self) -> Option<Arc<Vec<crate::store::TableSummary>>> {
+        let list = self.list.lock().unwrap_or_else(|p| p.into_inner());
+        list.as_ref()
+            .filter(|(at, _)| at.elapsed() < LOBBY_TTL)
+            .map(|(_, l)| Arc::clone(l))
+    }
+
+    /// Keeps `list`, read when the generation was `generation`, unless a
+    /// change came meanwhile (then it may be stale: not kept).
+    fn put(
+        &self,
+        generation: u64,
+        list: Vec<crate::store::TableSummary>,
+    ) -> Arc<Vec<crate::store::TableSummary>> {
+        let list = Arc::new(list);
+        if self.enabled.load(std::sync::atomic::Ordering::Acquire) {
+            let mut kept = self.list.lock().unwrap_or_else(|p| p.into_inner());
+            if self.generation() == generation {
+                *kept = Some((std::time::Instant::now(), Arc::clone(&list)));
+            }
+        }
+        list
+    }
 }
 
 async fn table_info(

@@ -235,6 +235,18 @@ pub struct Node {
     pub url: String,
 }
 
+/// A change some process of the site made ([`Store::changes`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The lobby changed: a table was made, joined, filled or ended.
+    Lobby,
+    /// This process left the site (its id): its tables may be taken over.
+    Left(String),
+    /// Changes may have been missed (the listening connection dropped):
+    /// forget what was cached.
+    Resync,
+}
+
 /// Who owns a table after a [`Store::claim`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ownership {
@@ -389,6 +401,14 @@ pub trait Store: Send + Sync + 'static {
     /// to take over.
     fn orphans(&self, node: &str, lease: Duration, limit: usize)
         -> Result<Vec<String>, StoreError>;
+
+    /// What the other processes of the site changed, as it happens
+    /// (PostgreSQL's LISTEN/NOTIFY), for caches and quick take-overs;
+    /// `None` for a backend that cannot say (SQLite: then nothing is
+    /// cached).
+    fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<Change>> {
+        None
+    }
 
     /// The processes whose heartbeat is younger than `lease`, by id.
     fn live_nodes(&self, lease: Duration) -> Result<Vec<Node>, StoreError>;

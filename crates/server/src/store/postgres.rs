@@ -56,6 +56,7 @@
 //! Error texts never contain the password of the connection URL.
 
 use super::migrate::{self, MIGRATIONS};
+use super::Change;
 use super::{
     contributions_json, parse_contributions, seat_of, Access, Done, Epoch, Node, Ownership,
     SeatKind, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable, TableDump,
@@ -174,6 +175,82 @@ pub struct PgStore {
     rt: tokio::runtime::Handle,
     /// The queues of the group commit's lanes (see the module doc).
     lanes: Vec<mpsc::UnboundedSender<Appending>>,
+    /// What the LISTEN connection hears (every process's lobby changes
+    /// and departures).
+    changes: tokio::sync::broadcast::Sender<Change>,
+    /// The LISTEN task, stopped with the store.
+    listener: tokio::task::AbortHandle,
+}
+
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        self.listener.abort();
+    }
+}
+
+/// The channel of lobby changes (a table made, joined, filled or ended).
+const LOBBY_CHANNEL: &str = "ratrace_lobby";
+/// The channel of departures (the payload is the process's id).
+const NODES_CHANNEL: &str = "ratrace_nodes";
+
+/// Sends a notification to every process of the site (PostgreSQL delivers
+/// it to every `LISTEN`ing connection once sent). Best effort: a lost one
+/// costs at most a lobby answer older by a second, or a take-over one
+/// heartbeat later.
+async fn notify(pool: Pool, channel: &'static str, payload: String) {
+    let sent = async {
+        let client = pool.get().await?;
+        client
+            .execute("SELECT pg_notify($1, $2)", &[&channel, &payload])
+            .await?;
+        Ok::<_, StoreError>(())
+    };
+    if let Err(e) = sent.await {
+        tracing::debug!("notify {channel}: {e}");
+    }
+}
+
+/// Listens on the site's channels for as long as the store lives, on a
+/// connection of its own (a pooled one would be recycled), reconnecting
+/// after a second if it drops; each (re)connection is announced as
+/// [`Change::Resync`], since notifications sent meanwhile were missed.
+async fn listen(config: tokio_postgres::Config, tx: tokio::sync::broadcast::Sender<Change>) {
+    use futures_util::StreamExt as _;
+    loop {
+        match config.connect(NoTls).await {
+            Ok((client, mut connection)) => {
+                let (heard, mut hear) = mpsc::unbounded_channel();
+                // The connection is driven here, so its notifications come
+                // out with the answers to the LISTEN below.
+                let driver = tokio::spawn(async move {
+                    let mut messages =
+                        futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+                    while let Some(Ok(m)) = messages.next().await {
+                        if let tokio_postgres::AsyncMessage::Notification(n) = m {
+                            let _ = heard.send(n);
+                        }
+                    }
+                });
+                let listening = client
+                    .batch_execute(&format!("LISTEN {LOBBY_CHANNEL}; LISTEN {NODES_CHANNEL}"))
+                    .await;
+                if listening.is_ok() {
+                    let _ = tx.send(Change::Resync);
+                    while let Some(n) = hear.recv().await {
+                        let _ = tx.send(if n.channel() == NODES_CHANNEL {
+                            Change::Left(n.payload().to_string())
+                        } else {
+                            Change::Lobby
+                        });
+                    }
+                }
+                driver.abort();
+            }
+            Err(e) => tracing::warn!("LISTEN connection: {}", chain(&e)),
+        }
+        let _ = tx.send(Change::Resync);
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
 }
 
 impl std::fmt::Debug for PgStore {
@@ -280,6 +357,10 @@ impl PgStore {
         let rt = tokio::runtime::Handle::try_current()
             .map_err(|e| about(format!("no tokio runtime: {e}")))?;
         let config: tokio_postgres::Config = url.parse().map_err(|e| about(chain(&e)))?;
+        let (changes, _) = tokio::sync::broadcast::channel(256);
+        let listener = rt
+            .spawn(listen(config.clone(), changes.clone()))
+            .abort_handle();
         let manager = Manager::from_config(
             config,
             NoTls,
@@ -306,17 +387,41 @@ impl PgStore {
                 tx
             })
             .collect();
-        Ok(PgStore { pool, rt, lanes })
+        Ok(PgStore {
+            pool,
+            rt,
+            lanes,
+            changes,
+            listener,
+        })
     }
 
     /// Queues an append in its table's lane; `done` gets its outcome once
     /// the transaction holding it is committed (or has failed).
-    fn submit(&self, job: Appending) {
+    fn submit(&self, mut job: Appending) {
+        if job.append.ends {
+            // A game that ends leaves the lobby's "playing" list.
+            let (pool, rt, done) = (self.pool.clone(), self.rt.clone(), job.done);
+            job.done = Box::new(move |r| {
+                if r.is_ok() {
+                    rt.spawn(notify(pool, LOBBY_CHANNEL, String::new()));
+                }
+                done(r);
+            });
+        }
         let lane = &self.lanes[lane_of(&job.append.table, self.lanes.len())];
         if let Err(mpsc::error::SendError(job)) = lane.send(job) {
             (job.done)(Err(StoreError::Postgres(
                 "the appending task stopped".to_string(),
             )));
+        }
+    }
+
+    /// Tells every process the lobby changed, if `changed`.
+    fn lobby_changed(&self, changed: bool) {
+        if changed {
+            self.rt
+                .spawn(notify(self.pool.clone(), LOBBY_CHANNEL, String::new()));
         }
     }
 
@@ -1132,7 +1237,13 @@ impl Store for PgStore {
     }
 
     fn create_table(&self, t: &StoredTable, node: &str) -> Result<Epoch, StoreError> {
-        self.block(create(self.pool(), t.clone(), node.to_string()))
+        let made = self.block(create(self.pool(), t.clone(), node.to_string()));
+        self.lobby_changed(made.is_ok());
+        made
+    }
+
+    fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<Change>> {
+        Some(self.changes.subscribe())
     }
 
     fn append_action(
@@ -1185,17 +1296,21 @@ impl Store for PgStore {
     }
 
     fn mark_finished(&self, table: &str, at: i64) -> Result<(), StoreError> {
-        self.block(finish(self.pool(), table.to_string(), at, "over", None))
+        let done = self.block(finish(self.pool(), table.to_string(), at, "over", None));
+        self.lobby_changed(done.is_ok());
+        done
     }
 
     fn mark_abandoned(&self, table: &str, at: i64, epoch: Epoch) -> Result<(), StoreError> {
-        self.block(finish(
+        let done = self.block(finish(
             self.pool(),
             table.to_string(),
             at,
             "abandoned",
             Some(epoch),
-        ))
+        ));
+        self.lobby_changed(done.is_ok());
+        done
     }
 
     fn abandon_idle(
@@ -1204,7 +1319,9 @@ impl Store for PgStore {
         unstarted_before: i64,
         at: i64,
     ) -> Result<Vec<String>, StoreError> {
-        self.block(abandon(self.pool(), before, unstarted_before, at))
+        let ended = self.block(abandon(self.pool(), before, unstarted_before, at));
+        self.lobby_changed(ended.as_ref().is_ok_and(|ids| !ids.is_empty()));
+        ended
     }
 
     fn fill_seat(
@@ -1214,13 +1331,15 @@ impl Store for PgStore {
         bot: &str,
         epoch: Epoch,
     ) -> Result<bool, StoreError> {
-        self.block(fill(
+        let filled = self.block(fill(
             self.pool(),
             table.to_string(),
             seat,
             bot.to_string(),
             epoch,
-        ))
+        ));
+        self.lobby_changed(filled.as_ref().is_ok_and(|&f| f));
+        filled
     }
 
     fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
@@ -1255,7 +1374,7 @@ impl Store for PgStore {
         contribution: Option<[u8; 32]>,
         epoch: Epoch,
     ) -> Result<bool, StoreError> {
-        self.block(take(
+        let taken = self.block(take(
             self.pool(),
             Taking {
                 table: table.to_string(),
@@ -1265,7 +1384,9 @@ impl Store for PgStore {
                 contribution,
                 epoch,
             },
-        ))
+        ));
+        self.lobby_changed(taken.as_ref().is_ok_and(|&t| t));
+        taken
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
@@ -1322,8 +1443,14 @@ impl Store for PgStore {
             self.pool(),
             "DELETE FROM nodes WHERE id = $1",
             vec![Box::new(node.to_string())],
-        ))
-        .map(|_| ())
+        ))?;
+        // The others may take this process's tables over at once.
+        let pool = self.pool();
+        let payload = node.to_string();
+        self.block(async move {
+            notify(pool, NODES_CHANNEL, payload).await;
+            Ok(())
+        })
     }
 
     fn claim(&self, id: &str, node: &str, lease: Duration) -> Result<Ownership, StoreError> {
@@ -1535,6 +1662,48 @@ mod tests {
             return;
         };
         check(db.store());
+    }
+
+    /// LISTEN/NOTIFY: a lobby change or a departure made through one
+    /// process's store is heard by another's.
+    #[test]
+    fn every_process_hears_lobby_changes_and_departures() {
+        let Some(db) = Fresh::new() else {
+            return;
+        };
+        let (one, other) = (db.store(), db.store());
+        let mut heard = one.changes().expect("PostgreSQL reports changes");
+        let next = |heard: &mut tokio::sync::broadcast::Receiver<Change>, wait: Duration| {
+            db.rt.block_on(async {
+                loop {
+                    match tokio::time::timeout(wait, heard.recv()).await {
+                        Ok(Ok(Change::Resync)) => continue,
+                        Ok(Ok(c)) => return Some(c),
+                        _ => return None,
+                    }
+                }
+            })
+        };
+        // Tables made until one is heard: the listening connection may
+        // still be connecting for the first ones.
+        let mut lobby = None;
+        for i in 0..30 {
+            other
+                .create_table(&contract::table(&format!("n{i}")), "B")
+                .unwrap();
+            lobby = next(&mut heard, Duration::from_millis(500));
+            if lobby.is_some() {
+                break;
+            }
+        }
+        assert_eq!(lobby, Some(Change::Lobby));
+        // Drain what the other creations sent.
+        while next(&mut heard, Duration::from_millis(200)).is_some() {}
+        other.leave("B").unwrap();
+        assert_eq!(
+            next(&mut heard, Duration::from_secs(10)),
+            Some(Change::Left("B".to_string()))
+        );
     }
 
     #[test]

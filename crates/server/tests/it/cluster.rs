@@ -33,13 +33,18 @@ impl Process {
 }
 
 fn process(db: &Path, name: &str) -> Process {
+    process_on(&db.display().to_string(), name)
+}
+
+/// A process on the store `spec` (a SQLite path or a PostgreSQL URL).
+fn process_on(spec: &str, name: &str) -> Process {
     if std::env::var_os("RATRACE_TEST_LOG").is_some() {
         let _ = tracing_subscriber::fmt()
             .with_max_level(tracing::Level::DEBUG)
             .with_test_writer()
             .try_init();
     }
-    let db = db.to_path_buf();
+    let db = spec.to_string();
     let name = name.to_string();
     let (addr_tx, addr_rx) = std::sync::mpsc::channel();
     let (kill, killed) = std::sync::mpsc::channel::<()>();
@@ -50,7 +55,7 @@ fn process(db: &Path, name: &str) -> Process {
             .build()
             .unwrap();
         rt.block_on(async {
-            let store = Arc::new(SqliteStore::open(&db).unwrap());
+            let store = server::store::open(&db).await.unwrap();
             let public = TcpListener::bind("127.0.0.1:0").await.unwrap();
             let inner = TcpListener::bind("127.0.0.1:0").await.unwrap();
             let cluster = Cluster::member(
@@ -276,4 +281,51 @@ async fn a_stale_owner_is_fenced_and_its_clients_move() {
     a.kill();
     b.kill();
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}
+
+/// With PostgreSQL, each process caches the lobby and forgets it when any
+/// process changes it (LISTEN/NOTIFY): a table made through A is listed by
+/// B at once, well within the cache's time bound.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_process_lists_a_new_table_at_once_on_postgres() {
+    let Ok(server) = std::env::var("RATRACE_TEST_PG") else {
+        assert!(
+            std::env::var_os("RATRACE_REQUIRE_PG").is_none(),
+            "RATRACE_REQUIRE_PG is set but RATRACE_TEST_PG is not"
+        );
+        return;
+    };
+    let name = format!("ratrace_lobby_{:016x}", rand::random::<u64>());
+    let (client, connection) = tokio_postgres::connect(&server, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    let driver = tokio::spawn(connection);
+    client
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .await
+        .unwrap();
+    drop(client);
+    let _ = driver.await;
+    let url = format!("{}/{name}", &server[..server.rfind('/').unwrap()]);
+    let a = process_on(&url, "A");
+    let b = process_on(&url, "B");
+    // Let both listeners connect, then fill B's cache.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (_, before) = http(b.addr, "GET", "/api/tables", None).await;
+    assert!(before.as_array().unwrap().is_empty());
+    let id = create(a.addr, dalmuti_vs_bots()).await;
+    let listed = tokio::time::Instant::now() + Duration::from_millis(1000);
+    loop {
+        let (_, list) = http(b.addr, "GET", "/api/tables", None).await;
+        if list.as_array().unwrap().iter().any(|t| t["id"] == id) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < listed,
+            "B still lists its cached lobby"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    a.kill();
+    b.kill();
 }
