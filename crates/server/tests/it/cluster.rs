@@ -11,7 +11,6 @@ use server::store::{Node, Ownership, SqliteStore, Store};
 use server::Limits;
 use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 
