@@ -30,6 +30,8 @@ pub enum IllegalAction {
     },
     /// A Veto without a matured Veto in hand (B6).
     NoVeto,
+    /// A Veto after bidding in this auction, with `veto=before-bid` (B18).
+    VetoAfterBid,
     /// The seat passed this auction already (B5).
     AlreadyPassed,
     /// Keep or re-roll with no roll waiting (B10).
@@ -63,6 +65,9 @@ impl fmt::Display for IllegalAction {
                 write!(f, "bid {bid} exceeds your {free} free chips (B5)")
             }
             IllegalAction::NoVeto => f.write_str("you have no matured Veto (B6)"),
+            IllegalAction::VetoAfterBid => f.write_str(
+                "you have bid in this auction: a Veto only before your first bid (B18, veto=before-bid)",
+            ),
             IllegalAction::AlreadyPassed => {
                 f.write_str("you passed this auction and cannot bid again (B5)")
             }

@@ -4,7 +4,7 @@
 //! The crate is pure: no IO, no clock, no global RNG. All chance comes from
 //! a `ChaCha8Rng` seeded from the game seed and kept in the state, so a game
 //! is `(options, players, seed, actions)`. Where the rulebooks disagree the
-//! project's rulings B1..B17 (`docs/rules/bigcheese.md`) are the spec; each
+//! project's rulings B1..B18 (`docs/rules/bigcheese.md`) are the spec; each
 //! is cited where it is implemented.
 //!
 //! ```
@@ -59,6 +59,12 @@ impl BigCheese {
     #[inline]
     pub fn free_chips(&self, seat: Seat) -> u8 {
         self.free[seat.index()]
+    }
+
+    /// Whether `seat` may play a Veto now: it holds a matured one, and (with
+    /// `veto=before-bid`, B18) has not bid in this auction.
+    pub fn can_veto(&self, seat: Seat) -> bool {
+        self.vetos[seat.index()] > 0 && self.may_veto(seat.index())
     }
 
     /// A seat's matured Vetos in hand.

@@ -91,6 +91,9 @@ pub struct Options {
     pub target: Option<u16>,
     /// Starting chips per player (B1).
     pub chips: u8,
+    /// A Veto only before the player's first bid in the auction (B18,
+    /// the French book's timing); otherwise at any turn (B6).
+    pub veto_before_bid: bool,
 }
 
 impl Default for Options {
@@ -101,6 +104,7 @@ impl Default for Options {
             exact: false,
             target: None,
             chips: 10,
+            veto_before_bid: false,
         }
     }
 }
@@ -161,6 +165,13 @@ const INFO: &[OptionInfo] = &[
         values: "1..=50",
         help: "B1: starting chips (flunkies) per player",
     },
+    OptionInfo {
+        key: "veto",
+        default: "any-turn",
+        values: "any-turn|before-bid",
+        help: "B18: when a Veto may be played: on any turn in an auction (B6), or only before \
+               your first bid in it (001, the French book)",
+    },
 ];
 
 impl GameOptions for Options {
@@ -190,6 +201,13 @@ impl GameOptions for Options {
                     _ => return Err(bad(INFO[4].values)),
                 }
             }
+            "veto" => {
+                self.veto_before_bid = match value {
+                    "any-turn" => false,
+                    "before-bid" => true,
+                    _ => return Err(bad(INFO[5].values)),
+                }
+            }
             _ => return Err(OptionError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -206,6 +224,15 @@ impl GameOptions for Options {
                     .map_or_else(|| "auto".to_string(), |t| t.to_string()),
             ),
             ("chips".into(), self.chips.to_string()),
+            (
+                "veto".into(),
+                if self.veto_before_bid {
+                    "before-bid"
+                } else {
+                    "any-turn"
+                }
+                .to_string(),
+            ),
         ]
     }
 }
@@ -224,6 +251,9 @@ mod tests {
         o.set("target", "77").unwrap();
         o.set("chips", "12").unwrap();
         o.set("specials", "off").unwrap();
+        o.set("veto", "before-bid").unwrap();
+        assert!(o.veto_before_bid);
+        assert!(o.set("veto", "never").is_err());
         let back =
             Options::from_pairs(o.pairs().iter().map(|(k, v)| (k.as_str(), v.as_str()))).unwrap();
         assert_eq!(back, o);

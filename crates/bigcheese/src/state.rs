@@ -128,6 +128,8 @@ pub struct BigCheese {
     pub(crate) bidder: u8,
     /// Bitmask of seats that passed this auction.
     pub(crate) passed: u8,
+    /// Bitmask of seats that bid in this auction (B18).
+    pub(crate) bid_in: u8,
     /// Bitmask of winners once over (0 when the game could not go on).
     pub(crate) winners: u8,
     pub(crate) forced: [u8; MAX_FORCED],
@@ -192,6 +194,7 @@ impl BigCheese {
             high: 0,
             bidder: NONE,
             passed: 0,
+            bid_in: 0,
             winners: 0,
             forced: [0; MAX_FORCED],
             forced_len: 0,
@@ -268,6 +271,7 @@ impl BigCheese {
                 self.high = 0;
                 self.bidder = NONE;
                 self.passed = 0;
+                self.bid_in = 0;
                 log!(self, "auction for {top}: {} leads", seat(self.leader));
                 return;
             }
@@ -790,7 +794,8 @@ impl BigCheese {
                         free: self.free[p],
                     }),
                     Action::Bid(_) | Action::Pass => Ok(()),
-                    Action::Veto if self.vetos[p] > 0 => Ok(()),
+                    Action::Veto if self.vetos[p] > 0 && self.may_veto(p) => Ok(()),
+                    Action::Veto if self.vetos[p] > 0 => Err(IllegalAction::VetoAfterBid),
                     Action::Veto => Err(IllegalAction::NoVeto),
                     Action::Keep | Action::Reroll(_) => Err(IllegalAction::NoRoll),
                 }
@@ -818,7 +823,7 @@ impl BigCheese {
                     // A memcpy from a table instead of a push per bid.
                     out.extend_from_slice(&BIDS[lo..=hi]);
                 }
-                if self.vetos[p] > 0 {
+                if self.vetos[p] > 0 && self.may_veto(p) {
                     out.push(Action::Veto);
                 }
             }
@@ -861,6 +866,13 @@ impl BigCheese {
         }
     }
 
+    /// Whether seat `p` may play a Veto now, if it holds one: always (B6),
+    /// or with `veto=before-bid` only before its first bid in this auction
+    /// (B18).
+    pub(crate) fn may_veto(&self, p: usize) -> bool {
+        !self.opts.veto_before_bid || self.bid_in & (1 << p) == 0
+    }
+
     /// A uniformly random legal action without building the list in an
     /// auction: the list is `pass, bid high+1..=free, [veto]`, so an index
     /// into it maps straight to an action. Rolls use the list.
@@ -876,7 +888,7 @@ impl BigCheese {
         }
         let p = self.turn as usize;
         let bids = self.free[p].saturating_sub(self.high) as u32;
-        let veto = u32::from(self.vetos[p] > 0);
+        let veto = u32::from(self.vetos[p] > 0 && self.may_veto(p));
         let k = rng.random_range(0..1 + bids + veto);
         if k == 0 {
             Action::Pass
@@ -897,6 +909,7 @@ impl BigCheese {
             match action {
                 Action::Bid(b) => {
                     // B5
+                    self.bid_in |= 1 << self.turn;
                     let others = ((1u8 << self.n) - 1) & !(1 << self.turn);
                     if self.passed != others && !self.logging {
                         self.high = b;
@@ -935,6 +948,7 @@ impl BigCheese {
                 Action::Bid(b) => {
                     self.high = b;
                     self.bidder = self.turn;
+                    self.bid_in |= 1 << self.turn;
                     log!(self, "{} bids {b}", seat(self.turn));
                     let others = ((1u8 << self.n) - 1) & !(1 << self.turn);
                     if self.passed == others {

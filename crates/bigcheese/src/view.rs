@@ -48,6 +48,9 @@ pub struct AuctionView {
     pub bidder: Option<Seat>,
     /// Who has passed (final for this auction, B5).
     pub passed: Vec<Seat>,
+    /// Who has bid in this auction (with `veto=before-bid` they may no
+    /// longer play a Veto in it, B18).
+    pub bid: Vec<Seat>,
     /// Whose turn it is to bid.
     pub turn: Seat,
 }
@@ -255,6 +258,10 @@ impl BigCheese {
                 .filter(|p| self.passed & (1 << p) != 0)
                 .map(seat)
                 .collect(),
+            bid: (0..self.n)
+                .filter(|p| self.bid_in & (1 << p) != 0)
+                .map(seat)
+                .collect(),
             turn: seat(self.turn),
         });
         let roll = (self.phase == Phase::Roll).then(|| RollView {
@@ -374,6 +381,7 @@ impl BigCheese {
             g.high = a.high;
             g.bidder = a.bidder.map_or(NONE, |s| s.index() as u8);
             g.passed = a.passed.iter().fold(0, |m, s| m | 1 << s.index());
+            g.bid_in = a.bid.iter().fold(0, |m, s| m | 1 << s.index());
         }
         if let Some(o) = &pv.outcome {
             g.winners = o.winners.iter().fold(0, |m, s| m | 1 << s.index());

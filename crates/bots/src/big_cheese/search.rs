@@ -105,7 +105,7 @@ fn guided(g: &BigCheese) -> Option<Action> {
     let (high, bidder) = g.high_bid();
     let target = g.target() as f64;
     let ev = mean_payout(dice, card);
-    if g.vetos(me) > 0 && card.is_number() {
+    if g.can_veto(me) && card.is_number() {
         if let Some(b) = bidder.filter(|b| *b != me) {
             if g.score(b) as f64 + ev >= target {
                 return Some(Action::Veto);
