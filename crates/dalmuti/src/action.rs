@@ -125,18 +125,26 @@ impl fmt::Display for Play {
 }
 
 fn parse_count_card(tok: &str) -> Result<(u8, Card), String> {
-    // `7`, `3x7`, `J`, `2xJ`, `2J`
+    // `7`, `3x7`, `J`, `2xJ`, `2J`; a count is at least 1, so `0x7+J`
+    // is refused rather than read as a lone Jester.
+    let at_least_one = |n: u8| {
+        if n == 0 {
+            Err(format!("`{tok}`: a count is at least 1"))
+        } else {
+            Ok(n)
+        }
+    };
     if let Some((n, c)) = tok.split_once(['x', 'X', '×']) {
         let n: u8 = n
             .parse()
             .map_err(|_| format!("`{tok}`: `{n}` is not a card count"))?;
-        return Ok((n, c.parse()?));
+        return Ok((at_least_one(n)?, c.parse()?));
     }
     if tok.len() > 1 && (tok.ends_with('J') || tok.ends_with('j')) {
         let n: u8 = tok[..tok.len() - 1]
             .parse()
             .map_err(|_| format!("`{tok}` is not a card or a count of Jesters"))?;
-        return Ok((n, Card::JESTER));
+        return Ok((at_least_one(n)?, Card::JESTER));
     }
     Ok((1, tok.parse()?))
 }
@@ -436,6 +444,11 @@ mod tests {
         assert!("3xJ".parse::<Play>().is_err());
         assert!("".parse::<Play>().is_err());
         assert!("0x7".parse::<Play>().is_err());
+        // A zero count is refused, not read as a lone Jester (issue 10).
+        for zero in ["0x7+J", "0x7 J", "2x7+0J", "0xJ", "0J"] {
+            let e = zero.parse::<Play>().unwrap_err();
+            assert!(e.contains("at least 1"), "{zero}: {e}");
+        }
         assert!(p("3x6").beats(p("2x7+J")));
         assert!(!p("2x6").beats(p("2x7+J")));
         assert!(!p("3x7").beats(p("3x7")));
