@@ -382,10 +382,7 @@ impl Dalmuti {
             // between hands (a newcomer sits down, D13): the last hand's
             // declined offer still shows; who it was is unknown and no
             // longer matters, so name a candidate, so the views agree
-            g.jester_holder = (0..n)
-                .find(|&s| candidate(s))
-                .or(Some(me))
-                .map(|s| s as u8);
+            g.jester_holder = (0..n).find(|&s| candidate(s)).or(Some(me)).map(|s| s as u8);
         }
         // a pending tax choice of someone else is unknown: draw one
         if g.phase == Phase::LesserTax {
