@@ -20,6 +20,8 @@ const SECRET: &str = "test-site-secret";
 /// One process of the site; `kill` drops its runtime.
 struct Process {
     addr: SocketAddr,
+    /// Its cluster listener (for the other processes only).
+    inner: SocketAddr,
     kill: std::sync::mpsc::Sender<()>,
     thread: std::thread::JoinHandle<()>,
 }
@@ -68,7 +70,9 @@ fn process_on(spec: &str, name: &str) -> Process {
             let state = server::AppState::open_cluster(store, Limits::unlimited(), cluster)
                 .await
                 .unwrap();
-            addr_tx.send(public.local_addr().unwrap()).unwrap();
+            addr_tx
+                .send((public.local_addr().unwrap(), inner.local_addr().unwrap()))
+                .unwrap();
             tokio::spawn(server::run_cluster(
                 inner,
                 state.clone(),
@@ -79,8 +83,10 @@ fn process_on(spec: &str, name: &str) -> Process {
         let _ = killed.recv();
         drop(rt);
     });
+    let (addr, inner) = addr_rx.recv().unwrap();
     Process {
-        addr: addr_rx.recv().unwrap(),
+        addr,
+        inner,
         kill,
         thread,
     }
@@ -294,18 +300,7 @@ async fn every_process_lists_a_new_table_at_once_on_postgres() {
         );
         return;
     };
-    let name = format!("ratrace_lobby_{:016x}", rand::random::<u64>());
-    let (client, connection) = tokio_postgres::connect(&server, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    let driver = tokio::spawn(connection);
-    client
-        .batch_execute(&format!("CREATE DATABASE {name}"))
-        .await
-        .unwrap();
-    drop(client);
-    let _ = driver.await;
-    let url = format!("{}/{name}", &server[..server.rfind('/').unwrap()]);
+    let url = fresh_pg_database(&server).await;
     let a = process_on(&url, "A");
     let b = process_on(&url, "B");
     // Let both listeners connect, then fill B's cache.
@@ -327,4 +322,27 @@ async fn every_process_lists_a_new_table_at_once_on_postgres() {
     }
     a.kill();
     b.kill();
+}
+
+/// The cluster listener serves only the site's processes: a request
+/// without the site's secret, or with a wrong one, is refused (403) before
+/// any route, and a client cannot borrow another address for its quotas
+/// there. Through the public listener the cluster headers change nothing:
+/// they are replaced when a request is forwarded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cluster_listener_wants_the_site_secret() {
+    let db = temp_db("cluster-secret");
+    let a = process(&db, "A");
+    let (status, _, _) = request_with(a.inner, "GET", "/api/games", "", "").await;
+    assert_eq!(status, 403);
+    let forged = "x-ratrace-secret: guess\r\nx-ratrace-peer: 10.9.9.9\r\n";
+    let (status, _, _) = request_with(a.inner, "GET", "/api/games", "", forged).await;
+    assert_eq!(status, 403);
+    let right = format!("x-ratrace-secret: {SECRET}\r\n");
+    let (status, _, _) = request_with(a.inner, "GET", "/api/games", "", &right).await;
+    assert_eq!(status, 200);
+    let (status, _, _) = request_with(a.addr, "GET", "/api/games", "", forged).await;
+    assert_eq!(status, 200, "the public listener ignores the headers");
+    a.kill();
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }

@@ -1078,21 +1078,10 @@ async fn games_and_checked_records_have_a_length_cap() {
 /// Creates a table with `X-Forwarded-For: forwarded`; the status.
 async fn create_as(addr: SocketAddr, forwarded: &str) -> u16 {
     let body = json!({"game": "bigcheese"}).to_string();
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let req = format!(
-        "POST /api/tables HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         X-Forwarded-For: {forwarded}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).await.unwrap();
-    let text = String::from_utf8_lossy(&raw).to_string();
-    text.split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0)
+    let header = format!("X-Forwarded-For: {forwarded}\r\n");
+    request_with(addr, "POST", "/api/tables", &body, &header)
+        .await
+        .0
 }
 
 /// Behind a trusted load balancer, quotas count the client it names last

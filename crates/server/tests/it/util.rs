@@ -70,8 +70,16 @@ pub(crate) async fn fresh_store() -> Arc<dyn Store> {
     if std::env::var("RATRACE_IT_BACKEND").as_deref() != Ok("postgres") || server.is_empty() {
         return Arc::new(SqliteStore::in_memory().unwrap());
     }
+    server::store::open(&fresh_pg_database(&server).await)
+        .await
+        .unwrap()
+}
+
+/// Makes a fresh database on the PostgreSQL server at `server` (a URL);
+/// its URL.
+pub(crate) async fn fresh_pg_database(server: &str) -> String {
     let name = format!("ratrace_it_{:016x}", rand::random::<u64>());
-    let (client, connection) = tokio_postgres::connect(&server, tokio_postgres::NoTls)
+    let (client, connection) = tokio_postgres::connect(server, tokio_postgres::NoTls)
         .await
         .unwrap();
     let driver = tokio::spawn(connection);
@@ -83,9 +91,7 @@ pub(crate) async fn fresh_store() -> Arc<dyn Store> {
     let _ = driver.await;
     let base = server.split('?').next().unwrap_or_default();
     let base = &base[..base.rfind('/').unwrap_or(base.len())];
-    server::store::open(&format!("{base}/{name}"))
-        .await
-        .unwrap()
+    format!("{base}/{name}")
 }
 
 /// A server on a private database with the default limits.
@@ -121,9 +127,20 @@ pub(crate) async fn request(
     path: &str,
     body: &str,
 ) -> (u16, String, Value) {
+    request_with(addr, method, path, body, "").await
+}
+
+/// [`request`] with extra header lines (each ending in `\r\n`).
+pub(crate) async fn request_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+    headers: &str,
+) -> (u16, String, Value) {
     let mut s = TcpStream::connect(addr).await.unwrap();
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{headers}\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
