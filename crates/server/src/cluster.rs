@@ -356,11 +356,7 @@ const LEAVE_LIMIT: Duration = Duration::from_secs(2);
 /// claimed again once its task has stopped: those another process took
 /// meanwhile stay there.
 async fn reclaim_all(state: &AppState) {
-    let held = state.handles();
-    for (_, h) in &held {
-        let _ = h.send(Command::Relinquish).await;
-    }
-    for (id, h) in held {
+    for (id, h) in state.relinquish_all().await {
         let deadline = Instant::now() + LEAVE_LIMIT;
         while !h.is_closed() && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(10)).await;
@@ -373,13 +369,13 @@ async fn reclaim_all(state: &AppState) {
 
 impl AppState {
     /// Makes every table in memory leave it, closing its connections so
-    /// they reconnect; returns their ids.
-    pub(crate) async fn relinquish_all(&self) -> Vec<String> {
-        let held: Vec<(String, crate::table::TableHandle)> = self.handles();
+    /// they reconnect; returns them.
+    pub(crate) async fn relinquish_all(&self) -> Vec<(String, crate::table::TableHandle)> {
+        let held = self.handles();
         for (_, h) in &held {
             let _ = h.send(Command::Relinquish).await;
         }
-        held.into_iter().map(|(id, _)| id).collect()
+        held
     }
 }
 

@@ -474,6 +474,14 @@ impl AppState {
                 return Ok(h);
             }
         }
+        if self.is_draining() {
+            // A process on its way out takes no table: the client goes
+            // to another process.
+            return Err(Error::Elsewhere(store::Node {
+                id: String::new(),
+                url: String::new(),
+            }));
+        }
         if let Some(who) = who {
             self.take_quota(quota::Kind::Record, who)
                 .map_err(|wait| Error::quota("table loads", wait))?;
@@ -489,17 +497,6 @@ impl AppState {
         } else {
             Duration::ZERO
         };
-        if self.is_draining() {
-            // A process on its way out takes no table: the client goes
-            // to another process.
-            if let Some(who) = who {
-                self.inner.quotas.give_back(quota::Kind::Record, who);
-            }
-            return Err(Error::Elsewhere(store::Node {
-                id: String::new(),
-                url: String::new(),
-            }));
-        }
         let (key, node) = (id.to_string(), self.node().id.clone());
         let owned = tokio::task::spawn_blocking(move || store.claim(&key, &node, lease))
             .await
