@@ -856,12 +856,16 @@ impl Dalmuti {
             .is_some_and(|t| self.scores[..n].iter().any(|&x| x >= t as i64));
         if self.hand_no >= self.options.hands || target_hit {
             self.phase = Phase::Over;
-            if self.logging {
-                let best = self.scores[..n].iter().copied().max().unwrap_or(0);
-                let w: Vec<String> = (0..n)
-                    .filter(|&s| self.scores[s] == best)
-                    .map(|s| Seat::new(s).to_string())
-                    .collect();
+            if self.logging && self.first_out_wins() {
+                say!(
+                    self,
+                    "the hand is over: {} wins, out first (D16)",
+                    Seat::new(self.finished[0] as usize)
+                );
+            } else if self.logging {
+                let w = self.best_scores();
+                let best = self.scores[w[0].index()];
+                let w: Vec<String> = w.iter().map(ToString::to_string).collect();
                 say!(
                     self,
                     "the session is over after {} hand{}: {} win{} with {best} points",

@@ -571,12 +571,38 @@ impl Dalmuti {
         }
         let n = self.players as usize;
         let scores = self.scores[..n].to_vec();
-        let best = scores.iter().copied().max().unwrap_or(0);
-        let winners = (0..n)
-            .filter(|&s| scores[s] == best)
-            .map(Seat::new)
-            .collect();
+        if self.first_out_wins() {
+            // D16: a single hand is won by whoever went out first; places
+            // are the finishing order, whatever the bonuses did to scores.
+            let mut places = vec![0u8; n];
+            for (i, &s) in self.finished[..n].iter().enumerate() {
+                places[s as usize] = i as u8 + 1;
+            }
+            let winners = vec![Seat::new(self.finished[0] as usize)];
+            return Some(Outcome {
+                winners,
+                places,
+                scores,
+                capped: false,
+            });
+        }
+        let winners = self.best_scores();
         Some(Outcome::from_scores(scores, winners))
+    }
+
+    /// D16: whether this session is a single hand won by going out first.
+    pub(crate) fn first_out_wins(&self) -> bool {
+        self.options.hands == 1 && self.options.single_hand == crate::SingleHand::FirstOut
+    }
+
+    /// The seats with the best session score (D12; ties share).
+    pub(crate) fn best_scores(&self) -> Vec<Seat> {
+        let n = self.players as usize;
+        let best = self.scores[..n].iter().copied().max().unwrap_or(0);
+        (0..n)
+            .filter(|&s| self.scores[s] == best)
+            .map(Seat::new)
+            .collect()
     }
 }
 

@@ -2,8 +2,8 @@
 //! CLI crate): setup validation, expectations that fail with a message, and
 //! the hidden-information rules of the tax phase.
 
-use dalmuti::{Action, Dalmuti, Options, Phase, Setup};
-use game::{Game, GameOptions, OptionError, Scenario, ScenarioError, Seat};
+use dalmuti::{Action, Dalmuti, Options, Phase, Setup, SingleHand};
+use game::{Game, GameOptions, OptionError, Outcome, Scenario, ScenarioError, Seat};
 
 fn setup(lines: &[&str]) -> Setup {
     let mut s = Setup::default();
@@ -172,12 +172,12 @@ fn options_conflict_and_bad_setups() {
     assert!(Dalmuti::new(&o, 11, 0).is_ok());
 }
 
-#[test]
-fn ties_share_the_win() {
-    // 3 players, benevolent rulers: P1 goes out first (+2) and the Greater
-    // Peon P3 rises (+1 to P1); P2 started the hand with 3 points.
+/// 3 players, benevolent rulers, a single hand: P1 goes out first (+2)
+/// and the Greater Peon P3 rises (+1 to P1); P2 started with 3 points.
+fn tied_single_hand(single_hand: SingleHand) -> Outcome {
     let mut o = one_hand();
     o.benevolent_rulers = true;
+    o.single_hand = single_hand;
     let s = setup(&[
         "order P1 P2 P3",
         "hand P1 9",
@@ -190,10 +190,26 @@ fn ties_share_the_win() {
     act(&mut g, 1, "play 9");
     act(&mut g, 2, "play 8");
     act(&mut g, 3, "play 7");
-    let out = g.outcome().unwrap();
+    g.outcome().unwrap()
+}
+
+#[test]
+fn ties_share_the_win() {
+    // D12 on one hand (`single_hand=points`): the scores decide, ties share.
+    let out = tied_single_hand(SingleHand::Points);
     assert_eq!(out.scores, vec![3, 3, 1]);
     assert_eq!(out.places, vec![1, 1, 3]);
     assert_eq!(out.winners, vec![Seat::new(0), Seat::new(1)]);
+}
+
+#[test]
+fn a_single_hand_is_won_by_going_out_first() {
+    // D16 (the default): the same hand, P1 out first wins alone; places
+    // are the finishing order (P1, P3, P2), scores are still kept.
+    let out = tied_single_hand(SingleHand::FirstOut);
+    assert_eq!(out.scores, vec![3, 3, 1]);
+    assert_eq!(out.places, vec![1, 3, 2]);
+    assert_eq!(out.winners, vec![Seat::new(0)]);
 }
 
 #[test]
@@ -385,4 +401,22 @@ fn samples_respect_what_the_view_implies() {
         checked += 1;
     }
     assert!(checked > 50, "{checked}");
+}
+
+#[test]
+fn a_version_1_record_scores_a_single_hand_by_points() {
+    let mut r = game::Record::new::<Dalmuti>(&one_hand(), 4, 3u64);
+    r.options.remove("single_hand");
+    r.rules_version = "dalmuti/1".into();
+    assert_eq!(
+        r.options::<Dalmuti>().unwrap().single_hand,
+        SingleHand::Points
+    );
+    r.rules_version = Dalmuti::RULES_VERSION.into();
+    assert_eq!(
+        r.options::<Dalmuti>().unwrap().single_hand,
+        SingleHand::FirstOut
+    );
+    r.rules_version = "dalmuti/9".into();
+    assert!(r.start::<Dalmuti>().is_err());
 }

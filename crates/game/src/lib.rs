@@ -227,6 +227,20 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// What a spectator knows. `Display` draws it as a text board.
     type PublicView: Clone + Debug + Display + serde::Serialize + Send + Sync + 'static;
 
+    /// Reads a record made under an older rules version of this game:
+    /// rewrites its options (`key` → `value` text, as records keep them)
+    /// so that the current rules play exactly as `version` did, and
+    /// returns true; false for a version this engine cannot replay.
+    /// Records and stored tables from before a rules change keep
+    /// replaying and verifying. The default knows no older version.
+    fn upgrade_options(
+        version: &str,
+        options: &mut std::collections::BTreeMap<String, String>,
+    ) -> bool {
+        let _ = (version, options);
+        false
+    }
+
     /// Starts a game. All chance (shuffles, dice, first leader, seating)
     /// comes from `seed`, so `(options, players, seed, actions)` reproduces
     /// the game exactly. An engine seeds its RNG with [`Seed::rng`], so a
