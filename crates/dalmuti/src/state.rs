@@ -521,6 +521,13 @@ impl Dalmuti {
         }
     }
 
+    /// D7, D8: whether taxes follow if the pending revolution decision is
+    /// declined (never under `auto_revolution`, where only a Great
+    /// Revolution brings them). Public: it depends on the options only.
+    pub(crate) fn taxes_unless_revolution(&self) -> bool {
+        !self.options.auto_revolution
+    }
+
     /// D7: offer a revolution when it would matter, else go to taxes or
     /// play.
     pub(crate) fn after_deal(&mut self) {
@@ -1256,7 +1263,7 @@ impl Dalmuti {
                 // D7: keeping quiet reveals nothing about who held the Jesters
                 tell!(self, s, "you declare no revolution");
                 say!(self, "no revolution is declared (D7)");
-                let taxes = !self.options.auto_revolution;
+                let taxes = self.taxes_unless_revolution();
                 self.begin_taxes_or_play(taxes);
             }
             Action::Market(partner, c) => {

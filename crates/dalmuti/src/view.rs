@@ -632,6 +632,18 @@ impl PublicView {
             Revolution::None if self.revolution_offered && self.phase != Phase::Revolution => {
                 writeln!(f, "no revolution was declared")?
             }
+            // D7, D8: the table knows a decision is open (not whose) and
+            // that taxes are still to come unless it brings a revolution.
+            Revolution::None if self.phase == Phase::Revolution && self.options.auto_revolution => {
+                writeln!(
+                    f,
+                    "a revolution decision is pending: taxes only after a Great Revolution"
+                )?
+            }
+            Revolution::None if self.phase == Phase::Revolution => writeln!(
+                f,
+                "a revolution decision is pending: taxes follow unless one is declared"
+            )?,
             Revolution::None => {}
             Revolution::Declared => writeln!(f, "{by}a revolution: no taxes")?,
             Revolution::Great => writeln!(f, "{by}a Great Revolution: the roles reversed")?,

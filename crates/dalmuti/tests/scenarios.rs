@@ -84,6 +84,28 @@ fn failed_expectations_say_what_was_found() {
     g.expect("phase", "play").unwrap();
     g.expect("finished", "none").unwrap();
     g.expect("passed", "none").unwrap();
+    match g.expect("taxes", "pending") {
+        Err(ScenarioError::Failed(m)) => assert!(m.contains("pending a revolution"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // A seeded deal from the Greater Dalmuti P2, 5 players: P2 and P3,
+    // dealt first, hold the extra cards (D5).
+    let dealt = setup(&["order P2 P3 P1 P4 P5"]);
+    let d = Dalmuti::from_setup(&one_hand(), 5, 4, dealt).unwrap();
+    d.expect("dealt", "P2 P3 P1 P4 P5").unwrap();
+    match d.expect("dealt", "P3 P2 P1 P4 P5") {
+        Err(ScenarioError::Failed(m)) => {
+            assert!(m.contains("found P2 P3 P1 P4 P5"), "{m}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // After a play the deal cannot be seen any more.
+    let mut played = g.clone();
+    played.apply("play 3".parse().unwrap()).unwrap();
+    match played.expect("dealt", "P1 P2 P3") {
+        Err(ScenarioError::Failed(m)) => assert!(m.contains("before the first card"), "{m}"),
+        other => panic!("{other:?}"),
+    }
     assert!(matches!(
         g.expect("mood", "x"),
         Err(ScenarioError::UnknownKey(_))
@@ -419,4 +441,24 @@ fn a_version_1_record_scores_a_single_hand_by_points() {
     );
     r.rules_version = "dalmuti/9".into();
     assert!(r.start::<Dalmuti>().is_err());
+}
+
+/// Every `scenarios/dalmuti/*.scen` file through the one scenario runner
+/// (`game::scenario`): the engine's own tests cover every ruling.
+#[test]
+fn scenario_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/dalmuti");
+    let mut failures = Vec::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "scen") {
+            files += 1;
+            let text = std::fs::read_to_string(&path).unwrap();
+            let report = game::scenario::run::<Dalmuti>(&path.display().to_string(), &text);
+            failures.extend(report.failures.iter().map(ToString::to_string));
+        }
+    }
+    assert!(files >= 15, "only {files} scenario files");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

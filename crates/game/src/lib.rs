@@ -12,7 +12,7 @@
 
 mod options;
 mod record;
-mod scenario;
+pub mod scenario;
 mod seat;
 mod seed;
 
