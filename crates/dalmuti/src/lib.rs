@@ -177,6 +177,20 @@ seat-new above|below Greater Dalmuti seats a newcomer above or below the middle 
         self.to_move_seat()
     }
 
+    /// D7: nobody but the holder learns who decides on a revolution.
+    fn public_to_move(&self) -> Option<Seat> {
+        if self.phase() == Phase::Revolution {
+            None
+        } else {
+            self.to_move()
+        }
+    }
+
+    /// D7: a holder who says nothing declines the revolution.
+    fn silent_choice(&self) -> Option<Action> {
+        (self.phase() == Phase::Revolution).then_some(Action::NoRevolution)
+    }
+
     #[inline]
     fn legal_actions(&self, out: &mut Vec<Action>) {
         self.legal_into(out)

@@ -151,11 +151,7 @@ impl Dalmuti {
             hand_number: self.hand_no,
             phase: self.phase,
             // D7: the public does not learn who decides a revolution
-            to_move: if self.phase == Phase::Revolution {
-                None
-            } else {
-                self.to_move_seat()
-            },
+            to_move: game::Game::public_to_move(self),
             order: self.order[..n]
                 .iter()
                 .map(|&s| Seat::new(s as usize))

@@ -264,6 +264,22 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// Whose decision it is, or `None` when the game is over.
     fn to_move(&self) -> Option<Seat>;
 
+    /// Whose decision it is as the whole table may know it: the same as
+    /// [`Game::to_move`] except during a secret decision, whose maker no
+    /// one else may learn (Dalmuti's revolution decision, D7): `None`
+    /// then. Views, spectators, a server's messages and its logs use this.
+    fn public_to_move(&self) -> Option<Seat> {
+        self.to_move()
+    }
+
+    /// What a secret decision comes to when its maker says nothing (D7:
+    /// a quiet holder of both Jesters declines), so a table can move on at
+    /// a fixed time that gives nobody away; `None` when no secret decision
+    /// is pending.
+    fn silent_choice(&self) -> Option<Self::Action> {
+        None
+    }
+
     /// Clears `out` and fills it with every legal action of the seat to
     /// move (empty when the game is over). Never allocates once `out` has
     /// grown to the largest list.
