@@ -9,7 +9,7 @@
 
 use crate::state::{Project, MAX_FORCED, MAX_HIRED};
 use crate::{BigCheese, Card, Options};
-use game::{Game, Scenario, ScenarioError, Seat};
+use game::{Game, Scenario, ScenarioError, Seat, SetupError};
 use rand::seq::SliceRandom;
 use std::str::FromStr;
 
@@ -242,132 +242,149 @@ impl Scenario for BigCheese {
         players: usize,
         seed: u64,
         setup: Setup,
-    ) -> Result<BigCheese, String> {
-        let mut g = BigCheese::new(options, players, seed).map_err(|e| e.0)?;
-        let seat_ok = |s: Seat| {
-            if s.index() < players {
-                Ok(s.index())
-            } else {
-                Err(format!("{s} is not at this {players}-player table"))
-            }
-        };
-        let kinds = Card::kinds(options.specials);
-        let mut used = [0u8; 9];
-        let mut place = |c: Card| -> Result<(), String> {
-            if c.index() >= kinds {
-                return Err(format!("{c} is not in the deck with specials=off (B2)"));
-            }
-            used[c.index()] += 1;
-            if used[c.index()] > Card::COPIES {
-                return Err(format!("more than {} copies of {c} placed", Card::COPIES));
-            }
-            Ok(())
-        };
-        let listed = setup.deck.clone().unwrap_or_default();
-        for &c in &listed {
-            place(c)?;
-        }
-        for &(_, c, _) in &setup.projects {
-            place(c)?;
-        }
-        for &(_, c) in &setup.hands {
-            if c.is_number() {
-                return Err(format!(
-                    "{c} cannot be in a hand: only V and BC are (B6, B10)"
-                ));
-            }
-            place(c)?;
-        }
-        for &c in &setup.discards {
-            place(c)?;
-        }
-        // Rebuild the cards.
-        g.discards = [0; 9];
-        for &c in &setup.discards {
-            g.discards[c.index()] += 1;
-        }
-        g.deck_len = 0;
-        let mut rest = Vec::new();
-        for (kind, &k) in used.iter().enumerate().take(kinds) {
-            for _ in k..Card::COPIES {
-                rest.push(Card::from_index(kind));
-            }
-        }
-        if setup.deck.is_some()
-            || !setup.projects.is_empty()
-            || !setup.hands.is_empty()
-            || !setup.discards.is_empty()
-        {
-            rest.shuffle(&mut g.rng);
-        }
-        if setup.unlisted_to_discards {
-            for c in rest.drain(..) {
-                g.discards[c.index()] += 1;
-            }
-        }
-        for c in rest.into_iter().chain(listed.into_iter().rev()) {
-            g.deck[g.deck_len as usize] = c;
-            g.deck_len += 1;
-        }
-        g.n_projects = 0;
-        for &(s, card, chips) in &setup.projects {
-            let owner = seat_ok(s)?;
-            if chips == 0 {
-                return Err(format!("project {card} of {s} needs at least 1 chip"));
-            }
-            g.projects[g.n_projects as usize] = Project {
-                owner: owner as u8,
-                card,
-                chips,
-            };
-            g.n_projects += 1;
-        }
-        for &(s, c) in &setup.hands {
-            let p = seat_ok(s)?;
-            match c {
-                Card::Veto => g.vetos[p] += 1,
-                _ => g.cheeses[p] += 1,
-            }
-        }
-        for &(s, h) in &setup.hired {
-            let p = seat_ok(s)?;
-            if h > MAX_HIRED {
-                return Err(format!("at most {MAX_HIRED} chips hired per player (B15)"));
-            }
-            g.hired_total = g.hired_total - g.hired[p] + h;
-            g.hired[p] = h;
-        }
-        for p in 0..players {
-            let on: u32 = g.projects[..g.n_projects as usize]
-                .iter()
-                .filter(|pr| pr.owner as usize == p)
-                .map(|pr| pr.chips as u32)
-                .sum();
-            let stock = options.chips as u32 + g.hired[p] as u32;
-            g.free[p] = stock.saturating_sub(on).min(u8::MAX as u32) as u8;
-        }
-        for &(s, k) in &setup.chips {
-            g.free[seat_ok(s)?] = k;
-        }
-        for &(s, k) in &setup.scores {
-            g.scores[seat_ok(s)?] = k;
-        }
-        for &(s, k) in &setup.scored {
-            g.scored[seat_ok(s)?] = k;
-        }
-        if let Some(s) = setup.leader {
-            g.leader = seat_ok(s)? as u8;
-        }
-        g.forced_len = setup.dice.len() as u8;
-        g.forced[..setup.dice.len()].copy_from_slice(&setup.dice);
-        g.forced_pos = 0;
-        g.q_head = 0;
-        g.q_len = 0;
-        g.start_auction();
-        Ok(g)
+    ) -> Result<BigCheese, SetupError> {
+        let g = BigCheese::new(options, players, seed)?;
+        hand_made(g, options, players, setup).map_err(SetupError::Position)
     }
 
     fn expect(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
+        self.expect_key(key, args)
+    }
+}
+
+/// Overrides a fresh game with a scenario's hand-made position.
+fn hand_made(
+    mut g: BigCheese,
+    options: &Options,
+    players: usize,
+    setup: Setup,
+) -> Result<BigCheese, String> {
+    let seat_ok = |s: Seat| {
+        if s.index() < players {
+            Ok(s.index())
+        } else {
+            Err(format!("{s} is not at this {players}-player table"))
+        }
+    };
+    let kinds = Card::kinds(options.specials);
+    let mut used = [0u8; 9];
+    let mut place = |c: Card| -> Result<(), String> {
+        if c.index() >= kinds {
+            return Err(format!("{c} is not in the deck with specials=off (B2)"));
+        }
+        used[c.index()] += 1;
+        if used[c.index()] > Card::COPIES {
+            return Err(format!("more than {} copies of {c} placed", Card::COPIES));
+        }
+        Ok(())
+    };
+    let listed = setup.deck.clone().unwrap_or_default();
+    for &c in &listed {
+        place(c)?;
+    }
+    for &(_, c, _) in &setup.projects {
+        place(c)?;
+    }
+    for &(_, c) in &setup.hands {
+        if c.is_number() {
+            return Err(format!(
+                "{c} cannot be in a hand: only V and BC are (B6, B10)"
+            ));
+        }
+        place(c)?;
+    }
+    for &c in &setup.discards {
+        place(c)?;
+    }
+    // Rebuild the cards.
+    g.discards = [0; 9];
+    for &c in &setup.discards {
+        g.discards[c.index()] += 1;
+    }
+    g.deck_len = 0;
+    let mut rest = Vec::new();
+    for (kind, &k) in used.iter().enumerate().take(kinds) {
+        for _ in k..Card::COPIES {
+            rest.push(Card::from_index(kind));
+        }
+    }
+    if setup.deck.is_some()
+        || !setup.projects.is_empty()
+        || !setup.hands.is_empty()
+        || !setup.discards.is_empty()
+    {
+        rest.shuffle(&mut g.rng);
+    }
+    if setup.unlisted_to_discards {
+        for c in rest.drain(..) {
+            g.discards[c.index()] += 1;
+        }
+    }
+    for c in rest.into_iter().chain(listed.into_iter().rev()) {
+        g.deck[g.deck_len as usize] = c;
+        g.deck_len += 1;
+    }
+    g.n_projects = 0;
+    for &(s, card, chips) in &setup.projects {
+        let owner = seat_ok(s)?;
+        if chips == 0 {
+            return Err(format!("project {card} of {s} needs at least 1 chip"));
+        }
+        g.projects[g.n_projects as usize] = Project {
+            owner: owner as u8,
+            card,
+            chips,
+        };
+        g.n_projects += 1;
+    }
+    for &(s, c) in &setup.hands {
+        let p = seat_ok(s)?;
+        match c {
+            Card::Veto => g.vetos[p] += 1,
+            _ => g.cheeses[p] += 1,
+        }
+    }
+    for &(s, h) in &setup.hired {
+        let p = seat_ok(s)?;
+        if h > MAX_HIRED {
+            return Err(format!("at most {MAX_HIRED} chips hired per player (B15)"));
+        }
+        g.hired_total = g.hired_total - g.hired[p] + h;
+        g.hired[p] = h;
+    }
+    for p in 0..players {
+        let on: u32 = g.projects[..g.n_projects as usize]
+            .iter()
+            .filter(|pr| pr.owner as usize == p)
+            .map(|pr| pr.chips as u32)
+            .sum();
+        let stock = options.chips as u32 + g.hired[p] as u32;
+        g.free[p] = stock.saturating_sub(on).min(u8::MAX as u32) as u8;
+    }
+    for &(s, k) in &setup.chips {
+        g.free[seat_ok(s)?] = k;
+    }
+    for &(s, k) in &setup.scores {
+        g.scores[seat_ok(s)?] = k;
+    }
+    for &(s, k) in &setup.scored {
+        g.scored[seat_ok(s)?] = k;
+    }
+    if let Some(s) = setup.leader {
+        g.leader = seat_ok(s)? as u8;
+    }
+    g.forced_len = setup.dice.len() as u8;
+    g.forced[..setup.dice.len()].copy_from_slice(&setup.dice);
+    g.forced_pos = 0;
+    g.q_head = 0;
+    g.q_len = 0;
+    g.start_auction();
+    Ok(g)
+}
+
+impl BigCheese {
+    /// The game-specific expectations of [`Scenario::expect`].
+    fn expect_key(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
         let mut w = args.split_whitespace();
         let rest_after_seat = |args: &str| -> String {
             args.split_whitespace()

@@ -212,9 +212,12 @@ impl BigCheese {
         seed: &game::Seed,
     ) -> Result<BigCheese, SetupError> {
         if !(3..=MAX_PLAYERS).contains(&players) {
-            return Err(SetupError(format!(
-                "The Big Cheese is for 3 to 6 players, not {players} (B1)"
-            )));
+            return Err(SetupError::Players {
+                game: "The Big Cheese",
+                players,
+                allowed: 3..=MAX_PLAYERS,
+                ruling: "B1",
+            });
         }
         let mut g = BigCheese::blank(opts, players, seed.rng::<ChaCha8Rng>());
         for kind in 0..Card::kinds(opts.specials) {

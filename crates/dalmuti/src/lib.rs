@@ -138,9 +138,8 @@ seat-new above|below Greater Dalmuti seats a newcomer above or below the middle 
         players: usize,
         seed: &game::Seed,
     ) -> Result<Dalmuti, SetupError> {
-        Dalmuti::validate(options, players).map_err(SetupError)?;
-        let mut g =
-            Dalmuti::seated(options, players, *seed, false, &[], None).map_err(SetupError)?;
+        Dalmuti::validate(options, players)?;
+        let mut g = Dalmuti::seated(options, players, *seed, false, &[], None)?;
         g.start_hand();
         g.fresh = true;
         Ok(g)

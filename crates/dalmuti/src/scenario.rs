@@ -12,7 +12,7 @@ use crate::options::Options;
 use crate::role::{Phase, Role};
 use crate::state::Dalmuti;
 use crate::Play;
-use game::{Scenario, ScenarioError, Seat};
+use game::{Scenario, ScenarioError, Seat, SetupError};
 
 /// Where a hand-made position starts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -146,9 +146,9 @@ impl Scenario for Dalmuti {
         players: usize,
         seed: u64,
         setup: Setup,
-    ) -> Result<Dalmuti, String> {
+    ) -> Result<Dalmuti, SetupError> {
         Dalmuti::validate(options, players)?;
-        let mut g = Dalmuti::seated(
+        let g = Dalmuti::seated(
             options,
             players,
             game::Seed::Legacy(seed),
@@ -156,80 +156,97 @@ impl Scenario for Dalmuti {
             &setup.draws,
             setup.order.as_deref(),
         )?;
-        if let Some(h) = setup.hand_number {
-            if h == 0 {
-                return Err("hands are numbered from 1".to_string());
-            }
-            g.hand_no = h;
-        }
-        if let Some(sc) = &setup.scores {
-            if sc.len() != players {
-                return Err(format!("scores: give one score per seat ({players})"));
-            }
-            g.scores[..players].copy_from_slice(sc);
-        }
-        if setup.hands.is_empty() {
-            // a seeded deal, with no join: joins before this hand are done
-            g.deal();
-            return Ok(Self::start(g, setup.start));
-        }
-        // hand-made hands: check them against this table's deck (D2)
-        let full = Hand::deck_for(players, options.standard_deck);
-        let mut given = Hand::EMPTY;
-        let mut has = [false; crate::MAX_PLAYERS];
-        for (s, h) in &setup.hands {
-            if s.index() >= players {
-                return Err(format!("{s} is not at this table"));
-            }
-            given.add_all(h);
-            has[s.index()] = true;
-        }
-        for c in Card::all() {
-            if given.count(c) > full.count(c) {
-                return Err(format!(
-                    "the hands hold {} cards of {c}, but a {players}-player deck has only {} (D2)",
-                    given.count(c),
-                    full.count(c)
-                ));
-            }
-        }
-        g.reset_hand();
-        for (s, h) in &setup.hands {
-            g.hands[s.index()] = *h;
-        }
-        if has[..players].iter().all(|&x| x) {
-            g.deck = given;
-        } else {
-            // deal the rest of the deck to the others, one at a time (D5)
-            g.deck = full;
-            let rest = full.minus(&given).expect("checked above");
-            let mut cards: Vec<u8> = rest.cards().map(|c| c.index() as u8).collect();
-            use rand::seq::SliceRandom;
-            cards.shuffle(&mut g.rng);
-            let takers: Vec<u8> = (0..players)
-                .map(|p| g.at(p))
-                .filter(|&s| !has[s as usize])
-                .collect();
-            for (i, c) in cards.into_iter().enumerate() {
-                let s = takers[i % takers.len()] as usize;
-                g.hands[s].0[c as usize] += 1;
-            }
-        }
-        // D11: a player with no cards has left the hand; a hand-made
-        // position where someone starts with none has no valid turn order
-        // (the lead, the taxes, the market and the finishing order all
-        // assume every seat holds cards after the deal)
-        if let Some(s) = (0..players).find(|&s| g.hands[s].is_empty()) {
-            return Err(format!(
-                "{} holds no cards: in a hand-made position every player holds at least one card (D11)",
-                Seat::new(s)
-            ));
-        }
-        g.after_hands_set();
-        Ok(Self::start(g, setup.start))
+        hand_made(g, options, players, setup).map_err(SetupError::Position)
     }
 
     fn expect(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
+        self.expect_key(key, args)
+    }
+}
+
+/// Overrides a seated session with a scenario's hand-made position.
+fn hand_made(
+    mut g: Dalmuti,
+    options: &Options,
+    players: usize,
+    setup: Setup,
+) -> Result<Dalmuti, String> {
+    if let Some(h) = setup.hand_number {
+        if h == 0 {
+            return Err("hands are numbered from 1".to_string());
+        }
+        g.hand_no = h;
+    }
+    if let Some(sc) = &setup.scores {
+        if sc.len() != players {
+            return Err(format!("scores: give one score per seat ({players})"));
+        }
+        g.scores[..players].copy_from_slice(sc);
+    }
+    if setup.hands.is_empty() {
+        // a seeded deal, with no join: joins before this hand are done
+        g.deal();
+        return Ok(Dalmuti::start(g, setup.start));
+    }
+    // hand-made hands: check them against this table's deck (D2)
+    let full = Hand::deck_for(players, options.standard_deck);
+    let mut given = Hand::EMPTY;
+    let mut has = [false; crate::MAX_PLAYERS];
+    for (s, h) in &setup.hands {
+        if s.index() >= players {
+            return Err(format!("{s} is not at this table"));
+        }
+        given.add_all(h);
+        has[s.index()] = true;
+    }
+    for c in Card::all() {
+        if given.count(c) > full.count(c) {
+            return Err(format!(
+                "the hands hold {} cards of {c}, but a {players}-player deck has only {} (D2)",
+                given.count(c),
+                full.count(c)
+            ));
+        }
+    }
+    g.reset_hand();
+    for (s, h) in &setup.hands {
+        g.hands[s.index()] = *h;
+    }
+    if has[..players].iter().all(|&x| x) {
+        g.deck = given;
+    } else {
+        // deal the rest of the deck to the others, one at a time (D5)
+        g.deck = full;
+        let rest = full.minus(&given).expect("checked above");
+        let mut cards: Vec<u8> = rest.cards().map(|c| c.index() as u8).collect();
+        use rand::seq::SliceRandom;
+        cards.shuffle(&mut g.rng);
+        let takers: Vec<u8> = (0..players)
+            .map(|p| g.at(p))
+            .filter(|&s| !has[s as usize])
+            .collect();
+        for (i, c) in cards.into_iter().enumerate() {
+            let s = takers[i % takers.len()] as usize;
+            g.hands[s].0[c as usize] += 1;
+        }
+    }
+    // D11: a player with no cards has left the hand; a hand-made
+    // position where someone starts with none has no valid turn order
+    // (the lead, the taxes, the market and the finishing order all
+    // assume every seat holds cards after the deal)
+    if let Some(s) = (0..players).find(|&s| g.hands[s].is_empty()) {
+        return Err(format!(
+            "{} holds no cards: in a hand-made position every player holds at least one card (D11)",
+            Seat::new(s)
+        ));
+    }
+    g.after_hands_set();
+    Ok(Dalmuti::start(g, setup.start))
+}
+
+impl Dalmuti {
+    /// The game-specific expectations of [`Scenario::expect`].
+    fn expect_key(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
         let args = args.trim();
         let n = self.players as usize;
         let check_seat = |s: Seat| {
@@ -504,12 +521,15 @@ mod tests {
         let e = Dalmuti::from_setup(&one_hand(), 4, 0, s).unwrap_err();
         assert_eq!(
             e,
-            "P2 holds no cards: in a hand-made position every player holds at least one card (D11)"
+            SetupError::Position(
+                "P2 holds no cards: in a hand-made position every player holds at least one card (D11)"
+                    .into()
+            )
         );
         // the Greater Dalmuti with nothing to lead
         let s = setup(&["order P1 P2 P3 P4", "hand P1 empty", "phase play"]);
         let e = Dalmuti::from_setup(&one_hand(), 4, 0, s).unwrap_err();
-        assert!(e.starts_with("P1 holds no cards"), "{e}");
+        assert!(e.to_string().starts_with("P1 holds no cards"), "{e}");
         // the black market would draw from an empty hand
         let s = setup(&[
             "order P1 P2 P3 P4 P5 P6",
@@ -526,7 +546,7 @@ mod tests {
             ..one_hand()
         };
         let e = Dalmuti::from_setup(&opts, 6, 0, s).unwrap_err();
-        assert!(e.starts_with("P3 holds no cards"), "{e}");
+        assert!(e.to_string().starts_with("P3 holds no cards"), "{e}");
         // one card each is fine
         let s = setup(&[
             "order P1 P2 P3 P4",

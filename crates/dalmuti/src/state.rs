@@ -12,7 +12,7 @@ use crate::card::{Card, Hand, JESTER};
 use crate::error::IllegalAction;
 use crate::options::Options;
 use crate::role::{Phase, Role};
-use game::{LogEntry, Seat};
+use game::{LogEntry, Seat, SetupError};
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 
@@ -208,22 +208,34 @@ pub(crate) fn ordinal(n: usize) -> String {
 
 impl Dalmuti {
     /// Checks a new session's player count against its options (D1, D13).
-    pub(crate) fn validate(options: &Options, players: usize) -> Result<(), String> {
-        if !(3..=MAX_PLAYERS).contains(&players) {
-            return Err(format!(
-                "The Great Dalmuti is played by 3 to 13 players (D1), not {players}"
-            ));
-        }
+    pub(crate) fn validate(options: &Options, players: usize) -> Result<(), SetupError> {
+        Dalmuti::check_players(players)?;
         if players + options.joins.len() > MAX_PLAYERS {
-            return Err(format!(
+            return Err(SetupError::Options(format!(
                 "{players} players and {} joins would make more than 13 players (D1, D13)",
                 options.joins.len()
-            ));
+            )));
         }
         if options.market && options.black_market {
-            return Err("market and black_market cannot both be on (D14)".to_string());
+            return Err(SetupError::Options(
+                "market and black_market cannot both be on (D14)".to_string(),
+            ));
         }
         Ok(())
+    }
+
+    /// D1: 3 to 13 players.
+    fn check_players(players: usize) -> Result<(), SetupError> {
+        if (3..=MAX_PLAYERS).contains(&players) {
+            Ok(())
+        } else {
+            Err(SetupError::Players {
+                game: "The Great Dalmuti",
+                players,
+                allowed: 3..=MAX_PLAYERS,
+                ruling: "D1",
+            })
+        }
     }
 
     /// A session with seats seated but no hand started: the seating draw
@@ -236,12 +248,8 @@ impl Dalmuti {
         logging: bool,
         draws: &[Card],
         order: Option<&[Seat]>,
-    ) -> Result<Dalmuti, String> {
-        if !(3..=MAX_PLAYERS).contains(&players) {
-            return Err(format!(
-                "The Great Dalmuti is played by 3 to 13 players (D1), not {players}"
-            ));
-        }
+    ) -> Result<Dalmuti, SetupError> {
+        Dalmuti::check_players(players)?;
         let mut g = Dalmuti {
             options: *options,
             seed,
@@ -279,17 +287,21 @@ impl Dalmuti {
             Some(o) => {
                 let mut seen = 0u16;
                 if o.len() != players {
-                    return Err(format!("the order must list all {players} seats"));
+                    return Err(SetupError::Position(format!(
+                        "the order must list all {players} seats"
+                    )));
                 }
                 for (p, s) in o.iter().enumerate() {
                     if s.index() >= players || seen & bit(s.index() as u8) != 0 {
-                        return Err(format!("bad order: {s} is not a seat or is listed twice"));
+                        return Err(SetupError::Position(format!(
+                            "bad order: {s} is not a seat or is listed twice"
+                        )));
                     }
                     seen |= bit(s.index() as u8);
                     g.order[p] = s.index() as u8;
                 }
             }
-            None => g.seating_draw(draws)?,
+            None => g.seating_draw(draws).map_err(SetupError::Position)?,
         }
         g.fix_pos();
         for p in 0..players {

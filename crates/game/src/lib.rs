@@ -127,11 +127,8 @@ fn per_seat<T: PartialEq + Display>(
     }
     for (i, (a, b)) in record.iter().zip(replay).enumerate() {
         if a != b {
-            let seat = if i < Seat::MAX {
-                Seat::new(i).to_string()
-            } else {
-                format!("seat {}", i + 1)
-            };
+            let seat =
+                Seat::try_new(i).map_or_else(|| format!("seat {}", i + 1), |s| s.to_string());
             out.push(format!(
                 "{field} of {seat}: record says {a}, replay gives {b}"
             ));
@@ -177,13 +174,44 @@ impl<E: std::error::Error + 'static> std::error::Error for ActError<E> {
     }
 }
 
-/// Why a game could not be set up (bad player count, inconsistent options).
+/// Why a game could not be set up. Each says the ruling it breaks.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SetupError(pub String);
+pub enum SetupError {
+    /// The game is not played by this many players.
+    Players {
+        /// The game, in words: `The Big Cheese`.
+        game: &'static str,
+        /// The player count asked for.
+        players: usize,
+        /// The counts the game allows.
+        allowed: std::ops::RangeInclusive<usize>,
+        /// The ruling: `B1`.
+        ruling: &'static str,
+    },
+    /// The options contradict each other or the player count; says which
+    /// and the ruling.
+    Options(String),
+    /// A hand-made position (a scenario's setup) the rules could not
+    /// reach, or that names what the table does not have.
+    Position(String),
+}
 
 impl Display for SetupError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            SetupError::Players {
+                game,
+                players,
+                allowed,
+                ruling,
+            } => write!(
+                f,
+                "{game} is for {} to {} players, not {players} ({ruling})",
+                allowed.start(),
+                allowed.end()
+            ),
+            SetupError::Options(e) | SetupError::Position(e) => f.write_str(e),
+        }
     }
 }
 

@@ -24,6 +24,16 @@ impl Seat {
         Seat(index as u8)
     }
 
+    /// Seat number `index` (0-based), or `None` past [`Seat::MAX`]: for
+    /// indexes that come from outside (a file, a message, a database row).
+    pub const fn try_new(index: usize) -> Option<Seat> {
+        if index < Seat::MAX {
+            Some(Seat(index as u8))
+        } else {
+            None
+        }
+    }
+
     /// The 0-based index, for per-seat arrays.
     pub const fn index(self) -> usize {
         self.0 as usize

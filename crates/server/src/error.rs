@@ -1,5 +1,7 @@
-//! The server's one error enum, mapped to HTTP statuses and a JSON body
-//! `{error:{code, message}}`.
+//! The server's one error enum, for HTTP and the WebSocket alike: each
+//! variant has one machine-readable code (the `code` of an HTTP answer's
+//! `{error:{code, message}}` and of a WebSocket `error` message), an HTTP
+//! status, and the WebSocket close code for when it ends a connection.
 //!
 //! Internal causes (storage, a task that went away) are logged with
 //! `tracing` and answered with a generic message: their text never reaches
@@ -8,7 +10,7 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
-/// Why an HTTP request was refused.
+/// Why a request or a WebSocket message was refused.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -49,6 +51,29 @@ pub enum Error {
     /// there (issue 9), or, if it cannot be, refused for a retry.
     #[error("the table is served by another server process: try again")]
     Elsewhere(crate::store::Node),
+    /// A WebSocket message that is not JSON, of an unknown type, too large,
+    /// or out of order.
+    #[error("{0}")]
+    BadMessage(String),
+    /// The seat token does not belong to a seat of this table.
+    #[error("{0}")]
+    BadToken(String),
+    /// It is not this seat's decision.
+    #[error("{0}")]
+    NotYourTurn(String),
+    /// The action was chosen on an older position (`seq`): nothing was
+    /// applied.
+    #[error("{0}")]
+    Stale(String),
+    /// The rules forbid the action; the engine's reason, naming the rule.
+    #[error("{0}")]
+    Illegal(String),
+    /// The game is over: no action is taken.
+    #[error("the game is over")]
+    GameOver,
+    /// A spectator tried to act.
+    #[error("spectators cannot act")]
+    NotSeated,
 }
 
 impl Error {
@@ -64,6 +89,10 @@ impl Error {
             Error::Forbidden(_) => StatusCode::FORBIDDEN,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             Error::Elsewhere(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::BadMessage(_) => StatusCode::BAD_REQUEST,
+            Error::BadToken(_) | Error::NotSeated => StatusCode::FORBIDDEN,
+            Error::NotYourTurn(_) | Error::Stale(_) | Error::GameOver => StatusCode::CONFLICT,
+            Error::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
         }
     }
 
@@ -80,6 +109,26 @@ impl Error {
             Error::Forbidden(_) => "forbidden",
             Error::Internal(_) => "internal",
             Error::Elsewhere(_) => "try_again",
+            Error::BadMessage(_) => "bad_message",
+            Error::BadToken(_) => "bad_token",
+            Error::NotYourTurn(_) => "not_your_turn",
+            Error::Stale(_) => "stale",
+            Error::Illegal(_) => "illegal",
+            Error::GameOver => "game_over",
+            Error::NotSeated => "not_seated",
+        }
+    }
+
+    /// The WebSocket close code when this error ends a connection: 1013
+    /// (try again later) for a quota, 1012 (service restart: reconnect)
+    /// for a table on the move, 1011 for a table that cannot be served,
+    /// 1008 (policy) for the rest.
+    pub fn close_code(&self) -> u16 {
+        match self {
+            Error::RateLimited { .. } => 1013,
+            Error::Elsewhere(_) => 1012,
+            Error::UnknownTable | Error::Internal(_) => 1011,
+            _ => 1008,
         }
     }
 }
@@ -139,5 +188,44 @@ mod tests {
         assert_eq!(e.status(), StatusCode::INTERNAL_SERVER_ERROR);
         assert_eq!(Error::UnknownTable.status(), StatusCode::NOT_FOUND);
         assert_eq!(Error::TooLarge.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    }
+
+    /// One vocabulary: every code is distinct, lowercase snake case, and
+    /// known to the web client's translations.
+    #[test]
+    fn every_code_is_distinct_and_translated() {
+        let all = [
+            Error::BadInput(String::new()),
+            Error::UnknownTable,
+            Error::SeatTaken(String::new()),
+            Error::NotOver,
+            Error::TooLarge,
+            Error::RateLimited {
+                retry_after: 1,
+                message: String::new(),
+            },
+            Error::Timeout,
+            Error::Forbidden(String::new()),
+            Error::Internal(String::new()),
+            Error::BadMessage(String::new()),
+            Error::BadToken(String::new()),
+            Error::NotYourTurn(String::new()),
+            Error::Stale(String::new()),
+            Error::Illegal(String::new()),
+            Error::GameOver,
+            Error::NotSeated,
+        ];
+        let i18n = include_str!("../web/i18n.js");
+        let mut seen = std::collections::HashSet::new();
+        for e in &all {
+            let code = e.code();
+            assert!(seen.insert(code), "{code} twice");
+            assert!(code.chars().all(|c| c.is_ascii_lowercase() || c == '_'));
+            let key = format!("'err.{code}'");
+            assert_eq!(i18n.matches(&key).count(), 3, "{key} in en, it and fr");
+            assert!((1000..5000).contains(&e.close_code()));
+        }
+        assert_eq!(Error::GameOver.status(), StatusCode::CONFLICT);
+        assert_eq!(Error::Illegal("B5".into()).close_code(), 1008);
     }
 }

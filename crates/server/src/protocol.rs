@@ -38,32 +38,6 @@ pub enum ClientMsg {
     Ping,
 }
 
-/// Why the server refused a message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorCode {
-    /// Not JSON, an unknown type, too large, or out of order.
-    BadMessage,
-    /// No such table.
-    UnknownTable,
-    /// The token does not belong to a seat of this table.
-    BadToken,
-    /// It is not this seat's decision.
-    NotYourTurn,
-    /// `seq` does not match the table: nothing was applied.
-    Stale,
-    /// The rules forbid the action; the message is the engine's reason.
-    Illegal,
-    /// The game is over.
-    GameOver,
-    /// Too many messages.
-    RateLimited,
-    /// A spectator tried to act.
-    NotSeated,
-    /// The server failed (storage); nothing was applied.
-    Internal,
-}
-
 /// A seat as every client sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SeatStatus {
@@ -135,8 +109,8 @@ pub enum ServerMsg {
     State(Box<StateMsg>),
     /// A refused message.
     Error {
-        /// What went wrong, for programs.
-        code: ErrorCode,
+        /// What went wrong, for programs: [`crate::error::Error::code`].
+        code: &'static str,
         /// What went wrong, for people.
         message: String,
     },
@@ -159,11 +133,15 @@ pub enum ServerMsg {
 }
 
 impl ServerMsg {
-    /// An error message.
-    pub fn error(code: ErrorCode, message: impl Into<String>) -> ServerMsg {
+    /// The error message for `e`: its code and its words (an internal
+    /// cause is logged here and never sent).
+    pub fn error(e: crate::error::Error) -> ServerMsg {
+        if let crate::error::Error::Internal(cause) = &e {
+            tracing::error!("internal error: {cause}");
+        }
         ServerMsg::Error {
-            code,
-            message: message.into(),
+            code: e.code(),
+            message: e.to_string(),
         }
     }
 
@@ -204,7 +182,7 @@ mod tests {
 
     #[test]
     fn server_messages_are_tagged() {
-        let e = ServerMsg::error(ErrorCode::NotYourTurn, "wait").to_text();
+        let e = ServerMsg::error(crate::error::Error::NotYourTurn("wait".into())).to_text();
         assert_eq!(
             e,
             r#"{"type":"error","code":"not_your_turn","message":"wait"}"#

@@ -19,7 +19,7 @@
 //! whoever makes it (F4).
 
 use crate::error::Error;
-use crate::protocol::{ErrorCode, SeatStatus, ServerMsg, StateMsg};
+use crate::protocol::{SeatStatus, ServerMsg, StateMsg};
 use crate::store::{
     Access, Epoch, SeatKind, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable,
     TableConfig,
@@ -725,10 +725,9 @@ impl<G: Roster> Table<G> {
                             Some(s) => Some(s.seat),
                             None => {
                                 let _ = out.try_send(
-                                    ServerMsg::error(
-                                        ErrorCode::BadToken,
-                                        "this token does not belong to a seat of this table",
-                                    )
+                                    ServerMsg::error(Error::BadToken(
+                                        "this token does not belong to a seat of this table".into(),
+                                    ))
                                     .to_text(),
                                 );
                                 let _ = reply.send(Err(()));
@@ -875,51 +874,38 @@ impl<G: Roster> Table<G> {
             return;
         };
         let Some(seat) = sub.seat else {
-            return self.send_to(
-                conn,
-                ServerMsg::error(ErrorCode::NotSeated, "spectators cannot act"),
-            );
+            return self.send_to(conn, ServerMsg::error(Error::NotSeated));
         };
         if self.finished || self.game.to_move().is_none() {
-            return self.send_to(
-                conn,
-                ServerMsg::error(ErrorCode::GameOver, "the game is over"),
-            );
+            return self.send_to(conn, ServerMsg::error(Error::GameOver));
         }
         if seq != self.seq {
             return self.send_to(
                 conn,
-                ServerMsg::error(
-                    ErrorCode::Stale,
-                    format!(
-                        "you have seen {seq} actions, the table is at {}: nothing was applied",
-                        self.seq
-                    ),
-                ),
+                ServerMsg::error(Error::Stale(format!(
+                    "you have seen {seq} actions, the table is at {}: nothing was applied",
+                    self.seq
+                ))),
             );
         }
         if self.waiting_for_players() {
             return self.send_to(
                 conn,
-                ServerMsg::error(
-                    ErrorCode::NotYourTurn,
-                    "the game starts when every human seat is taken",
-                ),
+                ServerMsg::error(Error::NotYourTurn(
+                    "the game starts when every human seat is taken".into(),
+                )),
             );
         }
         let action: G::Action = match text.trim().parse() {
             Ok(a) => a,
             Err(e) => {
-                return self.send_to(conn, ServerMsg::error(ErrorCode::Illegal, e));
+                return self.send_to(conn, ServerMsg::error(Error::Illegal(e)));
             }
         };
         match self.game.check_as(seat, action) {
             Ok(()) => {}
             Err(ActError::GameOver) => {
-                return self.send_to(
-                    conn,
-                    ServerMsg::error(ErrorCode::GameOver, "the game is over"),
-                )
+                return self.send_to(conn, ServerMsg::error(Error::GameOver))
             }
             Err(ActError::NotYourTurn { expected, .. }) => {
                 // Name the mover only when the whole table may know it.
@@ -928,10 +914,10 @@ impl<G: Roster> Table<G> {
                 } else {
                     "it is not your turn".to_string()
                 };
-                return self.send_to(conn, ServerMsg::error(ErrorCode::NotYourTurn, message));
+                return self.send_to(conn, ServerMsg::error(Error::NotYourTurn(message)));
             }
             Err(ActError::Illegal(e)) => {
-                return self.send_to(conn, ServerMsg::error(ErrorCode::Illegal, e.to_string()))
+                return self.send_to(conn, ServerMsg::error(Error::Illegal(e.to_string())))
             }
         }
         if let Some(quiet) = self.quiet.as_mut() {
@@ -953,7 +939,9 @@ impl<G: Roster> Table<G> {
             tracing::error!(table = %self.id, "storing an action failed: {e}");
             self.send_to(
                 conn,
-                ServerMsg::error(ErrorCode::Internal, "the server could not store the action"),
+                ServerMsg::error(Error::Internal(
+                    "the server could not store the action".into(),
+                )),
             );
         }
     }

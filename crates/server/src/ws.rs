@@ -10,8 +10,9 @@
 //! way the server ends a connection sends a close frame with a code and a
 //! reason (F2, F7, F10).
 
+use crate::error::Error;
 use crate::net::{ClientAddr, Slot};
-use crate::protocol::{ClientMsg, ErrorCode, ServerMsg, MAX_MESSAGE};
+use crate::protocol::{ClientMsg, ServerMsg, MAX_MESSAGE};
 use crate::table::{Command, Kick, Outbox, TOO_SLOW};
 use crate::AppState;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -138,37 +139,19 @@ async fn connection(socket: WebSocket, state: AppState, id: String, who: ClientA
     });
     match state.table(&id, who).await {
         Ok(_) => receive(&mut stream, &state, &id, who, &out).await,
-        Err(crate::error::Error::RateLimited { message, .. }) => {
-            send(&out, ServerMsg::error(ErrorCode::RateLimited, message));
-            out.kick(Kick {
-                code: 1013,
-                reason: "too many tables opened: try again later",
-            });
-        }
-        Err(crate::error::Error::Elsewhere(_)) => {
-            send(
-                &out,
-                ServerMsg::error(
-                    ErrorCode::Internal,
-                    "the table is moving between server processes: reconnecting",
-                ),
-            );
-            out.kick(crate::table::MOVED);
-        }
-        Err(crate::error::Error::UnknownTable) => {
-            send(
-                &out,
-                ServerMsg::error(ErrorCode::UnknownTable, format!("no table `{id}`")),
-            );
-            out.kick(GONE);
-        }
         Err(e) => {
-            tracing::error!("table {id}: {e:?}");
-            send(
-                &out,
-                ServerMsg::error(ErrorCode::Internal, "the table cannot be opened"),
-            );
-            out.kick(GONE);
+            let reason = match &e {
+                Error::RateLimited { .. } => "too many tables opened: try again later",
+                Error::Elsewhere(_) => crate::table::MOVED.reason,
+                Error::UnknownTable => GONE.reason,
+                _ => {
+                    tracing::error!("table {id}: {e:?}");
+                    GONE.reason
+                }
+            };
+            let code = e.close_code();
+            send(&out, ServerMsg::error(e));
+            out.kick(Kick { code, reason });
         }
     }
     // Ends the writer: a close frame with the reason, or a plain one.
@@ -246,7 +229,10 @@ async fn receive(
         if count > limits.rate_close {
             send(
                 out,
-                ServerMsg::error(ErrorCode::RateLimited, "too many messages: closing"),
+                ServerMsg::error(Error::RateLimited {
+                    retry_after: 1,
+                    message: "too many messages: closing".into(),
+                }),
             );
             out.kick(FLOOD);
             break;
@@ -255,10 +241,10 @@ async fn receive(
             if count == limits.rate_limit + 1 {
                 send(
                     out,
-                    ServerMsg::error(
-                        ErrorCode::RateLimited,
-                        format!("at most {} messages a second", limits.rate_limit),
-                    ),
+                    ServerMsg::error(Error::RateLimited {
+                        retry_after: 1,
+                        message: format!("at most {} messages a second", limits.rate_limit),
+                    }),
                 );
             }
             continue;
@@ -268,7 +254,7 @@ async fn receive(
             Message::Binary(_) => {
                 send(
                     out,
-                    ServerMsg::error(ErrorCode::BadMessage, "send JSON text messages"),
+                    ServerMsg::error(Error::BadMessage("send JSON text messages".into())),
                 );
                 continue;
             }
@@ -278,10 +264,9 @@ async fn receive(
         if text.len() > MAX_MESSAGE {
             send(
                 out,
-                ServerMsg::error(
-                    ErrorCode::BadMessage,
-                    format!("message too large (at most {MAX_MESSAGE} bytes)"),
-                ),
+                ServerMsg::error(Error::BadMessage(format!(
+                    "message too large (at most {MAX_MESSAGE} bytes)"
+                ))),
             );
             continue;
         }
@@ -290,7 +275,7 @@ async fn receive(
             Err(e) => {
                 send(
                     out,
-                    ServerMsg::error(ErrorCode::BadMessage, format!("not a message: {e}")),
+                    ServerMsg::error(Error::BadMessage(format!("not a message: {e}"))),
                 );
                 continue;
             }
@@ -303,7 +288,7 @@ async fn receive(
             ClientMsg::Hello { .. } if greeted => {
                 send(
                     out,
-                    ServerMsg::error(ErrorCode::BadMessage, "hello was already said"),
+                    ServerMsg::error(Error::BadMessage("hello was already said".into())),
                 );
                 continue;
             }
@@ -325,7 +310,7 @@ async fn receive(
             ClientMsg::Act { .. } if !greeted => {
                 send(
                     out,
-                    ServerMsg::error(ErrorCode::BadMessage, "send hello first"),
+                    ServerMsg::error(Error::BadMessage("send hello first".into())),
                 );
                 continue;
             }

@@ -111,7 +111,7 @@
     'err.stale': 'The table moved on; here is the latest state. Please choose again.', 'err.illegal': 'Not allowed by the rules',
     'err.game_over': 'The game is over.', 'err.rate_limited': 'Too many messages: slow down.', 'err.not_seated': 'Spectators cannot play.',
     'err.internal': 'The server failed; nothing was changed.', 'err.bad_input': 'Invalid input', 'err.seat_taken': 'That seat is already taken.',
-    'err.not_over': 'The game is not over yet.', 'err.too_large': 'Too large.', 'err.network': 'The server cannot be reached.',
+    'err.not_over': 'The game is not over yet.', 'err.timeout': 'The request took too long.', 'err.forbidden': 'Only the table\'s creator may do that.', 'err.try_again': 'The table is moving to another server: try again in a moment.', 'err.too_large': 'Too large.', 'err.network': 'The server cannot be reached.',
     'err.offline': 'Not connected: wait for the reconnection.', 'err.noTable': 'No table in the address.', 'err.unknown': 'Error ({code})',
   };
 
@@ -219,7 +219,7 @@
     'err.stale': 'Il tavolo è andato avanti; ecco lo stato aggiornato. Scegli di nuovo.', 'err.illegal': 'Non permesso dalle regole',
     'err.game_over': 'La partita è finita.', 'err.rate_limited': 'Troppi messaggi: rallenta.', 'err.not_seated': 'Chi guarda non può giocare.',
     'err.internal': 'Errore del server; nulla è cambiato.', 'err.bad_input': 'Dati non validi', 'err.seat_taken': 'Quel posto è già occupato.',
-    'err.not_over': 'La partita non è ancora finita.', 'err.too_large': 'Troppo grande.', 'err.network': 'Il server non è raggiungibile.',
+    'err.not_over': 'La partita non è ancora finita.', 'err.timeout': 'La richiesta ha impiegato troppo tempo.', 'err.forbidden': 'Solo chi ha creato il tavolo può farlo.', 'err.try_again': 'Il tavolo sta passando a un altro server: riprova tra un momento.', 'err.too_large': 'Troppo grande.', 'err.network': 'Il server non è raggiungibile.',
     'err.offline': 'Non connesso: attendi la riconnessione.', 'err.noTable': 'Nessun tavolo nell\'indirizzo.', 'err.unknown': 'Errore ({code})',
   };
 
@@ -327,7 +327,7 @@
     'err.stale': 'La table a avancé ; voici l\'état à jour. Choisissez à nouveau.', 'err.illegal': 'Interdit par les règles',
     'err.game_over': 'La partie est finie.', 'err.rate_limited': 'Trop de messages : ralentissez.', 'err.not_seated': 'Les spectateurs ne peuvent pas jouer.',
     'err.internal': 'Erreur du serveur ; rien n\'a changé.', 'err.bad_input': 'Données invalides', 'err.seat_taken': 'Cette place est déjà prise.',
-    'err.not_over': 'La partie n\'est pas encore finie.', 'err.too_large': 'Trop volumineux.', 'err.network': 'Le serveur est injoignable.',
+    'err.not_over': 'La partie n\'est pas encore finie.', 'err.timeout': 'La requête a pris trop de temps.', 'err.forbidden': 'Seul le créateur de la table peut le faire.', 'err.try_again': 'La table passe sur un autre serveur : réessayez dans un instant.', 'err.too_large': 'Trop volumineux.', 'err.network': 'Le serveur est injoignable.',
     'err.offline': 'Non connecté : attendez la reconnexion.', 'err.noTable': 'Aucune table dans l\'adresse.', 'err.unknown': 'Erreur ({code})',
   };
 

@@ -3,7 +3,7 @@
 //! the hidden-information rules of the tax phase.
 
 use dalmuti::{Action, Dalmuti, Options, Phase, Setup, SingleHand};
-use game::{Game, GameOptions, OptionError, Outcome, Scenario, ScenarioError, Seat};
+use game::{Game, GameOptions, OptionError, Outcome, Scenario, ScenarioError, Seat, SetupError};
 
 fn setup(lines: &[&str]) -> Setup {
     let mut s = Setup::default();
@@ -30,12 +30,31 @@ fn act(g: &mut Dalmuti, seat: usize, a: &str) {
 fn hand_made_hands_are_checked_against_the_deck() {
     let s = setup(&["order P1 P2 P3 P4", "hand P1 12 1", "hand P2 2"]);
     let e = Dalmuti::from_setup(&one_hand(), 4, 0, s).unwrap_err();
-    assert!(e.contains("4-player deck has only 0"), "{e}");
+    assert!(
+        matches!(&e, SetupError::Position(m) if m.contains("4-player deck has only 0")),
+        "{e}"
+    );
     let s = setup(&["hand P1 1 1"]);
     let e = Dalmuti::from_setup(&one_hand(), 5, 0, s).unwrap_err();
-    assert!(e.contains("2 cards of 1"), "{e}");
+    assert!(e.to_string().contains("2 cards of 1"), "{e}");
     let s = setup(&["order P1 P2 P1"]);
-    assert!(Dalmuti::from_setup(&one_hand(), 3, 0, s).is_err());
+    assert!(matches!(
+        Dalmuti::from_setup(&one_hand(), 3, 0, s),
+        Err(SetupError::Position(_))
+    ));
+    let e = Dalmuti::from_setup(&one_hand(), 14, 0, Setup::default()).unwrap_err();
+    assert!(matches!(
+        e,
+        SetupError::Players {
+            players: 14,
+            ruling: "D1",
+            ..
+        }
+    ));
+    assert_eq!(
+        e.to_string(),
+        "The Great Dalmuti is for 3 to 13 players, not 14 (D1)"
+    );
     let mut bad = Setup::default();
     assert!(matches!(
         Dalmuti::setup_line(&mut bad, "colour", "red"),

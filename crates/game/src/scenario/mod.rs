@@ -51,7 +51,7 @@ pub trait Scenario: Game {
         players: usize,
         seed: u64,
         setup: Self::Setup,
-    ) -> Result<Self, String>;
+    ) -> Result<Self, crate::SetupError>;
 
     /// Checks one game-specific expectation `key args` (for example
     /// `chips P1 7`, `score P2 12`, `hand P1 1 2 2`, `role P3 greater-peon`).

@@ -485,8 +485,7 @@ pub(crate) fn parse_contributions(
 pub(crate) fn seat_of(index: i64) -> Result<Seat, StoreError> {
     usize::try_from(index)
         .ok()
-        .filter(|&i| i < Seat::MAX)
-        .map(Seat::new)
+        .and_then(Seat::try_new)
         .ok_or_else(|| StoreError::Corrupt(format!("seat {index}")))
 }
 
