@@ -3,7 +3,7 @@
 //! code the `ratrace` binary runs.
 //!
 //! Everything here is generic over [`game::Game`]; the only place that
-//! names the concrete games is the `bots::dispatch!` macro.
+//! names the concrete games is the `registry::dispatch!` macro.
 
 pub mod duplicate;
 pub mod lab;
@@ -14,7 +14,7 @@ pub mod simulate;
 pub mod stats;
 pub mod tournament;
 
-pub use bots::{dispatch, unknown_game, GAMES};
+pub use registry::{dispatch, unknown_game, GAMES};
 
 /// Mixes a base seed and an index into an independent 64-bit seed
 /// (SplitMix64), so game `i` of a run does not depend on the thread count.

@@ -849,7 +849,7 @@ fn run(cli: Cli) -> Result<bool, String> {
         } => db_copy(&from, &to),
         Command::Verify { record } => {
             let r = records::read(&record)?;
-            let report = server::verify::verify(&r);
+            let report = registry::verify::verify(&r);
             for line in &report.checks {
                 outln!("{line}");
             }

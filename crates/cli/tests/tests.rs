@@ -496,7 +496,7 @@ mod binary {
     fn verify_shows_each_contribution_of_a_fair_deal() {
         use bigcheese::BigCheese;
         use game::{Game, Record};
-        use server::fair;
+        use registry::fair;
         let secret = fair::new_secret();
         let mut cs = std::collections::BTreeMap::new();
         let (a, b) = (

@@ -673,7 +673,7 @@ mod tests {
                 "{bad}"
             );
         }
-        for game in bots::GAMES {
+        for game in crate::GAMES {
             for p in presets(game) {
                 assert_eq!(preset(game, p.name).unwrap(), p);
             }
