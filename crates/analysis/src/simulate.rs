@@ -33,8 +33,6 @@ pub struct Config<G: Game> {
     /// Rotate the bots one seat per game, so per-bot figures do not carry
     /// a seat advantage.
     pub rotate: bool,
-    /// Draw a progress bar on standard error.
-    pub progress: bool,
 }
 
 /// A win rate with its 95% Wilson interval.
@@ -247,8 +245,8 @@ fn play_one<G: Roster>(
     Ok(())
 }
 
-/// Runs the simulation.
-pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Summary, String> {
+/// Runs the simulation, telling `progress` of every game played.
+pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result<Summary, String> {
     if cfg.bots.is_empty() {
         return Err("no bots given".into());
     }
@@ -259,7 +257,7 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Summary, String> {
     G::new(&cfg.options, cfg.players, cfg.seed).map_err(|e| e.to_string())?;
     let threads = cfg.threads.max(1);
     let start = Instant::now();
-    let bar = cfg.progress.then(|| crate::games_bar(cfg.games));
+    progress.start(cfg.games);
     let mut total = Tally::default();
     crate::duplicate::ordered(
         cfg.games as usize,
@@ -270,11 +268,7 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Summary, String> {
             play_one(cfg, &names, i as u64, &mut tally)?;
             Ok(tally)
         },
-        || {
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-        },
+        || progress.game_done(),
         |_, tallies| {
             for t in &tallies {
                 total.add(t);
@@ -282,9 +276,7 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Summary, String> {
             Ok(true)
         },
     )?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    progress.finish();
     let seconds = start.elapsed().as_secs_f64();
     let games = cfg.games;
     let seats = (0..total.seat_credit.len().max(cfg.players))

@@ -6,7 +6,8 @@
 //! library so tests run the same code.
 
 use clap::{Parser, Subcommand};
-use cli::{dispatch, lab, play, records, scenario, simulate, tournament};
+use analysis::{lab, simulate, tournament};
+use cli::{dispatch, play, records, scenario};
 use game::{Game, GameOptions, Seat};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -649,7 +650,6 @@ fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G
         weak,
         strong,
         max_actions: a.max_actions,
-        progress: true,
         out: a.out,
         title,
         question,
@@ -715,9 +715,8 @@ fn run(cli: Cli) -> Result<bool, String> {
                     threads: all_cores_unless(threads),
                     max_actions,
                     rotate,
-                    progress: !json && games >= 1000,
                 };
-                let summary = simulate::run(&cfg)?;
+                let summary = simulate::run(&cfg, &*cli::progress(!json && games >= 1000))?;
                 if json {
                     outln!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
                 } else {
@@ -775,10 +774,10 @@ fn run(cli: Cli) -> Result<bool, String> {
                     } else {
                         tournament::Resume::Auto
                     },
-                    progress: !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()),
                     command: std::env::args().collect::<Vec<_>>().join(" "),
                 };
-                let report = tournament::run(&cfg)?;
+                let bar = cli::progress(!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()));
+                let report = tournament::run(&cfg, &*bar)?;
                 if json {
                     outln!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
                 } else {
@@ -805,7 +804,7 @@ fn run(cli: Cli) -> Result<bool, String> {
                     variants, presets, players: p, options, deals, seed, threads, bots, max_actions, out,
                 })?;
                 lab::report::check_out_dir(&cfg.out)?;
-                let report = lab::run(&cfg)?;
+                let report = lab::run(&cfg, &cli::Bar::default())?;
                 lab::report::write(&report, &cfg.out)?;
                 for v in &report.variants {
                     outln!(

@@ -9,7 +9,8 @@ mod db_copy;
 mod serve_kill;
 mod serve_term;
 
-use cli::{play, records, scenario, simulate};
+use analysis::simulate;
+use cli::{play, records, scenario};
 use game::{Game, GameOptions, Record, Seat};
 use std::path::{Path, PathBuf};
 
@@ -301,9 +302,8 @@ fn sim<G: bots::Roster>(threads: usize, seed: u64) -> simulate::Summary {
         threads,
         max_actions: 100_000,
         rotate: true,
-        progress: false,
     };
-    simulate::run(&cfg).unwrap()
+    simulate::run(&cfg, &analysis::Quiet).unwrap()
 }
 
 fn sim_is_deterministic<G: bots::Roster>() {

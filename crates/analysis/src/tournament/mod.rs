@@ -280,8 +280,6 @@ pub struct Config<G: Game> {
     pub out: Option<PathBuf>,
     /// What to do with an existing checkpoint.
     pub resume: Resume,
-    /// Draw a progress bar on standard error.
-    pub progress: bool,
     /// The command line, for the report.
     pub command: String,
 }
@@ -604,8 +602,9 @@ fn lineup_name(labels: &[String], lineup: &[usize]) -> String {
 }
 
 /// Runs the tournament (resuming a checkpoint when there is one) and
-/// writes the reports when an output folder is given.
-pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Report, String> {
+/// writes the reports when an output folder is given; `progress` hears of
+/// every game played (not of those read back from the checkpoint).
+pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result<Report, String> {
     let start = Instant::now();
     let (entrants, labels, lineups) = plan(&cfg.mode, cfg.players)?;
     if cfg.sprt.is_some() && !matches!(cfg.mode, Mode::Candidate { .. }) {
@@ -685,18 +684,14 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Report, String> {
     let play_start = Instant::now();
     if go_on && (deals.len() as u64) < planned {
         let todo = deals.len() as u64..planned;
-        let bar = cfg
-            .progress
-            .then(|| crate::games_bar((todo.end - todo.start) * per_deal));
+        progress.start((todo.end - todo.start) * per_deal);
         run_deals(
             &matches,
             todo,
             cfg.threads,
             || {
                 games_played += 1;
-                if let Some(b) = &bar {
-                    b.inc(1);
-                }
+                progress.game_done();
             },
             |deal| {
                 if let Some((path, file)) = writer.as_mut() {
@@ -709,9 +704,7 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Report, String> {
                 Ok(accept(deal, &mut deals, &mut sprt))
             },
         )?;
-        if let Some(b) = bar {
-            b.finish_and_clear();
-        }
+        progress.finish();
     }
     let play_seconds = play_start.elapsed().as_secs_f64();
     let figures = analyse(&deals, &labels, cfg.seed);
