@@ -5,6 +5,8 @@
 //! results are summed as exact integers, so the same seed gives the same
 //! figures whatever the thread count (the games per second aside).
 
+use crate::stats::pct;
+use crate::stats::Rate;
 use bots::Roster;
 use game::{Game, Seat};
 use serde::Serialize;
@@ -35,33 +37,9 @@ pub struct Config<G: Game> {
     pub rotate: bool,
 }
 
-/// A win rate with its 95% Wilson interval.
-#[derive(Clone, Debug, Serialize)]
-pub struct Rate {
-    /// Wins (shared wins count as fractions).
-    pub wins: f64,
-    /// Out of this many chances.
-    pub games: u64,
-    /// wins / games.
-    pub rate: f64,
-    /// Lower end of the 95% interval.
-    pub low: f64,
-    /// Upper end of the 95% interval.
-    pub high: f64,
-}
-
-impl Rate {
-    fn new(credit: u64, games: u64) -> Rate {
-        let wins = credit as f64 / WIN as f64;
-        let w = crate::stats::wilson(wins, games);
-        Rate {
-            wins,
-            games,
-            rate: w.value,
-            low: w.low,
-            high: w.high,
-        }
-    }
+/// The rate of `credit` win credits (see [`WIN`]) in `games`.
+fn credit_rate(credit: u64, games: u64) -> Rate {
+    Rate::new(credit as f64 / WIN as f64, games)
 }
 
 /// One seat's figures.
@@ -283,7 +261,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         .map(|s| SeatStats {
             seat: Seat::new(s).to_string(),
             bot: cfg.bots[s % cfg.bots.len()].clone(),
-            wins: Rate::new(total.seat_credit.get(s).copied().unwrap_or(0), games),
+            wins: credit_rate(total.seat_credit.get(s).copied().unwrap_or(0), games),
         })
         .collect();
     let bots = names
@@ -296,7 +274,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
             BotStats {
                 bot: name.clone(),
                 seats,
-                wins: Rate::new(total.bot_credit.get(b).copied().unwrap_or(0), games),
+                wins: credit_rate(total.bot_credit.get(b).copied().unwrap_or(0), games),
                 fair_share: seats as f64 / cfg.players as f64,
             }
         })
@@ -322,12 +300,13 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
     })
 }
 
-fn pct(r: &Rate) -> String {
+/// A rate and its interval, in columns.
+fn rate_ci(r: &Rate) -> String {
     format!(
-        "{:6.2}%  [{:6.2}%, {:6.2}%]",
-        100.0 * r.rate,
-        100.0 * r.low,
-        100.0 * r.high
+        "{:>7}  [{:>7}, {:>7}]",
+        pct(r.rate, 2),
+        pct(r.low, 2),
+        pct(r.high, 2)
     )
 }
 
@@ -350,7 +329,7 @@ impl std::fmt::Display for Summary {
             } else {
                 format!(" ({})", s.bot)
             };
-            writeln!(f, "  {:<4}{:<14} {}", s.seat, bot, pct(&s.wins))?;
+            writeln!(f, "  {:<4}{:<14} {}", s.seat, bot, rate_ci(&s.wins))?;
         }
         writeln!(f, "\nwins per bot (95% CI):")?;
         for b in &self.bots {
@@ -359,7 +338,7 @@ impl std::fmt::Display for Summary {
                 "  {:<12} {} seat(s)  {}   fair share {:.2}%",
                 b.bot,
                 b.seats,
-                pct(&b.wins),
+                rate_ci(&b.wins),
                 100.0 * b.fair_share
             )?;
         }

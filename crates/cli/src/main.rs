@@ -5,8 +5,8 @@
 //! This file only parses flags and dispatches; the work is in the `cli`
 //! library so tests run the same code.
 
-use clap::{Parser, Subcommand};
 use analysis::{lab, simulate, tournament};
+use clap::{Parser, Subcommand};
 use cli::{dispatch, play, records, scenario};
 use game::{Game, GameOptions, Seat};
 use std::path::{Path, PathBuf};

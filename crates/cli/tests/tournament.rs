@@ -75,7 +75,10 @@ fn same_seed_same_report_whatever_the_threads() {
     // Another seed plays other deals.
     let mut other = config(candidate(), 6, 1);
     other.seed = 12;
-    assert_ne!(figures(&one), figures(&tournament::run(&other, &Quiet).unwrap()));
+    assert_ne!(
+        figures(&one),
+        figures(&tournament::run(&other, &Quiet).unwrap())
+    );
 }
 
 /// A checkpoint's lines without the bots' thinking times (wall clock).
@@ -197,7 +200,11 @@ fn the_sprt_stops_at_the_same_deal_whatever_the_threads() {
     cfg.out = Some(dir.clone());
     cfg.length = Length::Deals(3);
     assert_eq!(
-        tournament::run(&cfg, &Quiet).unwrap().sprt.unwrap().decision,
+        tournament::run(&cfg, &Quiet)
+            .unwrap()
+            .sprt
+            .unwrap()
+            .decision,
         "none"
     );
     cfg.length = Length::Deals(200);
@@ -219,18 +226,23 @@ fn the_sprt_stops_at_the_same_deal_whatever_the_threads() {
         1,
     );
     rr.sprt = cfg.sprt;
-    assert!(tournament::run(&rr, &Quiet).unwrap_err().contains("--candidate"));
+    assert!(tournament::run(&rr, &Quiet)
+        .unwrap_err()
+        .contains("--candidate"));
 }
 
 #[test]
 fn a_round_robin_plays_every_pair_from_both_sides() {
-    let r = tournament::run(&config(
-        Mode::RoundRobin {
-            bots: vec!["random".into(), "heuristic".into()],
-        },
-        3,
-        2,
-    ), &Quiet)
+    let r = tournament::run(
+        &config(
+            Mode::RoundRobin {
+                bots: vec!["random".into(), "heuristic".into()],
+            },
+            3,
+            2,
+        ),
+        &Quiet,
+    )
     .unwrap();
     assert_eq!(
         r.lineups,
@@ -261,13 +273,16 @@ fn a_round_robin_plays_every_pair_from_both_sides() {
     let g = tournament::run(&by_games, &Quiet).unwrap();
     assert_eq!(figures(&g), figures(&r));
     // A bot named twice is refused.
-    let e = tournament::run(&config(
-        Mode::RoundRobin {
-            bots: vec!["random".into(), "random".into()],
-        },
-        3,
-        1,
-    ), &Quiet)
+    let e = tournament::run(
+        &config(
+            Mode::RoundRobin {
+                bots: vec!["random".into(), "random".into()],
+            },
+            3,
+            1,
+        ),
+        &Quiet,
+    )
     .unwrap_err();
     assert!(e.contains("twice"), "{e}");
 }

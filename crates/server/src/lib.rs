@@ -42,10 +42,10 @@ use tokio::sync::{watch, Semaphore};
 // The fair-deal scheme and the record check are pure and live in the
 // `registry` crate (the CLI's `verify` calls them too); the server's code
 // names them `crate::fair` and `crate::verify` through these imports.
-pub(crate) use registry::dispatch as with_game;
-pub(crate) use registry::{fair, verify};
-pub use registry::GAMES;
 pub use net::{run, run_cluster};
+pub(crate) use registry::dispatch as with_game;
+pub use registry::GAMES;
+pub(crate) use registry::{fair, verify};
 
 /// Server-wide limits: every resource an outside client can use has one.
 /// `ratrace serve --help` sets each; the defaults suit a small public

@@ -534,7 +534,10 @@ pub fn validate<G: Roster>(cfg: &Config<G>) -> Result<(), String> {
 /// Plays every study of every variant and computes the report (without
 /// writing it; see [`report::write`]); `progress` hears of every game and
 /// of each variant's name as its games start.
-pub fn run<G: Positions>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result<Report, String> {
+pub fn run<G: Positions>(
+    cfg: &Config<G>,
+    progress: &dyn crate::Progress,
+) -> Result<Report, String> {
     validate(cfg)?;
     let start = Instant::now();
     let d = cfg.deals as usize;
