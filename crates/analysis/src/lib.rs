@@ -14,6 +14,8 @@
 
 pub mod duplicate;
 pub mod lab;
+pub mod playout;
+pub mod pool;
 pub mod simulate;
 pub mod stats;
 pub mod tournament;

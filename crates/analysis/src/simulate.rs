@@ -5,6 +5,7 @@
 //! results are summed as exact integers, so the same seed gives the same
 //! figures whatever the thread count (the games per second aside).
 
+use crate::playout::play_out;
 use crate::stats::pct;
 use crate::stats::Rate;
 use bots::Roster;
@@ -169,37 +170,21 @@ fn play_one<G: Roster>(
 ) -> Result<(), String> {
     let seed = crate::derive_seed(cfg.seed, index);
     let mut game = G::new(&cfg.options, cfg.players, seed).map_err(|e| e.to_string())?;
-    let mut bots: Vec<(usize, Box<dyn bots::Bot<G>>)> = Vec::new();
-    let mut legal = Vec::new();
-    let mut actions = 0u64;
-    let outcome = loop {
-        let Some(seat) = game.to_move() else {
-            break game
-                .outcome()
-                .expect("no one to move means the game is over");
-        };
-        if actions >= cfg.max_actions {
-            break game.capped_outcome();
-        }
-        while bots.len() <= seat.index() {
-            let s = bots.len();
-            let b = bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, s);
-            bots.push((
-                b,
-                G::bot(&names[b], crate::derive_seed(seed, 1 + s as u64))?,
-            ));
-        }
-        game.legal_actions(&mut legal);
-        let view = game.view(seat);
-        let action = bots[seat.index()].1.choose(&view, &legal);
-        game.apply(action).map_err(|e| {
+    let name =
+        |seat: usize| &names[bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, seat)];
+    let played = play_out(
+        &mut game,
+        cfg.max_actions,
+        false,
+        |seat| G::bot(name(seat), crate::derive_seed(seed, 1 + seat as u64)),
+        |seat, action, e| {
             format!(
                 "bot {} chose an illegal action `{action}` in game {index}: {e}",
-                names[bots[seat.index()].0]
+                name(seat)
             )
-        })?;
-        actions += 1;
-    };
+        },
+    )?;
+    let (outcome, actions) = (played.outcome, played.actions);
     tally.actions += actions;
     if outcome.capped || outcome.winners.is_empty() {
         tally.capped += 1;
@@ -237,7 +222,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
     let start = Instant::now();
     progress.start(cfg.games);
     let mut total = Tally::default();
-    crate::duplicate::ordered(
+    crate::pool::ordered(
         cfg.games as usize,
         1,
         threads,

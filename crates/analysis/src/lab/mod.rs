@@ -390,7 +390,7 @@ fn ordered<T: Send>(
     tick: impl Fn(),
 ) -> Result<Vec<T>, String> {
     let mut out = Vec::with_capacity(jobs);
-    crate::duplicate::ordered(jobs, 1, threads, job, tick, |_, mut one| {
+    crate::pool::ordered(jobs, 1, threads, job, tick, |_, mut one| {
         out.extend(one.pop());
         Ok(true)
     })?;

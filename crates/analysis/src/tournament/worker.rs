@@ -47,7 +47,7 @@ pub fn run_deals<G: Roster>(
     };
     let per_deal = matches.len() * players;
     let tasks = (deals.end.saturating_sub(deals.start)) as usize * per_deal;
-    crate::duplicate::ordered(
+    crate::pool::ordered(
         tasks,
         per_deal,
         threads,
