@@ -659,6 +659,22 @@ fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G
     Ok(cfg)
 }
 
+/// Prints a run's result: as JSON with `--json`, else as its text form.
+fn print_result<T: serde::Serialize + std::fmt::Display>(
+    result: &T,
+    json: bool,
+) -> Result<(), String> {
+    if json {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(result).map_err(|e| e.to_string())?
+        );
+    } else {
+        outln!("{result}");
+    }
+    Ok(())
+}
+
 /// `--threads`, or every core when it is not given.
 fn all_cores_unless(threads: Option<usize>) -> usize {
     threads
@@ -717,11 +733,7 @@ fn run(cli: Cli) -> Result<bool, String> {
                     rotate,
                 };
                 let summary = simulate::run(&cfg, &*cli::progress(!json && games >= 1000))?;
-                if json {
-                    outln!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
-                } else {
-                    outln!("{summary}");
-                }
+                print_result(&summary, json)?;
                 Ok(true)
             }, _ => Err(cli::unknown_game(&game)))
         }
@@ -778,11 +790,7 @@ fn run(cli: Cli) -> Result<bool, String> {
                 };
                 let bar = cli::progress(!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()));
                 let report = tournament::run(&cfg, &*bar)?;
-                if json {
-                    outln!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
-                } else {
-                    outln!("{report}");
-                }
+                print_result(&report, json)?;
                 Ok(true)
             }, _ => Err(cli::unknown_game(&game)))
         }

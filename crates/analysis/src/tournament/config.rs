@@ -3,7 +3,7 @@
 //!
 //! Kept apart from the running so that a caller (the CLI, a binding) can
 //! build and check a configuration without touching the worker pool or
-//! the disk; [`plan`] is the one place that turns a mode into entrants and
+//! the disk; `plan` is the one place that turns a mode into entrants and
 //! lineups, and the checkpoint's fingerprint is made from its result.
 
 use game::Game;

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 /// One game of a deal, with the lineup that played it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Played {
-    /// Index of the lineup (see [`Report::lineups`]).
+    /// Index of the lineup (see [`Report::lineups`](super::Report::lineups)).
     pub lineup: usize,
     /// The game.
     #[serde(flatten)]
