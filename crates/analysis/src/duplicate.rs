@@ -2,18 +2,19 @@
 //! played once per seating of a lineup of bots, so that in a comparison
 //! every bot met the same cards and dice from every seat.
 //!
-//! The tournament and the lab both run games through [`Match`]. A *deal* is
-//! an index; its seed is derived from the match seed and the index alone,
-//! and rotation `r` moves every bot `r` seats on, so a result never depends
-//! on the thread count or on the order in which threads finish: [`run`]
-//! hands the deals back in the order asked for.
+//! The tournament and the lab both run games through [`Match`], which
+//! seats and seeds the bots and plays through the one bot game loop,
+//! [`crate::playout::play_out`]. A *deal* is an index; its seed is derived
+//! from the match seed and the index alone, and rotation `r` moves every
+//! bot `r` seats on, so a result never depends on the thread count or on
+//! the order in which threads finish: [`run`] hands the deals back in the
+//! order asked for.
 //!
 //! The k-th die rolled in a game comes from the same place in the deal's
 //! random stream in every rotation; when play differs, the same rolls may
 //! land in different auctions. That is as "duplicate" as dice can be.
 
-use crate::playout::play_out;
-use crate::playout::Think;
+use crate::playout::{play_out, Think};
 use bots::Roster;
 use game::{Game, Seat};
 use serde::{Deserialize, Serialize};

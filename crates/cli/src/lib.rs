@@ -28,7 +28,8 @@ pub fn games_bar(games: u64) -> indicatif::ProgressBar {
 }
 
 /// An [`analysis::Progress`] drawn as [`games_bar`] once games start,
-/// cleared when they are done (or when it is dropped, after an error).
+/// cleared when they are done (after an error it stays, as the error is
+/// printed below it).
 #[derive(Debug, Default)]
 pub struct Bar(std::cell::RefCell<Option<indicatif::ProgressBar>>);
 
@@ -53,12 +54,6 @@ impl analysis::Progress for Bar {
         if let Some(b) = self.0.borrow_mut().take() {
             b.finish_and_clear();
         }
-    }
-}
-
-impl Drop for Bar {
-    fn drop(&mut self) {
-        analysis::Progress::finish(self);
     }
 }
 

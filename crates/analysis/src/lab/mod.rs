@@ -17,8 +17,8 @@
 //!   luck/skill variance decomposition.
 //!
 //! The seat games are one rotation per deal because with one bot in every
-//! seat the rotations would replay the same game; so the lab runs its own
-//! small ordered worker pool over `(deal, rotation)` jobs rather than
+//! seat the rotations would replay the same game; so the lab puts its own
+//! `(deal, rotation)` jobs on the worker pool ([`crate::pool`]) rather than
 //! [`crate::duplicate::run`], which always plays every rotation. Results
 //! are stored by job index, so the report is the same whatever the thread
 //! count. The statistics are in [`stats`], the HTML/Markdown/SVG in
