@@ -116,7 +116,9 @@ impl BigCheese {
 
 impl Game for BigCheese {
     const NAME: &'static str = "bigcheese";
-    const RULES_VERSION: &'static str = "bigcheese/1";
+    /// `bigcheese/2`: with `exact=on`, only polyhedral dice make the auto
+    /// target 30 (B19).
+    const RULES_VERSION: &'static str = "bigcheese/2";
     const PLAYERS: std::ops::RangeInclusive<usize> = 3..=6;
     const DEFAULT_PLAYERS: usize = 4;
     const ACTION_HELP: &'static str = "\
@@ -143,6 +145,25 @@ reroll 1,1,2 half-of-n: play a Big Cheese to re-roll the dice showing these valu
     }
 
     #[inline]
+    /// `bigcheese/1` made the auto target 30 with `exact=on` in every dice
+    /// mode: an old record's `target=auto` is read as 30 there.
+    fn upgrade_options(
+        version: &str,
+        options: &mut std::collections::BTreeMap<String, String>,
+    ) -> bool {
+        if version != "bigcheese/1" {
+            return false;
+        }
+        let exact = options
+            .get("exact")
+            .is_some_and(|v| game::parse_bool("exact", v) == Ok(true));
+        let auto = options.get("target").is_none_or(|v| v == "auto");
+        if exact && auto {
+            options.insert("target".to_string(), "30".to_string());
+        }
+        true
+    }
+
     fn options(&self) -> &Options {
         &self.opts
     }

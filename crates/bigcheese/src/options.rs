@@ -47,12 +47,12 @@ impl DiceMode {
         }
     }
 
-    /// The default target in this mode (B12), or with `exact` (B13).
+    /// The default target in this mode (B12), or with `exact` (B13): the
+    /// books describe exact play with polyhedral dice only, at 30 (002,
+    /// 000); every other mode keeps its own target (B19).
     pub const fn default_target(self, exact: bool) -> u16 {
-        if exact {
-            return 30;
-        }
         match self {
+            DiceMode::Polyhedral if exact => 30,
             DiceMode::Polyhedral => 40,
             DiceMode::D6 | DiceMode::BestOfTwo | DiceMode::HalfOfN => 200,
             DiceMode::NoDice => 60,
@@ -94,6 +94,9 @@ pub struct Options {
     /// A Veto only before the player's first bid in the auction (B18,
     /// the French book's timing); otherwise at any turn (B6).
     pub veto_before_bid: bool,
+    /// A tie that B14 leaves is decided by chance (B20, 001's « jugement
+    /// de Dieu »); otherwise the win is shared.
+    pub tie_by_chance: bool,
 }
 
 impl Default for Options {
@@ -105,6 +108,7 @@ impl Default for Options {
             target: None,
             chips: 10,
             veto_before_bid: false,
+            tie_by_chance: false,
         }
     }
 }
@@ -151,13 +155,14 @@ const INFO: &[OptionInfo] = &[
         default: "off",
         values: "on|off",
         help: "B13: a payout that would pass the target is ignored; the first to reach it exactly wins \
-               (auto target becomes 30)",
+               (with polyhedral dice the auto target becomes 30; the 2011 book plays it at 40: target=40)",
     },
     OptionInfo {
         key: "target",
         default: "auto",
         values: "auto|1..=10000",
-        help: "B12/B13: auto = polyhedral 40, d6/best-of-two/half-of-n 200, no-dice 60; 30 with exact=on",
+        help: "B12/B13/B19: auto = polyhedral 40 (30 with exact=on), d6/best-of-two/half-of-n 200, \
+               no-dice 60",
     },
     OptionInfo {
         key: "chips",
@@ -171,6 +176,13 @@ const INFO: &[OptionInfo] = &[
         values: "any-turn|before-bid",
         help: "B18: when a Veto may be played: on any turn in an auction (B6), or only before \
                your first bid in it (001, the French book)",
+    },
+    OptionInfo {
+        key: "final_tie",
+        default: "shared",
+        values: "shared|chance",
+        help: "B14/B20: players still tied after score and scored projects share the win, or \
+               one of them wins by a draw from the game's dice (001, the French book)",
     },
 ];
 
@@ -208,6 +220,13 @@ impl GameOptions for Options {
                     _ => return Err(bad(INFO[5].values)),
                 }
             }
+            "final_tie" => {
+                self.tie_by_chance = match value {
+                    "shared" => false,
+                    "chance" => true,
+                    _ => return Err(bad(INFO[6].values)),
+                }
+            }
             _ => return Err(OptionError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -233,6 +252,15 @@ impl GameOptions for Options {
                 }
                 .to_string(),
             ),
+            (
+                "final_tie".into(),
+                if self.tie_by_chance {
+                    "chance"
+                } else {
+                    "shared"
+                }
+                .to_string(),
+            ),
         ]
     }
 }
@@ -245,9 +273,16 @@ mod tests {
     fn pairs_round_trip() {
         let mut o = Options::default();
         assert_eq!(o.target(), 40);
-        o.set("dice", "half-of-n").unwrap();
         o.set("exact", "on").unwrap();
-        assert_eq!(o.target(), 30);
+        assert_eq!(o.target(), 30, "B13: polyhedral exact plays to 30");
+        o.set("dice", "half-of-n").unwrap();
+        assert_eq!(o.target(), 200, "B19: other dice keep their own target");
+        o.set("dice", "no-dice").unwrap();
+        assert_eq!(o.target(), 60);
+        o.set("dice", "half-of-n").unwrap();
+        o.set("final_tie", "chance").unwrap();
+        assert!(o.tie_by_chance);
+        assert!(o.set("final_tie", "coin").is_err());
         o.set("target", "77").unwrap();
         o.set("chips", "12").unwrap();
         o.set("specials", "off").unwrap();

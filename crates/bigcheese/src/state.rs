@@ -620,6 +620,26 @@ impl BigCheese {
             return false;
         }
         self.phase = Phase::Over;
+        if self.opts.tie_by_chance && winners.count_ones() > 1 {
+            // B20: a die with as many faces as tied players picks the
+            // winner, in seat order; it is the game's own RNG (or a
+            // scenario's scripted die), so a replay draws the same.
+            let tied: Vec<u8> = (0..self.n).filter(|p| winners & (1 << p) != 0).collect();
+            let face = self.die(tied.len() as u8);
+            let w = tied[face as usize - 1];
+            if self.logging {
+                let names: Vec<String> = tied.iter().map(|&p| seat(p).to_string()).collect();
+                log!(
+                    self,
+                    "{} tie with {}: a {}-sided die rolls {face}, {} wins (B20)",
+                    names.join(" and "),
+                    best.0,
+                    tied.len(),
+                    seat(w)
+                );
+            }
+            winners = 1 << w;
+        }
         self.winners = winners;
         if self.logging {
             let names: Vec<String> = (0..self.n)

@@ -57,6 +57,29 @@ fn every_project_scenario_passes() {
     assert!(checks > 100, "only {checks} checks ran");
 }
 
+/// The ruling ids the rules pages document (`## B18 Veto timing`): the
+/// shared B1..B17 and D1..D15, and those found later.
+fn documented_rulings() -> Vec<(char, u32)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut ids = Vec::new();
+    for (page, letter) in [("bigcheese", 'B'), ("dalmuti", 'D')] {
+        let text = std::fs::read_to_string(root.join(format!("docs/rules/{page}.md"))).unwrap();
+        for line in text.lines() {
+            let Some(rest) = line
+                .strip_prefix("## ")
+                .and_then(|r| r.strip_prefix(letter))
+            else {
+                continue;
+            };
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            if let Ok(n) = digits.parse() {
+                ids.push((letter.to_ascii_lowercase(), n));
+            }
+        }
+    }
+    ids
+}
+
 /// Every ruling id has a scenario: a file named after it (`b07_...`) or one
 /// that names it in a comment.
 #[test]
@@ -70,7 +93,13 @@ fn every_ruling_has_a_scenario() {
             )
         })
         .collect();
-    let ids = (1..=17).map(|i| ('b', i)).chain((1..=15).map(|i| ('d', i)));
+    let ids = documented_rulings();
+    for shared in (1..=17).map(|i| ('b', i)).chain((1..=15).map(|i| ('d', i))) {
+        assert!(ids.contains(&shared), "docs/rules lack {shared:?}");
+    }
+    for later in [('b', 18), ('b', 19), ('b', 20), ('d', 16)] {
+        assert!(ids.contains(&later), "docs/rules lack {later:?}");
+    }
     let mut missing = Vec::new();
     for (letter, n) in ids {
         let prefix = format!("{letter}{n:02}");

@@ -39,7 +39,7 @@ mod view;
 pub use action::{Action, Gift, Play, Side};
 pub use card::{Card, Hand, JESTER};
 pub use error::IllegalAction;
-pub use options::{Joins, Options, MAX_JOINS};
+pub use options::{Joins, Options, SingleHand, MAX_JOINS};
 pub use role::{Phase, Role};
 pub use scenario::Setup;
 pub use state::{Dalmuti, Revolution, Transfer, TransferKind, MAX_PLAYERS};
@@ -110,7 +110,8 @@ impl Dalmuti {
 
 impl Game for Dalmuti {
     const NAME: &'static str = "dalmuti";
-    const RULES_VERSION: &'static str = "dalmuti/1";
+    /// `dalmuti/2`: a single hand is won by going out first (D16).
+    const RULES_VERSION: &'static str = "dalmuti/2";
     const PLAYERS: std::ops::RangeInclusive<usize> = 3..=13;
     const DEFAULT_PLAYERS: usize = 5;
     const ACTION_HELP: &'static str = "\
@@ -145,6 +146,21 @@ seat-new above|below Greater Dalmuti seats a newcomer above or below the middle 
         Ok(g)
     }
 
+    /// `dalmuti/1` gave a single hand to the highest score, bonuses
+    /// included: `single_hand=points` plays it so.
+    fn upgrade_options(
+        version: &str,
+        options: &mut std::collections::BTreeMap<String, String>,
+    ) -> bool {
+        if version != "dalmuti/1" {
+            return false;
+        }
+        options
+            .entry("single_hand".to_string())
+            .or_insert_with(|| "points".to_string());
+        true
+    }
+
     fn options(&self) -> &Options {
         &self.options
     }
@@ -159,6 +175,20 @@ seat-new above|below Greater Dalmuti seats a newcomer above or below the middle 
     #[inline]
     fn to_move(&self) -> Option<Seat> {
         self.to_move_seat()
+    }
+
+    /// D7: nobody but the holder learns who decides on a revolution.
+    fn public_to_move(&self) -> Option<Seat> {
+        if self.phase() == Phase::Revolution {
+            None
+        } else {
+            self.to_move()
+        }
+    }
+
+    /// D7: a holder who says nothing declines the revolution.
+    fn silent_choice(&self) -> Option<Action> {
+        (self.phase() == Phase::Revolution).then_some(Action::NoRevolution)
     }
 
     #[inline]

@@ -87,6 +87,28 @@ impl serde::Serialize for Joins {
     }
 }
 
+/// Who wins a single hand (`hands=1`, D16).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SingleHand {
+    /// Whoever goes out first wins, whatever the variant bonuses (003:
+    /// « se si gioca una sola partita, vince chi esce per primo »).
+    #[default]
+    FirstOut,
+    /// The session rule (D12) on one hand: the highest score, bonuses
+    /// included, wins, and ties share (`dalmuti/1` played this way).
+    Points,
+}
+
+impl SingleHand {
+    fn text(self) -> &'static str {
+        match self {
+            SingleHand::FirstOut => "first-out",
+            SingleHand::Points => "points",
+        }
+    }
+}
+
 /// The options of a Dalmuti session. Defaults are the rulings' defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Options {
@@ -114,6 +136,8 @@ pub struct Options {
     pub black_market: bool,
     /// Hands before which one new player joins (D13).
     pub joins: Joins,
+    /// Who wins a single hand (D16).
+    pub single_hand: SingleHand,
 }
 
 impl Default for Options {
@@ -129,6 +153,7 @@ impl Default for Options {
             market: false,
             black_market: false,
             joins: Joins::default(),
+            single_hand: SingleHand::FirstOut,
         }
     }
 }
@@ -194,6 +219,12 @@ const INFO: &[OptionInfo] = &[
         values: "none|H,H,... (hand numbers >= 2)",
         help: "D13: before each listed hand one new player joins as a Merchant in the middle, with 0 points",
     },
+    OptionInfo {
+        key: "single_hand",
+        default: "first-out",
+        values: "first-out|points",
+        help: "D16: with hands=1, whoever goes out first wins (first-out), or the highest score with the variant bonuses (points)",
+    },
 ];
 
 impl GameOptions for Options {
@@ -243,6 +274,13 @@ impl GameOptions for Options {
             "joins" => {
                 self.joins = Joins::parse(value).map_err(|e| bad(&e))?;
             }
+            "single_hand" => {
+                self.single_hand = match value {
+                    "first-out" => SingleHand::FirstOut,
+                    "points" => SingleHand::Points,
+                    _ => return Err(bad("first-out or points")),
+                }
+            }
             _ => return Err(OptionError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -266,6 +304,7 @@ impl GameOptions for Options {
             ("market".into(), bool_text(self.market)),
             ("black_market".into(), bool_text(self.black_market)),
             ("joins".into(), self.joins.to_string()),
+            ("single_hand".into(), self.single_hand.text().into()),
         ]
     }
 }
@@ -282,6 +321,7 @@ mod tests {
         o.set("black_market", "on").unwrap();
         o.set("joins", "5,3").unwrap();
         o.set("the_elected", "yes").unwrap();
+        o.set("single_hand", "points").unwrap();
         assert_eq!(o.joins.hands(), &[3, 5]);
         let pairs = o.pairs();
         assert_eq!(pairs.len(), Options::info().len());
@@ -307,6 +347,7 @@ mod tests {
             Err(OptionError::UnknownKey(_))
         ));
         assert!(o.set("hands", "0").is_err());
+        assert!(o.set("single_hand", "last-out").is_err());
         assert!(o.set("target", "0").is_err());
         assert!(o.set("joins", "1").is_err());
         assert!(o.set("joins", "2,2").is_err());

@@ -278,6 +278,40 @@ impl Scenario for Dalmuti {
                     return Err(failed("order", want, have));
                 }
             }
+            "dealt" => {
+                // dealt P2 P3 P1 P4: the deal went one card at a time from
+                // P2 round that order (D5): it is the table order the hand
+                // was dealt in, and earlier places hold the extra cards.
+                let want = parse_seats(args)?;
+                let mut dealt: Vec<Seat> = self.order().collect();
+                if self.revolution == crate::Revolution::Great {
+                    dealt.reverse(); // the roles reversed after the deal
+                }
+                if seats_text(want.clone()) != seats_text(dealt.clone()) {
+                    return Err(failed(
+                        "the deal order",
+                        seats_text(want),
+                        seats_text(dealt),
+                    ));
+                }
+                let total: usize = (0..n).map(|s| self.left[s] as usize).sum();
+                if total != self.deck.len() || self.trick.is_some() || self.n_finished > 0 {
+                    return Err(ScenarioError::Failed(
+                        "the deal can only be checked before the first card is played".into(),
+                    ));
+                }
+                for (i, s) in dealt.iter().enumerate() {
+                    let size = total / n + usize::from(i < total % n);
+                    let have = self.left[s.index()] as usize;
+                    if have != size {
+                        return Err(failed(
+                            &format!("{s}, dealt to {}, to hold", crate::state::ordinal(i + 1)),
+                            format!("{size} cards"),
+                            have,
+                        ));
+                    }
+                }
+            }
             "trick" => {
                 let have = match self.trick {
                     None => "none".to_string(),
@@ -362,6 +396,17 @@ impl Scenario for Dalmuti {
                 let want: usize = args.parse().map_err(bad)?;
                 if want != self.deck.len() {
                     return Err(failed("a deck of", want, self.deck.len()));
+                }
+            }
+            "taxes" if args == "pending" => {
+                // taxes pending: a revolution decision is open and taxes
+                // follow unless the holder declares one (D7, D8)
+                if self.phase != Phase::Revolution || !self.taxes_unless_revolution() {
+                    return Err(failed(
+                        "taxes",
+                        "pending a revolution decision",
+                        game::bool_text(self.taxes),
+                    ));
                 }
             }
             "taxes" => {

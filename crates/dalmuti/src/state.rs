@@ -521,6 +521,13 @@ impl Dalmuti {
         }
     }
 
+    /// D7, D8: whether taxes follow if the pending revolution decision is
+    /// declined (never under `auto_revolution`, where only a Great
+    /// Revolution brings them). Public: it depends on the options only.
+    pub(crate) fn taxes_unless_revolution(&self) -> bool {
+        !self.options.auto_revolution
+    }
+
     /// D7: offer a revolution when it would matter, else go to taxes or
     /// play.
     pub(crate) fn after_deal(&mut self) {
@@ -856,12 +863,16 @@ impl Dalmuti {
             .is_some_and(|t| self.scores[..n].iter().any(|&x| x >= t as i64));
         if self.hand_no >= self.options.hands || target_hit {
             self.phase = Phase::Over;
-            if self.logging {
-                let best = self.scores[..n].iter().copied().max().unwrap_or(0);
-                let w: Vec<String> = (0..n)
-                    .filter(|&s| self.scores[s] == best)
-                    .map(|s| Seat::new(s).to_string())
-                    .collect();
+            if self.logging && self.first_out_wins() {
+                say!(
+                    self,
+                    "the hand is over: {} wins, out first (D16)",
+                    Seat::new(self.finished[0] as usize)
+                );
+            } else if self.logging {
+                let w = self.best_scores();
+                let best = self.scores[w[0].index()];
+                let w: Vec<String> = w.iter().map(ToString::to_string).collect();
                 say!(
                     self,
                     "the session is over after {} hand{}: {} win{} with {best} points",
@@ -1252,7 +1263,7 @@ impl Dalmuti {
                 // D7: keeping quiet reveals nothing about who held the Jesters
                 tell!(self, s, "you declare no revolution");
                 say!(self, "no revolution is declared (D7)");
-                let taxes = !self.options.auto_revolution;
+                let taxes = self.taxes_unless_revolution();
                 self.begin_taxes_or_play(taxes);
             }
             Action::Market(partner, c) => {

@@ -151,11 +151,7 @@ impl Dalmuti {
             hand_number: self.hand_no,
             phase: self.phase,
             // D7: the public does not learn who decides a revolution
-            to_move: if self.phase == Phase::Revolution {
-                None
-            } else {
-                self.to_move_seat()
-            },
+            to_move: game::Game::public_to_move(self),
             order: self.order[..n]
                 .iter()
                 .map(|&s| Seat::new(s as usize))
@@ -571,12 +567,38 @@ impl Dalmuti {
         }
         let n = self.players as usize;
         let scores = self.scores[..n].to_vec();
-        let best = scores.iter().copied().max().unwrap_or(0);
-        let winners = (0..n)
-            .filter(|&s| scores[s] == best)
-            .map(Seat::new)
-            .collect();
+        if self.first_out_wins() {
+            // D16: a single hand is won by whoever went out first; places
+            // are the finishing order, whatever the bonuses did to scores.
+            let mut places = vec![0u8; n];
+            for (i, &s) in self.finished[..n].iter().enumerate() {
+                places[s as usize] = i as u8 + 1;
+            }
+            let winners = vec![Seat::new(self.finished[0] as usize)];
+            return Some(Outcome {
+                winners,
+                places,
+                scores,
+                capped: false,
+            });
+        }
+        let winners = self.best_scores();
         Some(Outcome::from_scores(scores, winners))
+    }
+
+    /// D16: whether this session is a single hand won by going out first.
+    pub(crate) fn first_out_wins(&self) -> bool {
+        self.options.hands == 1 && self.options.single_hand == crate::SingleHand::FirstOut
+    }
+
+    /// The seats with the best session score (D12; ties share).
+    pub(crate) fn best_scores(&self) -> Vec<Seat> {
+        let n = self.players as usize;
+        let best = self.scores[..n].iter().copied().max().unwrap_or(0);
+        (0..n)
+            .filter(|&s| self.scores[s] == best)
+            .map(Seat::new)
+            .collect()
     }
 }
 
@@ -606,6 +628,18 @@ impl PublicView {
             Revolution::None if self.revolution_offered && self.phase != Phase::Revolution => {
                 writeln!(f, "no revolution was declared")?
             }
+            // D7, D8: the table knows a decision is open (not whose) and
+            // that taxes are still to come unless it brings a revolution.
+            Revolution::None if self.phase == Phase::Revolution && self.options.auto_revolution => {
+                writeln!(
+                    f,
+                    "a revolution decision is pending: taxes only after a Great Revolution"
+                )?
+            }
+            Revolution::None if self.phase == Phase::Revolution => writeln!(
+                f,
+                "a revolution decision is pending: taxes follow unless one is declared"
+            )?,
             Revolution::None => {}
             Revolution::Declared => writeln!(f, "{by}a revolution: no taxes")?,
             Revolution::Great => writeln!(f, "{by}a Great Revolution: the roles reversed")?,

@@ -231,7 +231,8 @@ fn logging_tells_the_story() {
     assert!(all.contains("you are dealt"), "{all}");
     assert!(all.contains(" plays "), "{all}");
     assert!(all.contains("goes out 1st (+4)"), "{all}");
-    assert!(all.contains("session is over"), "{all}");
+    assert!(all.contains("the hand is over: "), "{all}");
+    assert!(all.contains("wins, out first (D16)"), "{all}");
     assert!(g.log().iter().any(|e| e.to.is_some()));
     let mut quiet = Dalmuti::new(&opts, 5, 3).unwrap();
     quiet.set_logging(false);

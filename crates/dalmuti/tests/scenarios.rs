@@ -2,8 +2,8 @@
 //! CLI crate): setup validation, expectations that fail with a message, and
 //! the hidden-information rules of the tax phase.
 
-use dalmuti::{Action, Dalmuti, Options, Phase, Setup};
-use game::{Game, GameOptions, OptionError, Scenario, ScenarioError, Seat};
+use dalmuti::{Action, Dalmuti, Options, Phase, Setup, SingleHand};
+use game::{Game, GameOptions, OptionError, Outcome, Scenario, ScenarioError, Seat};
 
 fn setup(lines: &[&str]) -> Setup {
     let mut s = Setup::default();
@@ -84,6 +84,28 @@ fn failed_expectations_say_what_was_found() {
     g.expect("phase", "play").unwrap();
     g.expect("finished", "none").unwrap();
     g.expect("passed", "none").unwrap();
+    match g.expect("taxes", "pending") {
+        Err(ScenarioError::Failed(m)) => assert!(m.contains("pending a revolution"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // A seeded deal from the Greater Dalmuti P2, 5 players: P2 and P3,
+    // dealt first, hold the extra cards (D5).
+    let dealt = setup(&["order P2 P3 P1 P4 P5"]);
+    let d = Dalmuti::from_setup(&one_hand(), 5, 4, dealt).unwrap();
+    d.expect("dealt", "P2 P3 P1 P4 P5").unwrap();
+    match d.expect("dealt", "P3 P2 P1 P4 P5") {
+        Err(ScenarioError::Failed(m)) => {
+            assert!(m.contains("found P2 P3 P1 P4 P5"), "{m}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // After a play the deal cannot be seen any more.
+    let mut played = g.clone();
+    played.apply("play 3".parse().unwrap()).unwrap();
+    match played.expect("dealt", "P1 P2 P3") {
+        Err(ScenarioError::Failed(m)) => assert!(m.contains("before the first card"), "{m}"),
+        other => panic!("{other:?}"),
+    }
     assert!(matches!(
         g.expect("mood", "x"),
         Err(ScenarioError::UnknownKey(_))
@@ -172,12 +194,12 @@ fn options_conflict_and_bad_setups() {
     assert!(Dalmuti::new(&o, 11, 0).is_ok());
 }
 
-#[test]
-fn ties_share_the_win() {
-    // 3 players, benevolent rulers: P1 goes out first (+2) and the Greater
-    // Peon P3 rises (+1 to P1); P2 started the hand with 3 points.
+/// 3 players, benevolent rulers, a single hand: P1 goes out first (+2)
+/// and the Greater Peon P3 rises (+1 to P1); P2 started with 3 points.
+fn tied_single_hand(single_hand: SingleHand) -> Outcome {
     let mut o = one_hand();
     o.benevolent_rulers = true;
+    o.single_hand = single_hand;
     let s = setup(&[
         "order P1 P2 P3",
         "hand P1 9",
@@ -190,10 +212,26 @@ fn ties_share_the_win() {
     act(&mut g, 1, "play 9");
     act(&mut g, 2, "play 8");
     act(&mut g, 3, "play 7");
-    let out = g.outcome().unwrap();
+    g.outcome().unwrap()
+}
+
+#[test]
+fn ties_share_the_win() {
+    // D12 on one hand (`single_hand=points`): the scores decide, ties share.
+    let out = tied_single_hand(SingleHand::Points);
     assert_eq!(out.scores, vec![3, 3, 1]);
     assert_eq!(out.places, vec![1, 1, 3]);
     assert_eq!(out.winners, vec![Seat::new(0), Seat::new(1)]);
+}
+
+#[test]
+fn a_single_hand_is_won_by_going_out_first() {
+    // D16 (the default): the same hand, P1 out first wins alone; places
+    // are the finishing order (P1, P3, P2), scores are still kept.
+    let out = tied_single_hand(SingleHand::FirstOut);
+    assert_eq!(out.scores, vec![3, 3, 1]);
+    assert_eq!(out.places, vec![1, 3, 2]);
+    assert_eq!(out.winners, vec![Seat::new(0)]);
 }
 
 #[test]
@@ -385,4 +423,42 @@ fn samples_respect_what_the_view_implies() {
         checked += 1;
     }
     assert!(checked > 50, "{checked}");
+}
+
+#[test]
+fn a_version_1_record_scores_a_single_hand_by_points() {
+    let mut r = game::Record::new::<Dalmuti>(&one_hand(), 4, 3u64);
+    r.options.remove("single_hand");
+    r.rules_version = "dalmuti/1".into();
+    assert_eq!(
+        r.options::<Dalmuti>().unwrap().single_hand,
+        SingleHand::Points
+    );
+    r.rules_version = Dalmuti::RULES_VERSION.into();
+    assert_eq!(
+        r.options::<Dalmuti>().unwrap().single_hand,
+        SingleHand::FirstOut
+    );
+    r.rules_version = "dalmuti/9".into();
+    assert!(r.start::<Dalmuti>().is_err());
+}
+
+/// Every `scenarios/dalmuti/*.scen` file through the one scenario runner
+/// (`game::scenario`): the engine's own tests cover every ruling.
+#[test]
+fn scenario_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/dalmuti");
+    let mut failures = Vec::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "scen") {
+            files += 1;
+            let text = std::fs::read_to_string(&path).unwrap();
+            let report = game::scenario::run::<Dalmuti>(&path.display().to_string(), &text);
+            failures.extend(report.failures.iter().map(ToString::to_string));
+        }
+    }
+    assert!(files >= 15, "only {files} scenario files");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -12,7 +12,7 @@
 
 mod options;
 mod record;
-mod scenario;
+pub mod scenario;
 mod seat;
 mod seed;
 
@@ -227,6 +227,20 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// What a spectator knows. `Display` draws it as a text board.
     type PublicView: Clone + Debug + Display + serde::Serialize + Send + Sync + 'static;
 
+    /// Reads a record made under an older rules version of this game:
+    /// rewrites its options (`key` → `value` text, as records keep them)
+    /// so that the current rules play exactly as `version` did, and
+    /// returns true; false for a version this engine cannot replay.
+    /// Records and stored tables from before a rules change keep
+    /// replaying and verifying. The default knows no older version.
+    fn upgrade_options(
+        version: &str,
+        options: &mut std::collections::BTreeMap<String, String>,
+    ) -> bool {
+        let _ = (version, options);
+        false
+    }
+
     /// Starts a game. All chance (shuffles, dice, first leader, seating)
     /// comes from `seed`, so `(options, players, seed, actions)` reproduces
     /// the game exactly. An engine seeds its RNG with [`Seed::rng`], so a
@@ -249,6 +263,22 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
 
     /// Whose decision it is, or `None` when the game is over.
     fn to_move(&self) -> Option<Seat>;
+
+    /// Whose decision it is as the whole table may know it: the same as
+    /// [`Game::to_move`] except during a secret decision, whose maker no
+    /// one else may learn (Dalmuti's revolution decision, D7): `None`
+    /// then. Views, spectators, a server's messages and its logs use this.
+    fn public_to_move(&self) -> Option<Seat> {
+        self.to_move()
+    }
+
+    /// What a secret decision comes to when its maker says nothing (D7:
+    /// a quiet holder of both Jesters declines), so a table can move on at
+    /// a fixed time that gives nobody away; `None` when no secret decision
+    /// is pending.
+    fn silent_choice(&self) -> Option<Self::Action> {
+        None
+    }
 
     /// Clears `out` and fills it with every legal action of the seat to
     /// move (empty when the game is over). Never allocates once `out` has

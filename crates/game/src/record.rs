@@ -150,9 +150,20 @@ impl Record {
         self.actions.push(format!("{seat} {action}"));
     }
 
-    /// The options, parsed for game `G`.
+    /// The options, parsed for game `G`: under the record's own rules
+    /// version, upgraded to the current rules when it is an older one
+    /// ([`Game::upgrade_options`]); an unknown version is refused.
     pub fn options<G: Game>(&self) -> Result<G::Options, RecordError> {
-        G::Options::from_pairs(self.options.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        let mut pairs = self.options.clone();
+        if self.rules_version != G::RULES_VERSION
+            && !G::upgrade_options(&self.rules_version, &mut pairs)
+        {
+            return Err(RecordError::WrongRulesVersion {
+                found: self.rules_version.clone(),
+                expected: G::RULES_VERSION,
+            });
+        }
+        G::Options::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .map_err(|e| RecordError::Setup(e.to_string()))
     }
 
@@ -162,12 +173,6 @@ impl Record {
             return Err(RecordError::WrongGame {
                 found: self.game.clone(),
                 expected: G::NAME,
-            });
-        }
-        if self.rules_version != G::RULES_VERSION {
-            return Err(RecordError::WrongRulesVersion {
-                found: self.rules_version.clone(),
-                expected: G::RULES_VERSION,
             });
         }
         let options = self.options::<G>()?;

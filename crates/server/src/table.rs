@@ -1,7 +1,7 @@
 //! One task per live table: it owns the game, the seats, the bots and the
 //! connections' outboxes, and is the only writer of its table.
 //!
-//! The task is generic over the game (`G: Hosted`); the rest of the server
+//! The task is generic over the game (`G: Roster`); the rest of the server
 //! talks to it only through [`TableHandle`], a channel of game-agnostic
 //! [`Command`]s, so the registry holds tables of both games without a trait
 //! object. Every action is checked by the engine, appended to the store
@@ -32,38 +32,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch, Semaphore};
 use tokio::time::Instant;
-
-/// A game the server can host: a bot roster, plus what the whole table may
-/// know about whose turn it is.
-pub trait Hosted: Roster {
-    /// Whose decision it is, as everybody may know it. Dalmuti hides the
-    /// holder of both Jesters during the revolution decision (D7).
-    fn public_to_move(&self) -> Option<Seat> {
-        self.to_move()
-    }
-
-    /// What a secret decision (one whose maker the table may not know)
-    /// comes to when its maker says nothing: D7's quiet holder declines.
-    fn silent_choice(&self) -> Option<Self::Action> {
-        None
-    }
-}
-
-impl Hosted for bigcheese::BigCheese {}
-
-impl Hosted for dalmuti::Dalmuti {
-    fn public_to_move(&self) -> Option<Seat> {
-        if self.phase() == dalmuti::Phase::Revolution {
-            None
-        } else {
-            self.to_move()
-        }
-    }
-
-    fn silent_choice(&self) -> Option<dalmuti::Action> {
-        (self.phase() == dalmuti::Phase::Revolution).then_some(dalmuti::Action::NoRevolution)
-    }
-}
 
 /// Why a connection is being closed by the server: a WebSocket close code
 /// and a reason the client can show.
@@ -305,7 +273,7 @@ pub fn repair_all(store: &dyn Store) -> usize {
     repaired
 }
 
-fn spawn_game<G: Hosted>(
+fn spawn_game<G: Roster>(
     stored: StoredTable,
     ctx: TableCtx,
     epoch: Epoch,
@@ -389,7 +357,7 @@ struct Sub {
 }
 
 /// A bot's decision being computed off the table's task.
-struct Thinking<G: Hosted> {
+struct Thinking<G: Roster> {
     /// The table's seq when it started: a decision for an older position
     /// is dropped.
     seq: u64,
@@ -407,12 +375,12 @@ type Thought<G> = (
 
 /// A secret decision's window (D7, F4): the decision is held until
 /// `until`, then applied, whoever made it and whenever.
-struct Quiet<G: Hosted> {
+struct Quiet<G: Roster> {
     until: Instant,
     pending: Option<(Seat, G::Action)>,
 }
 
-struct Table<G: Hosted> {
+struct Table<G: Roster> {
     id: String,
     seq: u64,
     options: BTreeMap<String, String>,
@@ -466,7 +434,7 @@ enum Player {
 }
 
 /// What woke the table's task.
-enum Wake<G: Hosted> {
+enum Wake<G: Roster> {
     Command(Option<Command>),
     BotDue,
     Thought(Result<Thought<G>, oneshot::error::RecvError>),
@@ -482,7 +450,7 @@ async fn sleep_until(deadline: Option<Instant>) {
     }
 }
 
-impl<G: Hosted> Table<G> {
+impl<G: Roster> Table<G> {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, mut closing: watch::Receiver<bool>) {
         loop {
             if *closing.borrow() || self.moved {

@@ -3,9 +3,9 @@
 //! a local replay of the finished record.
 
 use super::util::*;
+use bots::Roster;
 use game::{Record, Seat};
 use serde_json::{json, Value};
-use server::table::Hosted;
 
 /// Plays a seat at random (or watches, for `None`) until the game ends;
 /// returns every raw message received.
@@ -41,7 +41,7 @@ async fn random_player(mut ws: Ws, seat: Option<String>) -> Vec<String> {
     }
 }
 
-fn check<G: Hosted>(record: &Record, seat: Option<Seat>, raws: &[String]) {
+fn check<G: Roster>(record: &Record, seat: Option<Seat>, raws: &[String]) {
     let mut g: G = record.start().unwrap();
     g.set_logging(true);
     let mut states = vec![g.clone()];
@@ -131,7 +131,7 @@ fn check<G: Hosted>(record: &Record, seat: Option<Seat>, raws: &[String]) {
     }
 }
 
-async fn leak_game<G: Hosted>(players: usize, humans: usize, options: Value) {
+async fn leak_game<G: Roster>(players: usize, humans: usize, options: Value) {
     let server = start_fast().await;
     let seats: Vec<Value> = (0..players)
         .map(|i| {

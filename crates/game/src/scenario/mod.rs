@@ -5,6 +5,10 @@
 //! expectations live in the scenario runner; a rules crate only answers the
 //! lines it alone understands, so the runner stays one piece of code.
 
+mod runner;
+
+pub use runner::{game_of, run, Failure, Report};
+
 use crate::Game;
 use std::fmt;
 
