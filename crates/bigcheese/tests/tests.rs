@@ -1,10 +1,9 @@
-//! Integration tests of the bigcheese engine (one test binary): property
+//! Integration tests of the bigcheese engine (one test binary, modules in `it/`): property
 //! tests over every option combination, the scenario files in
 //! `scenarios/bigcheese`, and older records.
 
-#[path = "it/props.rs"]
-mod props;
-#[path = "it/records.rs"]
-mod records;
-#[path = "it/scenarios.rs"]
-mod scenarios;
+mod it {
+    mod props;
+    mod records;
+    mod scenarios;
+}

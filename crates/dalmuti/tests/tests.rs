@@ -1,5 +1,8 @@
-//! Integration tests for the Dalmuti engine: property tests over every
-//! option and player count, and scenario checks through the `Scenario` impl.
+//! Integration tests for the Dalmuti engine (one test binary, modules in
+//! `it/`): property tests over every option and player count, scenario
+//! checks through the `Scenario` impl, and the scenario files.
 
-mod properties;
-mod scenarios;
+mod it {
+    mod properties;
+    mod scenarios;
+}

@@ -3,7 +3,7 @@
 //! is deterministic for a seed, and beats the rule-based bot and random
 //! play. Plus an ignored tuning harness:
 //! `STRONG="lambda=0.03,deny=2" SEEDS=1000 cargo test --release -p bots
-//! --test bigcheese_strong -- --ignored tune --nocapture`
+//! --test tests -- --ignored tune --nocapture`
 //! (also `DICE=d6`, `OPP=random`, `START=5000`).
 
 use bigcheese::{Action, BigCheese, Options};

@@ -1,0 +1,5 @@
+//! Integration tests of the bots (one test binary, modules in `it/`).
+
+mod it {
+    mod bigcheese_strong;
+}
