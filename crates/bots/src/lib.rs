@@ -13,42 +13,6 @@ pub mod big_cheese;
 pub mod great_dalmuti;
 pub mod search;
 
-/// The games this build knows, by command-line name.
-pub const GAMES: &[&str] = &["bigcheese", "dalmuti"];
-
-/// The error for a game name that is not one of [`GAMES`].
-pub fn unknown_game(name: &str) -> String {
-    format!("unknown game `{name}` (choose from: {})", GAMES.join(", "))
-}
-
-/// The game types, for [`dispatch!`] (which must name them from any crate).
-#[doc(hidden)]
-pub mod __games {
-    pub use bigcheese::BigCheese;
-    pub use dalmuti::Dalmuti;
-}
-
-/// Runs `$body` with the type alias `$G` bound to the game called `$name`,
-/// or evaluates `$unknown` when no game has that name. The one place above
-/// the rules crates that names the concrete games; the CLI and the server
-/// use it.
-#[macro_export]
-macro_rules! dispatch {
-    ($name:expr, $G:ident => $body:expr, _ => $unknown:expr) => {
-        match $name {
-            "bigcheese" => {
-                type $G = $crate::__games::BigCheese;
-                $body
-            }
-            "dalmuti" => {
-                type $G = $crate::__games::Dalmuti;
-                $body
-            }
-            _ => $unknown,
-        }
-    };
-}
-
 /// One legal action with a bot's estimate of it, for hints and analysis.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scored<A> {

@@ -1,30 +1,19 @@
 //! `cli`: the ratrace command line as a library (scenario runner, records,
-//! replay, simulator, terminal play), so integration tests drive the same
-//! code the `ratrace` binary runs.
+//! replay, terminal play, the progress bar), so integration tests drive
+//! the same code the `ratrace` binary runs.
 //!
-//! Everything here is generic over [`game::Game`]; the only place that
-//! names the concrete games is the `bots::dispatch!` macro.
+//! The bulk bot runs (simulate, tournament, lab) are in the `analysis`
+//! crate and the record check in `registry`; the CLI parses flags, draws
+//! progress bars and prints. Everything here is generic over
+//! [`game::Game`]; the only place that names the concrete games is the
+//! `registry::dispatch!` macro.
 
-pub mod duplicate;
-pub mod lab;
 pub mod play;
 pub mod records;
 pub mod scenario;
-pub mod simulate;
-pub mod stats;
-pub mod tournament;
 
-pub use bots::{dispatch, unknown_game, GAMES};
-
-/// Mixes a base seed and an index into an independent 64-bit seed
-/// (SplitMix64), so game `i` of a run does not depend on the thread count.
-pub fn derive_seed(base: u64, index: u64) -> u64 {
-    let mut z = base ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub use analysis::derive_seed;
+pub use registry::{dispatch, unknown_game, GAMES};
 
 /// The progress bar of every long run (simulate, tournament, lab), drawn
 /// on standard error: games done, games per second, time left.
@@ -36,4 +25,43 @@ pub fn games_bar(games: u64) -> indicatif::ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+/// An [`analysis::Progress`] drawn as [`games_bar`] once games start,
+/// cleared when they are done (after an error it stays, as the error is
+/// printed below it).
+#[derive(Debug, Default)]
+pub struct Bar(std::cell::RefCell<Option<indicatif::ProgressBar>>);
+
+impl analysis::Progress for Bar {
+    fn start(&self, games: u64) {
+        *self.0.borrow_mut() = Some(games_bar(games));
+    }
+
+    fn stage(&self, name: &str) {
+        if let Some(b) = &*self.0.borrow() {
+            b.set_message(name.to_string());
+        }
+    }
+
+    fn game_done(&self) {
+        if let Some(b) = &*self.0.borrow() {
+            b.inc(1);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(b) = self.0.borrow_mut().take() {
+            b.finish_and_clear();
+        }
+    }
+}
+
+/// A progress bar when `show`, else nothing.
+pub fn progress(show: bool) -> Box<dyn analysis::Progress> {
+    if show {
+        Box::new(Bar::default())
+    } else {
+        Box::new(analysis::Quiet)
+    }
 }

@@ -5,8 +5,9 @@
 //! This file only parses flags and dispatches; the work is in the `cli`
 //! library so tests run the same code.
 
+use analysis::{lab, simulate, tournament};
 use clap::{Parser, Subcommand};
-use cli::{dispatch, lab, play, records, scenario, simulate, tournament};
+use cli::{dispatch, play, records, scenario};
 use game::{Game, GameOptions, Seat};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -649,7 +650,6 @@ fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G
         weak,
         strong,
         max_actions: a.max_actions,
-        progress: true,
         out: a.out,
         title,
         question,
@@ -657,6 +657,22 @@ fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G
     };
     lab::validate(&cfg)?;
     Ok(cfg)
+}
+
+/// Prints a run's result: as JSON with `--json`, else as its text form.
+fn print_result<T: serde::Serialize + std::fmt::Display>(
+    result: &T,
+    json: bool,
+) -> Result<(), String> {
+    if json {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(result).map_err(|e| e.to_string())?
+        );
+    } else {
+        outln!("{result}");
+    }
+    Ok(())
 }
 
 /// `--threads`, or every core when it is not given.
@@ -715,14 +731,9 @@ fn run(cli: Cli) -> Result<bool, String> {
                     threads: all_cores_unless(threads),
                     max_actions,
                     rotate,
-                    progress: !json && games >= 1000,
                 };
-                let summary = simulate::run(&cfg)?;
-                if json {
-                    outln!("{}", serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?);
-                } else {
-                    outln!("{summary}");
-                }
+                let summary = simulate::run(&cfg, &*cli::progress(!json && games >= 1000))?;
+                print_result(&summary, json)?;
                 Ok(true)
             }, _ => Err(cli::unknown_game(&game)))
         }
@@ -775,15 +786,11 @@ fn run(cli: Cli) -> Result<bool, String> {
                     } else {
                         tournament::Resume::Auto
                     },
-                    progress: !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()),
                     command: std::env::args().collect::<Vec<_>>().join(" "),
                 };
-                let report = tournament::run(&cfg)?;
-                if json {
-                    outln!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
-                } else {
-                    outln!("{report}");
-                }
+                let bar = cli::progress(!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()));
+                let report = tournament::run(&cfg, &*bar)?;
+                print_result(&report, json)?;
                 Ok(true)
             }, _ => Err(cli::unknown_game(&game)))
         }
@@ -805,7 +812,7 @@ fn run(cli: Cli) -> Result<bool, String> {
                     variants, presets, players: p, options, deals, seed, threads, bots, max_actions, out,
                 })?;
                 lab::report::check_out_dir(&cfg.out)?;
-                let report = lab::run(&cfg)?;
+                let report = lab::run(&cfg, &cli::Bar::default())?;
                 lab::report::write(&report, &cfg.out)?;
                 for v in &report.variants {
                     outln!(
@@ -849,7 +856,7 @@ fn run(cli: Cli) -> Result<bool, String> {
         } => db_copy(&from, &to),
         Command::Verify { record } => {
             let r = records::read(&record)?;
-            let report = server::verify::verify(&r);
+            let report = registry::verify::verify(&r);
             for line in &report.checks {
                 outln!("{line}");
             }

@@ -9,7 +9,8 @@ mod db_copy;
 mod serve_kill;
 mod serve_term;
 
-use cli::{play, records, scenario, simulate};
+use analysis::simulate;
+use cli::{play, records, scenario};
 use game::{Game, GameOptions, Record, Seat};
 use std::path::{Path, PathBuf};
 
@@ -330,9 +331,8 @@ fn sim<G: bots::Roster>(threads: usize, seed: u64) -> simulate::Summary {
         threads,
         max_actions: 100_000,
         rotate: true,
-        progress: false,
     };
-    simulate::run(&cfg).unwrap()
+    simulate::run(&cfg, &analysis::Quiet).unwrap()
 }
 
 fn sim_is_deterministic<G: bots::Roster>() {
@@ -525,7 +525,7 @@ mod binary {
     fn verify_shows_each_contribution_of_a_fair_deal() {
         use bigcheese::BigCheese;
         use game::{Game, Record};
-        use server::fair;
+        use registry::fair;
         let secret = fair::new_secret();
         let mut cs = std::collections::BTreeMap::new();
         let (a, b) = (

@@ -4,7 +4,8 @@
 //! tournament is refused, the SPRT stops at the same deal every time, and
 //! the binary runs end to end and fails cleanly on bad input.
 
-use cli::tournament::{self, Config, Length, Mode, Resume};
+use analysis::tournament::{self, Config, Length, Mode, Resume};
+use analysis::Quiet;
 use game::GameOptions;
 use std::path::PathBuf;
 use std::process::Command;
@@ -30,7 +31,6 @@ fn config(mode: Mode, deals: u64, threads: usize) -> Config<dalmuti::Dalmuti> {
         sprt: None,
         out: None,
         resume: Resume::Auto,
-        progress: false,
         command: "test".into(),
     }
 }
@@ -54,8 +54,8 @@ fn figures(r: &tournament::Report) -> serde_json::Value {
 
 #[test]
 fn same_seed_same_report_whatever_the_threads() {
-    let one = tournament::run(&config(candidate(), 6, 1)).unwrap();
-    let three = tournament::run(&config(candidate(), 6, 3)).unwrap();
+    let one = tournament::run(&config(candidate(), 6, 1), &Quiet).unwrap();
+    let three = tournament::run(&config(candidate(), 6, 3), &Quiet).unwrap();
     assert_eq!(figures(&one), figures(&three));
     assert_eq!(one.figures.deals, 6);
     // Every bot's thinking time is measured, over its decisions with a choice.
@@ -75,7 +75,10 @@ fn same_seed_same_report_whatever_the_threads() {
     // Another seed plays other deals.
     let mut other = config(candidate(), 6, 1);
     other.seed = 12;
-    assert_ne!(figures(&one), figures(&tournament::run(&other).unwrap()));
+    assert_ne!(
+        figures(&one),
+        figures(&tournament::run(&other, &Quiet).unwrap())
+    );
 }
 
 /// A checkpoint's lines without the bots' thinking times (wall clock).
@@ -96,17 +99,17 @@ fn without_times(checkpoint: &str) -> Vec<serde_json::Value> {
 
 #[test]
 fn a_resumed_run_reports_what_an_uninterrupted_one_does() {
-    let whole = tournament::run(&config(candidate(), 6, 2)).unwrap();
+    let whole = tournament::run(&config(candidate(), 6, 2), &Quiet).unwrap();
 
     // Stopped after 3 deals, then lengthened to 6.
     let dir = temp_dir("resume");
     let mut cfg = config(candidate(), 3, 2);
     cfg.out = Some(dir.clone());
-    let first = tournament::run(&cfg).unwrap();
+    let first = tournament::run(&cfg, &Quiet).unwrap();
     assert_eq!(first.figures.deals, 3);
     cfg.length = Length::Deals(6);
     cfg.resume = Resume::Require;
-    let resumed = tournament::run(&cfg).unwrap();
+    let resumed = tournament::run(&cfg, &Quiet).unwrap();
     assert_eq!(resumed.deals_resumed, 3);
     assert_eq!(resumed.speed.games_played, 12);
     assert_eq!(figures(&whole), figures(&resumed));
@@ -126,7 +129,7 @@ fn a_resumed_run_reports_what_an_uninterrupted_one_does() {
         + &cp.lines().nth(5).unwrap()[..40];
     std::fs::write(tournament::checkpoint_path(&dir), torn).unwrap();
     cfg.resume = Resume::Auto;
-    let again = tournament::run(&cfg).unwrap();
+    let again = tournament::run(&cfg, &Quiet).unwrap();
     assert_eq!(again.deals_resumed, 4);
     assert_eq!(figures(&whole), figures(&again));
     let cp2 = std::fs::read_to_string(tournament::checkpoint_path(&dir)).unwrap();
@@ -137,7 +140,7 @@ fn a_resumed_run_reports_what_an_uninterrupted_one_does() {
     );
 
     // Rerunning a finished tournament plays nothing.
-    let done = tournament::run(&cfg).unwrap();
+    let done = tournament::run(&cfg, &Quiet).unwrap();
     assert_eq!(done.speed.games_played, 0);
     assert_eq!(figures(&whole), figures(&done));
     let _ = std::fs::remove_dir_all(&dir);
@@ -148,20 +151,20 @@ fn a_checkpoint_of_another_tournament_is_refused() {
     let dir = temp_dir("mismatch");
     let mut cfg = config(candidate(), 2, 1);
     cfg.out = Some(dir.clone());
-    tournament::run(&cfg).unwrap();
+    tournament::run(&cfg, &Quiet).unwrap();
     cfg.seed = 99;
-    let e = tournament::run(&cfg).unwrap_err();
+    let e = tournament::run(&cfg, &Quiet).unwrap_err();
     assert!(
         e.contains("another tournament") && e.contains("seed 11 there, 99 here"),
         "{e}"
     );
     cfg.players = 5;
     cfg.seed = 11;
-    let e = tournament::run(&cfg).unwrap_err();
+    let e = tournament::run(&cfg, &Quiet).unwrap_err();
     assert!(e.contains("players 4 there, 5 here"), "{e}");
     // --fresh replaces it.
     cfg.resume = Resume::Fresh;
-    assert_eq!(tournament::run(&cfg).unwrap().deals_resumed, 0);
+    assert_eq!(tournament::run(&cfg, &Quiet).unwrap().deals_resumed, 0);
     // A damaged line in the middle is an error, not a panic.
     let path = tournament::checkpoint_path(&dir);
     let text = std::fs::read_to_string(&path).unwrap();
@@ -169,7 +172,7 @@ fn a_checkpoint_of_another_tournament_is_refused() {
     lines[1] = "{\"deal\":0,\"games\":[]}";
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     cfg.resume = Resume::Auto;
-    let e = tournament::run(&cfg).unwrap_err();
+    let e = tournament::run(&cfg, &Quiet).unwrap_err();
     assert!(e.contains("unreadable checkpoint at line 2"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -179,9 +182,9 @@ fn the_sprt_stops_at_the_same_deal_whatever_the_threads() {
     // heuristic beats random far more often than 1/4: H1 is accepted fast.
     let mut cfg = config(candidate(), 200, 1);
     cfg.sprt = Some("0.25,0.35".parse().unwrap());
-    let one = tournament::run(&cfg).unwrap();
+    let one = tournament::run(&cfg, &Quiet).unwrap();
     cfg.threads = 3;
-    let three = tournament::run(&cfg).unwrap();
+    let three = tournament::run(&cfg, &Quiet).unwrap();
     let t = one.sprt.as_ref().unwrap();
     assert_eq!(t.decision, "H1");
     assert!(t.llr >= t.upper);
@@ -197,16 +200,20 @@ fn the_sprt_stops_at_the_same_deal_whatever_the_threads() {
     cfg.out = Some(dir.clone());
     cfg.length = Length::Deals(3);
     assert_eq!(
-        tournament::run(&cfg).unwrap().sprt.unwrap().decision,
+        tournament::run(&cfg, &Quiet)
+            .unwrap()
+            .sprt
+            .unwrap()
+            .decision,
         "none"
     );
     cfg.length = Length::Deals(200);
-    let resumed = tournament::run(&cfg).unwrap();
+    let resumed = tournament::run(&cfg, &Quiet).unwrap();
     assert_eq!(resumed.deals_resumed, 3);
     assert_eq!(figures(&one), figures(&resumed));
     // Rerun: everything comes from the checkpoint, the test stops at the
     // same deal, nothing is played.
-    let rerun = tournament::run(&cfg).unwrap();
+    let rerun = tournament::run(&cfg, &Quiet).unwrap();
     assert_eq!(rerun.speed.games_played, 0);
     assert_eq!(figures(&one), figures(&rerun));
     let _ = std::fs::remove_dir_all(&dir);
@@ -219,18 +226,23 @@ fn the_sprt_stops_at_the_same_deal_whatever_the_threads() {
         1,
     );
     rr.sprt = cfg.sprt;
-    assert!(tournament::run(&rr).unwrap_err().contains("--candidate"));
+    assert!(tournament::run(&rr, &Quiet)
+        .unwrap_err()
+        .contains("--candidate"));
 }
 
 #[test]
 fn a_round_robin_plays_every_pair_from_both_sides() {
-    let r = tournament::run(&config(
-        Mode::RoundRobin {
-            bots: vec!["random".into(), "heuristic".into()],
-        },
-        3,
-        2,
-    ))
+    let r = tournament::run(
+        &config(
+            Mode::RoundRobin {
+                bots: vec!["random".into(), "heuristic".into()],
+            },
+            3,
+            2,
+        ),
+        &Quiet,
+    )
     .unwrap();
     assert_eq!(
         r.lineups,
@@ -258,16 +270,19 @@ fn a_round_robin_plays_every_pair_from_both_sides() {
         2,
     );
     by_games.length = Length::Games(20);
-    let g = tournament::run(&by_games).unwrap();
+    let g = tournament::run(&by_games, &Quiet).unwrap();
     assert_eq!(figures(&g), figures(&r));
     // A bot named twice is refused.
-    let e = tournament::run(&config(
-        Mode::RoundRobin {
-            bots: vec!["random".into(), "random".into()],
-        },
-        3,
-        1,
-    ))
+    let e = tournament::run(
+        &config(
+            Mode::RoundRobin {
+                bots: vec!["random".into(), "random".into()],
+            },
+            3,
+            1,
+        ),
+        &Quiet,
+    )
     .unwrap_err();
     assert!(e.contains("twice"), "{e}");
 }

@@ -143,7 +143,7 @@ pub fn record(data: &[u8]) {
     let _ = record.replay::<bigcheese::BigCheese>(true, |_, _, _| {});
     let _ = record.replay::<dalmuti::Dalmuti>(true, |_, _, _| {});
     let _ = cli::records::play_by_play(&record, false);
-    let _ = server::verify::verify(&record);
+    let _ = registry::verify::verify(&record);
 }
 
 /// The JSON of one client message, in the server's order of work: a
@@ -295,7 +295,7 @@ pub fn lobby(data: &[u8]) {
             );
         }
         if let Some(c) = &req.contribution {
-            let _ = server::fair::parse_contribution(c);
+            let _ = registry::fair::parse_contribution(c);
         }
     }
     if let Ok(req) = serde_json::from_str::<FillRequest>(text) {

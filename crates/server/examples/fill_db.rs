@@ -62,7 +62,7 @@ fn table<G: Game>(
             players,
             options: opts.pairs().into_iter().collect(),
             seed: seed.into(),
-            seed_hash: server::table::sha256_hex(&seed.to_string()),
+            seed_hash: registry::fair::sha256_hex(&seed.to_string()),
             fair: None,
             config: TableConfig::default(),
             created_at: created,

@@ -15,7 +15,6 @@
 
 pub mod cluster;
 pub mod error;
-pub mod fair;
 pub mod lobby;
 pub mod metrics;
 pub mod net;
@@ -24,7 +23,6 @@ pub mod protocol;
 pub mod quota;
 pub mod store;
 pub mod table;
-pub mod verify;
 pub mod web;
 pub mod ws;
 
@@ -41,9 +39,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{watch, Semaphore};
 
-pub(crate) use bots::dispatch as with_game;
-pub use bots::GAMES;
+// The fair-deal scheme and the record check are pure and live in the
+// `registry` crate (the CLI's `verify` calls them too); the server's code
+// names them `crate::fair` and `crate::verify` through these imports.
 pub use net::{run, run_cluster};
+pub(crate) use registry::dispatch as with_game;
+pub use registry::GAMES;
+pub(crate) use registry::{fair, verify};
 
 /// Server-wide limits: every resource an outside client can use has one.
 /// `ratrace serve --help` sets each; the defaults suit a small public

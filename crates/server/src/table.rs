@@ -199,14 +199,7 @@ impl TableHandle {
     }
 }
 
-/// Hex SHA-256 of a text.
-pub fn sha256_hex(text: &str) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
+pub(crate) use registry::fair::sha256_hex;
 
 /// Unix seconds now.
 pub fn unix_now() -> i64 {

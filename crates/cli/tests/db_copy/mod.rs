@@ -39,7 +39,7 @@ fn dump(id: &str, seed: u64, cap: usize) -> TableDump {
             players: 4,
             options: options.pairs().into_iter().collect(),
             seed: seed.into(),
-            seed_hash: server::table::sha256_hex(&seed.to_string()),
+            seed_hash: registry::fair::sha256_hex(&seed.to_string()),
             fair: None,
             config: TableConfig::default(),
             created_at: 1000,

@@ -702,7 +702,7 @@ async fn a_finished_game_left_unmarked_is_repaired_at_start() {
             players: 3,
             options: g.options().pairs().into_iter().collect(),
             seed: seed.into(),
-            seed_hash: server::table::sha256_hex("5"),
+            seed_hash: registry::fair::sha256_hex("5"),
             fair: None,
             config: Default::default(),
             created_at: server::table::unix_now(),
@@ -811,7 +811,7 @@ async fn a_revolution_decision_lands_at_a_fixed_time_whoever_holds_the_jesters()
                     players: 4,
                     options: opts.pairs().into_iter().collect(),
                     seed: seed.into(),
-                    seed_hash: server::table::sha256_hex(&seed.to_string()),
+                    seed_hash: registry::fair::sha256_hex(&seed.to_string()),
                     fair: None,
                     config: server::store::TableConfig {
                         bot_delay_ms: 0,

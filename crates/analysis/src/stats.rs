@@ -1,18 +1,28 @@
 //! The statistics of the simulator, the tournament and the lab, kept apart
-//! from the games so they can be tested on synthetic data: Wilson and
-//! deal-clustered intervals, the chi-square
-//! test of equal seats, length histograms, and the luck/skill variance
-//! decomposition over duplicate deals with its bootstrap interval.
+//! from the games so they can be tested on synthetic data: Wilson
+//! intervals for rates, the Student-t interval of a mean and the normal
+//! interval of a deal-clustered mean, the chi-square test of equal seats,
+//! length histograms, and the luck/skill variance decomposition over
+//! duplicate deals with its bootstrap interval.
 //!
 //! Everything here is plain arithmetic on numbers handed in, in a fixed
 //! order, so the same games give the same report whatever the thread count.
+//! The one place for each helper: one normal quantile ([`Z95`]), one
+//! mean-with-interval ([`mean_ci`]), one clustered mean
+//! ([`clustered_mean`]), one percentage format ([`pct`]).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 /// 97.5% point of the standard normal: the 95% two-sided interval.
-const Z: f64 = 1.959_964;
+pub const Z95: f64 = 1.959_964;
+
+/// `x` (a share, 0..=1) as a percentage with `decimals` decimals:
+/// `pct(0.1234, 1)` is `12.3%`.
+pub fn pct(x: f64, decimals: usize) -> String {
+    format!("{:.*}%", decimals, 100.0 * x)
+}
 
 /// An estimate with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -36,14 +46,44 @@ impl Interval {
     }
 }
 
+/// A win rate with its 95% Wilson interval.
+#[derive(Clone, Debug, Serialize)]
+pub struct Rate {
+    /// Wins (shared wins count as fractions).
+    pub wins: f64,
+    /// Out of this many chances.
+    pub games: u64,
+    /// wins / games.
+    pub rate: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+impl Rate {
+    /// The rate of `wins` (may be fractional: shared wins) in `games`,
+    /// with its Wilson interval.
+    pub fn new(wins: f64, games: u64) -> Rate {
+        let w = wilson(wins, games);
+        Rate {
+            wins,
+            games,
+            rate: w.value,
+            low: w.low,
+            high: w.high,
+        }
+    }
+}
+
 /// The Wilson 95% interval of `successes` (may be fractional, for shared
 /// wins) out of `trials`.
 pub fn wilson(successes: f64, trials: u64) -> Interval {
     let n = trials.max(1) as f64;
     let p = (successes / n).clamp(0.0, 1.0);
-    let denom = 1.0 + Z * Z / n;
-    let centre = (p + Z * Z / (2.0 * n)) / denom;
-    let half = Z * (p * (1.0 - p) / n + Z * Z / (4.0 * n * n)).sqrt() / denom;
+    let denom = 1.0 + Z95 * Z95 / n;
+    let centre = (p + Z95 * Z95 / (2.0 * n)) / denom;
+    let half = Z95 * (p * (1.0 - p) / n + Z95 * Z95 / (4.0 * n * n)).sqrt() / denom;
     Interval {
         value: p,
         low: (centre - half).max(0.0),
@@ -51,32 +91,75 @@ pub fn wilson(successes: f64, trials: u64) -> Interval {
     }
 }
 
+/// The mean of `xs` and, from two values on, their sample variance
+/// (n - 1 in the denominator); `None` when `xs` is empty.
+fn mean_and_variance(xs: &[f64]) -> Option<(f64, Option<f64>)> {
+    let n = xs.len();
+    if n == 0 {
+        return None;
+    }
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    if n < 2 {
+        return Some((mean, None));
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    Some((mean, Some(var)))
+}
+
 /// The mean of per-deal figures with a normal 95% interval from their
 /// spread: games of one deal share its cards, so the deal, not the game,
-/// is the independent unit.
+/// is the independent unit. One deal gives a point, none gives zeros.
 pub fn clustered_mean(per_deal: &[f64]) -> Interval {
-    let n = per_deal.len();
-    if n == 0 {
-        return Interval {
-            value: 0.0,
-            low: 0.0,
-            high: 0.0,
-        };
+    let point = |x| Interval {
+        value: x,
+        low: x,
+        high: x,
+    };
+    match mean_and_variance(per_deal) {
+        None => point(0.0),
+        Some((mean, None)) => point(mean),
+        Some((mean, Some(var))) => {
+            let half = Z95 * (var / per_deal.len() as f64).sqrt();
+            Interval {
+                value: mean,
+                low: mean - half,
+                high: mean + half,
+            }
+        }
     }
-    let mean = per_deal.iter().sum::<f64>() / n as f64;
-    if n < 2 {
-        return Interval {
-            value: mean,
-            low: mean,
-            high: mean,
-        };
+}
+
+/// The 97.5% quantile of Student's t with `df` degrees of freedom.
+pub fn t975(df: u64) -> f64 {
+    const TABLE: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
+    ];
+    match df {
+        0 => f64::INFINITY,
+        1..=30 => TABLE[df as usize - 1],
+        _ => {
+            // Cornish–Fisher expansion around the normal quantile.
+            let (z, n) = (Z95, df as f64);
+            z + (z.powi(3) + z) / (4.0 * n)
+                + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * n * n)
+        }
     }
-    let var = per_deal.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    let half = Z * (var / n as f64).sqrt();
-    Interval {
-        value: mean,
-        low: mean - half,
-        high: mean + half,
+}
+
+/// Mean, standard deviation and 95% Student-t interval of `xs` (for few
+/// independent units, e.g. per-deal paired differences). One value gives
+/// an unbounded interval, none gives zeros.
+pub fn mean_ci(xs: &[f64]) -> (f64, f64, f64, f64) {
+    match mean_and_variance(xs) {
+        None => (0.0, 0.0, 0.0, 0.0),
+        Some((mean, None)) => (mean, 0.0, f64::NEG_INFINITY, f64::INFINITY),
+        Some((mean, Some(var))) => {
+            let sd = var.sqrt();
+            let half = t975(xs.len() as u64 - 1) * sd / (xs.len() as f64).sqrt();
+            (mean, sd, mean - half, mean + half)
+        }
     }
 }
 
@@ -473,6 +556,36 @@ mod tests {
         assert!((skew.statistic - 20.0).abs() < 1e-9);
         assert_eq!(skew.df, 3);
         assert!(skew.p_value < 0.001 && skew.p_value > 0.0);
+    }
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 20 of 100: the Wilson interval is [13.34%, 28.88%].
+        let r = Rate::new(20.0, 100);
+        assert!((r.low - 0.1334).abs() < 1e-4, "{}", r.low);
+        assert!((r.high - 0.2888).abs() < 1e-4, "{}", r.high);
+        let r = Rate::new(0.0, 10);
+        assert_eq!(r.low, 0.0);
+        assert!((r.high - 0.2775).abs() < 1e-4, "{}", r.high);
+    }
+
+    #[test]
+    fn t_interval_matches_known_values() {
+        assert!((t975(10) - 2.228).abs() < 1e-9);
+        assert!((t975(60) - 2.000).abs() < 2e-3);
+        assert!((t975(1000) - 1.962).abs() < 1e-3);
+        let (mean, sd, low, high) = mean_ci(&[1.0, 2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(mean, 3.0);
+        assert!((sd - 2.5f64.sqrt()).abs() < 1e-12);
+        let half = 2.776 * 2.5f64.sqrt() / 5f64.sqrt();
+        assert!((low - (3.0 - half)).abs() < 1e-9 && (high - (3.0 + half)).abs() < 1e-9);
+        assert_eq!(mean_ci(&[]), (0.0, 0.0, 0.0, 0.0));
+        assert_eq!(mean_ci(&[2.0]).2, f64::NEG_INFINITY);
+        let c = clustered_mean(&[1.0, 2.0, 3.0, 4.0, 5.0]);
+        let half = Z95 * (2.5f64 / 5.0).sqrt();
+        assert_eq!((c.value, c.low, c.high), (3.0, 3.0 - half, 3.0 + half));
+        assert_eq!(clustered_mean(&[2.0]).low, 2.0);
+        assert_eq!(pct(0.12345, 2), "12.35%");
     }
 
     #[test]

@@ -41,14 +41,16 @@ fn colour(i: usize) -> RGBColor {
     COLOURS[i % COLOURS.len()]
 }
 
+/// A share as a percentage with one decimal, the lab report's precision.
 fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
+    crate::stats::pct(x, 1)
 }
 
+/// An interval of shares: `12.3% [10.1, 14.5]`.
 fn pct_ci(i: &Interval) -> String {
     format!(
-        "{:.1}% [{:.1}, {:.1}]",
-        100.0 * i.value,
+        "{} [{:.1}, {:.1}]",
+        pct(i.value),
         100.0 * i.low,
         100.0 * i.high
     )

@@ -13,7 +13,7 @@
 //! a finished game, and an unfinished one (cut short, or stopped at a
 //! simulator's length cap) proves nothing about who won.
 
-use crate::table::sha256_hex;
+use crate::fair::sha256_hex;
 use game::{seat_list, Contribution, Game, Record};
 use serde::Serialize;
 
@@ -76,7 +76,7 @@ pub fn verify(record: &Record) -> Report {
         error: None,
         contributions: Vec::new(),
     };
-    crate::with_game!(record.game.as_str(), G => verify_game::<G>(record, report),
+    crate::dispatch!(record.game.as_str(), G => verify_game::<G>(record, report),
         _ => report.fail(format!("unknown game `{}`", record.game)))
 }
 
@@ -295,11 +295,11 @@ mod tests {
             // no finished game.
             let mut capped = r.clone();
             capped.actions.truncate(40);
-            capped.outcome = Some(bots::dispatch!(capped.game.as_str(), G => capped
+            capped.outcome = Some(crate::dispatch!(capped.game.as_str(), G => capped
                 .replay_actions::<G>(false, |_, _, _| {})
                 .unwrap()
                 .capped_outcome(), _ => unreachable!()));
-            let replays = bots::dispatch!(capped.game.as_str(),
+            let replays = crate::dispatch!(capped.game.as_str(),
                 G => capped.replay::<G>(false, |_, _, _| {}).is_ok(), _ => false);
             assert!(replays, "replay accepts the true capped outcome");
             refused(&capped, "a capped record");
@@ -440,7 +440,7 @@ mod tests {
     #[test]
     fn every_action_is_checked() {
         for r in records() {
-            bots::dispatch!(r.game.as_str(), G => tamper_actions::<G>(&r), _ => unreachable!());
+            crate::dispatch!(r.game.as_str(), G => tamper_actions::<G>(&r), _ => unreachable!());
         }
     }
 
@@ -600,7 +600,7 @@ mod tests {
         same::<BigCheese>(&Default::default(), 4);
         same::<Dalmuti>(&Default::default(), 5);
         for r in records() {
-            let again = bots::dispatch!(r.game.as_str(), G => {
+            let again = crate::dispatch!(r.game.as_str(), G => {
                 let a: G = r.replay(true, |_, _, _| {}).unwrap();
                 let b: G = r.replay(true, |_, _, _| {}).unwrap();
                 (format!("{a:?}"), format!("{b:?}"), a.log().to_vec() == b.log().to_vec())

@@ -5,6 +5,9 @@
 //! results are summed as exact integers, so the same seed gives the same
 //! figures whatever the thread count (the games per second aside).
 
+use crate::playout::play_out;
+use crate::stats::pct;
+use crate::stats::Rate;
 use bots::Roster;
 use game::{Game, Seat};
 use serde::Serialize;
@@ -33,37 +36,11 @@ pub struct Config<G: Game> {
     /// Rotate the bots one seat per game, so per-bot figures do not carry
     /// a seat advantage.
     pub rotate: bool,
-    /// Draw a progress bar on standard error.
-    pub progress: bool,
 }
 
-/// A win rate with its 95% Wilson interval.
-#[derive(Clone, Debug, Serialize)]
-pub struct Rate {
-    /// Wins (shared wins count as fractions).
-    pub wins: f64,
-    /// Out of this many chances.
-    pub games: u64,
-    /// wins / games.
-    pub rate: f64,
-    /// Lower end of the 95% interval.
-    pub low: f64,
-    /// Upper end of the 95% interval.
-    pub high: f64,
-}
-
-impl Rate {
-    fn new(credit: u64, games: u64) -> Rate {
-        let wins = credit as f64 / WIN as f64;
-        let w = crate::stats::wilson(wins, games);
-        Rate {
-            wins,
-            games,
-            rate: w.value,
-            low: w.low,
-            high: w.high,
-        }
-    }
+/// The rate of `credit` win credits (see [`WIN`]) in `games`.
+fn credit_rate(credit: u64, games: u64) -> Rate {
+    Rate::new(credit as f64 / WIN as f64, games)
 }
 
 /// One seat's figures.
@@ -193,37 +170,21 @@ fn play_one<G: Roster>(
 ) -> Result<(), String> {
     let seed = crate::derive_seed(cfg.seed, index);
     let mut game = G::new(&cfg.options, cfg.players, seed).map_err(|e| e.to_string())?;
-    let mut bots: Vec<(usize, Box<dyn bots::Bot<G>>)> = Vec::new();
-    let mut legal = Vec::new();
-    let mut actions = 0u64;
-    let outcome = loop {
-        let Some(seat) = game.to_move() else {
-            break game
-                .outcome()
-                .expect("no one to move means the game is over");
-        };
-        if actions >= cfg.max_actions {
-            break game.capped_outcome();
-        }
-        while bots.len() <= seat.index() {
-            let s = bots.len();
-            let b = bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, s);
-            bots.push((
-                b,
-                G::bot(&names[b], crate::derive_seed(seed, 1 + s as u64))?,
-            ));
-        }
-        game.legal_actions(&mut legal);
-        let view = game.view(seat);
-        let action = bots[seat.index()].1.choose(&view, &legal);
-        game.apply(action).map_err(|e| {
+    let name =
+        |seat: usize| &names[bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, seat)];
+    let played = play_out(
+        &mut game,
+        cfg.max_actions,
+        false,
+        |seat| G::bot(name(seat), crate::derive_seed(seed, 1 + seat as u64)),
+        |seat, action, e| {
             format!(
                 "bot {} chose an illegal action `{action}` in game {index}: {e}",
-                names[bots[seat.index()].0]
+                name(seat)
             )
-        })?;
-        actions += 1;
-    };
+        },
+    )?;
+    let (outcome, actions) = (played.outcome, played.actions);
     tally.actions += actions;
     if outcome.capped || outcome.winners.is_empty() {
         tally.capped += 1;
@@ -247,8 +208,8 @@ fn play_one<G: Roster>(
     Ok(())
 }
 
-/// Runs the simulation.
-pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Summary, String> {
+/// Runs the simulation, telling `progress` of every game played.
+pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result<Summary, String> {
     if cfg.bots.is_empty() {
         return Err("no bots given".into());
     }
@@ -259,9 +220,9 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Summary, String> {
     G::new(&cfg.options, cfg.players, cfg.seed).map_err(|e| e.to_string())?;
     let threads = cfg.threads.max(1);
     let start = Instant::now();
-    let bar = cfg.progress.then(|| crate::games_bar(cfg.games));
+    progress.start(cfg.games);
     let mut total = Tally::default();
-    crate::duplicate::ordered(
+    crate::pool::ordered(
         cfg.games as usize,
         1,
         threads,
@@ -270,11 +231,7 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Summary, String> {
             play_one(cfg, &names, i as u64, &mut tally)?;
             Ok(tally)
         },
-        || {
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-        },
+        || progress.game_done(),
         |_, tallies| {
             for t in &tallies {
                 total.add(t);
@@ -282,16 +239,14 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Summary, String> {
             Ok(true)
         },
     )?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    progress.finish();
     let seconds = start.elapsed().as_secs_f64();
     let games = cfg.games;
     let seats = (0..total.seat_credit.len().max(cfg.players))
         .map(|s| SeatStats {
             seat: Seat::new(s).to_string(),
             bot: cfg.bots[s % cfg.bots.len()].clone(),
-            wins: Rate::new(total.seat_credit.get(s).copied().unwrap_or(0), games),
+            wins: credit_rate(total.seat_credit.get(s).copied().unwrap_or(0), games),
         })
         .collect();
     let bots = names
@@ -304,7 +259,7 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Summary, String> {
             BotStats {
                 bot: name.clone(),
                 seats,
-                wins: Rate::new(total.bot_credit.get(b).copied().unwrap_or(0), games),
+                wins: credit_rate(total.bot_credit.get(b).copied().unwrap_or(0), games),
                 fair_share: seats as f64 / cfg.players as f64,
             }
         })
@@ -330,12 +285,13 @@ pub fn run<G: Roster>(cfg: &Config<G>) -> Result<Summary, String> {
     })
 }
 
-fn pct(r: &Rate) -> String {
+/// A rate and its interval, in columns.
+fn rate_ci(r: &Rate) -> String {
     format!(
-        "{:6.2}%  [{:6.2}%, {:6.2}%]",
-        100.0 * r.rate,
-        100.0 * r.low,
-        100.0 * r.high
+        "{:>7}  [{:>7}, {:>7}]",
+        pct(r.rate, 2),
+        pct(r.low, 2),
+        pct(r.high, 2)
     )
 }
 
@@ -358,7 +314,7 @@ impl std::fmt::Display for Summary {
             } else {
                 format!(" ({})", s.bot)
             };
-            writeln!(f, "  {:<4}{:<14} {}", s.seat, bot, pct(&s.wins))?;
+            writeln!(f, "  {:<4}{:<14} {}", s.seat, bot, rate_ci(&s.wins))?;
         }
         writeln!(f, "\nwins per bot (95% CI):")?;
         for b in &self.bots {
@@ -367,7 +323,7 @@ impl std::fmt::Display for Summary {
                 "  {:<12} {} seat(s)  {}   fair share {:.2}%",
                 b.bot,
                 b.seats,
-                pct(&b.wins),
+                rate_ci(&b.wins),
                 100.0 * b.fair_share
             )?;
         }

@@ -69,6 +69,12 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Hex SHA-256 of a text: the hash a server publishes of a seed before
+/// the game (a record's `seed_hash`), and of invite keys and tokens.
+pub fn sha256_hex(text: &str) -> String {
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
 /// Reads exactly 64 hex digits (either case) as 32 bytes; `what` names
 /// the value in the error.
 pub fn parse_hex32(what: &'static str, text: &str) -> Result<[u8; 32], FairError> {

@@ -2,22 +2,22 @@
 //! played once per seating of a lineup of bots, so that in a comparison
 //! every bot met the same cards and dice from every seat.
 //!
-//! The tournament and the lab both run games through [`Match`]. A *deal* is
-//! an index; its seed is derived from the match seed and the index alone,
-//! and rotation `r` moves every bot `r` seats on, so a result never depends
-//! on the thread count or on the order in which threads finish: [`run`]
-//! hands the deals back in the order asked for.
+//! The tournament and the lab both run games through [`Match`], which
+//! seats and seeds the bots and plays through the one bot game loop,
+//! [`crate::playout::play_out`]. A *deal* is an index; its seed is derived
+//! from the match seed and the index alone, and rotation `r` moves every
+//! bot `r` seats on, so a result never depends on the thread count or on
+//! the order in which threads finish: [`run`] hands the deals back in the
+//! order asked for.
 //!
 //! The k-th die rolled in a game comes from the same place in the deal's
 //! random stream in every rotation; when play differs, the same rolls may
 //! land in different auctions. That is as "duplicate" as dice can be.
 
+use crate::playout::{play_out, Think};
 use bots::Roster;
 use game::{Game, Seat};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 /// One game of a duplicate deal.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -43,18 +43,6 @@ pub struct GameResult {
     /// from run to run, so it is kept out of every reproducible figure.
     #[serde(default)]
     pub think: Vec<Think>,
-}
-
-/// How long one seat's bot thought over a game, counting only the
-/// decisions with a choice (a forced move costs a search bot nothing).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Think {
-    /// Decisions with more than one legal action.
-    pub decisions: u32,
-    /// Their total thinking time, microseconds.
-    pub total_us: u64,
-    /// The longest one, microseconds.
-    pub max_us: u64,
 }
 
 impl GameResult {
@@ -132,66 +120,38 @@ impl<G: Roster> Match<G> {
         }
     }
 
-    /// Plays deal `deal` in rotation `rotation`.
+    /// Plays deal `deal` in rotation `rotation`, timing the bots.
     pub fn play(&self, deal: u64, rotation: usize) -> Result<GameResult, String> {
         let seed = self.deal_seed(deal);
         let mut game = G::new(&self.options, self.players, seed).map_err(|e| e.to_string())?;
         let bot_seed = crate::derive_seed(seed, 1 + rotation as u64);
-        let mut bots: Vec<Box<dyn bots::Bot<G>>> = Vec::new();
-        let mut seating = Vec::new();
-        let mut think: Vec<Think> = Vec::new();
-        let mut legal = Vec::new();
-        let mut actions = 0u64;
-        let outcome = loop {
-            let Some(seat) = game.to_move() else {
-                break game
-                    .outcome()
-                    .ok_or("the game has no one to move but no outcome")?;
-            };
-            if actions >= self.max_actions {
-                break game.capped_outcome();
-            }
-            while bots.len() <= seat.index() {
-                let s = bots.len();
-                let e = self.entrant(rotation, s);
-                seating.push(e);
-                think.push(Think::default());
-                bots.push(G::bot(
-                    &self.entrants[e],
-                    crate::derive_seed(bot_seed, s as u64),
-                )?);
-            }
-            game.legal_actions(&mut legal);
-            let view = game.view(seat);
-            let clock = std::time::Instant::now();
-            let action = bots[seat.index()].choose(&view, &legal);
-            if legal.len() > 1 {
-                let us = clock.elapsed().as_micros() as u64;
-                let t = &mut think[seat.index()];
-                t.decisions += 1;
-                t.total_us += us;
-                t.max_us = t.max_us.max(us);
-            }
-            game.apply(action).map_err(|e| {
+        let name = |seat: usize| &self.entrants[self.entrant(rotation, seat)];
+        let played = play_out(
+            &mut game,
+            self.max_actions,
+            true,
+            |seat| G::bot(name(seat), crate::derive_seed(bot_seed, seat as u64)),
+            |seat, action, e| {
                 format!(
                     "bot {} chose an illegal action `{action}` in deal {deal} rotation {rotation}: {e}",
-                    self.entrants[seating[seat.index()]]
+                    name(seat)
                 )
-            })?;
-            actions += 1;
-        };
-        while seating.len() < outcome.places.len() {
-            seating.push(self.entrant(rotation, seating.len()));
-            think.push(Think::default());
-        }
+            },
+        )?;
+        let outcome = played.outcome;
+        // Every seat that played, bots or not (a seat that joined at the
+        // end may never have moved).
+        let seats = played.think.len().max(outcome.places.len());
+        let mut think = played.think;
+        think.resize(seats, Think::default());
         Ok(GameResult {
             deal,
             rotation,
-            seating,
+            seating: (0..seats).map(|s| self.entrant(rotation, s)).collect(),
             places: outcome.places,
             scores: outcome.scores,
             winners: outcome.winners.iter().map(|s: &Seat| s.index()).collect(),
-            actions,
+            actions: played.actions,
             capped: outcome.capped,
             think,
         })
@@ -211,7 +171,7 @@ pub fn run<G: Roster>(
     mut on_deal: impl FnMut(Vec<GameResult>) -> Result<bool, String>,
 ) -> Result<(), String> {
     let r = m.rotations();
-    ordered(
+    crate::pool::ordered(
         deals.len() * r,
         r,
         threads,
@@ -219,76 +179,6 @@ pub fn run<G: Roster>(
         on_game,
         |_, games| on_deal(games),
     )
-}
-
-/// The worker pool behind every multi-game run: tasks `0..tasks` run on
-/// `threads` threads, and come in groups of `group` consecutive tasks
-/// (the games of one deal). Each group's results go to `on_group` with the
-/// group's index, in group order, on the calling thread, so what is made of
-/// them never depends on the thread count; `on_task` is called there for
-/// every finished task in completion order (progress). `on_group` returns
-/// false to stop early; the first error stops everything and is returned.
-pub fn ordered<T: Send>(
-    tasks: usize,
-    group: usize,
-    threads: usize,
-    work: impl Fn(usize) -> Result<T, String> + Sync,
-    mut on_task: impl FnMut(),
-    mut on_group: impl FnMut(usize, Vec<T>) -> Result<bool, String>,
-) -> Result<(), String> {
-    let group = group.max(1);
-    let threads = threads.clamp(1, tasks.max(1));
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Result<T, String>)>();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (next, stop, work) = (&next, &stop, &work);
-            scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
-                    return;
-                }
-                let t = next.fetch_add(1, Ordering::Relaxed);
-                if t >= tasks {
-                    return;
-                }
-                let result = work(t);
-                let failed = result.is_err();
-                if tx.send((t, result)).is_err() || failed {
-                    return;
-                }
-            });
-        }
-        drop(tx);
-        // Finished tasks of groups not yet handed on, and how many each has.
-        let mut pending: BTreeMap<usize, (Vec<Option<T>>, usize)> = BTreeMap::new();
-        let mut want = 0usize;
-        let result = (|| {
-            for (t, r) in rx.iter() {
-                on_task();
-                let value = r?;
-                let (g, k) = (t / group, t % group);
-                let size = group.min(tasks - g * group);
-                let slot = pending
-                    .entry(g)
-                    .or_insert_with(|| ((0..size).map(|_| None).collect(), 0));
-                slot.0[k] = Some(value);
-                slot.1 += 1;
-                while pending.get(&want).is_some_and(|(v, n)| *n == v.len()) {
-                    let (values, _) = pending.remove(&want).unwrap_or_default();
-                    let values: Vec<T> = values.into_iter().flatten().collect();
-                    want += 1;
-                    if !on_group(want - 1, values)? {
-                        return Ok(());
-                    }
-                }
-            }
-            Ok(())
-        })();
-        stop.store(true, Ordering::Relaxed);
-        result
-    })
 }
 
 #[cfg(test)]

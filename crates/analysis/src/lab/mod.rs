@@ -17,8 +17,8 @@
 //!   luck/skill variance decomposition.
 //!
 //! The seat games are one rotation per deal because with one bot in every
-//! seat the rotations would replay the same game; so the lab runs its own
-//! small ordered worker pool over `(deal, rotation)` jobs rather than
+//! seat the rotations would replay the same game; so the lab puts its own
+//! `(deal, rotation)` jobs on the worker pool ([`crate::pool`]) rather than
 //! [`crate::duplicate::run`], which always plays every rotation. Results
 //! are stored by job index, so the report is the same whatever the thread
 //! count. The statistics are in [`stats`], the HTML/Markdown/SVG in
@@ -282,8 +282,6 @@ pub struct Config<G: Game> {
     pub strong: String,
     /// Actions after which a game is stopped with no winner (B17).
     pub max_actions: u64,
-    /// Draw a progress bar on standard error.
-    pub progress: bool,
     /// Where the report goes.
     pub out: PathBuf,
     /// The report's title.
@@ -392,7 +390,7 @@ fn ordered<T: Send>(
     tick: impl Fn(),
 ) -> Result<Vec<T>, String> {
     let mut out = Vec::with_capacity(jobs);
-    crate::duplicate::ordered(jobs, 1, threads, job, tick, |_, mut one| {
+    crate::pool::ordered(jobs, 1, threads, job, tick, |_, mut one| {
         out.extend(one.pop());
         Ok(true)
     })?;
@@ -534,8 +532,12 @@ pub fn validate<G: Roster>(cfg: &Config<G>) -> Result<(), String> {
 }
 
 /// Plays every study of every variant and computes the report (without
-/// writing it; see [`report::write`]).
-pub fn run<G: Positions>(cfg: &Config<G>) -> Result<Report, String> {
+/// writing it; see [`report::write`]); `progress` hears of every game and
+/// of each variant's name as its games start.
+pub fn run<G: Positions>(
+    cfg: &Config<G>,
+    progress: &dyn crate::Progress,
+) -> Result<Report, String> {
     validate(cfg)?;
     let start = Instant::now();
     let d = cfg.deals as usize;
@@ -544,18 +546,12 @@ pub fn run<G: Positions>(cfg: &Config<G>) -> Result<Report, String> {
         .iter()
         .map(|v| 3 * (v.players * d) as u64)
         .sum();
-    let bar = cfg.progress.then(|| crate::games_bar(total));
-    let tick = || {
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    };
+    progress.start(total);
+    let tick = || progress.game_done();
     let mut variants = Vec::new();
     let mut all_lengths = Vec::new();
     for v in &cfg.variants {
-        if let Some(b) = &bar {
-            b.set_message(v.name.clone());
-        }
+        progress.stage(&v.name);
         let n = v.players;
         let [all, lone, mixed] = matches(cfg, v);
         let seat_games = ordered(
@@ -594,9 +590,7 @@ pub fn run<G: Positions>(cfg: &Config<G>) -> Result<Report, String> {
     for (v, lengths) in variants.iter_mut().zip(&all_lengths) {
         v.lengths.histogram = stats::histogram_over(lengths, lo, hi, LENGTH_BINS);
     }
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    progress.finish();
     Ok(Report {
         game: G::NAME.to_string(),
         position: G::POSITION.to_string(),
@@ -673,7 +667,7 @@ mod tests {
                 "{bad}"
             );
         }
-        for game in bots::GAMES {
+        for game in registry::GAMES {
             for p in presets(game) {
                 assert_eq!(preset(game, p.name).unwrap(), p);
             }

@@ -1,0 +1,58 @@
+//! `analysis`: bot games in bulk and what is measured from them: the
+//! simulator ([`simulate`]), duplicate play ([`duplicate`]), tournaments
+//! ([`tournament`]), the rules lab ([`lab`]) and their statistics
+//! ([`stats`]).
+//!
+//! A library, not part of the CLI, so that the `ratrace` command line, the
+//! server and language bindings run the same code. It draws nothing and
+//! parses no flags: a long run reports how far it got through
+//! [`Progress`], which the CLI turns into a progress bar. Every run is
+//! generic over [`game::Game`] (with the bots' [`bots::Roster`]) and is a
+//! function of its seed: games are played on a worker pool and their
+//! results handed back in a fixed order, so no figure depends on the
+//! thread count.
+
+pub mod duplicate;
+pub mod lab;
+pub mod playout;
+pub mod pool;
+pub mod simulate;
+pub mod stats;
+pub mod tournament;
+
+/// Mixes a base seed and an index into an independent 64-bit seed
+/// (SplitMix64), so game `i` of a run does not depend on the thread count.
+pub fn derive_seed(base: u64, index: u64) -> u64 {
+    let mut z = base ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// How far a long run (simulate, tournament, lab) has got, for a progress
+/// bar or a log. Every call comes on the thread that called the run, in
+/// order; the default methods do nothing.
+pub trait Progress {
+    /// Games are about to be played: `games` in all.
+    fn start(&self, games: u64) {
+        let _ = games;
+    }
+
+    /// What is being played now (the lab: the variant's name).
+    fn stage(&self, name: &str) {
+        let _ = name;
+    }
+
+    /// One more game is finished.
+    fn game_done(&self) {}
+
+    /// The games are all played.
+    fn finish(&self) {}
+}
+
+/// A run that reports nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Quiet;
+
+impl Progress for Quiet {}

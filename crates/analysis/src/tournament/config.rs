@@ -1,0 +1,154 @@
+//! What a tournament plays: its configuration ([`Config`]: who, how
+//! long, where the checkpoint goes) and the lineups a mode makes.
+//!
+//! Kept apart from the running so that a caller (the CLI, a binding) can
+//! build and check a configuration without touching the worker pool or
+//! the disk; `plan` is the one place that turns a mode into entrants and
+//! lineups, and the checkpoint's fingerprint is made from its result.
+
+use game::Game;
+use std::path::PathBuf;
+
+use super::sprt::SprtSpec;
+
+/// Who plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One candidate against `players - 1` copies of the field bot.
+    Candidate {
+        /// The candidate's bot spec.
+        candidate: String,
+        /// The field's bot spec.
+        field: String,
+    },
+    /// Every ordered pair (A, B) of entrants plays one A against
+    /// `players - 1` B.
+    RoundRobin {
+        /// The entrants' bot specs.
+        bots: Vec<String>,
+    },
+}
+
+/// How long to play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Length {
+    /// This many deals.
+    Deals(u64),
+    /// At least this many games (rounded up to whole deals).
+    Games(u64),
+}
+
+/// What to do with an existing checkpoint in the output folder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Resume {
+    /// Continue it when its configuration matches (refuse it otherwise);
+    /// start one when there is none.
+    #[default]
+    Auto,
+    /// Continue it; it is an error if there is none.
+    Require,
+    /// Start over, replacing it.
+    Fresh,
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config<G: Game> {
+    /// Who plays.
+    pub mode: Mode,
+    /// Seats at the start.
+    pub players: usize,
+    /// Rules options.
+    pub options: G::Options,
+    /// How long.
+    pub length: Length,
+    /// The tournament's seed: deal `i` is played on `derive_seed(seed, i)`.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Actions after which a game is stopped with no winner (B17).
+    pub max_actions: u64,
+    /// Stop early once this test decides (candidate mode only).
+    pub sprt: Option<SprtSpec>,
+    /// Folder for the checkpoint and the reports.
+    pub out: Option<PathBuf>,
+    /// What to do with an existing checkpoint.
+    pub resume: Resume,
+    /// The command line, for the report.
+    pub command: String,
+}
+
+/// The entrants' bot specs, their names in the report, and the lineups.
+pub(crate) type Plan = (Vec<String>, Vec<String>, Vec<Vec<usize>>);
+
+/// The entrants' bot specs, their report names and the lineups of a mode.
+pub(crate) fn plan(mode: &Mode, players: usize) -> Result<Plan, String> {
+    if players < 2 {
+        return Err(format!(
+            "a tournament needs at least 2 players, not {players}"
+        ));
+    }
+    match mode {
+        Mode::Candidate { candidate, field } => {
+            let entrants = vec![candidate.clone(), field.clone()];
+            let labels = if candidate == field {
+                vec![
+                    format!("{candidate} (candidate)"),
+                    format!("{field} (field)"),
+                ]
+            } else {
+                entrants.clone()
+            };
+            // The candidate sits last in rotation 0: seats that join later
+            // (Dalmuti's joins) take the lineup from its first seat on, so
+            // they are field seats.
+            let mut lineup = vec![1; players];
+            lineup[players - 1] = 0;
+            Ok((entrants, labels, vec![lineup]))
+        }
+        Mode::RoundRobin { bots } => {
+            if bots.len() < 2 {
+                return Err("a round robin needs at least two bots in --bots".into());
+            }
+            for (i, b) in bots.iter().enumerate() {
+                if bots[..i].contains(b) {
+                    return Err(format!("bot `{b}` is named twice in --bots"));
+                }
+            }
+            let mut lineups = Vec::new();
+            for a in 0..bots.len() {
+                for b in 0..bots.len() {
+                    if a != b {
+                        let mut l = vec![b; players];
+                        l[players - 1] = a;
+                        lineups.push(l);
+                    }
+                }
+            }
+            Ok((bots.clone(), bots.clone(), lineups))
+        }
+    }
+}
+
+pub(crate) fn lineup_name(labels: &[String], lineup: &[usize]) -> String {
+    let mut parts: Vec<(usize, usize)> = Vec::new();
+    for &e in lineup {
+        match parts.iter_mut().find(|(x, _)| *x == e) {
+            Some(p) => p.1 += 1,
+            None => parts.push((e, 1)),
+        }
+    }
+    // The single bot first: "heuristic + 4 random".
+    parts.sort_by_key(|&(_, n)| n);
+    parts
+        .iter()
+        .map(|&(e, n)| {
+            if n == 1 {
+                labels[e].clone()
+            } else {
+                format!("{n} {}", labels[e])
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}

@@ -1,0 +1,294 @@
+//! The tournament's report: the configuration, the figures, the SPRT and
+//! the timing, serialised as JSON and displayed as Markdown.
+//!
+//! Timing ([`Speed`]) is the only part that varies between equal runs, so
+//! it is kept apart from the figures: tests and comparisons drop it.
+
+use super::figures::Figures;
+use super::sprt::Sprt;
+use super::worker::Deal;
+use serde::Serialize;
+
+/// Timing, which (unlike everything else) varies from run to run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Speed {
+    /// Worker threads.
+    pub threads: usize,
+    /// Games played by this run (not read from the checkpoint).
+    pub games_played: u64,
+    /// Wall-clock seconds of this run's play.
+    pub play_seconds: f64,
+    /// Wall-clock seconds of this run, reading, play and analysis.
+    pub seconds: f64,
+    /// Games per second of this run's play.
+    pub games_per_second: f64,
+    /// Per bot, how long it thought per decision with a choice, over every
+    /// game reported (those read from a checkpoint too).
+    pub think: Vec<ThinkStats>,
+}
+
+/// One bot's thinking time per decision with a choice (wall clock: it
+/// depends on the machine and its load).
+#[derive(Clone, Debug, Serialize)]
+pub struct ThinkStats {
+    /// The bot.
+    pub bot: String,
+    /// Decisions with more than one legal action.
+    pub decisions: u64,
+    /// Mean milliseconds per decision.
+    pub mean_ms: f64,
+    /// The longest decision, milliseconds.
+    pub max_ms: f64,
+}
+
+/// Sums the bots' thinking times over `deals`.
+pub(crate) fn think_stats(deals: &[Deal], labels: &[String]) -> Vec<ThinkStats> {
+    let mut sums = vec![(0u64, 0u64, 0u64); labels.len()];
+    for p in deals.iter().flat_map(|d| &d.games) {
+        for (t, &e) in p.game.think.iter().zip(&p.game.seating) {
+            if let Some(s) = sums.get_mut(e) {
+                s.0 += u64::from(t.decisions);
+                s.1 += t.total_us;
+                s.2 = s.2.max(t.max_us);
+            }
+        }
+    }
+    labels
+        .iter()
+        .zip(sums)
+        .map(|(bot, (n, total, max))| ThinkStats {
+            bot: bot.clone(),
+            decisions: n,
+            mean_ms: total as f64 / 1000.0 / n.max(1) as f64,
+            max_ms: max as f64 / 1000.0,
+        })
+        .collect()
+}
+
+/// The report: written as JSON and Markdown.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Game name.
+    pub game: String,
+    /// `candidate` or `round-robin`.
+    pub mode: String,
+    /// The command line.
+    pub command: String,
+    /// Options as `key=value`.
+    pub options: Vec<String>,
+    /// Seats at the start.
+    pub players: usize,
+    /// The entrants' names in the report (bot specs, tagged when the
+    /// candidate and the field are the same bot).
+    pub entrants: Vec<String>,
+    /// The lineups, e.g. `heuristic + 4 random`.
+    pub lineups: Vec<String>,
+    /// The seed.
+    pub seed: u64,
+    /// The length cap.
+    pub max_actions: u64,
+    /// Games per deal: lineups x rotations.
+    pub games_per_deal: u64,
+    /// Deals asked for.
+    pub deals_planned: u64,
+    /// Deals read back from the checkpoint.
+    pub deals_resumed: u64,
+    /// The SPRT, when asked for.
+    pub sprt: Option<Sprt>,
+    /// The figures.
+    pub figures: Figures,
+    /// Timing.
+    pub speed: Speed,
+}
+
+/// A share as a percentage with two decimals, the report's precision.
+fn pct(x: f64) -> String {
+    crate::stats::pct(x, 2)
+}
+
+/// A difference of shares, with its sign.
+fn signed_pct(x: f64) -> String {
+    format!("{:+.2}%", 100.0 * x)
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let fig = &self.figures;
+        let title = match self.mode.as_str() {
+            "candidate" => format!(
+                "{} vs field {}",
+                self.entrants[0],
+                self.entrants.get(1).map_or("", String::as_str)
+            ),
+            _ => format!("round robin of {}", self.entrants.join(", ")),
+        };
+        writeln!(f, "# Tournament: {}, {title}\n", self.game)?;
+        writeln!(f, "- command: `{}`", self.command)?;
+        writeln!(
+            f,
+            "- {} players, options: {}",
+            self.players,
+            if self.options.is_empty() {
+                "defaults".to_string()
+            } else {
+                self.options.join(" ")
+            }
+        )?;
+        writeln!(
+            f,
+            "- lineups (every one in every seat rotation): {}",
+            self.lineups.join("; ")
+        )?;
+        writeln!(
+            f,
+            "- {} deals x {} games = {} games (seed {}, {} planned, {} read from the checkpoint)\n",
+            fig.deals,
+            self.games_per_deal,
+            fig.games,
+            self.seed,
+            self.deals_planned,
+            self.deals_resumed
+        )?;
+
+        writeln!(f, "## Entrants\n")?;
+        writeln!(
+            f,
+            "First places per seat-game (shared wins count as fractions), 95% Wilson interval.\n"
+        )?;
+        writeln!(
+            f,
+            "| bot | seat-games | first-place rate | 95% CI | fair share | mean place |"
+        )?;
+        writeln!(f, "|---|---:|---:|---|---:|---:|")?;
+        for e in &fig.entrants {
+            writeln!(
+                f,
+                "| {} | {} | {} | {} – {} | {} | {:.2} |",
+                e.bot,
+                e.seat_games,
+                pct(e.wins.rate),
+                pct(e.wins.low),
+                pct(e.wins.high),
+                pct(e.fair_share),
+                e.mean_place
+            )?;
+        }
+
+        writeln!(f, "\n## Paired differences\n")?;
+        writeln!(f, "Per deal: A's per-seat win share minus B's, over the games of that deal with only A and B at the table; mean over deals with a 95% t interval. The last column is the interval's half-width from the per-game differences, as if every game had its own deal.\n")?;
+        writeln!(f, "| A - B | deals | mean | 95% CI (paired) | ± per game |")?;
+        writeln!(f, "|---|---:|---:|---|---:|")?;
+        for p in &fig.paired {
+            writeln!(
+                f,
+                "| {} - {} | {} | {} | {} – {} | ±{} |",
+                p.a,
+                p.b,
+                p.deals,
+                signed_pct(p.mean),
+                signed_pct(p.low),
+                signed_pct(p.high),
+                pct(p.unpaired_half_width)
+            )?;
+        }
+
+        let r = &fig.ratings;
+        writeln!(f, "\n## Ratings\n")?;
+        writeln!(f, "Plackett–Luce fit of the finishing orders (Hunter's MM), Elo-like scale, {} = 0; ± is the standard deviation over {} bootstrap resamples of deals.\n", r.anchor, r.bootstrap)?;
+        writeln!(
+            f,
+            "| bot | rating | ± | 95% bootstrap interval | strength share |"
+        )?;
+        writeln!(f, "|---|---:|---:|---|---:|")?;
+        for b in &r.bots {
+            writeln!(
+                f,
+                "| {} | {:.0} | {:.0} | {:.0} – {:.0} | {} |",
+                b.bot,
+                b.rating,
+                b.sd,
+                b.low,
+                b.high,
+                pct(b.strength)
+            )?;
+        }
+
+        if let Some(t) = &self.sprt {
+            writeln!(f, "\n## SPRT\n")?;
+            let s = t.spec;
+            let decision = match t.decision.as_str() {
+                "H1" => format!("**accept H1** (p = {}) after {} deals", s.p1, t.deals),
+                "H0" => format!("**accept H0** (p = {}) after {} deals", s.p0, t.deals),
+                _ => format!("no decision after {} deals", t.deals),
+            };
+            writeln!(
+                f,
+                "{}'s first-place rate, H0 p = {} vs H1 p = {}, alpha {} beta {}: {decision} ({} games, mean {}); log-likelihood ratio {:.3}, bounds {:.3} and {:.3}. The observations are the deals' mean win shares (normal model, variance {:.5} estimated from the deals), since the games of a deal are not independent.",
+                self.entrants[0], s.p0, s.p1, s.alpha, s.beta, t.games, pct(t.mean), t.llr, t.lower, t.upper, t.deal_variance
+            )?;
+        }
+
+        writeln!(f, "\n## Seats\n")?;
+        writeln!(
+            f,
+            "First-place rate by seat, for whoever sat there and for each bot.\n"
+        )?;
+        write!(f, "| seat | all | 95% CI |")?;
+        for e in &self.entrants {
+            write!(f, " {e} |")?;
+        }
+        write!(f, "\n|---|---:|---|")?;
+        for _ in &self.entrants {
+            write!(f, "---:|")?;
+        }
+        writeln!(f)?;
+        for s in &fig.seats {
+            write!(
+                f,
+                "| {} | {} | {} – {} |",
+                s.seat,
+                pct(s.wins.rate),
+                pct(s.wins.low),
+                pct(s.wins.high)
+            )?;
+            for b in &s.by_bot {
+                if b.games == 0 {
+                    write!(f, " – |")?;
+                } else {
+                    write!(f, " {} |", pct(b.rate))?;
+                }
+            }
+            writeln!(f)?;
+        }
+
+        writeln!(f, "\n## Games\n")?;
+        writeln!(
+            f,
+            "- mean game length: {:.1} actions; shared wins: {}; capped (no winner, B17): {}",
+            fig.mean_actions, fig.shared_wins, fig.capped
+        )?;
+        write!(
+            f,
+            "- speed: {} games played in {:.2} s, {:.0} games/s on {} thread(s); {:.2} s in all",
+            self.speed.games_played,
+            self.speed.play_seconds,
+            self.speed.games_per_second,
+            self.speed.threads,
+            self.speed.seconds
+        )?;
+        if self.speed.think.iter().any(|t| t.decisions > 0) {
+            writeln!(
+                f,
+                "\n- thinking time per decision with a choice (wall clock, on this machine under its load at the time):"
+            )?;
+            for t in &self.speed.think {
+                write!(
+                    f,
+                    "\n  - {}: mean {:.2} ms, longest {:.1} ms over {} decisions",
+                    t.bot, t.mean_ms, t.max_ms, t.decisions
+                )?;
+            }
+        }
+        Ok(())
+    }
+}

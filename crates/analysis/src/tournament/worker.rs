@@ -1,0 +1,70 @@
+//! The tournament's worker loop: every lineup of every deal in every seat
+//! rotation, one game per task on the worker pool, handed back deal by
+//! deal in deal order.
+//!
+//! A deal is the unit everything downstream works in (the checkpoint
+//! line, the SPRT observation, the paired difference), so the loop
+//! delivers whole deals, in order, whatever the thread count.
+
+use crate::duplicate::{GameResult, Match};
+use bots::Roster;
+use serde::{Deserialize, Serialize};
+
+/// One game of a deal, with the lineup that played it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Played {
+    /// Index of the lineup (see [`Report::lineups`](super::Report::lineups)).
+    pub lineup: usize,
+    /// The game.
+    #[serde(flatten)]
+    pub game: GameResult,
+}
+
+/// Every game of one deal, lineup by lineup, rotation by rotation: one
+/// checkpoint line.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Deal {
+    /// The deal's index.
+    pub deal: u64,
+    /// Its games.
+    pub games: Vec<Played>,
+}
+
+/// Plays `deals` with every lineup in every rotation on `threads` threads
+/// (one game per task, so a few long games still spread over the cores)
+/// and hands each deal to `on_deal` in deal order on the calling thread.
+/// `on_deal` returns false to stop early. `on_game` is called for every
+/// finished game in completion order.
+pub fn run_deals<G: Roster>(
+    matches: &[Match<G>],
+    deals: std::ops::Range<u64>,
+    threads: usize,
+    on_game: impl FnMut(),
+    mut on_deal: impl FnMut(Deal) -> Result<bool, String>,
+) -> Result<(), String> {
+    let Some(players) = matches.first().map(|m| m.rotations()) else {
+        return Ok(());
+    };
+    let per_deal = matches.len() * players;
+    let tasks = (deals.end.saturating_sub(deals.start)) as usize * per_deal;
+    crate::pool::ordered(
+        tasks,
+        per_deal,
+        threads,
+        |t| {
+            let deal = deals.start + (t / per_deal) as u64;
+            let j = t % per_deal;
+            let lineup = j / players;
+            matches[lineup]
+                .play(deal, j % players)
+                .map(|game| Played { lineup, game })
+        },
+        on_game,
+        |i, games| {
+            on_deal(Deal {
+                deal: deals.start + i as u64,
+                games,
+            })
+        },
+    )
+}
