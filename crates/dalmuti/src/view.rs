@@ -432,7 +432,10 @@ impl Dalmuti {
                     k.0[c.index()] = k.0[c.index()].saturating_sub(1);
                 }
                 let from = t.from.index();
-                if t.kind == TransferKind::Tax && self.pos[from] > self.pos[me] {
+                // (only while the hand the taxes belong to is on: between
+                // hands the places are already the next hand's)
+                let this_hand = !matches!(pv.phase, Phase::SeatNew | Phase::Over);
+                if this_hand && t.kind == TransferKind::Tax && self.pos[from] > self.pos[me] {
                     let worst = t.cards.cards().map(|c| c.index()).max().unwrap_or(1);
                     floor = Some((from, worst));
                 }
@@ -509,14 +512,14 @@ impl Dalmuti {
                 self.hands[s] = view.hand;
                 continue;
             }
+            // (a floored Peon needs nothing more, unless too few cards
+            // were bad enough: then it is topped up like the others)
             let mut h = known[s];
-            if floor.is_none_or(|(p, _)| p != s) {
-                let want = need(s, &known);
-                for &c in &cards[next.min(len)..(next + want).min(len)] {
-                    h.0[c as usize] += 1;
-                }
-                next += want;
+            let want = need(s, &known);
+            for &c in &cards[next.min(len)..(next + want).min(len)] {
+                h.0[c as usize] += 1;
             }
+            next += want;
             self.hands[s] = h;
         }
         // transfers: mine exactly; others' cards made up from the receiver
