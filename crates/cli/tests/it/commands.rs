@@ -1,0 +1,636 @@
+//! The `ratrace` commands: every scenario file of the project, the
+//! scenario runner's own failure reports, terminal play from a scripted
+//! input, records and replays, and the simulator's determinism.
+
+use analysis::simulate;
+use cli::{play, records, scenario};
+use game::{Game, GameOptions, Record, Seat};
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn scenario_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for game in ["bigcheese", "dalmuti"] {
+        let dir = repo().join("scenarios").join(game);
+        for e in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "scen") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_project_scenario_passes() {
+    let files = scenario_files();
+    assert!(
+        files.len() >= 32,
+        "expected scenarios for every ruling, found {}",
+        files.len()
+    );
+    let mut failures = Vec::new();
+    let mut checks = 0;
+    for f in &files {
+        let r = scenario::run_file(f);
+        checks += r.checks;
+        failures.extend(r.failures.iter().map(ToString::to_string));
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(checks > 100, "only {checks} checks ran");
+}
+
+/// The ruling ids the rules pages document (`## B18 Veto timing`): the
+/// shared B1..B17 and D1..D15, and those found later.
+fn documented_rulings() -> Vec<(char, u32)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut ids = Vec::new();
+    for (page, letter) in [("bigcheese", 'B'), ("dalmuti", 'D')] {
+        let text = std::fs::read_to_string(root.join(format!("docs/rules/{page}.md"))).unwrap();
+        for line in text.lines() {
+            let Some(rest) = line
+                .strip_prefix("## ")
+                .and_then(|r| r.strip_prefix(letter))
+            else {
+                continue;
+            };
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            if let Ok(n) = digits.parse() {
+                ids.push((letter.to_ascii_lowercase(), n));
+            }
+        }
+    }
+    ids
+}
+
+/// Every ruling id has a scenario: a file named after it (`b07_...`) or one
+/// that names it in a comment.
+#[test]
+fn every_ruling_has_a_scenario() {
+    let files: Vec<(String, String)> = scenario_files()
+        .iter()
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().to_lowercase(),
+                std::fs::read_to_string(p).unwrap(),
+            )
+        })
+        .collect();
+    let ids = documented_rulings();
+    for shared in (1..=17).map(|i| ('b', i)).chain((1..=15).map(|i| ('d', i))) {
+        assert!(ids.contains(&shared), "docs/rules lack {shared:?}");
+    }
+    for later in [('b', 18), ('b', 19), ('b', 20), ('d', 16)] {
+        assert!(ids.contains(&later), "docs/rules lack {later:?}");
+    }
+    let mut missing = Vec::new();
+    for (letter, n) in ids {
+        let prefix = format!("{letter}{n:02}");
+        let word = format!("{}{n}", letter.to_ascii_uppercase());
+        let covered = files.iter().any(|(name, text)| {
+            name.starts_with(&prefix)
+                || text
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .any(|w| w == word)
+        });
+        if !covered {
+            missing.push(word);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "rulings without a scenario: {missing:?}"
+    );
+}
+
+#[test]
+fn runner_reports_failed_expectations_with_their_line() {
+    let text = "# a scenario that must fail\ngame bigcheese\nplayers 3\n\nexpect turn P1\nexpect turn P2\nexpect over\n";
+    let r = scenario::run_text("t.scen", text);
+    // Exactly one of P1/P2 is to move, and the game is not over.
+    let lines: Vec<usize> = r.failures.iter().map(|f| f.line).collect();
+    assert_eq!(lines.len(), 2, "{:?}", r.failures);
+    assert!(lines.contains(&7), "{:?}", r.failures);
+    assert!(r.failures.iter().all(|f| f.file == "t.scen"));
+}
+
+#[test]
+fn runner_rejects_unknown_games_keys_and_actions() {
+    let r = scenario::run_text("x", "game chess\n");
+    assert_eq!(r.failures[0].line, 1);
+    assert!(
+        r.failures[0].message.contains("unknown game"),
+        "{:?}",
+        r.failures
+    );
+
+    let r = scenario::run_text("x", "game dalmuti\nfrobnicate 3\nexpect over\n");
+    assert_eq!(r.failures[0].line, 2, "{:?}", r.failures);
+
+    let r = scenario::run_text("x", "game bigcheese\nP1 dance\n");
+    assert_eq!(r.failures[0].line, 2);
+    assert!(
+        r.failures[0].message.contains("cannot read action"),
+        "{:?}",
+        r.failures
+    );
+}
+
+#[test]
+fn illegal_lines_must_really_be_illegal() {
+    // Whoever moves first, a bid above 10 free chips is illegal for them...
+    let g = bigcheese::BigCheese::new(&Default::default(), 3, 0).unwrap();
+    let first = g.to_move().unwrap();
+    let ok = format!("game bigcheese\nplayers 3\nillegal {first} bid 11: 11\n");
+    assert!(
+        scenario::run_text("x", &ok).failures.is_empty(),
+        "{:?}",
+        scenario::run_text("x", &ok).failures
+    );
+    // ...and a pass is not, so claiming it is must fail.
+    let bad = format!("game bigcheese\nplayers 3\nillegal {first} pass\n");
+    assert_eq!(scenario::run_text("x", &bad).failures[0].line, 3);
+}
+
+pub(crate) fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ratrace-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Plays a whole game through the terminal loop with scripted input:
+/// garbage, an out-of-range number, an illegal action, `help`, then always
+/// the first legal action.
+fn play_scripted<G: bots::Roster>(
+    players: usize,
+    seed: u64,
+    dir: &Path,
+) -> (play::Ending, String, PathBuf) {
+    let path = dir.join(format!("{}-{seed}.json", G::NAME));
+    let cfg = play::Config::<G> {
+        players,
+        options: G::Options::default(),
+        seed,
+        bots: vec!["random".into(), "heuristic".into()],
+        human: Seat::new(1),
+        record_path: path.clone(),
+    };
+    let mut input = String::from("help\nboard\nhint\nflibbertigibbet\n0\n999\n");
+    input.push_str(&"1\n".repeat(20_000));
+    let mut out = Vec::new();
+    let ending = play::play(&cfg, input.as_bytes(), &mut out).unwrap();
+    (ending, String::from_utf8(out).unwrap(), path)
+}
+
+fn play_and_replay<G: bots::Roster>(players: usize) {
+    let dir = temp_dir(G::NAME);
+    let (ending, out, path) = play_scripted::<G>(players, 42, &dir);
+    assert_eq!(
+        ending,
+        play::Ending::Finished,
+        "{}",
+        &out[out.len().saturating_sub(2000)..]
+    );
+    assert!(
+        out.contains("Cannot read `flibbertigibbet`"),
+        "garbled input must be answered"
+    );
+    assert!(out.contains("There is no choice 0"));
+    // `hint` names one of the legal actions listed just before it.
+    let hint_at = out.find("Hint (").expect("hint answered");
+    let legal_line = out[..hint_at]
+        .lines()
+        .rfind(|l| l.contains("Legal:"))
+        .unwrap();
+    let hinted = out[hint_at..].lines().next().unwrap();
+    let hinted = hinted.split_once("): ").unwrap().1.trim();
+    assert!(
+        legal_line.contains(&format!("] {hinted}")),
+        "hint `{hinted}` not in {legal_line}"
+    );
+    assert!(out.contains("There is no choice 999"));
+    assert!(out.contains("Game over: won by"));
+    assert!(
+        out.contains(&path.display().to_string()),
+        "the record path is printed"
+    );
+
+    let record = records::read(&path).unwrap();
+    assert_eq!(record.game, G::NAME);
+    assert!(record.outcome.is_some());
+    let text = records::play_by_play(&record, false).unwrap();
+    assert!(text.contains("result: won by"), "{text}");
+    // Replaying reproduces the same outcome.
+    let g: G = record.replay(false, |_, _, _| {}).unwrap();
+    assert_eq!(g.outcome(), record.outcome);
+
+    // A record with a changed action is refused, naming that action.
+    let mut bad = record.clone();
+    let k = bad.actions.len() / 2;
+    bad.actions[k] = "P1 flibber".into();
+    let err = records::play_by_play(&bad, false).unwrap_err();
+    assert!(err.contains(&format!("action {}", k + 1)), "{err}");
+
+    // An action by the wrong seat is refused too.
+    let mut bad = record.clone();
+    let (seat, action) = bad.actions[0].split_once(' ').unwrap();
+    let other = Seat::new((seat.parse::<Seat>().unwrap().index() + 1) % players);
+    bad.actions[0] = format!("{other} {action}");
+    let err = records::play_by_play(&bad, false).unwrap_err();
+    assert!(err.contains("action 1"), "{err}");
+
+    // Broken JSON names its line.
+    let json = std::fs::read_to_string(&path).unwrap();
+    let broken = json.replacen("\"actions\": [", "\"actions\": [[", 1);
+    let err = records::parse(&broken).unwrap_err();
+    assert!(err.contains("line"), "{err}");
+    // Wrong game.
+    let mut other = record.clone();
+    other.game = "chess".into();
+    assert!(records::play_by_play(&other, false)
+        .unwrap_err()
+        .contains("unknown game"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bigcheese_terminal_game_record_and_replay() {
+    play_and_replay::<bigcheese::BigCheese>(4);
+}
+
+#[test]
+fn dalmuti_terminal_game_record_and_replay() {
+    play_and_replay::<dalmuti::Dalmuti>(5);
+}
+
+#[test]
+fn quitting_saves_the_game_so_far() {
+    let dir = temp_dir("quit");
+    let path = dir.join("q.json");
+    let cfg = play::Config::<dalmuti::Dalmuti> {
+        players: 4,
+        options: Default::default(),
+        seed: 9,
+        bots: vec!["random".into()],
+        human: Seat::new(0),
+        record_path: path.clone(),
+    };
+    let mut out = Vec::new();
+    let ending = play::play(&cfg, "1\n1\nquit\n".as_bytes(), &mut out).unwrap();
+    assert_eq!(ending, play::Ending::Quit);
+    let record = records::read(&path).unwrap();
+    assert!(record.outcome.is_none());
+    let g: dalmuti::Dalmuti = record.replay(false, |_, _, _| {}).unwrap();
+    assert!(g.outcome().is_none());
+    // The seed is told only at the end.
+    let out = String::from_utf8(out).unwrap();
+    let (before, after) = out.split_at(out.find("Left the game.").unwrap());
+    assert!(
+        !before.contains("Seed: 9") && !before.contains("seed 9"),
+        "{before}"
+    );
+    assert!(after.contains("Seed: 9"), "{after}");
+    // A replay of an unfinished game hides the seed and every private line...
+    let text = records::play_by_play(&record, false).unwrap();
+    assert!(text.contains("hidden until the game ends"), "{text}");
+    assert!(!text.contains("you are dealt"), "{text}");
+    assert!(!text.contains("seed 9"), "{text}");
+    // ...unless asked to reveal them.
+    let text = records::play_by_play(&record, true).unwrap();
+    assert!(
+        text.contains("you are dealt") && text.contains("seed 9"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn sim<G: bots::Roster>(threads: usize, seed: u64) -> simulate::Summary {
+    let cfg = simulate::Config::<G> {
+        games: 200,
+        players: G::DEFAULT_PLAYERS,
+        bots: vec!["heuristic".into(), "random".into()],
+        options: G::Options::default(),
+        seed,
+        threads,
+        max_actions: 100_000,
+        rotate: true,
+    };
+    simulate::run(&cfg, &analysis::Quiet).unwrap()
+}
+
+fn sim_is_deterministic<G: bots::Roster>() {
+    let a = sim::<G>(1, 5);
+    let b = sim::<G>(2, 5);
+    let c = sim::<G>(2, 6);
+    let wins = |s: &simulate::Summary| s.seats.iter().map(|x| x.wins.wins).collect::<Vec<_>>();
+    assert_eq!(wins(&a), wins(&b));
+    assert_eq!(a.mean_actions, b.mean_actions);
+    assert_ne!(
+        a.mean_actions, c.mean_actions,
+        "another seed gives other games"
+    );
+    let total: f64 = a.seats.iter().map(|s| s.wins.wins).sum::<f64>() + a.capped as f64;
+    assert!(
+        (total - 200.0).abs() < 1e-6,
+        "every game has a winner or is capped: {total}"
+    );
+    for s in &a.seats {
+        assert!(s.wins.low <= s.wins.rate && s.wins.rate <= s.wins.high);
+    }
+}
+
+#[test]
+fn bigcheese_simulation_is_deterministic() {
+    sim_is_deterministic::<bigcheese::BigCheese>();
+}
+
+#[test]
+fn dalmuti_simulation_is_deterministic() {
+    sim_is_deterministic::<dalmuti::Dalmuti>();
+}
+
+#[test]
+fn records_round_trip_through_json() {
+    let mut options = bigcheese::Options::default();
+    options.set("dice", "d6").unwrap();
+    let mut r = Record::new::<bigcheese::BigCheese>(&options, 3, u64::MAX);
+    r.actions.push("P1 pass".into());
+    let dir = temp_dir("json");
+    let path = dir.join("r.json");
+    records::write(&path, &r).unwrap();
+    let back = records::read(&path).unwrap();
+    assert_eq!(back, r);
+    assert_eq!(back.options::<bigcheese::BigCheese>().unwrap(), options);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The real binary, as a person runs it.
+mod binary {
+    use std::io::Write;
+    use std::process::{Command, Output, Stdio};
+
+    fn ratrace(args: &[&str], stdin: &str) -> Output {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ratrace"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stdin.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    }
+
+    fn text(b: &[u8]) -> String {
+        String::from_utf8_lossy(b).into_owned()
+    }
+
+    #[test]
+    fn bad_input_gets_a_clear_error_and_exit_code_2() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["play", "chess"], "unknown game `chess`"),
+            (
+                &["simulate", "bigcheese", "--players", "9", "--games", "1"],
+                "3 to 6 players",
+            ),
+            (
+                &[
+                    "simulate",
+                    "dalmuti",
+                    "--option",
+                    "nonsense=1",
+                    "--games",
+                    "1",
+                ],
+                "unknown option `nonsense`",
+            ),
+            (
+                &["simulate", "bigcheese", "--option", "dice", "--games", "1"],
+                "key=value",
+            ),
+            (
+                &["simulate", "bigcheese", "--bots", "genius", "--games", "1"],
+                "unknown bot `genius`",
+            ),
+            (
+                &["replay", "/nonexistent/record.json"],
+                "/nonexistent/record.json",
+            ),
+        ];
+        for (args, want) in cases {
+            let out = ratrace(args, "");
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{args:?}: {}",
+                text(&out.stderr)
+            );
+            assert!(
+                text(&out.stderr).contains(want),
+                "{args:?}: {}",
+                text(&out.stderr)
+            );
+            assert!(!text(&out.stderr).contains("panicked"), "{args:?}");
+        }
+    }
+
+    #[test]
+    fn play_quit_and_replay_through_the_binary() {
+        let dir = super::temp_dir("bin");
+        let record = dir.join("g.json");
+        let r = record.to_str().unwrap();
+        let out = ratrace(
+            &["play", "bigcheese", "--seed", "3", "--record", r],
+            "bid 99\nquit\n",
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(stdout.contains("Game record saved to"), "{stdout}");
+        let out = ratrace(&["replay", r], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("bigcheese"));
+        // Ctrl-D (end of input) also leaves cleanly.
+        let out = ratrace(&["play", "dalmuti", "--seed", "3", "--record", r], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// `ratrace verify`: an honest finished record verifies; a forged
+    /// score, a truncated record with a forged outcome and one with none
+    /// are refused (exit 1) with the mismatch in words (issue 8, F1).
+    #[test]
+    fn verify_accepts_an_honest_record_and_refuses_forgeries() {
+        let dir = super::temp_dir("verify");
+        let (_, _, path) = super::play_scripted::<bigcheese::BigCheese>(4, 5, &dir);
+        let honest = cli::records::read(&path).unwrap();
+        let o = honest.outcome.clone().expect("a finished game");
+        let p = path.to_str().unwrap();
+        let out = ratrace(&["verify", p], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("outcome matches the replay"));
+        assert!(text(&out.stdout).contains("verified:"));
+
+        let check = |r: &game::Record, want: &str| {
+            let f = dir.join("forged.json");
+            cli::records::write(&f, r).unwrap();
+            let out = ratrace(&["verify", f.to_str().unwrap()], "");
+            assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+            assert!(text(&out.stderr).contains(want), "{}", text(&out.stderr));
+        };
+        let mut score = honest.clone();
+        score.outcome.as_mut().unwrap().scores[0] = 99;
+        check(
+            &score,
+            &format!("score of P1: record says 99, replay gives {}", o.scores[0]),
+        );
+        let mut cut = honest.clone();
+        cut.actions.truncate(40);
+        cut.outcome = Some(game::Outcome {
+            winners: vec![game::Seat::new(0)],
+            places: vec![1, 2, 2, 2],
+            scores: vec![99, 0, 0, 0],
+            capped: true,
+        });
+        check(&cut, "the game is not over after 40 actions");
+        cut.outcome = None;
+        check(&cut, "the game is not over after 40 actions");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// `ratrace verify` on a fair-deal record lists each player's
+    /// contribution; a changed contribution is refused.
+    #[test]
+    fn verify_shows_each_contribution_of_a_fair_deal() {
+        use bigcheese::BigCheese;
+        use game::{Game, Record};
+        use registry::fair;
+        let secret = fair::new_secret();
+        let mut cs = std::collections::BTreeMap::new();
+        let (a, b) = (
+            fair::hex(&fair::new_secret()),
+            fair::hex(&fair::new_secret()),
+        );
+        fair::contribute(&mut cs, game::Seat::new(0), &a).unwrap();
+        fair::contribute(&mut cs, game::Seat::new(2), &b).unwrap();
+        let seed = fair::seed(&secret, &cs);
+        let options = Default::default();
+        let mut g = BigCheese::new_seeded(&options, 3, &seed).unwrap();
+        let mut r = Record::new::<BigCheese>(&options, 3, seed);
+        let mut bot = <BigCheese as bots::Roster>::bot("heuristic", 1).unwrap();
+        let mut legal = Vec::new();
+        while let Some(seat) = g.to_move() {
+            g.legal_actions(&mut legal);
+            let action = bot.choose(&g.view(seat), &legal);
+            g.apply(action).unwrap();
+            r.push::<BigCheese>(seat, action);
+        }
+        r.outcome = g.outcome();
+        r.fairness = Some(fair::fairness(&secret, &cs, true));
+        let dir = super::temp_dir("fair");
+        let f = dir.join("fair.json");
+        cli::records::write(&f, &r).unwrap();
+        let out = ratrace(&["verify", f.to_str().unwrap()], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        for want in [
+            format!("P1's contribution {a} went into the seed"),
+            format!("P3's contribution {b} went into the seed"),
+            "matches its published commitment".to_string(),
+        ] {
+            assert!(stdout.contains(&want), "{want} in {stdout}");
+        }
+        r.fairness.as_mut().unwrap().contributions[1].value = a;
+        cli::records::write(&f, &r).unwrap();
+        let out = ratrace(&["verify", f.to_str().unwrap()], "");
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            text(&out.stderr).contains("the secret and the contributions give"),
+            "{}",
+            text(&out.stderr)
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_closed_output_pipe_ends_quietly() {
+        use std::io::Read;
+        // A whole Dalmuti session replays to more than a pipe holds (64 KiB).
+        let dir = super::temp_dir("pipe");
+        let (_, _, record) = super::play_scripted::<dalmuti::Dalmuti>(5, 3, &dir);
+        let full =
+            cli::records::play_by_play(&cli::records::read(&record).unwrap(), false).unwrap();
+        assert!(full.len() > 80 * 1024, "only {} bytes", full.len());
+        // `ratrace replay FILE | head -c 10`: the reader goes away early.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ratrace"))
+            .arg("replay")
+            .arg(&record)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 10];
+        stdout.read_exact(&mut first).unwrap();
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            !text(&out.stderr).contains("panicked"),
+            "{}",
+            text(&out.stderr)
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn simulate_json_is_machine_readable() {
+        let out = ratrace(
+            &[
+                "simulate",
+                "dalmuti",
+                "--games",
+                "20",
+                "--option",
+                "hands=2",
+                "--json",
+                "--threads",
+                "2",
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["games"], 20);
+        assert_eq!(v["seats"].as_array().unwrap().len(), 5);
+    }
+
+    #[test]
+    fn scenario_command_exits_nonzero_on_failure() {
+        let dir = super::temp_dir("scen");
+        let f = dir.join("bad.scen");
+        std::fs::write(&f, "game dalmuti\nexpect over\n").unwrap();
+        let out = ratrace(&["scenario", f.to_str().unwrap()], "");
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            text(&out.stderr).contains("bad.scen:2:"),
+            "{}",
+            text(&out.stderr)
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
