@@ -50,6 +50,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .route("/api/games", get(games))
         .route("/api/tables", get(list_tables).post(create_table))
         .route("/api/tables/{id}/record", get(record))
+        .route("/api/tables/{id}/replay/{from}", get(replay))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .merge(
             Router::new()
@@ -672,6 +673,118 @@ async fn record(
         _ => None);
     record.outcome = outcome;
     Ok(Json(record))
+}
+
+/// The most positions one replay request returns.
+pub const REPLAY_BATCH: usize = 100;
+
+/// One position of a finished game's replay: after `step` actions (0 is
+/// the deal), the whole board. The game is over and its seed revealed, so
+/// every hand may be shown, and every event, private ones included.
+#[derive(Serialize)]
+struct ReplayStep {
+    /// Actions applied so far.
+    step: usize,
+    /// The action that led here (`P2 bid 3`); none at step 0.
+    action: Option<String>,
+    /// Who decides next (none at the end).
+    to_move: Option<Seat>,
+    /// The public view: what the table shows.
+    public: serde_json::Value,
+    /// The public view as a text board.
+    board: String,
+    /// Each seat's hidden cards (its view's `hand`; null where the game
+    /// keeps none).
+    hands: Vec<serde_json::Value>,
+    /// What happened in this step, in order, each with who could read it
+    /// during the game.
+    events: Vec<serde_json::Value>,
+}
+
+/// `GET /api/tables/{id}/replay/{from}`: a finished game's positions from
+/// step `from`, at most [`REPLAY_BATCH`] of them, rebuilt by replaying its
+/// record (`{"steps": total actions, "positions": [...]}`). Metered like a
+/// record download; an unfinished game is refused (`not_over`).
+async fn replay(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    Path((id, from)): Path<(String, usize)>,
+) -> Result<Json<serde_json::Value>, Error> {
+    if !valid_id(&id) {
+        return Err(Error::UnknownTable);
+    }
+    meter(&state, Kind::Record, addr, "replays")?;
+    let store = state.store();
+    let stored = tokio::task::spawn_blocking(move || store.load(&id))
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))??
+        .ok_or(Error::UnknownTable)?;
+    if stored.finished_at.is_none() {
+        return Err(Error::NotOver);
+    }
+    let record = table::record_of(&stored);
+    tokio::task::spawn_blocking(move || {
+        crate::with_game!(record.game.as_str(), G => replay_positions::<G>(&record, from),
+            _ => Err(Error::UnknownTable))
+    })
+    .await
+    .map_err(|e| Error::Internal(e.to_string()))?
+    .map(Json)
+}
+
+/// Replays `record` and keeps the positions `from..from + REPLAY_BATCH`.
+fn replay_positions<G: Game>(
+    record: &game::Record,
+    from: usize,
+) -> Result<serde_json::Value, Error> {
+    let total = record.actions.len();
+    if from > total {
+        return Err(Error::BadInput(format!(
+            "the game has {total} actions: no step {from}"
+        )));
+    }
+    let last = total.min(from + REPLAY_BATCH - 1);
+    let broken = |e: String| Error::Internal(format!("a stored record does not replay: {e}"));
+    let mut g: G = record.start().map_err(|e| broken(e.to_string()))?;
+    g.set_logging(true);
+    let mut positions = Vec::with_capacity(last + 1 - from);
+    let mut seen = 0;
+    for step in 0..=last {
+        let mut action = None;
+        if step > 0 {
+            let (seat, a) = record
+                .parse_action::<G>(step - 1)
+                .map_err(|e| broken(e.to_string()))?;
+            g.act(seat, a).map_err(|e| broken(e.to_string()))?;
+            action = Some(format!("{seat} {a}"));
+        }
+        if step >= from {
+            let hands = Seat::all(g.players())
+                .map(|s| {
+                    json_value(&g.view(s))
+                        .get("hand")
+                        .cloned()
+                        .unwrap_or(serde_json::Value::Null)
+                })
+                .collect();
+            positions.push(ReplayStep {
+                step,
+                action,
+                to_move: g.to_move(),
+                public: json_value(&g.public_view()),
+                board: g.public_view().to_string(),
+                hands,
+                events: g.log()[seen..].iter().map(json_value).collect(),
+            });
+        }
+        seen = g.log().len();
+    }
+    Ok(serde_json::json!({ "steps": total, "positions": positions }))
+}
+
+/// Anything serializable as a JSON value (null if it cannot be).
+fn json_value<T: Serialize>(v: &T) -> serde_json::Value {
+    serde_json::to_value(v).unwrap_or(serde_json::Value::Null)
 }
 
 /// A record check's token, taken before the (up to 4 MiB) body is read.

@@ -199,6 +199,11 @@ async fn every_bad_message_is_refused_and_changes_nothing() {
         (status, v["error"]["code"].as_str()),
         (409, Some("not_over"))
     );
+    let (status, v) = http(addr, "GET", &format!("/api/tables/{id}/replay/0"), None).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("not_over"))
+    );
 
     // Still serving: the next mover can act.
     state_at(&mut ws[other], 1).await;

@@ -88,6 +88,51 @@ async fn play_game(game: &str, players: usize, options: Value) {
         record["actions"].as_array().unwrap().len() as u64,
         last["seq"].as_u64().unwrap()
     );
+    // The replay rebuilds every position: the deal, then one per action,
+    // at most 100 a request, every hand shown (the game is over).
+    let n = record["actions"].as_array().unwrap().len();
+    let (status, first) = http(
+        server.addr,
+        "GET",
+        &format!("/api/tables/{id}/replay/0"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["steps"].as_u64(), Some(n as u64));
+    let positions = first["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), (n + 1).min(100));
+    assert_eq!(positions[0]["step"], 0);
+    assert!(positions[0]["action"].is_null());
+    assert!(
+        !positions[0]["events"].as_array().unwrap().is_empty(),
+        "the deal"
+    );
+    assert_eq!(positions[0]["hands"].as_array().unwrap().len(), players);
+    assert_eq!(positions[1]["action"], record["actions"][0]);
+    assert!(positions[1]["board"].as_str().unwrap().len() > 20);
+    let (status, end) = http(
+        server.addr,
+        "GET",
+        &format!("/api/tables/{id}/replay/{n}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{end}");
+    let last_pos = &end["positions"][0];
+    assert_eq!(last_pos["step"].as_u64(), Some(n as u64));
+    assert!(last_pos["to_move"].is_null(), "over at the end");
+    let (status, v) = http(
+        server.addr,
+        "GET",
+        &format!("/api/tables/{id}/replay/{}", n + 1),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (400, Some("bad_input"))
+    );
     let (status, report) = http(
         server.addr,
         "POST",
