@@ -569,5 +569,18 @@
     });
   }
 
-  start();
+  /* ---------- for the replay page ---------- */
+
+  /**
+   * The board and the players of any state (the replay's positions, drawn
+   * as a spectator sees them), with this page's own renderers.
+   */
+  RR.tableBoard = function (st) {
+    T.st = st;
+    T.log = st.log || [];
+    return { board: isDal() ? dalBoard() : bcBoard(), players: isDal() ? dalPlayers() : bcPlayers() };
+  };
+
+  // The replay page borrows the renderers; it has no table to connect to.
+  if (document.body.dataset.page !== 'replay') start();
 })();
