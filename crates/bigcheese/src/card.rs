@@ -135,6 +135,8 @@ impl serde::Serialize for Card {
     }
 }
 
+game::deserialize_from_str!(Card);
+
 #[cfg(test)]
 mod tests {
     use super::*;

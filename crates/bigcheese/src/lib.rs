@@ -23,6 +23,7 @@
 mod action;
 mod card;
 mod error;
+mod event;
 mod options;
 mod scenario;
 mod state;
@@ -31,6 +32,7 @@ mod view;
 pub use action::{Action, Faces, RerollDice};
 pub use card::Card;
 pub use error::IllegalAction;
+pub use event::{Event, Rolled};
 pub use options::{DiceMode, Options};
 pub use scenario::Setup;
 pub use state::BigCheese;
@@ -135,6 +137,7 @@ reroll 1,1,2 half-of-n: play a Big Cheese to re-roll the dice showing these valu
     type Error = IllegalAction;
     type View = View;
     type PublicView = PublicView;
+    type Event = Event;
 
     fn new_seeded(
         options: &Options,
@@ -246,7 +249,7 @@ reroll 1,1,2 half-of-n: play a Big Cheese to re-roll the dice showing these valu
         self.set_logging_on(on);
     }
 
-    fn log(&self) -> &[LogEntry] {
+    fn events(&self) -> &[LogEntry<Event>] {
         &self.log
     }
 }

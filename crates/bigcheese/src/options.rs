@@ -9,7 +9,9 @@ use std::fmt;
 use std::str::FromStr;
 
 /// How a matured number card pays out (B11). Never mixed in one game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum DiceMode {
     /// The card's own die (d2 for the 2, d4, ..., d20); the roll is the payout.

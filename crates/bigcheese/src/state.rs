@@ -2,10 +2,10 @@
 //! advancing, maturing, payouts, Big Cheese decisions and the end.
 //!
 //! The state is made for fast rollouts: fixed arrays of `u8` counters, no
-//! heap allocation per action, and no string formatting unless logging is
-//! on. Decks are stacks (top card last); discards are counts per kind,
+//! heap allocation per action, and no event built unless logging is on. Decks are stacks (top card last); discards are counts per kind,
 //! because their order never matters (they are shuffled before reuse, B16).
 
+use crate::event::{Event, Rolled};
 use crate::{Action, Card, DiceMode, Faces, IllegalAction, Options, RerollDice};
 use game::{ActError, LogEntry, Outcome, Seat, SetupError};
 use rand::seq::SliceRandom;
@@ -38,13 +38,23 @@ const BIDS: [Action; 256] = {
     t
 };
 
-/// Appends a public log line, formatting only when logging is on.
+/// Appends a public event, building it only when logging is on.
 macro_rules! log {
-    ($s:expr, $($arg:tt)*) => {
+    ($s:expr, $event:expr) => {
         if $s.logging {
-            $s.log.push(LogEntry::public(format!($($arg)*)));
+            let event = $event;
+            $s.log.push(LogEntry::public(event));
         }
     };
+}
+
+/// How a payout came about: the project matured with no decision to make,
+/// or its owner kept the roll (`new`: the roll after their last Big
+/// Cheese).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Via {
+    Matured,
+    Keep { new: bool },
 }
 
 /// A card on the table with chips on it.
@@ -137,7 +147,7 @@ pub struct BigCheese {
     pub(crate) forced_pos: u8,
     pub(crate) rng: ChaCha8Rng,
     pub(crate) logging: bool,
-    pub(crate) log: Vec<LogEntry>,
+    pub(crate) log: Vec<LogEntry<Event>>,
 }
 
 /// Every seat, built at compile time (so no bounds assert on the hot path).
@@ -275,7 +285,13 @@ impl BigCheese {
                 self.bidder = NONE;
                 self.passed = 0;
                 self.bid_in = 0;
-                log!(self, "auction for {top}: {} leads", seat(self.leader));
+                log!(
+                    self,
+                    Event::Auction {
+                        card: top,
+                        leader: seat(self.leader),
+                    }
+                );
                 return;
             }
             let total = self.discard_count();
@@ -290,10 +306,7 @@ impl BigCheese {
                 self.discards = [0; 9];
                 let len = self.deck_len as usize;
                 self.deck[..len].shuffle(&mut self.rng);
-                log!(
-                    self,
-                    "deck empty: {total} discards shuffled into a new deck"
-                );
+                log!(self, Event::Reshuffled { cards: total });
                 continue;
             }
             if self.n_projects == 0 {
@@ -301,18 +314,12 @@ impl BigCheese {
                 // in hands); stop rather than loop.
                 self.phase = Phase::Over;
                 self.winners = 0;
-                log!(
-                    self,
-                    "no card can ever be revealed: the game stops with no winner"
-                );
+                log!(self, Event::Stuck);
                 return;
             }
             // B16 (our ruling): every project advances one step; matured
             // projects resolve in seat order from the current leader.
-            log!(
-                self,
-                "nothing to reveal: every project advances one step (B16)"
-            );
+            log!(self, Event::NothingToReveal);
             self.advance(self.leader);
             if !self.resolve_queue() {
                 return;
@@ -377,9 +384,10 @@ impl BigCheese {
                     self.vetos[owner as usize] += 1;
                     log!(
                         self,
-                        "V of {} matures: into {}'s hand",
-                        seat(owner),
-                        seat(owner)
+                        Event::ToHand {
+                            owner: seat(owner),
+                            card: Card::Veto,
+                        }
                     );
                 }
                 Card::BigCheese if self.opts.dice == DiceMode::NoDice => self.hire(owner),
@@ -387,9 +395,10 @@ impl BigCheese {
                     self.cheeses[owner as usize] += 1;
                     log!(
                         self,
-                        "BC of {} matures: into {}'s hand",
-                        seat(owner),
-                        seat(owner)
+                        Event::ToHand {
+                            owner: seat(owner),
+                            card: Card::BigCheese,
+                        }
                     );
                 }
                 Card::Two
@@ -421,11 +430,12 @@ impl BigCheese {
         self.discards[Card::BigCheese.index()] += 1;
         log!(
             self,
-            "BC of {} matures: {} hires {allowed} chips ({} hired, {} in the game; B15)",
-            seat(owner),
-            seat(owner),
-            self.hired[o],
-            self.hired_total
+            Event::Hire {
+                owner: seat(owner),
+                chips: allowed,
+                hired: self.hired[o],
+                total: self.hired_total,
+            }
         );
     }
 
@@ -503,34 +513,12 @@ impl BigCheese {
         }
     }
 
-    /// The roll in words, for the log.
-    pub(crate) fn roll_text(&self, roll: &Roll) -> String {
-        let value = roll.card.value();
-        let list = |d: &[u8]| {
-            d.iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        let pay = self.payout(roll);
-        match self.opts.dice {
-            DiceMode::Polyhedral => format!("d{value} rolls {}", roll.dice[0]),
-            DiceMode::D6 => format!(
-                "d6 rolls {}: {} x {value} = {pay}",
-                roll.dice[0], roll.dice[0]
-            ),
-            DiceMode::BestOfTwo => format!(
-                "2d6 roll {}: best {} x {value} = {pay}",
-                list(roll.dice()),
-                roll.dice()[1]
-            ),
-            DiceMode::HalfOfN => format!(
-                "{value}d6 roll {}: best {} sum {} x 2 = {pay}",
-                list(roll.dice()),
-                value / 2,
-                pay / 2
-            ),
-            DiceMode::NoDice => format!("pays its face value {value}"),
+    /// The roll as an event shows it.
+    fn rolled(&self, roll: &Roll) -> Rolled {
+        Rolled {
+            mode: self.opts.dice,
+            dice: roll.dice().to_vec(),
+            payout: self.payout(roll),
         }
     }
 
@@ -546,51 +534,70 @@ impl BigCheese {
                 self.phase = Phase::Roll;
                 log!(
                     self,
-                    "{} of {} matures: {}; {} may play a Big Cheese",
-                    m.card,
-                    seat(m.owner),
-                    self.roll_text(&roll),
-                    seat(m.owner)
+                    Event::Roll {
+                        owner: seat(m.owner),
+                        card: m.card,
+                        roll: self.rolled(&roll),
+                    }
                 );
                 return false;
             }
-            if self.logging {
-                let text = format!(
-                    "{} of {} matures: {}",
-                    m.card,
-                    seat(m.owner),
-                    self.roll_text(&roll)
-                );
-                self.pay(&roll, text);
-            } else {
-                self.pay(&roll, String::new());
-            }
+            self.pay(&roll, Via::Matured);
         }
         true
     }
 
     /// Pays a roll to its owner and discards the card; with `exact`, a
     /// payout that would pass the target is ignored (B13).
-    fn pay(&mut self, roll: &Roll, prefix: String) {
+    fn pay(&mut self, roll: &Roll, via: Via) {
         let o = roll.owner as usize;
+        let (owner, card) = (seat(roll.owner), roll.card);
         let amount = self.payout(roll);
         self.discards[roll.card.index()] += 1;
         if self.opts.exact && self.scores[o] + amount > self.target {
+            let target = self.target;
             log!(
                 self,
-                "{prefix}, {amount} would pass the exact target {}: ignored, {} discarded (B13)",
-                self.target,
-                roll.card
+                match via {
+                    Via::Matured => Event::PayoutIgnored {
+                        owner,
+                        card,
+                        roll: self.rolled(roll),
+                        amount,
+                        target,
+                    },
+                    Via::Keep { new } => Event::KeepIgnored {
+                        owner,
+                        card,
+                        new_roll: new,
+                        amount,
+                        target,
+                    },
+                }
             );
             return;
         }
         self.scores[o] += amount;
         self.scored[o] += 1;
+        let total = self.scores[o];
         log!(
             self,
-            "{prefix}, {} scores {amount} (total {})",
-            seat(roll.owner),
-            self.scores[o]
+            match via {
+                Via::Matured => Event::Payout {
+                    owner,
+                    card,
+                    roll: self.rolled(roll),
+                    amount,
+                    total,
+                },
+                Via::Keep { new } => Event::Keep {
+                    owner,
+                    card,
+                    new_roll: new,
+                    amount,
+                    total,
+                },
+            }
         );
     }
 
@@ -630,36 +637,28 @@ impl BigCheese {
             let tied: Vec<u8> = (0..self.n).filter(|p| winners & (1 << p) != 0).collect();
             let face = self.die(tied.len() as u8);
             let w = tied[face as usize - 1];
-            if self.logging {
-                let names: Vec<String> = tied.iter().map(|&p| seat(p).to_string()).collect();
-                log!(
-                    self,
-                    "{} tie with {}: a {}-sided die rolls {face}, {} wins (B20)",
-                    names.join(" and "),
-                    best.0,
-                    tied.len(),
-                    seat(w)
-                );
-            }
+            log!(
+                self,
+                Event::TieBroken {
+                    tied: tied.iter().map(|&p| seat(p)).collect(),
+                    score: best.0,
+                    face,
+                    winner: seat(w),
+                }
+            );
             winners = 1 << w;
         }
         self.winners = winners;
-        if self.logging {
-            let names: Vec<String> = (0..self.n)
-                .filter(|p| winners & (1 << p) != 0)
-                .map(|p| seat(p).to_string())
-                .collect();
-            let verb = if names.len() > 1 {
-                "share the win"
-            } else {
-                "wins"
-            };
-            self.log.push(LogEntry::public(format!(
-                "{} {verb} with {}",
-                names.join(" and "),
-                best.0
-            )));
-        }
+        log!(
+            self,
+            Event::Win {
+                winners: (0..self.n)
+                    .filter(|p| winners & (1 << p) != 0)
+                    .map(seat)
+                    .collect(),
+                score: best.0,
+            }
+        );
         true
     }
 
@@ -676,7 +675,14 @@ impl BigCheese {
         let bid = self.high;
         let card = self.pop_top();
         self.free[w as usize] -= bid;
-        log!(self, "{} takes {card} for {bid} chips", seat(w));
+        log!(
+            self,
+            Event::Take {
+                seat: seat(w),
+                card,
+                chips: bid,
+            }
+        );
         // B4: the taker leads next.
         self.leader = w;
         self.advance(w);
@@ -750,18 +756,18 @@ impl BigCheese {
         self.roll = roll;
         log!(
             self,
-            "{} plays a Big Cheese: {}, now {}",
-            seat(o),
-            Action::Reroll(dice),
-            self.roll_text(&roll)
+            Event::Reroll {
+                owner: seat(o),
+                card: roll.card,
+                rerolled: match dice {
+                    RerollDice::Die => Vec::new(),
+                    RerollDice::Faces(f) => f.values().collect(),
+                },
+                roll: self.rolled(&roll),
+            }
         );
         if self.cheeses[o as usize] == 0 {
-            let text = if self.logging {
-                format!("{} keeps the new roll", seat(o))
-            } else {
-                String::new()
-            };
-            self.pay(&roll, text);
+            self.pay(&roll, Via::Keep { new: true });
             self.continue_advance();
         }
     }
@@ -972,7 +978,13 @@ impl BigCheese {
                     self.high = b;
                     self.bidder = self.turn;
                     self.bid_in |= 1 << self.turn;
-                    log!(self, "{} bids {b}", seat(self.turn));
+                    log!(
+                        self,
+                        Event::Bid {
+                            seat: seat(self.turn),
+                            amount: b,
+                        }
+                    );
                     let others = ((1u8 << self.n) - 1) & !(1 << self.turn);
                     if self.passed == others {
                         self.take();
@@ -982,17 +994,19 @@ impl BigCheese {
                 }
                 Action::Pass => {
                     self.passed |= 1 << self.turn;
-                    log!(self, "{} passes", seat(self.turn));
+                    log!(
+                        self,
+                        Event::Pass {
+                            seat: seat(self.turn),
+                        }
+                    );
                     let all = (1u8 << self.n) - 1;
                     if self.bidder == NONE {
                         if self.passed == all {
                             // B7: nobody bid.
                             let card = self.pop_top();
                             self.discards[card.index()] += 1;
-                            log!(
-                                self,
-                                "everyone passes: {card} discarded, nothing advances (B7)"
-                            );
+                            log!(self, Event::AllPass { card });
                             self.start_auction();
                         } else {
                             self.turn = self.next_bidder(self.turn);
@@ -1012,8 +1026,10 @@ impl BigCheese {
                     self.discards[card.index()] += 1;
                     log!(
                         self,
-                        "{} vetoes {card}: bids are void, nothing advances (B6)",
-                        seat(self.turn)
+                        Event::Veto {
+                            seat: seat(self.turn),
+                            card,
+                        }
                     );
                     self.start_auction();
                 }
@@ -1022,12 +1038,7 @@ impl BigCheese {
             Phase::Roll => match action {
                 Action::Keep => {
                     let roll = self.roll;
-                    let text = if self.logging {
-                        format!("{} keeps the roll", seat(roll.owner))
-                    } else {
-                        String::new()
-                    };
-                    self.pay(&roll, text);
+                    self.pay(&roll, Via::Keep { new: false });
                     self.continue_advance();
                 }
                 Action::Reroll(d) => self.reroll(d),
@@ -1065,14 +1076,11 @@ impl BigCheese {
     pub(crate) fn set_logging_on(&mut self, on: bool) {
         self.logging = on;
         if on && self.log.is_empty() {
-            let top = self
-                .top()
-                .map_or_else(|| "none".to_string(), |c| c.to_string());
-            self.log.push(LogEntry::public(format!(
-                "deck shuffled: {} cards, top card {top}; {} leads (B4)",
-                self.deck_len,
-                seat(self.leader)
-            )));
+            self.log.push(LogEntry::public(Event::Shuffled {
+                cards: self.deck_len,
+                top: self.top(),
+                leader: seat(self.leader),
+            }));
         }
     }
 }

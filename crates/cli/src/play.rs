@@ -59,12 +59,12 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
     /// Prints the log lines the person may read that they have not seen.
     fn narrate(&mut self) -> Result<(), String> {
         let human = Some(self.cfg.human);
-        let lines: Vec<String> = self.game.log()[self.shown..]
+        let lines: Vec<String> = self.game.events()[self.shown..]
             .iter()
             .filter(|e| e.visible_to(human))
-            .map(|e| format!("  · {}", e.text))
+            .map(|e| format!("  · {}", e.event))
             .collect();
-        self.shown = self.game.log().len();
+        self.shown = self.game.events().len();
         for l in lines {
             self.say(l)?;
         }

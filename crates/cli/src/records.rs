@@ -48,14 +48,14 @@ pub fn play_by_play(record: &Record, reveal: bool) -> Result<String, String> {
 }
 
 fn write_log<G: Game>(out: &mut String, game: &G, from: usize, private: bool) -> usize {
-    let log = game.log();
+    let log = game.events();
     for entry in &log[from..] {
         match entry.to {
             None => {
-                let _ = writeln!(out, "    {}", entry.text);
+                let _ = writeln!(out, "    {}", entry.event);
             }
             Some(seat) if private => {
-                let _ = writeln!(out, "    [{seat} only] {}", entry.text);
+                let _ = writeln!(out, "    [{seat} only] {}", entry.event);
             }
             Some(seat) => {
                 let _ = writeln!(out, "    [{seat} only] (hidden until the game ends)");
@@ -105,7 +105,7 @@ fn play_by_play_of<G: Game>(record: &Record, reveal: bool) -> Result<String, Str
             number += 1;
             let _ = writeln!(out, "{number:>4}. {seat} {action}");
             // The replay logs the same set-up lines first; they were shown.
-            seen = write_log(&mut out, g, seen.min(g.log().len()), private);
+            seen = write_log(&mut out, g, seen.min(g.events().len()), private);
         })
         .map_err(|e| e.to_string())?;
     match game.outcome() {

@@ -272,6 +272,8 @@ impl serde::Serialize for Hand {
     }
 }
 
+game::deserialize_from_str!(Card, Hand);
+
 #[cfg(test)]
 mod tests {
     use super::*;

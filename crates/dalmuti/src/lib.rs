@@ -29,6 +29,7 @@
 mod action;
 mod card;
 mod error;
+mod event;
 mod options;
 mod role;
 mod sample;
@@ -39,6 +40,7 @@ mod view;
 pub use action::{Action, Gift, Play, Side};
 pub use card::{Card, Hand, JESTER};
 pub use error::IllegalAction;
+pub use event::{Draw, Event};
 pub use options::{Joins, Options, SingleHand, MAX_JOINS};
 pub use role::{Phase, Role};
 pub use scenario::Setup;
@@ -132,6 +134,7 @@ seat-new above|below Greater Dalmuti seats a newcomer above or below the middle 
     type Error = IllegalAction;
     type View = View;
     type PublicView = PublicView;
+    type Event = Event;
 
     fn new_seeded(
         options: &Options,
@@ -276,7 +279,7 @@ seat-new above|below Greater Dalmuti seats a newcomer above or below the middle 
         self.logging = on;
     }
 
-    fn log(&self) -> &[LogEntry] {
+    fn events(&self) -> &[LogEntry<Event>] {
         if self.logging {
             &self.log
         } else {

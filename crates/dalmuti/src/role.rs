@@ -9,7 +9,9 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A social role (D4). The table order is role order, best first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Role {
     /// First in the order: leads the first trick, receives 2 cards of tax.

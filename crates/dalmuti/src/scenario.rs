@@ -322,7 +322,7 @@ impl Dalmuti {
                     let have = self.left[s.index()] as usize;
                     if have != size {
                         return Err(failed(
-                            &format!("{s}, dealt to {}, to hold", crate::state::ordinal(i + 1)),
+                            &format!("{s}, dealt to {}, to hold", crate::event::ordinal(i + 1)),
                             format!("{size} cards"),
                             have,
                         ));

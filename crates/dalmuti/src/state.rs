@@ -10,6 +10,7 @@
 use crate::action::{Action, Gift, Play, Side};
 use crate::card::{Card, Hand, JESTER};
 use crate::error::IllegalAction;
+use crate::event::{Draw, Event};
 use crate::options::Options;
 use crate::role::{Phase, Role};
 use game::{LogEntry, Seat, SetupError};
@@ -19,24 +20,31 @@ use rand_chacha::ChaCha8Rng;
 /// The most seats a session can have (D1).
 pub const MAX_PLAYERS: usize = 13;
 
-/// Pushes a public log line, formatting only when logging is on.
+/// Pushes a public event, building it only when logging is on.
 macro_rules! say {
-    ($s:expr, $($arg:tt)*) => {
+    ($s:expr, $event:expr) => {
         if $s.logging {
-            let text = format!($($arg)*);
-            $s.log.push(LogEntry::public(text));
+            let event = $event;
+            $s.log.push(LogEntry::public(event));
         }
     };
 }
 
-/// Pushes a log line only `seat` may read, formatting only when logging is on.
+/// Pushes an event only `seat` may see, building it only when logging is
+/// on.
 macro_rules! tell {
-    ($s:expr, $seat:expr, $($arg:tt)*) => {
+    ($s:expr, $seat:expr, $event:expr) => {
         if $s.logging {
-            let text = format!($($arg)*);
-            $s.log.push(LogEntry::private(Seat::new($seat as usize), text));
+            let event = $event;
+            $s.log
+                .push(LogEntry::private(Seat::new($seat as usize), event));
         }
     };
+}
+
+/// The seat with index `s`.
+fn seat(s: impl Into<usize>) -> Seat {
+    Seat::new(s.into())
 }
 
 /// How cards changed hands before play.
@@ -129,7 +137,7 @@ pub struct Dalmuti {
     pub(crate) n_transfers: u8,
     pub(crate) rng: ChaCha8Rng,
     pub(crate) logging: bool,
-    pub(crate) log: Vec<LogEntry>,
+    pub(crate) log: Vec<LogEntry<Event>>,
 }
 
 /// One in every byte (SWAR constant).
@@ -192,18 +200,6 @@ pub(crate) fn below(rng: &mut ChaCha8Rng, bound: u32) -> u32 {
 #[inline]
 const fn bit(seat: u8) -> u16 {
     1 << seat
-}
-
-/// `1st`, `2nd`, `3rd`, `4th`, ...
-pub(crate) fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, 11) | (2, 12) | (3, 13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 impl Dalmuti {
@@ -304,15 +300,7 @@ impl Dalmuti {
             None => g.seating_draw(draws).map_err(SetupError::Position)?,
         }
         g.fix_pos();
-        for p in 0..players {
-            let s = g.order[p];
-            say!(
-                g,
-                "{} is {}",
-                Seat::new(s as usize),
-                Role::of(p, players).name()
-            );
-        }
+        g.say_roles();
         Ok(g)
     }
 
@@ -347,12 +335,17 @@ impl Dalmuti {
             self.order[s] = s as u8;
             card[s] = draw(self)?;
         }
-        if self.logging {
-            let list: Vec<String> = (0..n)
-                .map(|s| format!("{} {}", Seat::new(s), Card::from_index(card[s] as usize)))
-                .collect();
-            say!(self, "seating draw (D3): {}", list.join(", "));
-        }
+        say!(
+            self,
+            Event::SeatingDraw {
+                draws: (0..n)
+                    .map(|s| Draw {
+                        seat: seat(s),
+                        card: Card::from_index(card[s] as usize),
+                    })
+                    .collect(),
+            }
+        );
         // sort a range of the order by the latest card, stably
         fn sort_range(order: &mut [u8], card: &[u8; MAX_PLAYERS]) {
             for i in 1..order.len() {
@@ -382,19 +375,18 @@ impl Dalmuti {
             for &s in &group[..len] {
                 card[s as usize] = draw(self)?;
             }
-            if self.logging {
-                let list: Vec<String> = group[..len]
-                    .iter()
-                    .map(|&s| {
-                        format!(
-                            "{} {}",
-                            Seat::new(s as usize),
-                            Card::from_index(card[s as usize] as usize)
-                        )
-                    })
-                    .collect();
-                say!(self, "tie, drawing again: {}", list.join(", "));
-            }
+            say!(
+                self,
+                Event::SeatingRedraw {
+                    draws: group[..len]
+                        .iter()
+                        .map(|&s| Draw {
+                            seat: seat(s),
+                            card: Card::from_index(card[s as usize] as usize),
+                        })
+                        .collect(),
+                }
+            );
             self.order[a..=b].copy_from_slice(&group[..len]);
             sort_range(&mut self.order[a..=b], &card);
             for i in a..b {
@@ -432,7 +424,7 @@ impl Dalmuti {
         if self.hand_no > 1 && self.options.joins.before(self.hand_no) {
             let n = self.players as usize;
             let newcomer = Seat::new(n);
-            say!(self, "{newcomer} joins the session (D13)");
+            say!(self, Event::Joins { seat: newcomer });
             if n % 2 == 0 {
                 self.seat_newcomer(n / 2);
             } else {
@@ -458,10 +450,11 @@ impl Dalmuti {
         self.fix_pos();
         say!(
             self,
-            "{} sits at place {} as {}",
-            Seat::new(s as usize),
-            p + 1,
-            Role::of(p, n + 1).name()
+            Event::Sits {
+                seat: seat(s),
+                place: p as u8 + 1,
+                role: Role::of(p, n + 1),
+            }
         );
     }
 
@@ -509,9 +502,10 @@ impl Dalmuti {
         self.after_hands_set();
         say!(
             self,
-            "hand {}: the deck of {} cards is dealt (D5)",
-            self.hand_no,
-            len
+            Event::Deal {
+                number: self.hand_no,
+                cards: len as u8,
+            }
         );
     }
 
@@ -527,8 +521,15 @@ impl Dalmuti {
         self.fix_active_pos();
         if self.logging {
             for s in 0..self.players as usize {
-                let h = self.hands[s];
-                tell!(self, s, "you are dealt {h}");
+                let hand = self.hands[s];
+                tell!(
+                    self,
+                    s,
+                    Event::Dealt {
+                        seat: seat(s),
+                        hand
+                    }
+                );
             }
         }
     }
@@ -555,15 +556,8 @@ impl Dalmuti {
                     self.turn = h as u8;
                     // D7 (new ruling): the table learns only that a
                     // decision is pending, never whose it is
-                    say!(
-                        self,
-                        "a player holds both Jesters and may declare a revolution (D7)"
-                    );
-                    tell!(
-                        self,
-                        h,
-                        "you hold both Jesters: you may declare a revolution (D7)"
-                    );
+                    say!(self, Event::RevolutionPending);
+                    tell!(self, h, Event::BothJesters { seat: seat(h) });
                     return;
                 }
             }
@@ -588,7 +582,7 @@ impl Dalmuti {
     pub(crate) fn begin_taxes_or_play(&mut self, taxes: bool) {
         self.taxes = taxes;
         if !taxes {
-            say!(self, "no taxes this hand");
+            say!(self, Event::NoTaxes);
             self.begin_play();
             return;
         }
@@ -670,23 +664,28 @@ impl Dalmuti {
         }
         if self.logging {
             for &(from, to, g) in &moves[..k] {
-                let (f, t) = (Seat::new(from as usize), Seat::new(to as usize));
-                let len = g.len();
+                let (f, t) = (seat(from), seat(to));
+                let count = g.len() as u8;
                 if self.pos[from as usize] > self.pos[to as usize] {
                     say!(
                         self,
-                        "{f} pays {len} card{} of tax to {t} (D8)",
-                        if len == 1 { "" } else { "s" }
+                        Event::TaxPaid {
+                            from: f,
+                            to: t,
+                            count,
+                        }
                     );
                 } else {
                     say!(
                         self,
-                        "{f} gives {len} card{} back to {t} (D8)",
-                        if len == 1 { "" } else { "s" }
+                        Event::TaxReturned {
+                            from: f,
+                            to: t,
+                            count,
+                        }
                     );
                 }
-                tell!(self, from, "you give {g} to {t}");
-                tell!(self, to, "{f} gives you {g}");
+                self.tell_transfer(from, to, g);
             }
         }
         let n_merchants = n.saturating_sub(4);
@@ -703,7 +702,65 @@ impl Dalmuti {
         self.trick = None;
         self.passed = 0;
         self.turn = self.at(0);
-        say!(self, "{} leads", Seat::new(self.turn as usize));
+        say!(
+            self,
+            Event::Leads {
+                seat: seat(self.turn),
+            }
+        );
+    }
+
+    /// Says every seat's role for the hand, in table order (D4).
+    fn say_roles(&mut self) {
+        let n = self.players as usize;
+        for p in 0..n {
+            let s = self.order[p];
+            say!(
+                self,
+                Event::Role {
+                    seat: seat(s),
+                    role: Role::of(p, n),
+                }
+            );
+        }
+    }
+
+    /// A Dalmuti's tax choice (D8): the cards only to them, the fact to
+    /// everyone.
+    fn tell_choice(&mut self, s: u8, cards: Gift, role: Role) {
+        tell!(
+            self,
+            s,
+            Event::WillGive {
+                seat: seat(s),
+                cards,
+                role,
+            }
+        );
+        say!(self, Event::TaxChosen { seat: seat(s) });
+    }
+
+    /// Tells the giver and the receiver of cards what went across.
+    fn tell_transfer(&mut self, from: u8, to: u8, cards: Gift) {
+        let (f, t) = (seat(from), seat(to));
+        tell!(
+            self,
+            from,
+            Event::YouGive {
+                from: f,
+                to: t,
+                cards,
+            }
+        );
+        tell!(
+            self,
+            to,
+            Event::YouGet {
+                from: f,
+                to: t,
+                cards,
+            }
+        );
     }
 
     /// Whether `s` is a Merchant other than the first one (D14 market).
@@ -743,7 +800,13 @@ impl Dalmuti {
         self.left[s as usize] -= p.size();
         self.trick = Some((p, s));
         self.passed = 0;
-        say!(self, "{} plays {p}", Seat::new(s as usize));
+        say!(
+            self,
+            Event::Play {
+                seat: seat(s),
+                play: p,
+            }
+        );
         if self.left[s as usize] == 0 && self.go_out(s) {
             return;
         }
@@ -754,7 +817,7 @@ impl Dalmuti {
     fn pass(&mut self) {
         let s = self.turn;
         self.passed |= bit(s);
-        say!(self, "{} passes", Seat::new(s as usize));
+        say!(self, Event::Pass { seat: seat(s) });
         let by = self.trick.expect("a trick to pass on").1;
         // D10: everyone else still holding cards has passed
         if self.active & !bit(by) & !self.passed == 0 {
@@ -766,7 +829,12 @@ impl Dalmuti {
             } else {
                 self.next_active(by)
             };
-            say!(self, "{} leads", Seat::new(self.turn as usize));
+            say!(
+                self,
+                Event::Leads {
+                    seat: seat(self.turn),
+                }
+            );
         } else {
             self.turn = self.next_active(s);
         }
@@ -782,9 +850,11 @@ impl Dalmuti {
         self.scores[s as usize] += pts;
         say!(
             self,
-            "{} goes out {} (+{pts})",
-            Seat::new(s as usize),
-            ordinal(self.n_finished as usize)
+            Event::Out {
+                seat: seat(s),
+                place: self.n_finished,
+                points: pts as u8,
+            }
         );
         // the hand ends when at most one seat still holds cards (none only
         // in a position where several seats were already out of cards)
@@ -793,7 +863,7 @@ impl Dalmuti {
                 let last = self.active.trailing_zeros() as u8;
                 self.finished[self.n_finished as usize] = last;
                 self.n_finished += 1;
-                say!(self, "{} is last (+0)", Seat::new(last as usize));
+                say!(self, Event::Last { seat: seat(last) });
             }
             self.end_hand();
             return true;
@@ -827,9 +897,10 @@ impl Dalmuti {
                 self.scores[gd as usize] += 1;
                 say!(
                     self,
-                    "the Greater Peon {} rises: +1 to the Greater Dalmuti {} (benevolent_rulers)",
-                    Seat::new(gp as usize),
-                    Seat::new(gd as usize)
+                    Event::GreaterPeonRises {
+                        peon: seat(gp),
+                        dalmuti: seat(gd),
+                    }
                 );
             }
             if n >= 4 {
@@ -838,60 +909,47 @@ impl Dalmuti {
                     self.scores[ld as usize] += 1;
                     say!(
                         self,
-                        "the Lesser Peon {} rises: +1 to the Lesser Dalmuti {} (benevolent_rulers)",
-                        Seat::new(lp as usize),
-                        Seat::new(ld as usize)
+                        Event::LesserPeonRises {
+                            peon: seat(lp),
+                            dalmuti: seat(ld),
+                        }
                     );
                 }
             }
         }
         if self.options.the_elected && self.finished[0] == gp {
             self.scores[gp as usize] += 1;
-            say!(
-                self,
-                "the Greater Peon {} becomes Greater Dalmuti: +1 (the_elected)",
-                Seat::new(gp as usize)
-            );
+            say!(self, Event::Elected { seat: seat(gp) });
         }
-        if self.logging {
-            let order: Vec<String> = self.finished[..n]
-                .iter()
-                .map(|&s| Seat::new(s as usize).to_string())
-                .collect();
-            let scores: Vec<String> = (0..n)
-                .map(|s| format!("{} {}", Seat::new(s), self.scores[s]))
-                .collect();
-            say!(
-                self,
-                "hand {} over: finishing order {}; scores {}",
-                self.hand_no,
-                order.join(" "),
-                scores.join(", ")
-            );
-        }
+        say!(
+            self,
+            Event::HandOver {
+                number: self.hand_no,
+                order: self.finished[..n].iter().map(|&s| seat(s)).collect(),
+                scores: self.scores[..n].to_vec(),
+            }
+        );
         let target_hit = self
             .options
             .target
             .is_some_and(|t| self.scores[..n].iter().any(|&x| x >= t as i64));
         if self.hand_no >= self.options.hands || target_hit {
             self.phase = Phase::Over;
-            if self.logging && self.first_out_wins() {
+            if self.first_out_wins() {
                 say!(
                     self,
-                    "the hand is over: {} wins, out first (D16)",
-                    Seat::new(self.finished[0] as usize)
+                    Event::FirstOut {
+                        seat: seat(self.finished[0]),
+                    }
                 );
-            } else if self.logging {
-                let w = self.best_scores();
-                let best = self.scores[w[0].index()];
-                let w: Vec<String> = w.iter().map(ToString::to_string).collect();
+            } else {
                 say!(
                     self,
-                    "the session is over after {} hand{}: {} win{} with {best} points",
-                    self.hand_no,
-                    if self.hand_no == 1 { "" } else { "s" },
-                    w.join(" and "),
-                    if w.len() == 1 { "s" } else { "" }
+                    Event::SessionOver {
+                        hands: self.hand_no,
+                        winners: self.best_scores(),
+                        points: self.scores[..n].iter().copied().max().unwrap_or(0),
+                    }
                 );
             }
             return;
@@ -899,15 +957,7 @@ impl Dalmuti {
         self.hand_no += 1;
         self.order[..n].copy_from_slice(&self.finished[..n]);
         self.fix_pos();
-        for p in 0..n {
-            let s = self.order[p];
-            say!(
-                self,
-                "{} is {}",
-                Seat::new(s as usize),
-                Role::of(p, n).name()
-            );
-        }
+        self.say_roles();
         self.start_hand();
     }
 
@@ -1211,14 +1261,12 @@ impl Dalmuti {
             Action::Play(p) => self.play(p),
             Action::Give(g) => match self.phase {
                 Phase::GreaterTax => {
-                    tell!(self, s, "you will give {g} to the Greater Peon");
-                    say!(self, "{} has chosen (D8)", Seat::new(s as usize));
+                    self.tell_choice(s, g, Role::GreaterPeon);
                     self.greater_gift = Some(g);
                     self.after_greater_choice();
                 }
                 Phase::LesserTax => {
-                    tell!(self, s, "you will give {g} to the Lesser Peon");
-                    say!(self, "{} has chosen (D8)", Seat::new(s as usize));
+                    self.tell_choice(s, g, Role::LesserPeon);
                     self.lesser_gift = Some(g);
                     self.resolve_taxes();
                 }
@@ -1228,12 +1276,12 @@ impl Dalmuti {
                     self.record(s, first, g, TransferKind::Market);
                     say!(
                         self,
-                        "{} gives a card back to {} (market)",
-                        Seat::new(s as usize),
-                        Seat::new(first as usize)
+                        Event::MarketReturn {
+                            from: seat(s),
+                            to: seat(first),
+                        }
                     );
-                    tell!(self, s, "you give {g} to {}", Seat::new(first as usize));
-                    tell!(self, first, "{} gives you {g}", Seat::new(s as usize));
+                    self.tell_transfer(s, first, g);
                     self.begin_play();
                 }
                 Phase::SeatNew | Phase::Revolution | Phase::Market | Phase::Play | Phase::Over => {
@@ -1244,37 +1292,21 @@ impl Dalmuti {
                 let n = self.players as usize;
                 if self.pos[s as usize] as usize == n - 1 {
                     self.revolution = Revolution::Great;
-                    say!(
-                        self,
-                        "{} declares a Great Revolution: all roles reverse (D7)",
-                        Seat::new(s as usize)
-                    );
+                    say!(self, Event::GreatRevolution { seat: seat(s) });
                     self.order[..n].reverse();
                     self.fix_pos();
-                    for p in 0..n {
-                        let x = self.order[p];
-                        say!(
-                            self,
-                            "{} is {}",
-                            Seat::new(x as usize),
-                            Role::of(p, n).name()
-                        );
-                    }
+                    self.say_roles();
                     self.begin_taxes_or_play(true);
                 } else {
                     self.revolution = Revolution::Declared;
-                    say!(
-                        self,
-                        "{} declares a revolution: no taxes this hand (D7)",
-                        Seat::new(s as usize)
-                    );
+                    say!(self, Event::Revolution { seat: seat(s) });
                     self.begin_taxes_or_play(false);
                 }
             }
             Action::NoRevolution => {
                 // D7: keeping quiet reveals nothing about who held the Jesters
-                tell!(self, s, "you declare no revolution");
-                say!(self, "no revolution is declared (D7)");
+                tell!(self, s, Event::Declined { seat: seat(s) });
+                say!(self, Event::NoRevolution);
                 let taxes = self.taxes_unless_revolution();
                 self.begin_taxes_or_play(taxes);
             }
@@ -1285,11 +1317,12 @@ impl Dalmuti {
                 self.record(s, t, g, TransferKind::Market);
                 say!(
                     self,
-                    "{} trades a card with {partner} (market)",
-                    Seat::new(s as usize)
+                    Event::MarketTrade {
+                        seat: seat(s),
+                        partner,
+                    }
                 );
-                tell!(self, s, "you give {c} to {partner}");
-                tell!(self, t, "{} gives you {c}", Seat::new(s as usize));
+                self.tell_transfer(s, t, g);
                 self.market_with = Some(t);
                 self.phase = Phase::MarketReturn;
                 self.turn = t;
@@ -1307,28 +1340,45 @@ impl Dalmuti {
                 self.market_with = Some(t);
                 say!(
                     self,
-                    "{} and {partner} each draw a random card from the other (black market)",
-                    Seat::new(s as usize)
+                    Event::BlackMarket {
+                        seat: seat(s),
+                        partner,
+                    }
                 );
-                tell!(self, s, "{partner} draws your {a}; you draw their {b}");
+                tell!(
+                    self,
+                    s,
+                    Event::BlackMarketDraw {
+                        seat: seat(s),
+                        other: partner,
+                        lost: a,
+                        got: b,
+                    }
+                );
                 tell!(
                     self,
                     t,
-                    "{} draws your {b}; you draw their {a}",
-                    Seat::new(s as usize)
+                    Event::BlackMarketDraw {
+                        seat: partner,
+                        other: seat(s),
+                        lost: b,
+                        got: a,
+                    }
                 );
                 self.begin_play();
             }
             Action::NoMarket => {
-                say!(self, "{} declines to trade (market)", Seat::new(s as usize));
+                say!(self, Event::NoTrade { seat: seat(s) });
                 self.begin_play();
             }
             Action::SeatNew(side) => {
                 let n = self.players as usize;
                 say!(
                     self,
-                    "{} seats the newcomer {side} the middle player",
-                    Seat::new(s as usize)
+                    Event::SeatsNewcomer {
+                        seat: seat(s),
+                        side
+                    }
                 );
                 let mid = n / 2;
                 self.seat_newcomer(match side {
@@ -1339,21 +1389,5 @@ impl Dalmuti {
                 self.after_deal();
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ordinals() {
-        assert_eq!(ordinal(1), "1st");
-        assert_eq!(ordinal(2), "2nd");
-        assert_eq!(ordinal(3), "3rd");
-        assert_eq!(ordinal(4), "4th");
-        assert_eq!(ordinal(11), "11th");
-        assert_eq!(ordinal(12), "12th");
-        assert_eq!(ordinal(13), "13th");
     }
 }

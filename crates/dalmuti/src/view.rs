@@ -651,7 +651,7 @@ impl PublicView {
             let i = s.index();
             let mut notes = Vec::new();
             if let Some(k) = self.finished.iter().position(|&x| x == s) {
-                notes.push(format!("out {}", crate::state::ordinal(k + 1)));
+                notes.push(format!("out {}", crate::event::ordinal(k + 1)));
             }
             if self.passed.contains(&s) {
                 notes.push("passed".to_string());

@@ -2,25 +2,31 @@
 //! [`Game`] trait) that every rules crate implements and every shell is
 //! generic over.
 //!
-//! It is deliberately tiny and dependency-light (only `rand`'s traits and
-//! `serde` derives) so that rules crates, bots, the CLI and later the server
-//! and the Python bindings can all sit on it without pulling each other in.
+//! It is deliberately tiny and dependency-light (only `rand`'s traits,
+//! `serde` derives, and `serde_json` for [`check_event_kinds`]) so that
+//! rules crates, bots, the CLI and later the server and the Python
+//! bindings can all sit on it without pulling each other in.
 //! A game is fully described by `(rules version, options, seed, actions)`:
 //! see [`Record`].
 
 #![warn(missing_docs)]
 
+mod event;
 mod options;
 mod record;
 pub mod scenario;
 mod seat;
 mod seed;
 
+pub use event::{check_event_kinds, GameEvent, LogEntry};
 pub use options::{bool_text, parse_bool, GameOptions, OptionError, OptionInfo};
 pub use record::{Contribution, Fairness, Record, RecordError};
 pub use scenario::{Scenario, ScenarioError};
 pub use seat::{Seat, SeatParseError};
 pub use seed::{Seed, SeedParseError};
+
+#[doc(hidden)]
+pub use serde as __serde;
 
 use rand::Rng;
 use std::fmt::{Debug, Display};
@@ -254,6 +260,9 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     type View: Clone + Debug + Display + serde::Serialize + Send + Sync + 'static;
     /// What a spectator knows. `Display` draws it as a text board.
     type PublicView: Clone + Debug + Display + serde::Serialize + Send + Sync + 'static;
+    /// What happened: one serde-tagged enum of typed events (seats, cards,
+    /// amounts, dice); `Display` is its English text.
+    type Event: GameEvent;
 
     /// Reads a record made under an older rules version of this game:
     /// rewrites its options (`key` → `value` text, as records keep them)
@@ -391,48 +400,14 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// never peek.
     fn sample_from_view<R: Rng + ?Sized>(view: &Self::View, rng: &mut R) -> Self;
 
-    /// Turns the narrative log on or off (off after [`Game::new`], so
-    /// rollouts never format strings). Turn it on before the first action to
-    /// get the whole story.
+    /// Turns the event log on or off (off after [`Game::new`], so
+    /// rollouts never build an event). Turn it on before the first action
+    /// to get the whole story.
     fn set_logging(&mut self, on: bool);
 
-    /// The narrative log: what happened, in words (shuffles, deals, rolls,
-    /// bids, plays), each entry tagged with who may read it. Empty unless
-    /// logging is on.
-    fn log(&self) -> &[LogEntry];
-}
-
-/// One line of a game's narrative log.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct LogEntry {
-    /// `None`: public; `Some(seat)`: only that seat may read it (its deal,
-    /// the card it received in taxes).
-    pub to: Option<Seat>,
-    /// The event in words.
-    pub text: String,
-}
-
-impl LogEntry {
-    /// A public entry.
-    pub fn public(text: impl Into<String>) -> LogEntry {
-        LogEntry {
-            to: None,
-            text: text.into(),
-        }
-    }
-
-    /// An entry only `seat` may read.
-    pub fn private(seat: Seat, text: impl Into<String>) -> LogEntry {
-        LogEntry {
-            to: Some(seat),
-            text: text.into(),
-        }
-    }
-
-    /// Whether `seat` (or a spectator, for `None`) may read this entry.
-    pub fn visible_to(&self, seat: Option<Seat>) -> bool {
-        self.to.is_none() || self.to == seat
-    }
+    /// The event log: what happened (shuffles, deals, rolls, bids, plays),
+    /// each entry tagged with who may see it. Empty unless logging is on.
+    fn events(&self) -> &[LogEntry<Self::Event>];
 }
 
 #[cfg(test)]
@@ -453,6 +428,7 @@ mod tests {
     fn log_visibility() {
         let p = LogEntry::public("x");
         let q = LogEntry::private(Seat::new(2), "y");
+        assert_eq!(q.event, "y");
         assert!(p.visible_to(None) && p.visible_to(Some(Seat::new(0))));
         assert!(!q.visible_to(None) && !q.visible_to(Some(Seat::new(0))));
         assert!(q.visible_to(Some(Seat::new(2))));

@@ -14,7 +14,7 @@
 //! simulator's length cap) proves nothing about who won.
 
 use crate::fair::sha256_hex;
-use game::{seat_list, Contribution, Game, Record};
+use game::{seat_list, Contribution, Game, GameEvent, Record};
 use serde::Serialize;
 
 /// The result of a check.
@@ -55,13 +55,6 @@ impl Report {
         self.error = Some(error);
         self
     }
-}
-
-fn is_chance(text: &str) -> bool {
-    let t = text.to_ascii_lowercase();
-    ["shuffl", "dealt", "roll", "draw"]
-        .iter()
-        .any(|w| t.contains(w))
 }
 
 /// Checks a record: the seed against `seed_hash` and against the
@@ -115,12 +108,12 @@ fn verify_game<G: Game>(record: &Record, mut report: Report) -> Report {
         Err(e) => return report.fail(e.to_string()),
     };
     report.chance = game
-        .log()
+        .events()
         .iter()
-        .filter(|e| is_chance(&e.text))
+        .filter(|e| e.event.is_chance())
         .map(|e| match e.to {
-            None => e.text.clone(),
-            Some(seat) => format!("[{seat}] {}", e.text),
+            None => e.event.to_string(),
+            Some(seat) => format!("[{seat}] {}", e.event),
         })
         .collect();
     report.checks.push(format!(
@@ -603,7 +596,7 @@ mod tests {
             let again = crate::dispatch!(r.game.as_str(), G => {
                 let a: G = r.replay(true, |_, _, _| {}).unwrap();
                 let b: G = r.replay(true, |_, _, _| {}).unwrap();
-                (format!("{a:?}"), format!("{b:?}"), a.log().to_vec() == b.log().to_vec())
+                (format!("{a:?}"), format!("{b:?}"), a.events() == b.events())
             }, _ => unreachable!());
             assert_eq!(again.0, again.1);
             assert!(again.2);

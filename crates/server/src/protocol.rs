@@ -73,10 +73,14 @@ pub struct StateMsg {
     pub legal: Vec<String>,
     /// Whose decision it is, as far as this connection may know.
     pub to_move: Option<Seat>,
-    /// Index (in this connection's visible log) of the first line of `log`.
+    /// Index (in this connection's visible log) of the first event of
+    /// `log`.
     pub log_from: usize,
-    /// New visible log lines.
-    pub log: Vec<String>,
+    /// New events this connection may see: the game's typed events as
+    /// JSON objects, `{"kind":"bid","seat":"P1","amount":3}`, each encoded
+    /// once from the engine's event. Clients render them per kind and
+    /// language.
+    pub log: Vec<Box<serde_json::value::RawValue>>,
     /// Whether the game is over (by the rules, or abandoned).
     pub over: bool,
     /// Whether the game was abandoned: nobody played it for a long time.

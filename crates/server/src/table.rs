@@ -1388,16 +1388,20 @@ impl<G: Roster> Table<G> {
             self.game.legal_actions(&mut list);
             legal = list.iter().map(ToString::to_string).collect();
         }
-        let log = if started { self.game.log() } else { &[] };
+        let log = if started { self.game.events() } else { &[] };
         if sub.log_pos > log.len() {
             sub.log_pos = 0;
             sub.log_sent = 0;
         }
         let log_from = sub.log_sent;
-        let lines: Vec<String> = log[sub.log_pos..]
+        let lines: Vec<Box<serde_json::value::RawValue>> = log[sub.log_pos..]
             .iter()
             .filter(|e| e.visible_to(sub.seat))
-            .map(|e| e.text.clone())
+            .filter_map(|e| {
+                serde_json::value::to_raw_value(&e.event)
+                    .inspect_err(|x| tracing::error!("event does not serialize: {x}"))
+                    .ok()
+            })
             .collect();
         sub.log_pos = log.len();
         sub.log_sent += lines.len();

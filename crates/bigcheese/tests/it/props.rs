@@ -242,7 +242,7 @@ fn logging_tells_the_story() {
         g.legal_actions(&mut legal);
         g.apply(legal[rng.random_range(0..legal.len())]).unwrap();
     }
-    let text: Vec<&str> = g.log().iter().map(|l| l.text.as_str()).collect();
+    let text: Vec<String> = g.events().iter().map(|l| l.event.to_string()).collect();
     assert!(text[0].starts_with("deck shuffled"));
     assert!(text.iter().any(|t| t.contains(" takes ")));
     assert!(text.iter().any(|t| t.contains(" matures: d")));
@@ -250,7 +250,7 @@ fn logging_tells_the_story() {
     // Logging off: nothing is recorded.
     let mut h = BigCheese::new(&Options::default(), 4, 3).unwrap();
     h.apply(Action::Pass).unwrap();
-    assert!(h.log().is_empty());
+    assert!(h.events().is_empty());
 }
 
 #[test]

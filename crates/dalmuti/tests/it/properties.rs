@@ -224,7 +224,7 @@ fn logging_tells_the_story() {
         g.legal_actions(&mut legal);
         g.apply(legal[legal.len() - 1]).unwrap();
     }
-    let text: Vec<&str> = g.log().iter().map(|e| e.text.as_str()).collect();
+    let text: Vec<String> = g.events().iter().map(|e| e.event.to_string()).collect();
     let all = text.join("\n");
     assert!(all.contains("seating draw"), "{all}");
     assert!(all.contains("is Greater Dalmuti"), "{all}");
@@ -233,8 +233,8 @@ fn logging_tells_the_story() {
     assert!(all.contains("goes out 1st (+4)"), "{all}");
     assert!(all.contains("the hand is over: "), "{all}");
     assert!(all.contains("wins, out first (D16)"), "{all}");
-    assert!(g.log().iter().any(|e| e.to.is_some()));
+    assert!(g.events().iter().any(|e| e.to.is_some()));
     let mut quiet = Dalmuti::new(&opts, 5, 3).unwrap();
     quiet.set_logging(false);
-    assert!(quiet.log().is_empty());
+    assert!(quiet.events().is_empty());
 }

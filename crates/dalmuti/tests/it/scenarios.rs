@@ -286,10 +286,10 @@ fn a_declined_revolution_names_nobody() {
     let mut a = position("4 10 J J", "1 3 9 9");
     let mut b = position("4 10 9 9", "1 3 J J");
     let public_log = |g: &Dalmuti| -> Vec<String> {
-        g.log()
+        g.events()
             .iter()
             .filter(|e| e.to.is_none())
-            .map(|e| e.text.clone())
+            .map(|e| e.event.to_string())
             .collect()
     };
     let same = |a: &Dalmuti, b: &Dalmuti| {

@@ -479,16 +479,11 @@ fn generic_expect<G: Game>(game: &G, key: &str, args: &str) -> Option<Result<(),
             },
         },
         "log" => {
-            if game.log().iter().any(|e| e.text.contains(args)) {
+            let lines: Vec<String> = game.events().iter().map(|e| e.event.to_string()).collect();
+            if lines.iter().any(|l| l.contains(args)) {
                 Ok(())
             } else {
-                let tail: Vec<&str> = game
-                    .log()
-                    .iter()
-                    .rev()
-                    .take(5)
-                    .map(|e| e.text.as_str())
-                    .collect();
+                let tail: Vec<&String> = lines.iter().rev().take(5).collect();
                 failed(format!(
                     "no log line contains \"{args}\" (last lines: {tail:?})"
                 ))

@@ -97,23 +97,21 @@ fn check<G: Roster>(record: &Record, seat: Option<Seat>, raws: &[String]) {
                 "to_move says more than the table may know"
             );
         }
-        // The log: exactly the lines this seat may read, in order.
-        let visible: Vec<&str> = st
-            .log()
+        // The log: exactly the events this seat may see, in order, each
+        // a typed event (an object with its kind), never a private one of
+        // another seat.
+        let visible: Vec<Value> = st
+            .events()
             .iter()
             .filter(|e| e.visible_to(seat))
-            .map(|e| e.text.as_str())
+            .map(|e| serde_json::to_value(&e.event).unwrap())
             .collect();
         let from = m["log_from"].as_u64().unwrap() as usize;
-        assert_eq!(from, log_seen, "log lines skipped or repeated");
-        let lines: Vec<&str> = m["log"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|l| l.as_str().unwrap())
-            .collect();
-        assert_eq!(lines, visible[from..from + lines.len()]);
-        log_seen = from + lines.len();
+        assert_eq!(from, log_seen, "log events skipped or repeated");
+        let events = m["log"].as_array().unwrap();
+        assert!(events.iter().all(|e| e["kind"].is_string()), "{m}");
+        assert_eq!(events[..], visible[from..from + events.len()]);
+        log_seen = from + events.len();
         // No other seat's hand (Dalmuti) appears anywhere in the message
         // unless this seat's own view shows the same cards.
         let own = expected.to_string() + &m["board"].to_string();

@@ -1,0 +1,114 @@
+//! Game events: what happened in a game, as data. Each rules crate has one
+//! serde-tagged event enum; [`LogEntry`] pairs an event with who may see it.
+//!
+//! Events carry seats, cards, amounts and dice, never sentences: English is
+//! the event's `Display`, and every other reader (the web client's
+//! templates per language, `verify`'s list of chance events, the scenario
+//! runner) works from the kind and the fields. Engines record them only
+//! while logging is on, so rollouts never build one.
+
+use crate::Seat;
+use std::fmt::{Debug, Display};
+
+/// What every game's event type provides beyond its data: a stable kind
+/// name per variant (the serde `kind` tag), the list of all kinds, and
+/// whether chance made the event.
+pub trait GameEvent:
+    Clone
+    + Debug
+    + Display
+    + PartialEq
+    + serde::Serialize
+    + serde::de::DeserializeOwned
+    + Send
+    + Sync
+    + 'static
+{
+    /// Every kind, one per variant, as [`GameEvent::kind`] names them.
+    const KINDS: &'static [&'static str];
+
+    /// The kind of this event: its variant, in kebab-case, equal to the
+    /// `kind` tag of its serde form.
+    fn kind(&self) -> &'static str;
+
+    /// Whether chance made this event (a shuffle, a deal, a draw, a roll,
+    /// a seating draw, a random tie-break): what `verify` lists as
+    /// reproduced from the seed.
+    fn is_chance(&self) -> bool;
+
+    /// One example of every variant, in the order of
+    /// [`GameEvent::KINDS`]: for tests that must cover every kind (the
+    /// web client's templates, the serde tags).
+    fn examples() -> Vec<Self>;
+}
+
+/// One entry of a game's event log: an event and who may see it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LogEntry<E> {
+    /// `None`: public; `Some(seat)`: only that seat may see it (its deal,
+    /// the cards it received in taxes).
+    pub to: Option<Seat>,
+    /// What happened.
+    pub event: E,
+}
+
+impl<E> LogEntry<E> {
+    /// A public entry.
+    pub fn public(event: E) -> LogEntry<E> {
+        LogEntry { to: None, event }
+    }
+
+    /// An entry only `seat` may see.
+    pub fn private(seat: Seat, event: E) -> LogEntry<E> {
+        LogEntry {
+            to: Some(seat),
+            event,
+        }
+    }
+
+    /// Whether `seat` (or a spectator, for `None`) may see this entry.
+    pub fn visible_to(&self, seat: Option<Seat>) -> bool {
+        self.to.is_none() || self.to == seat
+    }
+}
+
+/// Implements `serde::Deserialize` through `FromStr` for types whose serde
+/// form is their text notation (cards, hands, plays), so that events
+/// holding them read back what they wrote.
+#[macro_export]
+macro_rules! deserialize_from_str {
+    ($($t:ty),+ $(,)?) => {$(
+        impl<'de> $crate::__serde::Deserialize<'de> for $t {
+            fn deserialize<D: $crate::__serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = <String as $crate::__serde::Deserialize>::deserialize(d)?;
+                text.parse().map_err(<D::Error as $crate::__serde::de::Error>::custom)
+            }
+        }
+    )+};
+}
+
+/// Checks an event type's own promises, for its crate's unit test: every
+/// example's serde `kind` tag equals [`GameEvent::kind`], the examples'
+/// kinds are exactly [`GameEvent::KINDS`] in order, and every example reads
+/// back from its JSON unchanged. Returns the first broken promise.
+pub fn check_event_kinds<E: GameEvent>() -> Result<(), String> {
+    let examples = E::examples();
+    let kinds: Vec<&str> = examples.iter().map(GameEvent::kind).collect();
+    if kinds != E::KINDS {
+        return Err(format!(
+            "the examples' kinds {kinds:?} are not KINDS {:?}",
+            E::KINDS
+        ));
+    }
+    for e in &examples {
+        let json = serde_json::to_value(e).map_err(|x| x.to_string())?;
+        if json.get("kind").and_then(|k| k.as_str()) != Some(e.kind()) {
+            return Err(format!("{e:?} serializes as {json}, kind {}", e.kind()));
+        }
+        let back: E = serde_json::from_value(json.clone()).map_err(|x| format!("{json}: {x}"))?;
+        if &back != e {
+            return Err(format!("{json} reads back as {back:?}, not {e:?}"));
+        }
+    }
+    Ok(())
+}
