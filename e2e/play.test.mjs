@@ -277,3 +277,35 @@ for (const [locale, go, title] of [
     assert.equal(await page.evaluate(() => document.documentElement.lang), locale.slice(0, 2));
   });
 }
+
+test('an Italian table shows the game events in Italian, with the players\' names', async (t) => {
+  const { invite } = await api(server.base, '/api/tables', 'POST', {
+    game: 'bigcheese',
+    players: 3,
+    seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }],
+    bot_delay_ms: 1500,
+  });
+  const ctx = await context(t, { locale: 'it-IT' });
+  const page = await ctx.newPage();
+  const errors = [];
+  watchErrors(page, errors);
+  await page.goto(invite);
+  const form = page.locator('#join');
+  await form.waitFor({ state: 'visible' });
+  await form.locator('input').fill('Giulia');
+  await form.locator('button').click();
+  await page.waitForFunction(() => window.RR.table.st && window.RR.table.st.seat === 'P1' && window.RR.table.st.legal.length > 0, null, { timeout: 20000 });
+  // the events arrive as data ({kind, ...}), never as English text
+  const log = await page.evaluate(() => window.RR.table.log);
+  assert.ok(log.length > 0 && log.every((e) => typeof e === 'object' && typeof e.kind === 'string'), JSON.stringify(log));
+  assert.equal(log[0].kind, 'shuffled');
+  await page.locator('#controls').getByRole('button', { name: /^Passa|^Offri \d+$/ }).first().click();
+  const mine = page.locator('#log li').filter({ hasText: /^Giulia (passa|offre \d+)\.$/ });
+  await mine.first().waitFor({ timeout: 10000 });
+  const first = await page.locator('#log li').first().innerText();
+  assert.match(first, /^Mazzo mescolato: \d+ carte, in cima .+; apre .+\.$/, first);
+  const all = await page.locator('#log').innerText();
+  assert.ok(!/\((B|D)\d+\)/.test(all), 'no rule ids in the log:\n' + all);
+  assert.ok(!/\bP1\b/.test(all), 'the human is named, not numbered:\n' + all);
+  assert.deepEqual(errors, [], 'no page errors');
+});

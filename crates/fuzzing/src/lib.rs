@@ -116,8 +116,8 @@ pub fn dalmuti_action(data: &[u8]) {
 /// Game records as `ratrace replay` and `ratrace verify` read them (JSON):
 /// deserialize, serialize, deserialize must give the same record; a record
 /// of at most [`MAX_REPLAY_ACTIONS`] actions is then replayed as both games
-/// (with the narrative log on), as a play-by-play and by the verifier,
-/// none of which may panic.
+/// (with the event log on, every event read back from its JSON), as a
+/// play-by-play and by the verifier, none of which may panic.
 pub fn record(data: &[u8]) {
     if data.len() > MAX_RECORD_BYTES {
         return;
@@ -140,10 +140,26 @@ pub fn record(data: &[u8]) {
     if record.actions.len() > MAX_REPLAY_ACTIONS {
         return;
     }
-    let _ = record.replay::<bigcheese::BigCheese>(true, |_, _, _| {});
-    let _ = record.replay::<dalmuti::Dalmuti>(true, |_, _, _| {});
+    replay_events::<bigcheese::BigCheese>(&record);
+    replay_events::<dalmuti::Dalmuti>(&record);
     let _ = cli::records::play_by_play(&record, false);
     let _ = registry::verify::verify(&record);
+}
+
+/// Replays a record with the event log on: every event must read back
+/// from its JSON (what the server sends) unchanged.
+fn replay_events<G: game::Game>(record: &Record) {
+    let Ok(game) = record.replay_actions::<G>(true, |_, _, _| {}) else {
+        return;
+    };
+    let _ = record.check_outcome(&game);
+    for entry in game.events() {
+        let json = serde_json::to_string(&entry.event).expect("an event serializes");
+        let back: G::Event = serde_json::from_str(&json)
+            .unwrap_or_else(|e| panic!("{json} does not read back: {e}"));
+        assert_eq!(back, entry.event, "{json}");
+        let _ = entry.event.to_string();
+    }
 }
 
 /// The JSON of one client message, in the server's order of work: a

@@ -227,8 +227,9 @@ impl std::error::Error for SetupError {}
 /// (and later the server and the Python bindings) are generic over it.
 ///
 /// The full state (`Self`) is known to nobody: it holds the deck order and
-/// the chance source. Only [`Game::view`] and [`Game::public_view`] may leave
-/// the engine towards a player, a log line or a bot.
+/// the chance source. Only [`Game::view`], [`Game::public_view`] and the
+/// events a seat may see ([`LogEntry::visible_to`]) leave the engine towards
+/// a player or a bot.
 pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
     /// Short machine name, as used on the command line: `bigcheese`.
     const NAME: &'static str;

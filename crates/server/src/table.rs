@@ -7,7 +7,7 @@
 //! object. Every action is checked by the engine, appended to the store
 //! (transaction committed, through `spawn_blocking`) and only then applied
 //! and broadcast. Each connection is sent what its seat may know: its own
-//! view and the log lines visible to it; a spectator the public view. No
+//! view and the game events visible to it; a spectator the public view. No
 //! lock exists here at all: the task's state is its own.
 //!
 //! Bounds (issue 8): a connection too slow to take its messages is closed
@@ -352,7 +352,7 @@ struct Sub {
     out: Outbox,
     /// Raw log entries already looked at.
     log_pos: usize,
-    /// Visible log lines already sent.
+    /// Visible events already sent.
     log_sent: usize,
 }
 

@@ -4,6 +4,7 @@
 mod it {
     mod bad_input;
     mod cluster;
+    mod i18n;
     mod leak;
     mod ops;
     mod play;

@@ -213,6 +213,13 @@
     return id;
   };
 
+  /** A player's name in the log: a human's display name, else the label ("🤖 P3"). */
+  RR.seatName = function (seat, seats) {
+    const id = RR.seatId(seat);
+    const s = (seats || []).find((x) => RR.seatId(x.seat) === id);
+    return s && s.kind !== 'bot' && s.name ? s.name : RR.seatLabel(seat, seats);
+  };
+
   /* ---------- WebSocket client ---------- */
 
   /**
@@ -353,6 +360,68 @@
       'seat-new': () => t(arg === 'above' ? 'act.seatAbove' : 'act.seatBelow'),
     };
     return who + (words[verb] ? words[verb]() : a);
+  };
+
+  /** A Big Cheese roll of an event ({card, roll: {mode, dice, payout}}) in words. */
+  RR.rollWords = function (ev) {
+    const r = ev.roll || {};
+    const dice = r.dice || [];
+    const value = Number(ev.card) || 0;
+    return RR.t('roll.' + (r.mode || 'polyhedral'), {
+      sides: value,
+      value,
+      d: dice[0],
+      dice: dice.join(' · '),
+      best: dice[dice.length - 1],
+      half: Math.floor(value / 2),
+      sum: Math.floor((r.payout || 0) / 2),
+      pay: r.payout,
+    });
+  };
+
+  /** Big Cheese event kinds that show dice or a payout. */
+  RR.ROLL_KINDS = ['hire', 'roll', 'payout', 'payout-ignored', 'keep', 'keep-ignored', 'reroll'];
+
+  /**
+   * A game event ({kind, ...fields} from the server) in the current
+   * language, from the template `ev.GAME.KIND` (i18n.js): each {field} is
+   * the event's field in words: seats by the player's name, cards by name,
+   * lists joined, the roll in words. An unknown kind shows as its name.
+   */
+  RR.eventText = function (game, ev, seats) {
+    const t = RR.t;
+    const name = (s) => RR.seatName(s, seats);
+    const names = (list) => {
+      const n = (list || []).map(name);
+      return n.length > 1 ? n.slice(0, -1).join(', ') + t('ev.and') + n[n.length - 1] : n.join('');
+    };
+    const card = (c) => (game === 'bigcheese' ? RR.bcName(c) : RR.cardsWords(c));
+    const words = {
+      card,
+      lost: card,
+      got: card,
+      top: (c) => (c == null ? t('bc.noTop') : card(c)),
+      cards: (v) => (typeof v === 'string' ? RR.cardsWords(v) : v),
+      hand: (v) => RR.cardsWords(String(v).replace(/\|/g, ' ')),
+      play: (v) => RR.setWords(v),
+      role: (v) => RR.roleName(v),
+      side: (v) => t('ev.side.' + v),
+      roll: () => RR.rollWords(ev),
+      rerolled: (v) => v.join(', '),
+      draws: (v) => v.map((d) => name(d.seat) + ' ' + card(d.card)).join(', '),
+      order: (v) => v.map(name).join(', '),
+      scores: (v) => v.map((x, i) => name(i) + ' ' + x).join(', '),
+      winners: names,
+      tied: names,
+    };
+    const tpl = RR.tv('ev.' + game + '.' + ev.kind);
+    if (tpl == null) return String(ev.kind);
+    return String(tpl).replace(/\{(\w+)\}/g, (m, k) => {
+      const v = ev[k];
+      if (v === undefined) return m;
+      if (words[k]) return words[k](v);
+      return typeof v === 'string' && /^P\d+$/.test(v) ? name(v) : String(v);
+    });
   };
 
   /** A game's display name. */

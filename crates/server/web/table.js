@@ -48,8 +48,9 @@
 
   /* ---------- messages ---------- */
 
+  /** Adds the state's new events ({kind, ...fields}) to the log. */
   function mergeLog(m) {
-    const lines = (m.log || []).map((x) => (typeof x === 'string' ? x : x.text));
+    const lines = m.log || [];
     const from = m.log_from || 0;
     if (from > T.log.length) {
       // a gap: ask for the whole log again
@@ -163,14 +164,18 @@
     RR.fill('controls', parts, rest.length ? el('div', { class: 'row' }, rest.map((a) => btn(RR.actionWords(a), a, { class: 'alt' }))) : null, T.msg ? el('div', { class: 'err', text: T.msg }) : null);
   }
 
+  /** An event of this table's log in words. */
+  const evText = (ev) => RR.eventText(isDal() ? 'dalmuti' : 'bigcheese', ev, T.st.seats);
+  const isRoll = (ev) => !isDal() && RR.ROLL_KINDS.includes(ev.kind);
+
   function renderLog() {
     const ol = $('log');
     RR.clear(ol);
     const start = Math.max(0, T.log.length - 300);
-    T.log.slice(start).forEach((line, k) => {
+    T.log.slice(start).forEach((ev, k) => {
       const i = start + k;
-      const cls = [/roll|matur|scores|dice|Big Cheese:/i.test(line) ? 'roll' : '', i >= T.seen && T.seen > 0 ? 'new' : ''].join(' ');
-      ol.appendChild(el('li', { class: cls.trim(), value: i + 1, text: RR.tlog(line) }));
+      const cls = [isRoll(ev) ? 'roll' : '', i >= T.seen && T.seen > 0 ? 'new' : ''].join(' ');
+      ol.appendChild(el('li', { class: cls.trim(), value: i + 1, 'data-kind': ev.kind, text: evText(ev) }));
     });
     ol.scrollTop = ol.scrollHeight;
   }
@@ -296,11 +301,11 @@
     );
   }
 
-  /** The latest dice lines of the log, as they happen. */
+  /** The latest dice events of the log, as they happen. */
   function bcLastRolls() {
-    const lines = T.log.filter((l) => /matures:|scores|plays a Big Cheese|re-?roll|hires/i.test(l)).slice(-3);
-    if (!lines.length) return null;
-    return el('div', { class: 'box' }, el('h3', { text: '🎲 ' + t('bc.lastRolls') }), lines.map((l) => el('div', { text: RR.tlog(l) })));
+    const rolls = T.log.filter(isRoll).slice(-3);
+    if (!rolls.length) return null;
+    return el('div', { class: 'box' }, el('h3', { text: '🎲 ' + t('bc.lastRolls') }), rolls.map((ev) => el('div', { text: evText(ev) })));
   }
 
   function bcPlayers() {

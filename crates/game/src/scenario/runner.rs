@@ -5,7 +5,7 @@
 //! One runner serves both games and every caller (`ratrace scenario`, the
 //! rules crates' own tests, the fuzzer): it owns the line format, actions,
 //! illegal checks and the generic expectations (turn, over, winners, legal
-//! actions, log, setup errors); anything else is handed to the game's own
+//! actions, log, events, setup errors); anything else is handed to the game's own
 //! [`Scenario::expect`]. It does no IO: callers read the files.
 //!
 //! ```text
@@ -18,8 +18,15 @@
 //! illegal P2 bid 11: exceeds    # must be rejected, error contains "exceeds"
 //! expect turn P2
 //! expect legal-actions pass, bid 4, veto   # exact list, separated by ", "
+//! expect log P1 bids 3   # some event's English text contains this
+//! expect event bid seat=P1 amount=3   # some event of this kind has these fields
 //! expect free P1 7       # game-specific expectation
 //! ```
+//!
+//! `expect event KIND FIELD=VALUE ...` matches the typed events (the kinds
+//! are [`GameEvent::KINDS`]; the fields are those of the event's JSON
+//! form): a value is the field's text, a list comma-joined
+//! (`winners=P1,P2`), and `a.b` reaches inside a field (`roll.payout=60`).
 //!
 //! A scenario about a refused setup (a bad option, player count or
 //! position) ends with `expect setup-error TEXT`: the option line or the
@@ -27,7 +34,7 @@
 //! follow.
 
 use super::{Scenario, ScenarioError};
-use crate::{Game, GameOptions, Seat};
+use crate::{Game, GameEvent, GameOptions, Seat};
 use std::fmt;
 
 /// One expectation that did not hold, or a line that could not be run.
@@ -489,6 +496,73 @@ fn generic_expect<G: Game>(game: &G, key: &str, args: &str) -> Option<Result<(),
                 ))
             }
         }
+        "event" => expect_event(game, args),
         _ => return None,
     })
+}
+
+/// `expect event KIND [FIELD=VALUE ...]`: some event of the log has this
+/// kind and these fields. A value is compared with the field's text: a
+/// string as is, a number or `true`/`false` as written, a list as its
+/// items joined by commas (`winners=P1,P2`, `dice=2,3`); `a.b` names a
+/// field inside a field (`roll.payout=60`).
+fn expect_event<G: Game>(game: &G, args: &str) -> Result<(), ScenarioError> {
+    let mut words = args.split_whitespace();
+    let kind = words.next().unwrap_or_default();
+    if !<G::Event as GameEvent>::KINDS.contains(&kind) {
+        return Err(ScenarioError::BadArgs(format!(
+            "`{kind}` is not an event kind of {} (one of {})",
+            G::NAME,
+            <G::Event as GameEvent>::KINDS.join(", ")
+        )));
+    }
+    let mut want = Vec::new();
+    for w in words {
+        match w.split_once('=') {
+            Some(pair) => want.push(pair),
+            None => return Err(ScenarioError::BadArgs(format!("`{w}` is not FIELD=VALUE"))),
+        }
+    }
+    let same_kind: Vec<serde_json::Value> = game
+        .events()
+        .iter()
+        .filter(|e| e.event.kind() == kind)
+        .filter_map(|e| serde_json::to_value(&e.event).ok())
+        .collect();
+    let fits = |json: &serde_json::Value| {
+        want.iter().all(|(field, value)| {
+            field
+                .split('.')
+                .try_fold(json, |v, f| v.get(f))
+                .is_some_and(|v| field_text(v) == *value)
+        })
+    };
+    if same_kind.iter().any(fits) {
+        return Ok(());
+    }
+    let seen: Vec<String> = same_kind
+        .iter()
+        .rev()
+        .take(3)
+        .map(ToString::to_string)
+        .collect();
+    Err(ScenarioError::Failed(format!(
+        "no `{kind}` event has {} (last of that kind: {})",
+        want.iter()
+            .map(|(f, v)| format!("{f}={v}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        seen.join(", ")
+    )))
+}
+
+/// A JSON field as a scenario writes it: strings bare, lists comma-joined.
+fn field_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(items) => {
+            items.iter().map(field_text).collect::<Vec<_>>().join(",")
+        }
+        other => other.to_string(),
+    }
 }

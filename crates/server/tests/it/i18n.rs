@@ -1,0 +1,122 @@
+//! The translation coverage test: every event kind of both games has a
+//! template in English, Italian and French in the web client's `i18n.js`,
+//! and no template names a field its event does not have.
+//!
+//! The templates are read from the file the server serves
+//! (`include_str!`), so a new event variant, a renamed field or a template
+//! deleted by mistake fails `cargo test` instead of showing a raw kind name
+//! at an Italian or French table.
+
+use game::GameEvent;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+const I18N: &str = include_str!("../../web/i18n.js");
+const LANGS: [&str; 3] = ["en", "it", "fr"];
+
+/// Reads a single-quoted JavaScript string starting at `s[0] == '\''`:
+/// its value (with `\'` and `\\` unescaped) and the rest after it.
+fn js_string(s: &str) -> Option<(String, &str)> {
+    let mut out = String::new();
+    let mut chars = s.strip_prefix('\'')?.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => out.push(chars.next()?.1),
+            '\'' => return Some((out, &s[i + 2..])),
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// The `'ev.GAME.KIND': 'template'` entries of one language's block
+/// (`RR.I18N.xx = { ... };`), by key.
+fn templates(lang: &str) -> BTreeMap<String, String> {
+    let head = format!("RR.I18N.{lang} = {{");
+    let start = I18N
+        .find(&head)
+        .unwrap_or_else(|| panic!("no {head} in i18n.js"));
+    let block = &I18N[start..];
+    let block = &block[..block.find("\n  };").expect("the block ends")];
+    let mut out = BTreeMap::new();
+    let mut rest = block;
+    while let Some(i) = rest.find("'ev.") {
+        let (key, after) = js_string(&rest[i..]).expect("a key string");
+        let after = after.trim_start().strip_prefix(':').expect("key: value");
+        let (value, after) = js_string(after.trim_start()).expect("a template string");
+        if key.starts_with("ev.bigcheese.") || key.starts_with("ev.dalmuti.") {
+            out.insert(key, value);
+        }
+        rest = after;
+    }
+    out
+}
+
+/// The `{field}` placeholders of a template.
+fn placeholders(template: &str) -> Vec<&str> {
+    template
+        .split('{')
+        .skip(1)
+        .filter_map(|p| p.split_once('}').map(|(name, _)| name))
+        .collect()
+}
+
+/// Every problem with one game's templates in one language.
+fn problems<E: GameEvent>(game: &str, lang: &str, all: &BTreeMap<String, String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let prefix = format!("ev.{game}.");
+    for example in E::examples() {
+        let key = format!("{prefix}{}", example.kind());
+        let Some(template) = all.get(&key) else {
+            out.push(format!("{lang}: no template `{key}`"));
+            continue;
+        };
+        let json = serde_json::to_value(&example).unwrap();
+        for field in placeholders(template) {
+            if field == "kind" || json.get(field).is_none() {
+                out.push(format!(
+                    "{lang}: `{key}` names {{{field}}}, which a `{}` event does not have: {json}",
+                    example.kind()
+                ));
+            }
+        }
+    }
+    for key in all.keys().filter(|k| k.starts_with(&prefix)) {
+        if !E::KINDS.contains(&&key[prefix.len()..]) {
+            out.push(format!("{lang}: `{key}` is a template for no event kind"));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_event_kind_has_a_template_in_every_language() {
+    let mut all = Vec::new();
+    for lang in LANGS {
+        let t = templates(lang);
+        all.extend(problems::<bigcheese::Event>("bigcheese", lang, &t));
+        all.extend(problems::<dalmuti::Event>("dalmuti", lang, &t));
+    }
+    assert!(all.is_empty(), "i18n.js templates:\n{}", all.join("\n"));
+}
+
+#[test]
+fn the_check_catches_a_missing_template_and_a_wrong_field() {
+    let mut t = templates("en");
+    assert_eq!(
+        t.len(),
+        bigcheese::Event::KINDS.len() + dalmuti::Event::KINDS.len()
+    );
+    assert!(problems::<bigcheese::Event>("bigcheese", "en", &t).is_empty());
+    t.remove("ev.bigcheese.bid");
+    t.insert("ev.bigcheese.pass".into(), "{seat} passes {amount}".into());
+    t.insert("ev.bigcheese.shout".into(), "{seat}!".into());
+    let found = problems::<bigcheese::Event>("bigcheese", "en", &t);
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert!(found[0].contains("no template `ev.bigcheese.bid`"));
+    assert!(found[1].contains("{amount}"));
+    assert!(found[2].contains("ev.bigcheese.shout"));
+    assert_eq!(placeholders("{a} x {b}{c"), ["a", "b"]);
+    let v: Value = serde_json::to_value(bigcheese::Event::examples()[0].clone()).unwrap();
+    assert_eq!(v["kind"], "shuffled");
+}
