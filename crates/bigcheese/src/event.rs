@@ -390,52 +390,27 @@ impl fmt::Display for Event {
 }
 
 impl GameEvent for Event {
-    const KINDS: &'static [&'static str] = &[
-        "shuffled",
-        "auction",
-        "reshuffled",
-        "stuck",
-        "nothing-to-reveal",
-        "to-hand",
-        "hire",
-        "roll",
-        "payout",
-        "payout-ignored",
-        "keep",
-        "keep-ignored",
-        "reroll",
-        "bid",
-        "pass",
-        "all-pass",
-        "veto",
-        "take",
-        "tie-broken",
-        "win",
-    ];
-
-    fn kind(&self) -> &'static str {
-        match self {
-            Event::Shuffled { .. } => "shuffled",
-            Event::Auction { .. } => "auction",
-            Event::Reshuffled { .. } => "reshuffled",
-            Event::Stuck => "stuck",
-            Event::NothingToReveal => "nothing-to-reveal",
-            Event::ToHand { .. } => "to-hand",
-            Event::Hire { .. } => "hire",
-            Event::Roll { .. } => "roll",
-            Event::Payout { .. } => "payout",
-            Event::PayoutIgnored { .. } => "payout-ignored",
-            Event::Keep { .. } => "keep",
-            Event::KeepIgnored { .. } => "keep-ignored",
-            Event::Reroll { .. } => "reroll",
-            Event::Bid { .. } => "bid",
-            Event::Pass { .. } => "pass",
-            Event::AllPass { .. } => "all-pass",
-            Event::Veto { .. } => "veto",
-            Event::Take { .. } => "take",
-            Event::TieBroken { .. } => "tie-broken",
-            Event::Win { .. } => "win",
-        }
+    game::event_kinds! {
+        Shuffled => "shuffled",
+        Auction => "auction",
+        Reshuffled => "reshuffled",
+        Stuck => "stuck",
+        NothingToReveal => "nothing-to-reveal",
+        ToHand => "to-hand",
+        Hire => "hire",
+        Roll => "roll",
+        Payout => "payout",
+        PayoutIgnored => "payout-ignored",
+        Keep => "keep",
+        KeepIgnored => "keep-ignored",
+        Reroll => "reroll",
+        Bid => "bid",
+        Pass => "pass",
+        AllPass => "all-pass",
+        Veto => "veto",
+        Take => "take",
+        TieBroken => "tie-broken",
+        Win => "win",
     }
 
     /// Shuffles, the first leader's draw, every roll of dice and the die

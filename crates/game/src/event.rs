@@ -13,6 +13,9 @@ use std::fmt::{Debug, Display};
 /// What every game's event type provides beyond its data: a stable kind
 /// name per variant (the serde `kind` tag), the list of all kinds, and
 /// whether chance made the event.
+///
+/// `KINDS` and `kind` are written by [`event_kinds!`](crate::event_kinds)
+/// from one list; [`check_event_kinds`] tests them against the serde tags.
 pub trait GameEvent:
     Clone
     + Debug
@@ -70,6 +73,23 @@ impl<E> LogEntry<E> {
     pub fn visible_to(&self, seat: Option<Seat>) -> bool {
         self.to.is_none() || self.to == seat
     }
+}
+
+/// Writes [`GameEvent::KINDS`] and [`GameEvent::kind`] inside an
+/// `impl GameEvent` from one list of `Variant => "kind"` pairs, so the two
+/// cannot drift apart: `kind` is an exhaustive match (a variant missing
+/// from the list breaks the build) and `KINDS` is the same list, in order.
+#[macro_export]
+macro_rules! event_kinds {
+    ($($variant:ident => $kind:literal),+ $(,)?) => {
+        const KINDS: &'static [&'static str] = &[$($kind),+];
+
+        fn kind(&self) -> &'static str {
+            match self {
+                $(Self::$variant { .. } => $kind,)+
+            }
+        }
+    };
 }
 
 /// Implements `serde::Deserialize` through `FromStr` for types whose serde
