@@ -414,8 +414,8 @@ impl GameEvent for Event {
     }
 
     /// Shuffles, the first leader's draw, every roll of dice and the die
-    /// that breaks a final tie (B20); a payout
-    /// in `no-dice` (face value) and a kept roll (rolled before) are not.
+    /// that breaks a final tie (B20); a payout in `no-dice` (face value)
+    /// and a kept roll (rolled before) are not.
     fn is_chance(&self) -> bool {
         match self {
             Event::Shuffled { .. }
