@@ -696,8 +696,9 @@ struct ReplayStep {
     /// Each seat's hidden cards (its view's `hand`; null where the game
     /// keeps none).
     hands: Vec<serde_json::Value>,
-    /// What happened in this step, in order, each with who could read it
-    /// during the game.
+    /// What happened in this step, in order: the public typed events
+    /// (`{"kind":"bid","seat":"P1","amount":3}`); a seat's private ones
+    /// (its deal, its tax cards) are left out, the hands are shown whole.
     events: Vec<serde_json::Value>,
 }
 
@@ -774,10 +775,14 @@ fn replay_positions<G: Game>(
                 public: json_value(&g.public_view()),
                 board: g.public_view().to_string(),
                 hands,
-                events: g.log()[seen..].iter().map(json_value).collect(),
+                events: g.events()[seen..]
+                    .iter()
+                    .filter(|e| e.visible_to(None))
+                    .map(|e| json_value(&e.event))
+                    .collect(),
             });
         }
-        seen = g.log().len();
+        seen = g.events().len();
     }
     Ok(serde_json::json!({ "steps": total, "positions": positions }))
 }

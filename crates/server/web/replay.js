@@ -66,7 +66,7 @@
         if (kind === 'auction') add(t('replay.auction', { n: ++auctions }), 'auction');
         if (kind === 'hand') {
           tricks = 0;
-          add(t('replay.hand', { n: (hand = ev.hand || hand + 1) }), 'hand');
+          add(t('replay.hand', { n: (hand = ev.number || hand + 1) }), 'hand');
         }
         if (kind === 'trick') add(t('replay.trick', { hand, n: ++tricks }), 'trick');
         cur.items.push(el('li', { class: k === R.i && k > 0 ? 'new' : '', 'data-kind': ev.kind, text: evText(ev) }));

@@ -104,9 +104,11 @@ async fn play_game(game: &str, players: usize, options: Value) {
     assert_eq!(positions.len(), (n + 1).min(100));
     assert_eq!(positions[0]["step"], 0);
     assert!(positions[0]["action"].is_null());
+    let deal = positions[0]["events"].as_array().unwrap();
+    assert!(!deal.is_empty(), "the deal");
     assert!(
-        !positions[0]["events"].as_array().unwrap().is_empty(),
-        "the deal"
+        deal.iter().all(|e| e["kind"].is_string()),
+        "typed events: {deal:?}"
     );
     assert_eq!(positions[0]["hands"].as_array().unwrap().len(), players);
     assert_eq!(positions[1]["action"], record["actions"][0]);
