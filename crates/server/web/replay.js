@@ -85,7 +85,8 @@
   function renderBoard() {
     const p = R.pos[R.i];
     if (!p) return;
-    const st = { view: p.public, seats: (R.sum && R.sum.seats) || [], seat: null, legal: [], to_move: p.to_move, over: R.i === R.total, log: [] };
+    const seats = ((R.sum && R.sum.seats) || []).map((x) => ({ ...x, connected: true })); // no presence in a replay
+    const st = { view: p.public, seats, seat: null, legal: [], to_move: p.to_move, over: R.i === R.total, log: [] };
     const drawn = RR.tableBoard(st);
     RR.fill('board', drawn.board);
     RR.fill('players', drawn.players);

@@ -1,0 +1,107 @@
+// End-to-end browser test of the replay page (issue 10): a game of each
+// kind is played to the end through the table page, then /replay/{id} is
+// stepped with the keyboard and jumped to a chosen move, and the board it
+// shows there is checked against the position the server rebuilds
+// (GET /api/tables/{id}/replay/{from}).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, api, joinViaForm, playToEnd } from './helpers.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+/** Plays a table of `game` (P1 human through the page, bots elsewhere) to the end; returns its id. */
+async function finishedGame(ctx, game, options, botDelayMs) {
+  const seats = [{ kind: 'human' }, { kind: 'bot', bot: 'heuristic' }, { kind: 'bot', bot: 'random' }];
+  const created = await api(server.base, '/api/tables', 'POST', { game, players: 3, options, seats, bot_delay_ms: botDelayMs, public: true });
+  const page = await ctx.newPage();
+  await page.goto('/t/' + created.id);
+  await joinViaForm(page, 'Ann');
+  await playToEnd(page, { timeout: 100000 });
+  await page.close();
+  return created.id;
+}
+
+/** What the replay page shows: the step, the players panel, the hands panel, the log sections. */
+const shown = (page) =>
+  page.evaluate(() => ({
+    step: Number(document.body.dataset.step),
+    players: document.getElementById('players').innerText,
+    hands: document.getElementById('hands').innerText,
+    sections: [...document.querySelectorAll('#log details summary')].map((s) => s.textContent),
+    now: document.getElementById('now').textContent,
+  }));
+
+for (const [game, options, botDelayMs] of [
+  ['bigcheese', { dice: 'd6', target: '60' }, 5],
+  ['dalmuti', { hands: '1' }, 250],
+]) {
+  test(`the replay of a finished ${game} game rebuilds the board at every step`, async (t) => {
+    const ctx = await browser.newContext({ locale: 'en-US', baseURL: server.base });
+    ctx.setDefaultTimeout(20000);
+    t.after(() => ctx.close());
+    const id = await finishedGame(ctx, game, options, botDelayMs);
+    const record = await api(server.base, '/api/tables/' + id + '/record');
+    const n = record.actions.length;
+    assert.ok(n > 4, `a real game: ${n} actions`);
+
+    const page = await ctx.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto('/replay/' + id);
+    await page.waitForFunction(() => document.body.dataset.ready === '1');
+    assert.equal((await shown(page)).step, 0, 'opens at the deal');
+
+    // the keyboard steps forward and back
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    let s = await shown(page);
+    assert.equal(s.step, 1);
+    assert.ok(s.now.includes('Ann') || s.now.includes('P2') || s.now.includes('P3'), s.now);
+
+    // jump to a chosen move and check the board against the server's position there
+    const k = Math.floor(n / 2);
+    await page.locator('#jump').fill(String(k));
+    await page.locator('#jump').dispatchEvent('change');
+    await page.waitForFunction((k) => document.body.dataset.step === String(k), k);
+    s = await shown(page);
+    const at = (await api(server.base, `/api/tables/${id}/replay/${k}`)).positions[0];
+    assert.equal(at.step, k);
+    if (game === 'bigcheese') {
+      // each player's score and free chips at move k
+      for (const seat of at.public.seats) {
+        assert.ok(s.players.includes(`Score ${seat.score} / ${at.public.target}`), `score ${seat.score} at move ${k}:\n${s.players}`);
+        assert.ok(s.players.includes(`${seat.free} free chips`), `free chips ${seat.free} at move ${k}:\n${s.players}`);
+      }
+      assert.ok(s.sections.some((x) => x.startsWith('Auction')), `the log is split by auction: ${s.sections}`);
+    } else {
+      // every hand is shown (the game is over), with its card count at move k
+      const left = at.public.cards_left;
+      for (let i = 0; i < left.length; i++) assert.ok(s.players.includes(`🂠 ${left[i]} cards`), `P${i + 1} holds ${left[i]}:\n${s.players}`);
+      assert.ok(s.hands.includes('Every hand'), s.hands);
+      assert.ok(s.sections.some((x) => x.startsWith('Hand 1')), `the log is split by hand and trick: ${s.sections}`);
+      assert.ok(s.sections.some((x) => /trick/.test(x)), `tricks: ${s.sections}`);
+    }
+
+    // REPLAY_SHOT=/tmp/x- saves what the page looked like at move k
+    if (process.env.REPLAY_SHOT) await page.screenshot({ path: `${process.env.REPLAY_SHOT}${game}.png`, fullPage: true });
+
+    // End (once the move box is left) goes to the last move
+    await page.evaluate(() => document.activeElement.blur());
+    await page.keyboard.press('End');
+    s = await shown(page);
+    assert.equal(s.step, n);
+    assert.deepEqual(errors, [], 'no page errors');
+  });
+}
