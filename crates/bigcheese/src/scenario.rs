@@ -482,28 +482,24 @@ impl BigCheese {
             }
             "deck-size" => check("deck size", num::<u8>(args.trim())?, self.deck_len),
             "discards" => check("discards", num::<u8>(args.trim())?, self.discard_count()),
-            "in-deck" => {
-                // in-deck V 2: the deck holds exactly two Vetos
+            // in-deck V 2: the deck holds exactly two Vetos; discarded 8 1:
+            // the discards hold exactly one 8
+            "in-deck" | "discarded" => {
                 let c: Card = w
                     .next()
                     .ok_or_else(|| bad("missing card"))?
                     .parse()
                     .map_err(bad)?;
                 let n: u8 = num(w.next().ok_or_else(|| bad("missing count"))?)?;
-                let have = self.deck[..self.deck_len as usize]
-                    .iter()
-                    .filter(|&&d| d == c)
-                    .count() as u8;
-                check(&format!("{c}s in the deck"), n, have)
-            }
-            "discarded" => {
-                let c: Card = w
-                    .next()
-                    .ok_or_else(|| bad("missing card"))?
-                    .parse()
-                    .map_err(bad)?;
-                let n: u8 = num(w.next().ok_or_else(|| bad("missing count"))?)?;
-                check(&format!("discarded {c}s"), n, self.discards[c.index()])
+                if key == "in-deck" {
+                    let have = self.deck[..self.deck_len as usize]
+                        .iter()
+                        .filter(|&&d| d == c)
+                        .count() as u8;
+                    check(&format!("{c}s in the deck"), n, have)
+                } else {
+                    check(&format!("discarded {c}s"), n, self.discards[c.index()])
+                }
             }
             "target" => check("target", num::<u16>(args.trim())?, self.target),
             "roll" => {

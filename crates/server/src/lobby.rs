@@ -648,15 +648,19 @@ async fn fill(
     Ok(StatusCode::NO_CONTENT)
 }
 
-async fn record(
-    State(state): State<AppState>,
+/// A finished table's record, for a download or a replay (`what`, in the
+/// quota's refusal): metered per address, since each replays a game;
+/// refused before the end (`not_over`).
+async fn finished_record(
+    state: &AppState,
     addr: ClientAddr,
-    Path(id): Path<String>,
-) -> Result<Json<game::Record>, Error> {
+    id: String,
+    what: &str,
+) -> Result<game::Record, Error> {
     if !valid_id(&id) {
         return Err(Error::UnknownTable);
     }
-    meter(&state, Kind::Record, addr, "record downloads")?;
+    meter(state, Kind::Record, addr, what)?;
     let store = state.store();
     let stored = tokio::task::spawn_blocking(move || store.load(&id))
         .await
@@ -665,7 +669,15 @@ async fn record(
     if stored.finished_at.is_none() {
         return Err(Error::NotOver);
     }
-    let mut record = table::record_of(&stored);
+    Ok(table::record_of(&stored))
+}
+
+async fn record(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    Path(id): Path<String>,
+) -> Result<Json<game::Record>, Error> {
+    let mut record = finished_record(&state, addr, id, "record downloads").await?;
     let outcome = crate::with_game!(record.game.as_str(), G => record
             .replay::<G>(false, |_, _, _| {})
             .map(|g| g.outcome())
@@ -711,19 +723,7 @@ async fn replay(
     addr: ClientAddr,
     Path((id, from)): Path<(String, usize)>,
 ) -> Result<Json<serde_json::Value>, Error> {
-    if !valid_id(&id) {
-        return Err(Error::UnknownTable);
-    }
-    meter(&state, Kind::Record, addr, "replays")?;
-    let store = state.store();
-    let stored = tokio::task::spawn_blocking(move || store.load(&id))
-        .await
-        .map_err(|e| Error::Internal(e.to_string()))??
-        .ok_or(Error::UnknownTable)?;
-    if stored.finished_at.is_none() {
-        return Err(Error::NotOver);
-    }
-    let record = table::record_of(&stored);
+    let record = finished_record(&state, addr, id, "replays").await?;
     tokio::task::spawn_blocking(move || {
         crate::with_game!(record.game.as_str(), G => replay_positions::<G>(&record, from),
             _ => Err(Error::UnknownTable))
