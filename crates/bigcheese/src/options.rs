@@ -4,7 +4,10 @@
 //! `Options` is a small `Copy` struct stored inside the game state, so the
 //! hot path reads plain fields; text goes through [`game::GameOptions`].
 
-use game::{bool_text, parse_bool, GameOptions, OptionError, OptionInfo};
+use game::{
+    bool_text, choice_text, parse_bool, parse_choice, parse_in, GameOptions, OptionError,
+    OptionInfo,
+};
 use std::fmt;
 use std::str::FromStr;
 
@@ -137,6 +140,11 @@ impl Options {
 
 use crate::Card;
 
+/// `veto`: whether a Veto must come before the player's first bid (B18).
+const VETO: &[(&str, bool)] = &[("any-turn", false), ("before-bid", true)];
+/// `final_tie`: whether a remaining tie is decided by chance (B20).
+const FINAL_TIE: &[(&str, bool)] = &[("shared", false), ("chance", true)];
+
 const INFO: &[OptionInfo] = &[
     OptionInfo {
         key: "dice",
@@ -203,32 +211,17 @@ impl GameOptions for Options {
                 self.target = if value == "auto" {
                     None
                 } else {
-                    match value.parse::<u16>() {
-                        Ok(t) if (1..=Options::MAX_TARGET).contains(&t) => Some(t),
-                        _ => return Err(bad(INFO[3].values)),
-                    }
+                    Some(parse_in(
+                        key,
+                        value,
+                        1..=Options::MAX_TARGET,
+                        INFO[3].values,
+                    )?)
                 }
             }
-            "chips" => {
-                self.chips = match value.parse::<u8>() {
-                    Ok(c) if (1..=Options::MAX_CHIPS).contains(&c) => c,
-                    _ => return Err(bad(INFO[4].values)),
-                }
-            }
-            "veto" => {
-                self.veto_before_bid = match value {
-                    "any-turn" => false,
-                    "before-bid" => true,
-                    _ => return Err(bad(INFO[5].values)),
-                }
-            }
-            "final_tie" => {
-                self.tie_by_chance = match value {
-                    "shared" => false,
-                    "chance" => true,
-                    _ => return Err(bad(INFO[6].values)),
-                }
-            }
+            "chips" => self.chips = parse_in(key, value, 1..=Options::MAX_CHIPS, INFO[4].values)?,
+            "veto" => self.veto_before_bid = parse_choice(key, value, VETO)?,
+            "final_tie" => self.tie_by_chance = parse_choice(key, value, FINAL_TIE)?,
             _ => return Err(OptionError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -245,23 +238,10 @@ impl GameOptions for Options {
                     .map_or_else(|| "auto".to_string(), |t| t.to_string()),
             ),
             ("chips".into(), self.chips.to_string()),
-            (
-                "veto".into(),
-                if self.veto_before_bid {
-                    "before-bid"
-                } else {
-                    "any-turn"
-                }
-                .to_string(),
-            ),
+            ("veto".into(), choice_text(&self.veto_before_bid, VETO)),
             (
                 "final_tie".into(),
-                if self.tie_by_chance {
-                    "chance"
-                } else {
-                    "shared"
-                }
-                .to_string(),
+                choice_text(&self.tie_by_chance, FINAL_TIE),
             ),
         ]
     }

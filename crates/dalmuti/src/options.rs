@@ -5,7 +5,10 @@
 //! game state, which must hand out `&Options`, stays cheap to clone for
 //! rollouts.
 
-use game::{bool_text, parse_bool, GameOptions, OptionError, OptionInfo};
+use game::{
+    bool_text, choice_text, parse_bool, parse_choice, parse_in, GameOptions, OptionError,
+    OptionInfo,
+};
 
 /// The largest number of joins a session can have: 3 players growing to 13.
 pub const MAX_JOINS: usize = 10;
@@ -100,14 +103,11 @@ pub enum SingleHand {
     Points,
 }
 
-impl SingleHand {
-    fn text(self) -> &'static str {
-        match self {
-            SingleHand::FirstOut => "first-out",
-            SingleHand::Points => "points",
-        }
-    }
-}
+/// `single_hand`'s values by name (D16).
+const SINGLE_HAND: &[(&str, SingleHand)] = &[
+    ("first-out", SingleHand::FirstOut),
+    ("points", SingleHand::Points),
+];
 
 /// The options of a Dalmuti session. Defaults are the rulings' defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -235,17 +235,18 @@ impl GameOptions for Options {
     fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
         let bad = |expected: &str| OptionError::bad_value(key, value, expected);
         match key {
-            "hands" => match value.parse::<u32>() {
-                Ok(n) if (1..=65535).contains(&n) => self.hands = n,
-                _ => return Err(bad("a number of hands from 1 to 65535")),
-            },
+            "hands" => {
+                self.hands = parse_in(key, value, 1..=65535, "a number of hands from 1 to 65535")?
+            }
             "target" => {
                 self.target = match value {
                     "off" | "none" => None,
-                    v => match v.parse::<u32>() {
-                        Ok(n) if n >= 1 => Some(n),
-                        _ => return Err(bad("off or a score of at least 1")),
-                    },
+                    v => Some(parse_in(
+                        key,
+                        v,
+                        1..=u32::MAX,
+                        "off or a score of at least 1",
+                    )?),
                 }
             }
             "standard_deck" => self.standard_deck = parse_bool(key, value)?,
@@ -274,13 +275,7 @@ impl GameOptions for Options {
             "joins" => {
                 self.joins = Joins::parse(value).map_err(|e| bad(&e))?;
             }
-            "single_hand" => {
-                self.single_hand = match value {
-                    "first-out" => SingleHand::FirstOut,
-                    "points" => SingleHand::Points,
-                    _ => return Err(bad("first-out or points")),
-                }
-            }
+            "single_hand" => self.single_hand = parse_choice(key, value, SINGLE_HAND)?,
             _ => return Err(OptionError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -304,7 +299,10 @@ impl GameOptions for Options {
             ("market".into(), bool_text(self.market)),
             ("black_market".into(), bool_text(self.black_market)),
             ("joins".into(), self.joins.to_string()),
-            ("single_hand".into(), self.single_hand.text().into()),
+            (
+                "single_hand".into(),
+                choice_text(&self.single_hand, SINGLE_HAND),
+            ),
         ]
     }
 }

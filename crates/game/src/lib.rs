@@ -19,7 +19,10 @@ mod seat;
 mod seed;
 
 pub use event::{check_event_kinds, GameEvent, LogEntry};
-pub use options::{bool_text, parse_bool, GameOptions, OptionError, OptionInfo};
+pub use options::{
+    bool_text, choice_text, parse_bool, parse_choice, parse_in, GameOptions, OptionError,
+    OptionInfo,
+};
 pub use record::{Contribution, Fairness, Record, RecordError};
 pub use scenario::{Scenario, ScenarioError};
 pub use seat::{Seat, SeatParseError};

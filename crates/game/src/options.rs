@@ -100,6 +100,46 @@ pub trait GameOptions: Default + Clone + fmt::Debug + PartialEq + Send + Sync + 
     }
 }
 
+/// Parses a number option that must lie in `range`; `expected` is what
+/// the error says is allowed.
+pub fn parse_in<T: std::str::FromStr + PartialOrd>(
+    key: &str,
+    value: &str,
+    range: std::ops::RangeInclusive<T>,
+    expected: &str,
+) -> Result<T, OptionError> {
+    match value.parse::<T>() {
+        Ok(v) if range.contains(&v) => Ok(v),
+        _ => Err(OptionError::bad_value(key, value, expected)),
+    }
+}
+
+/// Reads a choice option: one of the named values in `choices`
+/// (`veto=before-bid`); the error lists the names (`any-turn|before-bid`).
+pub fn parse_choice<T: Copy>(
+    key: &str,
+    value: &str,
+    choices: &[(&str, T)],
+) -> Result<T, OptionError> {
+    match choices.iter().find(|(name, _)| *name == value) {
+        Some(&(_, v)) => Ok(v),
+        None => {
+            let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
+            Err(OptionError::bad_value(key, value, &names.join("|")))
+        }
+    }
+}
+
+/// Writes a choice option's value by its name in `choices` (the first
+/// name, if the table has none for it).
+pub fn choice_text<T: PartialEq>(value: &T, choices: &[(&'static str, T)]) -> String {
+    choices
+        .iter()
+        .find(|(_, v)| v == value)
+        .or(choices.first())
+        .map_or_else(String::new, |(name, _)| (*name).to_string())
+}
+
 /// Parses `on|off|true|false|yes|no|1|0` for boolean options.
 pub fn parse_bool(key: &str, value: &str) -> Result<bool, OptionError> {
     match value {
@@ -112,4 +152,31 @@ pub fn parse_bool(key: &str, value: &str) -> Result<bool, OptionError> {
 /// Writes a boolean option the way [`parse_bool`] reads it.
 pub fn bool_text(b: bool) -> String {
     if b { "on" } else { "off" }.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_choices_read_back_and_name_what_is_allowed() {
+        assert_eq!(parse_in("chips", "7", 1..=50u8, "1..=50"), Ok(7));
+        for bad in ["0", "51", "x", "-1", ""] {
+            assert_eq!(
+                parse_in("chips", bad, 1..=50u8, "1..=50"),
+                Err(OptionError::bad_value("chips", bad, "1..=50"))
+            );
+        }
+        const SIDES: &[(&str, bool)] = &[("left", false), ("right", true)];
+        assert_eq!(parse_choice("side", "right", SIDES), Ok(true));
+        assert_eq!(
+            parse_choice("side", "up", SIDES),
+            Err(OptionError::bad_value("side", "up", "left|right"))
+        );
+        for (name, v) in SIDES {
+            assert_eq!(choice_text(v, SIDES), *name);
+        }
+        assert_eq!(parse_bool("x", "yes"), Ok(true));
+        assert_eq!(bool_text(false), "off");
+    }
 }
