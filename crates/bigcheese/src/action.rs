@@ -5,6 +5,7 @@
 //! of face values stored as six counters, which is also its canonical form
 //! (dice are kept sorted, so naming values is naming dice).
 
+use game::ParseError;
 use std::fmt;
 use std::str::FromStr;
 
@@ -110,9 +111,9 @@ impl fmt::Display for Action {
 }
 
 impl FromStr for Action {
-    type Err = String;
+    type Err = ParseError;
 
-    fn from_str(s: &str) -> Result<Action, String> {
+    fn from_str(s: &str) -> Result<Action, ParseError> {
         let s = s.trim();
         let (word, rest) = s.split_once(char::is_whitespace).unwrap_or((s, ""));
         let rest = rest.trim();
@@ -120,13 +121,19 @@ impl FromStr for Action {
             if rest.is_empty() {
                 Ok(a)
             } else {
-                Err(format!("`{word}` takes no argument, got `{rest}`"))
+                Err(ParseError::NoArgument {
+                    action: word.to_string(),
+                    got: rest.to_string(),
+                })
             }
         };
         match word {
             "bid" => match rest.parse::<u8>() {
                 Ok(n) if !rest.starts_with('+') => Ok(Action::Bid(n)),
-                _ => Err(format!("`bid` needs a number of chips, got `{rest}`")),
+                _ => Err(ParseError::bad_argument(
+                    "bid",
+                    format_args!("needs a number of chips, got `{rest}`"),
+                )),
             },
             "pass" => no_args(Action::Pass),
             "veto" => no_args(Action::Veto),
@@ -139,22 +146,30 @@ impl FromStr for Action {
                     match part.parse::<u8>() {
                         Ok(v) if (1..=6).contains(&v) && !part.starts_with('+') => {
                             if faces.counts[v as usize - 1] >= 20 {
-                                return Err("reroll names more than 20 dice".to_string());
+                                return Err(ParseError::bad_argument(
+                                    "reroll",
+                                    "names more than 20 dice",
+                                ));
                             }
                             faces.counts[v as usize - 1] += 1;
                         }
                         _ => {
-                            return Err(format!(
-                                "`reroll` takes d6 values 1..6 separated by commas, got `{part}`"
+                            return Err(ParseError::bad_argument(
+                                "reroll",
+                                format_args!(
+                                    "takes d6 values 1..6 separated by commas, got `{part}`"
+                                ),
                             ))
                         }
                     }
                 }
                 Ok(Action::Reroll(RerollDice::Faces(faces)))
             }
-            _ => Err(format!(
-                "unknown action `{s}` (write bid N, pass, veto, keep, reroll or reroll 1,2)"
-            )),
+            "" => Err(ParseError::Empty),
+            _ => Err(ParseError::Unknown {
+                word: s.to_string(),
+                expected: "bid N, pass, veto, keep, reroll or reroll 1,2",
+            }),
         }
     }
 }
@@ -194,5 +209,23 @@ mod tests {
         ] {
             assert!(bad.parse::<Action>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn parse_errors_say_what_is_wrong() {
+        assert_eq!("".parse::<Action>(), Err(ParseError::Empty));
+        assert!(
+            matches!("dance".parse::<Action>(), Err(ParseError::Unknown { word, .. }) if word == "dance")
+        );
+        assert_eq!(
+            "pass now".parse::<Action>(),
+            Err(ParseError::NoArgument {
+                action: "pass".into(),
+                got: "now".into()
+            })
+        );
+        let e = "bid x".parse::<Action>().unwrap_err();
+        assert!(matches!(&e, ParseError::BadArgument { action, .. } if action == "bid"));
+        assert_eq!(e.to_string(), "`bid`: needs a number of chips, got `x`");
     }
 }

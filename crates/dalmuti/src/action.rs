@@ -8,7 +8,7 @@
 //! cards has one representation.
 
 use crate::card::Card;
-use game::Seat;
+use game::{ParseError, Seat};
 use std::fmt;
 use std::str::FromStr;
 
@@ -366,9 +366,9 @@ impl fmt::Display for Action {
 }
 
 impl FromStr for Action {
-    type Err = String;
+    type Err = ParseError;
 
-    fn from_str(s: &str) -> Result<Action, String> {
+    fn from_str(s: &str) -> Result<Action, ParseError> {
         let s = s.trim();
         let (verb, rest) = match s.split_once(char::is_whitespace) {
             Some((v, r)) => (v, r.trim()),
@@ -378,34 +378,40 @@ impl FromStr for Action {
             if rest.is_empty() {
                 Ok(a)
             } else {
-                Err(format!("`{verb}` takes no arguments"))
+                Err(ParseError::NoArgument {
+                    action: verb.to_string(),
+                    got: rest.to_string(),
+                })
             }
         };
+        let bad = |e: String| ParseError::bad_argument(verb, e);
         match verb {
             "pass" => no_args(Action::Pass),
             "revolution" => no_args(Action::Revolution),
             "no-revolution" => no_args(Action::NoRevolution),
             "no-market" => no_args(Action::NoMarket),
-            "play" => Ok(Action::Play(rest.parse()?)),
-            "give" => Ok(Action::Give(rest.parse()?)),
-            "seat-new" => Ok(Action::SeatNew(rest.parse()?)),
+            "play" => Ok(Action::Play(rest.parse().map_err(bad)?)),
+            "give" => Ok(Action::Give(rest.parse().map_err(bad)?)),
+            "seat-new" => Ok(Action::SeatNew(rest.parse().map_err(bad)?)),
             "market" => {
                 let mut it = rest.split_whitespace();
                 let seat: Seat = it
                     .next()
-                    .ok_or("market with whom? write `market P3 7` or `market P3`")?
+                    .ok_or_else(|| bad("with whom? write `market P3 7` or `market P3`".into()))?
                     .parse()
-                    .map_err(|e: game::SeatParseError| e.to_string())?;
+                    .map_err(|e: game::SeatParseError| bad(e.to_string()))?;
                 match (it.next(), it.next()) {
                     (None, _) => Ok(Action::BlackMarket(seat)),
-                    (Some(c), None) => Ok(Action::Market(seat, c.parse()?)),
-                    (Some(_), Some(_)) => Err("the market trades one card".to_string()),
+                    (Some(c), None) => Ok(Action::Market(seat, c.parse().map_err(bad)?)),
+                    (Some(_), Some(_)) => Err(bad("the market trades one card".into())),
                 }
             }
-            "" => Err("empty action".to_string()),
-            other => Err(format!(
-                "unknown action `{other}` (pass, play, give, revolution, no-revolution, market, no-market, seat-new)"
-            )),
+            "" => Err(ParseError::Empty),
+            other => Err(ParseError::Unknown {
+                word: other.to_string(),
+                expected:
+                    "pass, play, give, revolution, no-revolution, market, no-market, seat-new",
+            }),
         }
     }
 }
@@ -481,7 +487,14 @@ mod tests {
             "give 12 3".parse::<Action>().unwrap().to_string(),
             "give 3 12"
         );
-        assert!("give 1 2 3".parse::<Action>().is_err());
+        assert!(matches!(
+            "give 1 2 3".parse::<Action>(),
+            Err(ParseError::BadArgument { action, .. }) if action == "give"
+        ));
+        assert_eq!(
+            "play 3xJ".parse::<Action>().unwrap_err().to_string(),
+            "`play`: there are only 2 Jesters"
+        );
         assert!("pass now".parse::<Action>().is_err());
         assert!("dance".parse::<Action>().is_err());
     }

@@ -183,6 +183,62 @@ impl<E: std::error::Error + 'static> std::error::Error for ActError<E> {
     }
 }
 
+/// Why a text is not an action of the game (its [`Game::Action`]
+/// notation): what was read, and what the notation expects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// Nothing was written.
+    Empty,
+    /// No action is written with this word; `expected` lists the actions.
+    Unknown {
+        /// The word read.
+        word: String,
+        /// The actions of the game, in words.
+        expected: &'static str,
+    },
+    /// An action that takes no argument was given one.
+    NoArgument {
+        /// The action's word.
+        action: String,
+        /// What followed it.
+        got: String,
+    },
+    /// The action's argument cannot be read; `reason` says why.
+    BadArgument {
+        /// The action's word.
+        action: String,
+        /// Why, in words (`there are only 2 Jesters`).
+        reason: String,
+    },
+}
+
+impl ParseError {
+    /// The argument of `action` cannot be read, for `reason`.
+    pub fn bad_argument(action: &str, reason: impl Display) -> ParseError {
+        ParseError::BadArgument {
+            action: action.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+}
+
+impl Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParseError::Empty => f.write_str("empty action"),
+            ParseError::Unknown { word, expected } => {
+                write!(f, "unknown action `{word}` (write {expected})")
+            }
+            ParseError::NoArgument { action, got } => {
+                write!(f, "`{action}` takes no argument, got `{got}`")
+            }
+            ParseError::BadArgument { action, reason } => write!(f, "`{action}`: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
 /// Why a game could not be set up. Each says the ruling it breaks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupError {
@@ -254,7 +310,7 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
         + std::hash::Hash
         + Debug
         + Display
-        + FromStr<Err = String>
+        + FromStr<Err = ParseError>
         + Send
         + Sync
         + 'static;

@@ -195,7 +195,10 @@ impl Record {
         let seat: Seat = seat
             .parse()
             .map_err(|e: crate::SeatParseError| bad(e.to_string()))?;
-        let action: G::Action = action.trim().parse().map_err(bad)?;
+        let action: G::Action = action
+            .trim()
+            .parse()
+            .map_err(|e: crate::ParseError| bad(e.to_string()))?;
         Ok((seat, action))
     }
 

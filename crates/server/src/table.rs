@@ -892,7 +892,7 @@ impl<G: Roster> Table<G> {
         let action: G::Action = match text.trim().parse() {
             Ok(a) => a,
             Err(e) => {
-                return self.send_to(conn, ServerMsg::error(Error::Illegal(e)));
+                return self.send_to(conn, ServerMsg::error(Error::Illegal(e.to_string())));
             }
         };
         match self.game.check_as(seat, action) {

@@ -478,7 +478,7 @@ fn generic_expect<G: Game>(game: &G, key: &str, args: &str) -> Option<Result<(),
             }
         }
         "legal" | "not-legal" => match args.parse::<G::Action>() {
-            Err(e) => Err(ScenarioError::BadArgs(e)),
+            Err(e) => Err(ScenarioError::BadArgs(e.to_string())),
             Ok(a) => match (key == "legal", game.check(a)) {
                 (true, Ok(())) | (false, Err(_)) => Ok(()),
                 (true, Err(e)) => failed(format!("expected `{a}` to be legal: {e}")),
