@@ -768,12 +768,13 @@ fn replay_positions<G: Game>(
                         .unwrap_or(serde_json::Value::Null)
                 })
                 .collect();
+            let public = g.public_view();
             positions.push(ReplayStep {
                 step,
                 action,
                 to_move: g.to_move(),
-                public: json_value(&g.public_view()),
-                board: g.public_view().to_string(),
+                public: json_value(&public),
+                board: public.to_string(),
                 hands,
                 events: g.events()[seen..]
                     .iter()

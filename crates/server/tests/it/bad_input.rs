@@ -204,6 +204,12 @@ async fn every_bad_message_is_refused_and_changes_nothing() {
         (status, v["error"]["code"].as_str()),
         (409, Some("not_over"))
     );
+    // A step that is not a number, or does not fit one, is refused before
+    // anything is loaded.
+    for bad in ["x", "-1", "99999999999999999999999"] {
+        let (status, _) = http(addr, "GET", &format!("/api/tables/{id}/replay/{bad}"), None).await;
+        assert_eq!(status, 400, "replay/{bad}");
+    }
 
     // Still serving: the next mover can act.
     state_at(&mut ws[other], 1).await;

@@ -181,6 +181,9 @@ async fn joins_and_record_checks_are_metered() {
         "not over"
     );
     assert_eq!(request(server.addr, "GET", &path, "").await.0, 429);
+    // A replay rebuilds the whole game too: it takes from the same meter.
+    let replay = format!("/api/tables/{id}/replay/0");
+    assert_eq!(request(server.addr, "GET", &replay, "").await.0, 429);
 }
 
 /// F11: tables are private unless marked public; a private table's seats
