@@ -127,6 +127,17 @@ for (const [game, options, label, botDelayMs] of [
     const moves = await playToEnd(page, { timeout: 100000, onMove: (a) => (kinds[a.split(' ')[0]] = (kinds[a.split(' ')[0]] || 0) + 1) });
     assert.ok(moves > 0, 'the human made moves');
     t.diagnostic(`${moves} moves through the UI: ${JSON.stringify(kinds)}`);
+    // The page built its state from `update` patches since its hello: it
+    // equals the whole state the server sends on `resync`.
+    const patched = await pageState(page);
+    assert.ok((await page.evaluate(() => window.RR.table.updates)) > moves, 'the page applied updates');
+    await page.evaluate(() => {
+      window.RR.table.st.stale = true;
+      window.RR.table.conn.send({ type: 'resync' });
+    });
+    await page.waitForFunction(() => !window.RR.table.st.stale);
+    const whole = await pageState(page);
+    for (const k of ['rev', 'seq', 'view', 'legal', 'to_move', 'over', 'outcome', 'seats']) assert.deepEqual(whole[k], patched[k], `${k} as patched`);
     await checkResult(page, id);
     assert.deepEqual(errors, [], 'no page errors');
   });

@@ -268,7 +268,7 @@ async fn play_humans(
             let mut got = false;
             for (i, s) in seats.iter_mut().enumerate() {
                 if let Some(m) = next(s, Duration::from_millis(50)).await {
-                    if m["type"] == "state" {
+                    if m["type"] == "state" || m["type"] == "update" {
                         over |= m["over"] == true;
                         states[i] = m;
                         got = true;
@@ -294,7 +294,7 @@ async fn play_humans(
             let Some(m) = next(&mut seats[k], Duration::from_secs(15)).await else {
                 return over;
             };
-            if m["type"] == "state" && m["seq"].as_u64() > Some(seq) {
+            if (m["type"] == "state" || m["type"] == "update") && m["seq"].as_u64() > Some(seq) {
                 latencies
                     .lock()
                     .unwrap()
@@ -314,7 +314,7 @@ async fn play_humans(
                 continue;
             }
             while let Some(m) = next(s, Duration::from_millis(1)).await {
-                if m["type"] == "state" {
+                if m["type"] == "state" || m["type"] == "update" {
                     states[i] = m;
                 }
             }

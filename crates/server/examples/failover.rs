@@ -140,7 +140,7 @@ fn next_state(ws: &mut Ws) -> Result<Value, String> {
         if let Message::Text(t) = ws.read().map_err(|e| e.to_string())? {
             let v: Value = serde_json::from_str(t.as_str()).map_err(|e| e.to_string())?;
             match v["type"].as_str() {
-                Some("state") => return Ok(v),
+                Some("state" | "update") => return Ok(v),
                 Some("error") => return Err(v.to_string()),
                 _ => {}
             }

@@ -22,11 +22,11 @@
 //!
 //! Every load table has only human seats (bot delay 0), all joined through
 //! `POST /api/tables/{id}/join` and played by this program's own
-//! WebSocket clients: on each `state` where it is the seat's turn, the
+//! WebSocket clients: on each `state` or `update` where it is the seat's turn, the
 //! client waits a think time (uniform in 0.5..1.5 x `--think-ms`; 0 = no
 //! pause, a closed loop that measures saturation) and sends `act` with the
 //! `seq` and a uniformly random action from `legal`. The latency of an
-//! action is the time from sending `act` to receiving the `state` whose
+//! action is the time from sending `act` to receiving the `update` whose
 //! `seq` advanced. Half the tables play The Big Cheese (defaults), half
 //! Dalmuti (`hands=1`); a table whose game ends is replaced by a new one, so
 //! `--tables` stay live until the measurement window ends.
@@ -294,7 +294,7 @@ struct Incoming {
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 /// The next server message, or `None` when the connection ends. With
-/// `skip`, a `state` that does not contain that text (`"to_move":"P2"`)
+/// `skip`, a `state` or `update` that does not contain that text (`"to_move":"P2"`)
 /// and does not end the game is passed over unparsed: the client has
 /// nothing to do with it, and parsing every message would cost the
 /// server's share of the CPU.
@@ -307,10 +307,9 @@ async fn next_msg(ws: &mut Socket, skip: Option<&str>) -> Result<Option<Incoming
             Some(Ok(Message::Text(t))) => {
                 let text = t.as_str();
                 if let Some(marker) = skip {
-                    if text.starts_with(r#"{"type":"state""#)
-                        && !text.contains(marker)
-                        && !text.contains(r#""over":true"#)
-                    {
+                    let change = text.starts_with(r#"{"type":"update""#)
+                        || text.starts_with(r#"{"type":"state""#);
+                    if change && !text.contains(marker) && !text.contains(r#""over":true"#) {
                         continue;
                     }
                 }
@@ -440,7 +439,10 @@ async fn play_seat(
             acted_at = None;
             continue;
         }
-        if m.kind != "state" {
+        // The whole state or an update: the client needs only the small
+        // fields every update carries whole (seq, to_move, legal, over),
+        // so it never applies the view's patch.
+        if m.kind != "state" && m.kind != "update" {
             continue;
         }
         end.last_seq = end.last_seq.max(m.seq);

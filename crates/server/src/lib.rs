@@ -19,6 +19,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod net;
 pub mod ops;
+pub mod patch;
 pub mod protocol;
 pub mod quota;
 pub mod store;

@@ -1,8 +1,15 @@
 //! The WebSocket messages, as serde enums tagged by `type` (docs/server.md).
 //!
 //! Messages are plain data so that the wire format is read in one place;
-//! the table task fills [`StateMsg`] from views only, never from the full
-//! game state.
+//! the table task fills [`StateMsg`] and [`UpdateMsg`] from views only,
+//! never from the full game state.
+//!
+//! A connection gets the whole state once, on `hello` (and again when it
+//! asks with `resync`); after that each change is an `update` with the
+//! new events and a JSON Patch of the view (issue 10: rebuilding and
+//! sending every seat's whole state was where the server spent its time).
+//! Each carries the table's revision `rev`, one more than the last one
+//! sent, so a client that missed a message knows and asks for `resync`.
 
 use game::{Outcome, Seat};
 use serde::{Deserialize, Serialize};
@@ -34,6 +41,9 @@ pub enum ClientMsg {
         /// The action in text notation.
         action: String,
     },
+    /// Send the whole state again (the client missed an update, or is
+    /// unsure of what it has).
+    Resync,
     /// Keep-alive.
     Ping,
 }
@@ -62,13 +72,13 @@ pub struct StateMsg {
     pub table: String,
     /// The connection's seat; `None` for a spectator.
     pub seat: Option<Seat>,
+    /// The table's revision: each later `update` is one more.
+    pub rev: u64,
     /// Actions applied so far.
     pub seq: u64,
     /// The seat's view (spectators: the public view), already JSON text:
     /// it is encoded once, straight from the engine's view.
     pub view: Box<serde_json::value::RawValue>,
-    /// The view drawn as a text board.
-    pub board: String,
     /// The legal actions, only for the seat to move.
     pub legal: Vec<String>,
     /// Whose decision it is, as far as this connection may know.
@@ -105,12 +115,57 @@ pub struct StateMsg {
     pub seats: Vec<SeatStatus>,
 }
 
+/// What changed since the message with revision `rev - 1`: the small
+/// fields whole, the view as a patch, only the new events.
+#[derive(Clone, Debug, Serialize)]
+pub struct UpdateMsg {
+    /// The table's revision: one more than the previous `state` or
+    /// `update` this connection got; otherwise it missed one and sends
+    /// `resync`.
+    pub rev: u64,
+    /// Actions applied so far.
+    pub seq: u64,
+    /// The RFC 6902 JSON Patch that turns the previous view into the new
+    /// one (`[]` when it did not change).
+    pub patch: Box<serde_json::value::RawValue>,
+    /// The legal actions, only for the seat to move.
+    pub legal: Vec<String>,
+    /// Whose decision it is, as far as this connection may know.
+    pub to_move: Option<Seat>,
+    /// Index of the first event of `log` in this connection's log.
+    pub log_from: usize,
+    /// The new events this connection may see.
+    pub log: Vec<Box<serde_json::value::RawValue>>,
+    /// Whether the game is over.
+    pub over: bool,
+    /// Whether the game was abandoned.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub abandoned: bool,
+    /// Whether the game has started.
+    pub started: bool,
+    /// The result, once over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+    /// The seed, once over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    /// A fair-deal table's secret, once over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+    /// Every seat, only when something other than who is connected
+    /// changed (a join, a seat given to a bot).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seats: Option<Vec<SeatStatus>>,
+}
+
 /// A message to a client.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
-    /// The current state.
+    /// The whole state: the answer to `hello` and to `resync`.
     State(Box<StateMsg>),
+    /// What changed since the previous `state` or `update`.
+    Update(Box<UpdateMsg>),
     /// A refused message.
     Error {
         /// What went wrong, for programs: [`crate::error::Error::code`].
@@ -192,5 +247,9 @@ mod tests {
             r#"{"type":"error","code":"not_your_turn","message":"wait"}"#
         );
         assert_eq!(ServerMsg::Pong.to_text(), r#"{"type":"pong"}"#);
+        assert_eq!(
+            serde_json::from_str::<ClientMsg>(r#"{"type":"resync"}"#).unwrap(),
+            ClientMsg::Resync
+        );
     }
 }

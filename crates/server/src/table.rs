@@ -19,7 +19,7 @@
 //! whoever makes it (F4).
 
 use crate::error::Error;
-use crate::protocol::{SeatStatus, ServerMsg, StateMsg};
+use crate::protocol::{SeatStatus, ServerMsg, StateMsg, UpdateMsg};
 use crate::store::{
     Access, Epoch, SeatKind, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable,
     TableConfig,
@@ -27,6 +27,7 @@ use crate::store::{
 use crate::{Limits, Registry, TableCtx};
 use bots::{Bot, Roster};
 use game::{ActError, Game, GameOptions, Record, Seat};
+use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -129,6 +130,11 @@ pub enum Command {
         seq: u64,
         /// The action text.
         action: String,
+    },
+    /// A connection asks for its whole state again.
+    Resync {
+        /// The connection id.
+        conn: u64,
     },
     /// A connection went away.
     Leave {
@@ -316,6 +322,8 @@ fn spawn_game<G: Roster>(
         stand_ins: Vec::new(),
         game,
         subs: Vec::new(),
+        rev: 0,
+        sent_seats: Vec::new(),
         absent_since: [Some(now); Seat::MAX],
         turn_started: now,
         last_activity: now,
@@ -354,6 +362,9 @@ struct Sub {
     log_pos: usize,
     /// Visible events already sent.
     log_sent: usize,
+    /// The JSON text of the view it was last sent: the next update is a
+    /// patch from it.
+    view: String,
 }
 
 /// A bot's decision being computed off the table's task.
@@ -400,6 +411,12 @@ struct Table<G: Roster> {
     stand_ins: Vec<Option<Box<dyn Bot<G>>>>,
     game: G,
     subs: Vec<Sub>,
+    /// The revision of the last message sent to every connection: each
+    /// broadcast is one more (connections check they missed none).
+    rev: u64,
+    /// The seats as the last broadcast sent them: an update carries them
+    /// again only when they changed.
+    sent_seats: Vec<SeatStatus>,
     /// Per seat: since when no client is connected for it.
     absent_since: [Option<Instant>; Seat::MAX],
     /// When the current decision became due.
@@ -736,24 +753,16 @@ impl<G: Roster> Table<G> {
                     out,
                     log_pos: 0,
                     log_sent: 0,
+                    view: String::new(),
                 });
                 let _ = reply.send(Ok(seat));
                 self.open_quiet_window();
                 // The newcomer gets the whole state; the others hear only
                 // that a seat is connected now, and spectators nothing (F8).
-                let seats = self.seat_statuses();
-                if let Some(i) = self.subs.iter().position(|s| s.conn == conn) {
-                    let mut sub = self.subs.swap_remove(i);
-                    let msg = ServerMsg::State(Box::new(self.state_for(&mut sub, &seats, None)));
-                    let ok = sub.out.try_send(msg.to_text());
-                    if ok {
-                        self.subs.push(sub);
-                    } else {
-                        sub.out.kick(TOO_SLOW);
-                    }
-                }
+                self.send_state(conn);
                 self.presence_changed(Some(conn));
             }
+            Command::Resync { conn } => self.send_state(conn),
             Command::Act { conn, seq, action } => self.act(conn, seq, &action).await,
             Command::Leave { conn } => {
                 self.subs.retain(|s| s.conn != conn);
@@ -1340,35 +1349,32 @@ impl<G: Roster> Table<G> {
         })
     }
 
-    /// The state `sub` may see. `public` is the public view's JSON and
-    /// board when a broadcast has already made them (one encoding for all
+    /// The JSON text of the view `sub` may see. `public` is the public
+    /// view's, when a broadcast has already made it (one encoding for all
     /// spectators).
-    fn state_for(
-        &self,
-        sub: &mut Sub,
-        seats: &[SeatStatus],
-        public: Option<&(Box<serde_json::value::RawValue>, String)>,
-    ) -> StateMsg {
+    fn view_json(&self, seat: Option<Seat>, public: Option<&str>) -> String {
         // Until every human seat is taken nothing is dealt for real (a
         // fair deal's seed does not exist yet): everyone sees the table.
-        let started = !self.waiting_for_players();
-        let (view, board) = match sub.seat {
-            Some(seat) if started && seat.index() < self.game.players() => {
-                let v = self.game.view(seat);
-                (serde_json::value::to_raw_value(&v), v.to_string())
+        let json = match seat {
+            Some(seat) if !self.waiting_for_players() && seat.index() < self.game.players() => {
+                serde_json::to_string(&self.game.view(seat))
             }
             _ => match public {
-                Some((view, board)) => (Ok(view.clone()), board.clone()),
-                None => {
-                    let v = self.game.public_view();
-                    (serde_json::value::to_raw_value(&v), v.to_string())
-                }
+                Some(p) => return p.to_string(),
+                None => serde_json::to_string(&self.game.public_view()),
             },
         };
-        let view = view.unwrap_or_else(|e| {
+        json.unwrap_or_else(|e| {
             tracing::error!("view does not serialize: {e}");
-            serde_json::value::RawValue::NULL.to_owned()
-        });
+            "null".to_string()
+        })
+    }
+
+    /// What every message to `sub` carries besides the view: whose
+    /// decision it is, the legal actions (only its own), and the events it
+    /// may see that it has not had yet.
+    fn fresh(&self, sub: &mut Sub) -> Fresh {
+        let started = !self.waiting_for_players();
         let mover = if self.finished {
             None
         } else {
@@ -1383,7 +1389,7 @@ impl<G: Roster> Table<G> {
             self.game.public_to_move()
         };
         let mut legal = Vec::new();
-        if mine && !self.waiting_for_players() {
+        if mine && started {
             let mut list = Vec::new();
             self.game.legal_actions(&mut list);
             legal = list.iter().map(ToString::to_string).collect();
@@ -1394,7 +1400,7 @@ impl<G: Roster> Table<G> {
             sub.log_sent = 0;
         }
         let log_from = sub.log_sent;
-        let lines: Vec<Box<serde_json::value::RawValue>> = log[sub.log_pos..]
+        let lines: Vec<Box<RawValue>> = log[sub.log_pos..]
             .iter()
             .filter(|e| e.visible_to(sub.seat))
             .filter_map(|e| {
@@ -1405,50 +1411,117 @@ impl<G: Roster> Table<G> {
             .collect();
         sub.log_pos = log.len();
         sub.log_sent += lines.len();
+        Fresh {
+            to_move,
+            legal,
+            log_from,
+            log: lines,
+            started,
+        }
+    }
+
+    /// The whole state `sub` may see (on `hello` and `resync`): the view
+    /// and every event from the first.
+    fn state_for(&self, sub: &mut Sub, seats: &[SeatStatus]) -> StateMsg {
+        sub.log_pos = 0;
+        sub.log_sent = 0;
+        sub.view = self.view_json(sub.seat, None);
+        let fresh = self.fresh(sub);
+        let view = RawValue::from_string(sub.view.clone()).unwrap_or_else(|e| {
+            tracing::error!("view is not JSON: {e}");
+            RawValue::NULL.to_owned()
+        });
         StateMsg {
             table: self.id.clone(),
             seat: sub.seat,
+            rev: self.rev,
             seq: self.seq,
             view,
-            board,
-            legal,
-            to_move,
-            log_from,
-            log: lines,
+            legal: fresh.legal,
+            to_move: fresh.to_move,
+            log_from: fresh.log_from,
+            log: fresh.log,
             over: self.finished,
             abandoned: self.abandoned,
             outcome: self.game.outcome(),
             seed_hash: self.seed_hash.clone(),
             seed: self.finished.then(|| self.seed.to_string()),
             secret: self.revealed_secret(),
-            started,
+            started: fresh.started,
             seats: seats.to_vec(),
         }
     }
 
-    /// Sends every connection its new state; closes connections whose
+    /// Sends `conn` its whole state; closes it if it is too slow to take
+    /// it.
+    fn send_state(&mut self, conn: u64) {
+        let seats = self.seat_statuses();
+        if let Some(i) = self.subs.iter().position(|s| s.conn == conn) {
+            let mut sub = self.subs.swap_remove(i);
+            let msg = ServerMsg::State(Box::new(self.state_for(&mut sub, &seats)));
+            if sub.out.try_send(msg.to_text()) {
+                self.subs.push(sub);
+            } else {
+                sub.out.kick(TOO_SLOW);
+            }
+        }
+    }
+
+    /// Sends every connection what changed for it: the new events, a
+    /// patch of its view, the small fields whole. Closes connections whose
     /// outbox is full (too slow) and drops those already gone.
     fn broadcast(&mut self) {
+        self.rev += 1;
         let seats = self.seat_statuses();
-        let public = if self.subs.iter().any(|s| s.seat.is_none()) {
-            let v = self.game.public_view();
-            serde_json::value::to_raw_value(&v)
-                .ok()
-                .map(|raw| (raw, v.to_string()))
-        } else {
-            None
-        };
+        let seats_changed = seats != self.sent_seats;
+        let public_needed =
+            self.waiting_for_players() || self.subs.iter().any(|s| s.seat.is_none());
+        let public = public_needed.then(|| self.view_json(None, None));
         let mut subs = std::mem::take(&mut self.subs);
         let texts: Vec<String> = subs
             .iter_mut()
             .map(|sub| {
-                ServerMsg::State(Box::new(self.state_for(sub, &seats, public.as_ref()))).to_text()
+                let view = self.view_json(sub.seat, public.as_deref());
+                let patch = crate::patch::diff(&sub.view, &view);
+                sub.view = view;
+                let fresh = self.fresh(sub);
+                let patch = RawValue::from_string(patch).unwrap_or_else(|e| {
+                    tracing::error!("a patch is not JSON: {e}");
+                    RawValue::from_string("[]".to_string()).expect("[] is JSON")
+                });
+                ServerMsg::Update(Box::new(UpdateMsg {
+                    rev: self.rev,
+                    seq: self.seq,
+                    patch,
+                    legal: fresh.legal,
+                    to_move: fresh.to_move,
+                    log_from: fresh.log_from,
+                    log: fresh.log,
+                    over: self.finished,
+                    abandoned: self.abandoned,
+                    started: fresh.started,
+                    outcome: self.game.outcome(),
+                    seed: self.finished.then(|| self.seed.to_string()),
+                    secret: self.revealed_secret(),
+                    seats: seats_changed.then(|| seats.clone()),
+                }))
+                .to_text()
             })
             .collect();
         self.subs = subs;
+        self.sent_seats = seats;
         let mut texts = texts.into_iter();
         self.send_all(|_| texts.next());
     }
+}
+
+/// See [`Table::fresh`].
+struct Fresh {
+    to_move: Option<Seat>,
+    legal: Vec<String>,
+    log_from: usize,
+    log: Vec<Box<RawValue>>,
+    started: bool,
 }
 
 /// A new secret (seat token, invite key, creator token): 32 random bytes,

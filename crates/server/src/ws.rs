@@ -307,7 +307,7 @@ async fn receive(
                 greeted = matches!(answer.await, Ok(Ok(_)));
                 continue;
             }
-            ClientMsg::Act { .. } if !greeted => {
+            ClientMsg::Act { .. } | ClientMsg::Resync if !greeted => {
                 send(
                     out,
                     ServerMsg::error(Error::BadMessage("send hello first".into())),
@@ -315,6 +315,7 @@ async fn receive(
                 continue;
             }
             ClientMsg::Act { seq, action } => Command::Act { conn, seq, action },
+            ClientMsg::Resync => Command::Resync { conn },
         };
         if state.send(id, who, cmd).await.is_err() {
             out.kick(GONE);

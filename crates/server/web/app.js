@@ -227,6 +227,41 @@
    * (re)connect and reconnects with backoff after a drop. Handlers:
    * onMessage(msg), onStatus('connecting'|'live'|'off').
    */
+  /**
+   * Applies an RFC 6902 JSON Patch (the `patch` of an `update` message) to
+   * `doc`, in place where it can; returns the patched document. The
+   * server's patches use `add` (`-` appends to an array), `replace` and
+   * `remove`; anything else, or a path that is not there, throws, and the
+   * page asks for the whole state again.
+   */
+  RR.applyPatch = function (doc, ops) {
+    for (const op of ops) {
+      if (op.path === '') {
+        if (op.op !== 'add' && op.op !== 'replace') throw new Error('bad patch');
+        doc = op.value;
+        continue;
+      }
+      const keys = op.path.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const last = keys.pop();
+      let parent = doc;
+      for (const k of keys) {
+        parent = parent[k];
+        if (parent === null || typeof parent !== 'object') throw new Error('bad patch path ' + op.path);
+      }
+      if (parent === null || typeof parent !== 'object') throw new Error('bad patch path ' + op.path);
+      const list = Array.isArray(parent);
+      if (op.op === 'add' && list) {
+        if (last === '-') parent.push(op.value);
+        else parent.splice(+last, 0, op.value);
+      } else if (op.op === 'add' || (op.op === 'replace' && last in parent)) parent[last] = op.value;
+      else if (op.op === 'remove' && last in parent) {
+        if (list) parent.splice(+last, 1);
+        else delete parent[last];
+      } else throw new Error('bad patch op ' + op.op + ' ' + op.path);
+    }
+    return doc;
+  };
+
   RR.connect = function (id, h) {
     const c = { ws: null, tries: 0, closed: false, timer: null, ping: null };
     const url = () =>
@@ -259,7 +294,7 @@
         } catch (e) {
           return;
         }
-        if (m.type === 'state') c.tries = 0;
+        if (m.type === 'state' || m.type === 'update') c.tries = 0;
         h.onMessage(m);
       };
       ws.onclose = () => {

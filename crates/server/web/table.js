@@ -1,6 +1,8 @@
 /* ratrace table page (table.html, served at /t/{id}): connects to
    /ws/{id}, says hello with the seat token from localStorage, reconnects
-   after drops, and draws the `state` messages: the board of The Big Cheese
+   after drops, and draws the `state` messages (the whole state, on hello
+   and resync) and the `update`s after them (each a patch of the view, the
+   new events and the small fields, applied here): the board of The Big Cheese
    or The Great Dalmuti, the controls built only from the `legal` list, the
    players, the log, the rules, the result with rematch. Actions carry the
    `seq` of the state they answer and are never resent blindly. */
@@ -61,7 +63,44 @@
     T.log = T.log.slice(0, from).concat(lines);
   }
 
+  /**
+   * Applies an `update` to the state shown. One missed (its `rev` is not
+   * the next) or one that does not apply: the whole state is asked for
+   * once, and updates wait for it.
+   */
+  function onUpdate(m) {
+    if (T.resyncing) return;
+    let view;
+    try {
+      if (!T.st || m.rev !== T.st.rev + 1) throw new Error('missed an update');
+      view = RR.applyPatch(T.st.view, m.patch);
+    } catch (e) {
+      T.resyncing = true;
+      T.conn.send({ type: 'resync' });
+      return;
+    }
+    const st = Object.assign({}, T.st, {
+      view,
+      rev: m.rev,
+      seq: m.seq,
+      legal: m.legal,
+      to_move: m.to_move,
+      log_from: m.log_from,
+      log: m.log,
+      over: m.over,
+      started: m.started,
+      abandoned: !!m.abandoned,
+      outcome: m.outcome === undefined ? null : m.outcome,
+      seed: m.seed === undefined ? null : m.seed,
+      secret: m.secret,
+    });
+    if (m.seats) st.seats = m.seats;
+    T.updates = (T.updates || 0) + 1;
+    onState(st);
+  }
+
   function onState(m) {
+    if (m.type === 'state') T.resyncing = false;
     if (T.st && m.seq !== T.st.seq) msg('');
     mergeLog(m);
     T.st = m;
@@ -569,7 +608,7 @@
     });
     if (!T.id) return msg(t('err.noTable'));
     T.conn = RR.connect(T.id, {
-      onMessage: (m) => (m.type === 'state' ? onState(m) : m.type === 'error' ? onError(m) : m.type === 'presence' ? onPresence(m) : m.type === 'notice' ? onNotice(m) : null),
+      onMessage: (m) => (m.type === 'state' ? onState(m) : m.type === 'update' ? onUpdate(m) : m.type === 'error' ? onError(m) : m.type === 'presence' ? onPresence(m) : m.type === 'notice' ? onNotice(m) : null),
       onStatus,
     });
   }

@@ -177,3 +177,79 @@ async fn pages_and_static_files_are_served() {
     assert_eq!(games[1]["bots"][0], "random");
     assert_eq!(games[1]["bots"][1], "heuristic");
 }
+
+/// After `hello`, changes come as `update`s; a `resync` at any point
+/// sends the whole state, which must equal what the updates built, and
+/// the updates are much smaller than whole states.
+#[tokio::test]
+async fn updates_build_the_same_state_as_a_resync() {
+    for (game, options) in [("bigcheese", json!({})), ("dalmuti", json!({"hands": "1"}))] {
+        let server = start_fast().await;
+        let seats = json!([{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}]);
+        let id = create(
+            server.addr,
+            json!({"game": game, "players": 4, "options": options, "seats": seats, "bot_delay_ms": 0}),
+        )
+        .await;
+        let token = join(server.addr, &id, "P1").await;
+        let mut ws = Ws::connect(server.addr, &id).await;
+        // Before hello, resync is refused and changes nothing.
+        ws.send(json!({"type": "resync"})).await;
+        assert_eq!(ws.next().await["code"], "bad_message");
+        let first = ws.hello(Some(&token)).await;
+        assert_eq!(first["type"], "state");
+        assert_eq!(first["started"], false);
+        // The second seat joins: an update says so, with the seats.
+        let token2 = join(server.addr, &id, "P2").await;
+        let mut other = Ws::connect(server.addr, &id).await;
+        let hello2 = other.hello(Some(&token2)).await;
+        let p2 = tokio::spawn(async move { play_to_end(&mut other, "P2", hello2).await });
+        let (mut update_bytes, mut state_bytes, mut updates) = (0, 0, 0);
+        let mut acted = std::collections::HashSet::new();
+        let mut last = first;
+        while last["over"] != true {
+            let (raw, m) = ws.next_with_raw().await;
+            if m["type"] != "state" {
+                continue;
+            }
+            if raw.starts_with(r#"{"type":"update""#) {
+                updates += 1;
+                update_bytes += raw.len();
+                // Every third update, the whole state is asked for and
+                // compared with what the updates built.
+                if updates % 3 == 0 {
+                    ws.send(json!({"type": "resync"})).await;
+                    let (full, whole) = ws.next_with_raw().await;
+                    assert!(full.starts_with(r#"{"type":"state""#), "{full}");
+                    state_bytes += full.len();
+                    for k in [
+                        "rev", "seq", "view", "legal", "to_move", "over", "started", "seats",
+                        "outcome", "seed",
+                    ] {
+                        assert_eq!(
+                            whole[k], m[k],
+                            "{game}: `{k}` differs after update {updates}"
+                        );
+                    }
+                }
+            }
+            let seq = m["seq"].as_u64().unwrap();
+            if m["to_move"] == "P1"
+                && !m["legal"].as_array().unwrap().is_empty()
+                && acted.insert(seq)
+            {
+                let a = m["legal"][0].clone();
+                ws.send(json!({"type": "act", "seq": seq, "action": a}))
+                    .await;
+            }
+            last = m;
+        }
+        assert_eq!(p2.await.unwrap()["outcome"], last["outcome"]);
+        assert!(updates > 20, "{game}: only {updates} updates");
+        let (mean_update, mean_state) = (update_bytes / updates, state_bytes / (updates / 3));
+        assert!(
+            mean_update * 3 < mean_state,
+            "{game}: updates ({mean_update} bytes) are not much smaller than states ({mean_state})"
+        );
+    }
+}

@@ -939,7 +939,7 @@ async fn a_fair_deal_with_two_people_verifies() {
                     continue;
                 };
                 let m: Value = serde_json::from_str(&raw.unwrap()).unwrap();
-                if m["type"] != "state" {
+                if m["type"] != "state" && m["type"] != "update" {
                     continue;
                 }
                 over |= m["over"] == true;

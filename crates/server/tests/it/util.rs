@@ -215,6 +215,37 @@ pub(crate) type Socket =
 
 pub(crate) struct Ws {
     pub(crate) socket: Socket,
+    /// The last whole state, kept up to date by the `update`s.
+    state: Option<Value>,
+}
+
+/// Applies an `update` message to the whole `state` it follows, as a
+/// client does: checks the revision, patches the view with an independent
+/// RFC 6902 implementation, and takes the other fields as they come.
+pub(crate) fn apply_update(state: &mut Value, update: &Value) {
+    assert_eq!(
+        update["rev"].as_u64(),
+        state["rev"].as_u64().map(|r| r + 1),
+        "an update was skipped: {update}"
+    );
+    let patch: json_patch::Patch = serde_json::from_value(update["patch"].clone()).unwrap();
+    json_patch::patch(&mut state["view"], &patch)
+        .unwrap_or_else(|e| panic!("the patch does not apply: {e}: {update}"));
+    for k in [
+        "rev", "seq", "legal", "to_move", "log_from", "log", "over", "started",
+    ] {
+        state[k] = update[k].clone();
+    }
+    for k in ["outcome", "seed", "secret", "abandoned", "seats"] {
+        match update.get(k) {
+            Some(v) => state[k] = v.clone(),
+            None if k == "seats" => {}
+            None if k == "outcome" || k == "seed" => state[k] = Value::Null,
+            None => {
+                state.as_object_mut().unwrap().remove(k);
+            }
+        }
+    }
 }
 
 impl Ws {
@@ -222,7 +253,10 @@ impl Ws {
         let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/{id}"))
             .await
             .unwrap();
-        Ws { socket }
+        Ws {
+            socket,
+            state: None,
+        }
     }
 
     pub(crate) async fn send_text(&mut self, text: String) {
@@ -247,9 +281,29 @@ impl Ws {
         }
     }
 
+    /// The next message; an `update` is applied to the last state and
+    /// comes back as the whole new `state`, as a client would show it.
     pub(crate) async fn next(&mut self) -> Value {
+        self.next_with_raw().await.1
+    }
+
+    /// [`Ws::next`], with the message as it came on the wire.
+    pub(crate) async fn next_with_raw(&mut self) -> (String, Value) {
         let raw = self.next_raw().await.expect("connection closed");
-        serde_json::from_str(&raw).unwrap()
+        let v: Value = serde_json::from_str(&raw).unwrap();
+        let v = match v["type"].as_str() {
+            Some("state") => {
+                self.state = Some(v.clone());
+                v
+            }
+            Some("update") => {
+                let state = self.state.as_mut().expect("an update before any state");
+                apply_update(state, &v);
+                state.clone()
+            }
+            _ => v,
+        };
+        (raw, v)
     }
 
     /// The next message of type `kind`, skipping others.
