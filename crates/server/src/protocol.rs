@@ -207,9 +207,12 @@ impl ServerMsg {
     /// The JSON text sent on the wire.
     pub fn to_text(&self) -> String {
         // Serializing these plain structs cannot fail (string keys only).
-        serde_json::to_string(self).unwrap_or_else(|_| {
-            r#"{"type":"error","code":"internal","message":"encoding failed"}"#.to_string()
-        })
+        // Room for a typical message at once, rather than growing to it.
+        let mut text = Vec::with_capacity(1024);
+        match serde_json::to_writer(&mut text, self).map(|()| String::from_utf8(text)) {
+            Ok(Ok(text)) => text,
+            _ => r#"{"type":"error","code":"internal","message":"encoding failed"}"#.to_string(),
+        }
     }
 }
 

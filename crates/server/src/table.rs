@@ -324,6 +324,7 @@ fn spawn_game<G: Roster>(
         subs: Vec::new(),
         rev: 0,
         sent_seats: Vec::new(),
+        sent_public: String::new(),
         absent_since: [Some(now); Seat::MAX],
         turn_started: now,
         last_activity: now,
@@ -417,6 +418,8 @@ struct Table<G: Roster> {
     /// The seats as the last broadcast sent them: an update carries them
     /// again only when they changed.
     sent_seats: Vec<SeatStatus>,
+    /// The public view's JSON as the last broadcast made it.
+    sent_public: String,
     /// Per seat: since when no client is connected for it.
     absent_since: [Option<Instant>; Seat::MAX],
     /// When the current decision became due.
@@ -1355,19 +1358,25 @@ impl<G: Roster> Table<G> {
     fn view_json(&self, seat: Option<Seat>, public: Option<&str>) -> String {
         // Until every human seat is taken nothing is dealt for real (a
         // fair deal's seed does not exist yet): everyone sees the table.
-        let json = match seat {
+        // Room for a whole view at once: growing the buffer step by step
+        // was a good part of the cost.
+        let mut json = Vec::with_capacity(2048);
+        let written = match seat {
             Some(seat) if !self.waiting_for_players() && seat.index() < self.game.players() => {
-                serde_json::to_string(&self.game.view(seat))
+                serde_json::to_writer(&mut json, &self.game.view(seat))
             }
             _ => match public {
                 Some(p) => return p.to_string(),
-                None => serde_json::to_string(&self.game.public_view()),
+                None => serde_json::to_writer(&mut json, &self.game.public_view()),
             },
         };
-        json.unwrap_or_else(|e| {
-            tracing::error!("view does not serialize: {e}");
-            "null".to_string()
-        })
+        match written.map(|()| String::from_utf8(json)) {
+            Ok(Ok(text)) => text,
+            _ => {
+                tracing::error!("a view does not serialize");
+                "null".to_string()
+            }
+        }
     }
 
     /// What every message to `sub` carries besides the view: whose
@@ -1474,15 +1483,18 @@ impl<G: Roster> Table<G> {
         self.rev += 1;
         let seats = self.seat_statuses();
         let seats_changed = seats != self.sent_seats;
-        let public_needed =
-            self.waiting_for_players() || self.subs.iter().any(|s| s.seat.is_none());
-        let public = public_needed.then(|| self.view_json(None, None));
+        // Every seat's view holds the public view: its diff is made once
+        // here and reused inside each seat's.
+        let public = crate::patch::Shared::new(
+            std::mem::take(&mut self.sent_public),
+            self.view_json(None, None),
+        );
         let mut subs = std::mem::take(&mut self.subs);
         let texts: Vec<String> = subs
             .iter_mut()
             .map(|sub| {
-                let view = self.view_json(sub.seat, public.as_deref());
-                let patch = crate::patch::diff(&sub.view, &view);
+                let view = self.view_json(sub.seat, Some(public.new_text()));
+                let patch = crate::patch::diff_with(&sub.view, &view, Some(&public));
                 sub.view = view;
                 let fresh = self.fresh(sub);
                 let patch = RawValue::from_string(patch).unwrap_or_else(|e| {
@@ -1510,6 +1522,7 @@ impl<G: Roster> Table<G> {
             .collect();
         self.subs = subs;
         self.sent_seats = seats;
+        self.sent_public = public.into_new();
         let mut texts = texts.into_iter();
         self.send_all(|_| texts.next());
     }

@@ -157,6 +157,10 @@ const LIST: &str = "SELECT t.id, t.game, t.players, t.created_at, t.finished_at,
      FROM tables t WHERE t.public = 1
      ORDER BY t.created_at DESC LIMIT ?1";
 
+/// How far behind the time of a table's last action its `last_active`
+/// may be, in seconds (see the append).
+const ACTIVE_GRAIN_S: i64 = 60;
+
 /// The tables the sweep ends as abandoned: unfinished, and idle since
 /// `?1`, or never started (no action) and idle since `?2`.
 const IDLE: &str = "finished_at IS NULL AND (COALESCE(last_active, created_at) < ?1
@@ -348,8 +352,7 @@ impl SqliteStore {
         // timeout waits for it, never later when a read snapshot would have
         // to be upgraded (which fails at once if another process of the
         // site wrote meanwhile).
-        let mut tx = match conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-        {
+        let tx = match conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate) {
             Ok(tx) => tx,
             Err(e) => {
                 let text = e.to_string();
@@ -361,11 +364,22 @@ impl SqliteStore {
         };
         let mut outcomes = Vec::with_capacity(batch.len());
         for w in batch {
-            let outcome = tx.savepoint().map_err(StoreError::from).and_then(|mut sp| {
-                // A failed write rolls its savepoint back when `sp` drops.
-                let changed = SqliteStore::apply(&mut sp, w)?;
-                sp.commit()?;
-                Ok(changed)
+            // Each write in its own savepoint, through cached statements
+            // (rusqlite's `Savepoint` parses its SQL text every time, which
+            // was a tenth of the writer's time under load).
+            let outcome = SqliteStore::savepoint(&tx, "SAVEPOINT w").and_then(|()| {
+                match SqliteStore::apply(&tx, w) {
+                    Ok(changed) => {
+                        SqliteStore::savepoint(&tx, "RELEASE w")?;
+                        Ok(changed)
+                    }
+                    Err(e) => {
+                        // A failed write is undone; the others stay.
+                        SqliteStore::savepoint(&tx, "ROLLBACK TO w")?;
+                        SqliteStore::savepoint(&tx, "RELEASE w")?;
+                        Err(e)
+                    }
+                }
             });
             outcomes.push(outcome);
         }
@@ -378,9 +392,16 @@ impl SqliteStore {
         outcomes
     }
 
+    /// Runs one savepoint statement (`SAVEPOINT w`, `RELEASE w`,
+    /// `ROLLBACK TO w`), prepared once.
+    fn savepoint(tx: &Connection, sql: &str) -> Result<(), StoreError> {
+        tx.prepare_cached(sql)?.execute([])?;
+        Ok(())
+    }
+
     /// Fails with [`StoreError::Fenced`] unless `table` is owned under
     /// `epoch` (the table row is then write-locked by this transaction).
-    fn fence(tx: &rusqlite::Savepoint<'_>, table: &str, epoch: Epoch) -> Result<(), StoreError> {
+    fn fence(tx: &Connection, table: &str, epoch: Epoch) -> Result<(), StoreError> {
         let current: Option<Epoch> = tx
             .prepare_cached("SELECT epoch FROM tables WHERE id = ?1")?
             .query_row(params![table], |r| r.get(0))
@@ -398,7 +419,7 @@ impl SqliteStore {
 
     /// One write inside a transaction; `Changed(false)` when it changed
     /// nothing (a seat that is not free).
-    fn apply(tx: &mut rusqlite::Savepoint<'_>, w: Write) -> Result<Applied, StoreError> {
+    fn apply(tx: &Connection, w: Write) -> Result<Applied, StoreError> {
         match w {
             Write::Create(t, node) => {
                 SqliteStore::insert_table(tx, &t, None, None)?;
@@ -427,24 +448,47 @@ impl SqliteStore {
                 ends,
                 epoch,
             } => {
-                SqliteStore::fence(tx, &table, epoch)?;
-                SqliteStore::insert_action(tx, &table, &action, at)?;
-                // The game's end goes in the same transaction as its last
-                // action (F3).
-                let finished = ends.then_some(at);
-                let ended = ends.then_some("over");
-                let changed = tx
+                // The fence, whether the table is still playing, and when
+                // it was last active, in one read.
+                let row: Option<(Epoch, Option<i64>, Option<i64>)> = tx
                     .prepare_cached(
-                        "UPDATE tables SET last_active = ?2,
-                           finished_at = COALESCE(finished_at, ?3), ended = COALESCE(ended, ?4)
-                         WHERE id = ?1 AND finished_at IS NULL",
+                        "SELECT epoch, last_active, finished_at FROM tables WHERE id = ?1",
                     )?
-                    .execute(params![table, at, finished, ended])?;
-                if changed != 1 {
-                    return Err(StoreError::Corrupt(format!(
+                    .query_row(params![table], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .optional()?;
+                let refused = || {
+                    StoreError::Corrupt(format!(
                         "table {table} is over or missing: action {} refused",
                         action.seq
-                    )));
+                    ))
+                };
+                let (current, last_active, finished_at) = row.ok_or_else(refused)?;
+                if current != epoch {
+                    return Err(StoreError::Fenced {
+                        table: table.clone(),
+                        epoch,
+                        current,
+                    });
+                }
+                if finished_at.is_some() {
+                    return Err(refused());
+                }
+                SqliteStore::insert_action(tx, &table, &action, at)?;
+                // The game's end goes in the same transaction as its last
+                // action (F3). `last_active` only serves the sweep of idle
+                // tables (hours): it is moved on at most once a minute, not
+                // with every action (rewriting the row and its index was a
+                // good part of each commit).
+                let stale = last_active.is_none_or(|l| at - l >= ACTIVE_GRAIN_S);
+                if ends || stale {
+                    let finished = ends.then_some(at);
+                    let ended = ends.then_some("over");
+                    tx.prepare_cached(
+                        "UPDATE tables SET last_active = ?2,
+                           finished_at = COALESCE(finished_at, ?3), ended = COALESCE(ended, ?4)
+                         WHERE id = ?1",
+                    )?
+                    .execute(params![table, at, finished, ended])?;
                 }
                 Ok(Applied::Changed(true))
             }
@@ -597,7 +641,7 @@ impl SqliteStore {
 
     /// Inserts a table's header and seats (not its actions).
     fn insert_table(
-        tx: &rusqlite::Savepoint<'_>,
+        tx: &Connection,
         t: &StoredTable,
         last_active: Option<i64>,
         ended: Option<&str>,
@@ -654,7 +698,7 @@ impl SqliteStore {
 
     /// Inserts one action row.
     fn insert_action(
-        tx: &rusqlite::Savepoint<'_>,
+        tx: &Connection,
         table: &str,
         action: &StoredAction,
         at: i64,
