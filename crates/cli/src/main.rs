@@ -1154,6 +1154,9 @@ fn open_file_limit() -> Option<usize> {
     line.split_whitespace().nth(3)?.parse().ok()
 }
 
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(true) => ExitCode::SUCCESS,
