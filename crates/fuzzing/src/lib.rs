@@ -188,6 +188,7 @@ pub fn client_msg(data: &[u8]) {
             round_trip::<dalmuti::Action>(action);
             serde_json::json!({"type": "act", "seq": seq, "action": action})
         }
+        ClientMsg::Resync => serde_json::json!({"type": "resync"}),
         ClientMsg::Ping => serde_json::json!({"type": "ping"}),
     }
     .to_string();
