@@ -15,6 +15,7 @@
 //! land in different auctions. That is as "duplicate" as dice can be.
 
 use crate::playout::{play_out, Think};
+use crate::Error;
 use bots::Roster;
 use game::{Game, Seat};
 use serde::{Deserialize, Serialize};
@@ -77,24 +78,26 @@ pub struct Match<G: Game> {
 impl<G: Roster> Match<G> {
     /// Checks the entrants, the lineup and the options; the error says
     /// what is wrong.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Error> {
         if self.entrants.is_empty() {
-            return Err("no bots given".into());
+            return Err(Error::Config("no bots given".into()));
         }
         for e in &self.entrants {
-            G::bot(e, 0)?;
+            G::bot(e, 0).map_err(Error::Bot)?;
         }
         if self.lineup.len() != self.players {
-            return Err(format!(
+            return Err(Error::Config(format!(
                 "the lineup has {} bots for {} seats",
                 self.lineup.len(),
                 self.players
-            ));
+            )));
         }
         if let Some(bad) = self.lineup.iter().find(|&&e| e >= self.entrants.len()) {
-            return Err(format!("lineup names entrant {bad}, which does not exist"));
+            return Err(Error::Config(format!(
+                "lineup names entrant {bad}, which does not exist"
+            )));
         }
-        G::new(&self.options, self.players, self.seed).map_err(|e| e.to_string())?;
+        G::new(&self.options, self.players, self.seed)?;
         Ok(())
     }
 
@@ -121,16 +124,18 @@ impl<G: Roster> Match<G> {
     }
 
     /// Plays deal `deal` in rotation `rotation`, timing the bots.
-    pub fn play(&self, deal: u64, rotation: usize) -> Result<GameResult, String> {
+    pub fn play(&self, deal: u64, rotation: usize) -> Result<GameResult, Error> {
         let seed = self.deal_seed(deal);
-        let mut game = G::new(&self.options, self.players, seed).map_err(|e| e.to_string())?;
+        let mut game = G::new(&self.options, self.players, seed)?;
         let bot_seed = crate::derive_seed(seed, 1 + rotation as u64);
         let name = |seat: usize| &self.entrants[self.entrant(rotation, seat)];
         let played = play_out(
             &mut game,
             self.max_actions,
             true,
-            |seat| G::bot(name(seat), crate::derive_seed(bot_seed, seat as u64)),
+            |seat| {
+                G::bot(name(seat), crate::derive_seed(bot_seed, seat as u64)).map_err(Error::Bot)
+            },
             |seat, action, e| {
                 format!(
                     "bot {} chose an illegal action `{action}` in deal {deal} rotation {rotation}: {e}",
@@ -168,8 +173,8 @@ pub fn run<G: Roster>(
     deals: &[u64],
     threads: usize,
     on_game: impl FnMut(),
-    mut on_deal: impl FnMut(Vec<GameResult>) -> Result<bool, String>,
-) -> Result<(), String> {
+    mut on_deal: impl FnMut(Vec<GameResult>) -> Result<bool, Error>,
+) -> Result<(), Error> {
     let r = m.rotations();
     crate::pool::ordered(
         deals.len() * r,
@@ -281,7 +286,7 @@ mod tests {
     #[test]
     fn a_bad_lineup_is_refused() {
         let m = dalmuti_match(&["heuristic", "nosuch"], vec![0, 1, 1]);
-        assert!(m.validate().unwrap_err().contains("nosuch"));
+        assert!(m.validate().unwrap_err().to_string().contains("nosuch"));
         let m = dalmuti_match(&["heuristic"], vec![0, 1, 0]);
         assert!(m.validate().is_err());
     }

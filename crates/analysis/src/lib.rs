@@ -13,12 +13,15 @@
 //! thread count.
 
 pub mod duplicate;
+pub mod error;
 pub mod lab;
 pub mod playout;
 pub mod pool;
 pub mod simulate;
 pub mod stats;
 pub mod tournament;
+
+pub use error::{Error, Result};
 
 /// Mixes a base seed and an index into an independent 64-bit seed
 /// (SplitMix64), so game `i` of a run does not depend on the thread count.

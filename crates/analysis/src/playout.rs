@@ -10,6 +10,7 @@
 //! seeded, is the caller's: that is where the simulator and duplicate play
 //! differ.
 
+use crate::Error;
 use bots::Bot;
 use game::{Game, Outcome};
 use serde::{Deserialize, Serialize};
@@ -41,25 +42,25 @@ pub struct PlayedOut {
 /// Plays `game` to its end with bots, stopping it with
 /// [`Game::capped_outcome`] once `max_actions` actions are played.
 /// `bot(s)` makes the bot of seat index `s` when that seat first moves;
-/// `illegal(s, action, error)` words the error when seat `s`'s bot
-/// chooses an illegal action (a bot bug). With `timed`, each decision with
+/// `illegal(s, action, error)` words the error ([`Error::Engine`]) when
+/// seat `s`'s bot chooses an illegal action (a bot bug). With `timed`, each decision with
 /// a choice is timed by the wall clock.
 pub fn play_out<G: Game>(
     game: &mut G,
     max_actions: u64,
     timed: bool,
-    mut bot: impl FnMut(usize) -> Result<Box<dyn Bot<G>>, String>,
+    mut bot: impl FnMut(usize) -> Result<Box<dyn Bot<G>>, Error>,
     illegal: impl Fn(usize, String, String) -> String,
-) -> Result<PlayedOut, String> {
+) -> Result<PlayedOut, Error> {
     let mut bots: Vec<Box<dyn Bot<G>>> = Vec::new();
     let mut think: Vec<Think> = Vec::new();
     let mut legal = Vec::new();
     let mut actions = 0u64;
     let outcome = loop {
         let Some(seat) = game.to_move() else {
-            break game
-                .outcome()
-                .ok_or("the game has no one to move but no outcome")?;
+            break game.outcome().ok_or_else(|| {
+                Error::Engine("the game has no one to move but no outcome".into())
+            })?;
         };
         if actions >= max_actions {
             break game.capped_outcome();
@@ -80,7 +81,7 @@ pub fn play_out<G: Game>(
             t.max_us = t.max_us.max(us);
         }
         game.apply(action)
-            .map_err(|e| illegal(seat.index(), action.to_string(), e.to_string()))?;
+            .map_err(|e| Error::Engine(illegal(seat.index(), action.to_string(), e.to_string())))?;
         actions += 1;
     };
     Ok(PlayedOut {

@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
+use crate::Error;
+
 /// The worker pool behind every multi-game run: tasks `0..tasks` run on
 /// `threads` threads, and come in groups of `group` consecutive tasks
 /// (the games of one deal). Each group's results go to `on_group` with the
@@ -22,15 +24,15 @@ pub fn ordered<T: Send>(
     tasks: usize,
     group: usize,
     threads: usize,
-    work: impl Fn(usize) -> Result<T, String> + Sync,
+    work: impl Fn(usize) -> Result<T, Error> + Sync,
     mut on_task: impl FnMut(),
-    mut on_group: impl FnMut(usize, Vec<T>) -> Result<bool, String>,
-) -> Result<(), String> {
+    mut on_group: impl FnMut(usize, Vec<T>) -> Result<bool, Error>,
+) -> Result<(), Error> {
     let group = group.max(1);
     let threads = threads.clamp(1, tasks.max(1));
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Result<T, String>)>();
+    let (tx, rx) = mpsc::channel::<(usize, Result<T, Error>)>();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();

@@ -8,6 +8,7 @@
 use crate::playout::play_out;
 use crate::stats::pct;
 use crate::stats::Rate;
+use crate::Error;
 use bots::Roster;
 use game::{Game, Seat};
 use serde::Serialize;
@@ -167,16 +168,16 @@ fn play_one<G: Roster>(
     names: &[String],
     index: u64,
     tally: &mut Tally,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let seed = crate::derive_seed(cfg.seed, index);
-    let mut game = G::new(&cfg.options, cfg.players, seed).map_err(|e| e.to_string())?;
+    let mut game = G::new(&cfg.options, cfg.players, seed)?;
     let name =
         |seat: usize| &names[bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, seat)];
     let played = play_out(
         &mut game,
         cfg.max_actions,
         false,
-        |seat| G::bot(name(seat), crate::derive_seed(seed, 1 + seat as u64)),
+        |seat| G::bot(name(seat), crate::derive_seed(seed, 1 + seat as u64)).map_err(Error::Bot),
         |seat, action, e| {
             format!(
                 "bot {} chose an illegal action `{action}` in game {index}: {e}",
@@ -209,15 +210,15 @@ fn play_one<G: Roster>(
 }
 
 /// Runs the simulation, telling `progress` of every game played.
-pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result<Summary, String> {
+pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result<Summary, Error> {
     if cfg.bots.is_empty() {
-        return Err("no bots given".into());
+        return Err(Error::Config("no bots given".into()));
     }
     let names = distinct(&cfg.bots);
     for n in &names {
-        G::bot(n, 0)?;
+        G::bot(n, 0).map_err(Error::Bot)?;
     }
-    G::new(&cfg.options, cfg.players, cfg.seed).map_err(|e| e.to_string())?;
+    G::new(&cfg.options, cfg.players, cfg.seed)?;
     let threads = cfg.threads.max(1);
     let start = Instant::now();
     progress.start(cfg.games);

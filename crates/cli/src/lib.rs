@@ -8,11 +8,13 @@
 //! [`game::Game`]; the only place that names the concrete games is the
 //! `registry::dispatch!` macro.
 
+pub mod error;
 pub mod play;
 pub mod records;
 pub mod scenario;
 
 pub use analysis::derive_seed;
+pub use error::Error;
 pub use registry::{dispatch, unknown_game, GAMES};
 
 /// The progress bar of every long run (simulate, tournament, lab), drawn

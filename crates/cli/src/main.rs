@@ -7,7 +7,7 @@
 
 use analysis::{lab, simulate, tournament};
 use clap::{Parser, Subcommand};
-use cli::{dispatch, play, records, scenario};
+use cli::{dispatch, play, records, scenario, Error};
 use game::{Game, GameOptions, Seat};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -468,34 +468,34 @@ impl ServeLimits {
     }
 }
 
-fn parse_options<G: Game>(pairs: &[String]) -> Result<G::Options, String> {
+fn parse_options<G: Game>(pairs: &[String]) -> Result<G::Options, Error> {
     let mut o = G::Options::default();
     for p in pairs {
-        o.set_pair(p).map_err(|e| e.to_string())?;
+        o.set_pair(p)?;
     }
     Ok(o)
 }
 
-fn players<G: Game>(p: Option<usize>) -> Result<usize, String> {
+fn players<G: Game>(p: Option<usize>) -> Result<usize, Error> {
     let p = p.unwrap_or(G::DEFAULT_PLAYERS);
     if G::PLAYERS.contains(&p) {
         Ok(p)
     } else {
-        Err(format!(
+        Err(Error::Usage(format!(
             "{} is played by {} to {} players, not {p}",
             G::NAME,
             G::PLAYERS.start(),
             G::PLAYERS.end()
-        ))
+        )))
     }
 }
 
-fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
             let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| format!("{}: {e}", p.display()))?
+                .map_err(Error::io(p))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .collect();
             entries.sort();
@@ -513,7 +513,7 @@ fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(out)
 }
 
-fn run_scenarios(paths: &[PathBuf]) -> Result<bool, String> {
+fn run_scenarios(paths: &[PathBuf]) -> Result<bool, Error> {
     let files = scenario_files(paths)?;
     let (mut checks, mut failures) = (0, 0);
     for f in &files {
@@ -572,7 +572,7 @@ struct LabArgs {
 }
 
 /// Turns the flags of `ratrace lab` into a checked lab configuration.
-fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G>, String> {
+fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G>, Error> {
     let players = players::<G>(a.players)?;
     let mut base = G::Options::default();
     for pair in lab::base_options(game)
@@ -581,7 +581,7 @@ fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G
         .map(String::from)
         .chain(a.options.iter().cloned())
     {
-        base.set_pair(&pair).map_err(|e| e.to_string())?;
+        base.set_pair(&pair)?;
     }
     let mut texts: Vec<String> = Vec::new();
     let mut questions = Vec::new();
@@ -613,7 +613,7 @@ fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G
                 .to_string(),
         ),
         [weak, strong] => (weak.trim().to_string(), strong.trim().to_string()),
-        _ => return Err("--bots takes two bots: WEAK,STRONG".into()),
+        _ => return Err(Error::Usage("--bots takes two bots: WEAK,STRONG".into())),
     };
     let mut command = format!("ratrace lab {game}");
     for p in &a.presets {
@@ -663,11 +663,11 @@ fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G
 fn print_result<T: serde::Serialize + std::fmt::Display>(
     result: &T,
     json: bool,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if json {
         outln!(
             "{}",
-            serde_json::to_string_pretty(result).map_err(|e| e.to_string())?
+            serde_json::to_string_pretty(result).map_err(Error::Json)?
         );
     } else {
         outln!("{result}");
@@ -682,7 +682,7 @@ fn all_cores_unless(threads: Option<usize>) -> usize {
         .max(1)
 }
 
-fn run(cli: Cli) -> Result<bool, String> {
+fn run(cli: Cli) -> Result<bool, Error> {
     match cli.command {
         Command::Play {
             game,
@@ -707,7 +707,7 @@ fn run(cli: Cli) -> Result<bool, String> {
                 let stdin = std::io::stdin();
                 play::play(&cfg, stdin.lock(), std::io::stdout())?;
                 Ok(true)
-            }, _ => Err(cli::unknown_game(&game)))
+            }, _ => Err(Error::unknown_game(&game)))
         }
         Command::Simulate {
             game,
@@ -735,7 +735,7 @@ fn run(cli: Cli) -> Result<bool, String> {
                 let summary = simulate::run(&cfg, &*cli::progress(!json && games >= 1000))?;
                 print_result(&summary, json)?;
                 Ok(true)
-            }, _ => Err(cli::unknown_game(&game)))
+            }, _ => Err(Error::unknown_game(&game)))
         }
         Command::Tournament {
             game,
@@ -763,7 +763,7 @@ fn run(cli: Cli) -> Result<bool, String> {
                         field: field.unwrap_or_else(|| <G as bots::Roster>::BOTS[0].to_string()),
                     },
                     None if !bots.is_empty() => tournament::Mode::RoundRobin { bots },
-                    None => return Err("give --candidate BOT (against --field BOT) or --bots A,B,... for a round robin".into()),
+                    None => return Err(Error::Usage("give --candidate BOT (against --field BOT) or --bots A,B,... for a round robin".into())),
                 };
                 let length = match (deals, games) {
                     (_, Some(g)) => tournament::Length::Games(g),
@@ -792,7 +792,7 @@ fn run(cli: Cli) -> Result<bool, String> {
                 let report = tournament::run(&cfg, &*bar)?;
                 print_result(&report, json)?;
                 Ok(true)
-            }, _ => Err(cli::unknown_game(&game)))
+            }, _ => Err(Error::unknown_game(&game)))
         }
         Command::Lab {
             game,
@@ -834,12 +834,11 @@ fn run(cli: Cli) -> Result<bool, String> {
                     cfg.out.join("report.md").display()
                 );
                 Ok(true)
-            }, _ => Err(cli::unknown_game(&game)))
+            }, _ => Err(Error::unknown_game(&game)))
         }
         Command::Replay { file, reveal } => {
             let record = records::read(&file)?;
-            let text = records::play_by_play(&record, reveal)
-                .map_err(|e| format!("{}: {e}", file.display()))?;
+            let text = records::play_by_play(&record, reveal).map_err(Error::in_file(&file))?;
             out!("{text}");
             Ok(true)
         }
@@ -881,7 +880,7 @@ fn run(cli: Cli) -> Result<bool, String> {
                     outln!("  {:<18} default {:<10} values {:<28} {}", o.key, o.default, o.values, o.help);
                 }
                 Ok(true)
-            }, _ => Err(cli::unknown_game(&game)))
+            }, _ => Err(Error::unknown_game(&game)))
         }
     }
 }
@@ -890,7 +889,7 @@ fn run(cli: Cli) -> Result<bool, String> {
 /// (`target=level` pairs, the subset of `RUST_LOG` that needs no regular
 /// expressions: tracing-subscriber's `env-filter` would add regex-automata
 /// to the build).
-fn init_logs(format: LogFormat, level: Option<&str>) -> Result<(), String> {
+fn init_logs(format: LogFormat, level: Option<&str>) -> Result<(), Error> {
     use tracing_subscriber::layer::SubscriberExt as _;
     use tracing_subscriber::util::SubscriberInitExt as _;
     let from_env = std::env::var("RUST_LOG")
@@ -901,7 +900,7 @@ fn init_logs(format: LogFormat, level: Option<&str>) -> Result<(), String> {
         .as_deref()
         .unwrap_or("info")
         .parse()
-        .map_err(|e| format!("--log-level / RUST_LOG: {e}"))?;
+        .map_err(|e| Error::Server(format!("--log-level / RUST_LOG: {e}")))?;
     // The builder's own cap (info) is lifted: `filter` decides.
     let logs = tracing_subscriber::fmt()
         .with_target(false)
@@ -915,7 +914,7 @@ fn init_logs(format: LogFormat, level: Option<&str>) -> Result<(), String> {
             .with(filter)
             .try_init(),
     };
-    done.map_err(|e| e.to_string())
+    done.map_err(|e| Error::Server(e.to_string()))
 }
 
 /// Resolves when the process is told to stop: SIGTERM (a service
@@ -944,13 +943,13 @@ fn serve(
     cluster: &ClusterArgs,
     mut limits: server::Limits,
     ops: ServeOps,
-) -> Result<bool, String> {
+) -> Result<bool, Error> {
     init_logs(ops.log_format, ops.log_level.as_deref())?;
     let token = ops
         .metrics_token
         .or_else(|| std::env::var("RATRACE_METRICS_TOKEN").ok());
     if token.as_deref().is_some_and(|t| t.trim().is_empty()) {
-        return Err("--metrics-token: empty".to_string());
+        return Err(Error::Server("--metrics-token: empty".to_string()));
     }
     // The connection cap must fit the process's descriptors, or accept
     // fails before the cap ever refuses anyone.
@@ -964,12 +963,12 @@ fn serve(
             limits.max_connections = fit;
         }
     }
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| Error::Server(e.to_string()))?;
     let served = runtime.block_on(async {
         let where_ = server::store::redact(db);
         let store = server::store::open(db)
             .await
-            .map_err(|e| format!("{where_}: {e}"))?;
+            .map_err(|e| Error::Server(format!("{where_}: {e}")))?;
         let backend = store.backend();
         alone_or_together(&store, cluster, &where_).await?;
         let (site, inner) = match cluster.cluster_listen {
@@ -977,23 +976,23 @@ fn serve(
             Some(at) => {
                 let inner = tokio::net::TcpListener::bind(at)
                     .await
-                    .map_err(|e| format!("--cluster-listen {at}: {e}"))?;
-                let bound = inner.local_addr().map_err(|e| e.to_string())?;
+                    .map_err(|e| Error::Server(format!("--cluster-listen {at}: {e}")))?;
+                let bound = inner.local_addr().map_err(|e| Error::Server(e.to_string()))?;
                 let url = match &cluster.advertise {
                     Some(url) => url.clone(),
                     None if bound.ip().is_unspecified() => {
-                        return Err(format!(
+                        return Err(Error::Server(format!(
                             "--cluster-listen {at} is every address: say where the other \
                              processes reach this one with --advertise http://HOST:PORT"
-                        ))
+                        )))
                     }
                     None => format!("http://{bound}"),
                 };
                 let probe = std::sync::Arc::clone(&store);
                 let secret = tokio::task::spawn_blocking(move || probe.site_secret())
                     .await
-                    .map_err(|e| e.to_string())?
-                    .map_err(|e| format!("{where_}: {e}"))?;
+                    .map_err(|e| Error::Server(e.to_string()))?
+                    .map_err(|e| Error::Server(format!("{where_}: {e}")))?;
                 tracing::info!("cluster listener on http://{bound}, advertised as {url}");
                 let site = server::cluster::Cluster::member(
                     server::store::Node {
@@ -1009,15 +1008,15 @@ fn serve(
         let node = site.node.id.clone();
         let state = server::AppState::open_cluster(store, limits, site)
             .await
-            .map_err(|e| format!("{where_}: {e}"))?;
+            .map_err(|e| Error::Server(format!("{where_}: {e}")))?;
         if let Some(t) = &token {
             state.require_metrics_token(t.trim());
         }
         state.trust_proxies(cluster.trusted_proxy.clone());
         let listener = tokio::net::TcpListener::bind(addr)
             .await
-            .map_err(|e| format!("{addr}: {e}"))?;
-        let local = listener.local_addr().map_err(|e| e.to_string())?;
+            .map_err(|e| Error::Server(format!("{addr}: {e}")))?;
+        let local = listener.local_addr().map_err(|e| Error::Server(e.to_string()))?;
         if let Some(inner) = inner {
             tokio::spawn(server::run_cluster(
                 inner,
@@ -1030,9 +1029,9 @@ fn serve(
         );
         server::run(listener, state, stop_signal())
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| Error::Server(e.to_string()))?;
         tracing::info!("stopped");
-        Ok::<_, String>(true)
+        Ok::<_, Error>(true)
     });
     // Blocking store calls still running (none after a complete drain)
     // get a moment, not forever.
@@ -1050,15 +1049,15 @@ async fn alone_or_together(
     store: &std::sync::Arc<dyn server::store::Store>,
     cluster: &ClusterArgs,
     where_: &str,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let lease = std::time::Duration::from_millis(cluster.lease_ms);
     let give_up = std::time::Instant::now() + lease + std::time::Duration::from_millis(500);
     loop {
         let probe = std::sync::Arc::clone(store);
         let live = tokio::task::spawn_blocking(move || probe.live_nodes(lease))
             .await
-            .map_err(|e| e.to_string())?
-            .map_err(|e| format!("{where_}: {e}"))?;
+            .map_err(|e| Error::Server(e.to_string()))?
+            .map_err(|e| Error::Server(format!("{where_}: {e}")))?;
         let rival = live
             .iter()
             .find(|n| cluster.cluster_listen.is_none() || n.url.is_empty());
@@ -1066,7 +1065,7 @@ async fn alone_or_together(
             return Ok(());
         };
         if std::time::Instant::now() >= give_up {
-            return Err(if rival.url.is_empty() {
+            return Err(Error::Server(if rival.url.is_empty() {
                 format!(
                     "{where_}: another ratrace serve (process {}) serves this database alone: \
                      stop it, or start every process with --cluster-listen (docs/deploy.md)",
@@ -1078,7 +1077,7 @@ async fn alone_or_together(
                      start this one with --cluster-listen too (docs/deploy.md)",
                     rival.url
                 )
-            });
+            }));
         }
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
@@ -1086,29 +1085,32 @@ async fn alone_or_together(
 
 /// `ratrace db copy`: every table from `from` into `to`, with a progress
 /// bar, then the figures.
-fn db_copy(from: &str, to: &str) -> Result<bool, String> {
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+fn db_copy(from: &str, to: &str) -> Result<bool, Error> {
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| Error::Server(e.to_string()))?;
     let (src, dst) = (server::store::redact(from), server::store::redact(to));
     // A SQLite source must be there: opening a missing file would make an
     // empty one and copy nothing.
     let is_pg = |spec: &str| spec.starts_with("postgres://") || spec.starts_with("postgresql://");
     let path = from.strip_prefix("sqlite:").unwrap_or(from);
     if !is_pg(from) && path != ":memory:" && !Path::new(path).is_file() {
-        return Err(format!("--from {src}: no such database file"));
+        return Err(Error::Server(format!(
+            "--from {src}: no such database file"
+        )));
     }
     let (source, target) = runtime.block_on(async {
         let source = server::store::open(from)
             .await
-            .map_err(|e| format!("--from {src}: {e}"))?;
+            .map_err(|e| Error::Server(format!("--from {src}: {e}")))?;
         let target = server::store::open(to)
             .await
-            .map_err(|e| format!("--to {dst}: {e}"))?;
-        Ok::<_, String>((source, target))
+            .map_err(|e| Error::Server(format!("--to {dst}: {e}")))?;
+        Ok::<_, Error>((source, target))
     })?;
     let started = std::time::Instant::now();
     // The stores block: the copy runs on this thread, outside the runtime
     // (which keeps driving PostgreSQL's connections).
-    let total = server::store::copy::count(source.as_ref()).map_err(|e| e.to_string())?;
+    let total =
+        server::store::copy::count(source.as_ref()).map_err(|e| Error::Server(e.to_string()))?;
     let bar = cli::games_bar(total as u64);
     if let Ok(style) =
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} tables  {per_sec}  eta {eta}")
@@ -1119,7 +1121,7 @@ fn db_copy(from: &str, to: &str) -> Result<bool, String> {
         bar.set_position(r.tables as u64)
     });
     bar.finish_and_clear();
-    let report = copied.map_err(|e| format!("copy {src} -> {dst}: {e}"))?;
+    let report = copied.map_err(|e| Error::Server(format!("copy {src} -> {dst}: {e}")))?;
     outln!(
         "copied {src} -> {dst}: {} tables ({} new, {} already there), {} actions, \
          {} finished games verified, in {:.1} s",

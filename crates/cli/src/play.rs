@@ -9,6 +9,7 @@
 //! with the rule it breaks and a new prompt; end of input or `quit` saves
 //! the record of the game so far.
 
+use crate::Error;
 use bots::Roster;
 use game::{Game, Record, Seat};
 use std::io::{BufRead, Write};
@@ -52,12 +53,12 @@ struct Table<'a, G: Roster, W: Write> {
 }
 
 impl<G: Roster, W: Write> Table<'_, G, W> {
-    fn say(&mut self, text: impl std::fmt::Display) -> Result<(), String> {
-        writeln!(self.out, "{text}").map_err(|e| e.to_string())
+    fn say(&mut self, text: impl std::fmt::Display) -> Result<(), Error> {
+        writeln!(self.out, "{text}").map_err(Error::Terminal)
     }
 
     /// Prints the log lines the person may read that they have not seen.
-    fn narrate(&mut self) -> Result<(), String> {
+    fn narrate(&mut self) -> Result<(), Error> {
         let human = Some(self.cfg.human);
         let lines: Vec<String> = self.game.events()[self.shown..]
             .iter()
@@ -71,7 +72,7 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
         Ok(())
     }
 
-    fn bot_for(&mut self, seat: Seat) -> Result<&mut Box<dyn bots::Bot<G>>, String> {
+    fn bot_for(&mut self, seat: Seat) -> Result<&mut Box<dyn bots::Bot<G>>, Error> {
         while self.bots.len() <= seat.index() {
             let s = self.bots.len();
             let bot = if Seat::new(s) == self.cfg.human {
@@ -79,10 +80,10 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
             } else {
                 let others = if s > self.cfg.human.index() { s - 1 } else { s };
                 let name = &self.cfg.bots[others % self.cfg.bots.len()];
-                Some(G::bot(
-                    name,
-                    crate::derive_seed(self.cfg.seed, 1000 + s as u64),
-                )?)
+                Some(
+                    G::bot(name, crate::derive_seed(self.cfg.seed, 1000 + s as u64))
+                        .map_err(Error::Bot)?,
+                )
             };
             self.bots.push(bot);
         }
@@ -94,10 +95,13 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
     /// `hint`: what the strongest bot of the ladder would play from the
     /// person's own view, with its values for the best few actions. The
     /// adviser sees exactly what the person sees.
-    fn hint(&mut self, legal: &[G::Action]) -> Result<(), String> {
-        let name = *G::LADDER.last().ok_or("this game has no bots")?;
+    fn hint(&mut self, legal: &[G::Action]) -> Result<(), Error> {
+        let name = *G::LADDER
+            .last()
+            .ok_or_else(|| Error::Bot("this game has no bots".into()))?;
         if self.adviser.is_none() {
-            self.adviser = Some(G::bot(name, crate::derive_seed(self.cfg.seed, 999))?);
+            self.adviser =
+                Some(G::bot(name, crate::derive_seed(self.cfg.seed, 999)).map_err(Error::Bot)?);
         }
         let view = self.game.view(self.cfg.human);
         let adviser = self.adviser.as_mut().expect("made above");
@@ -124,7 +128,7 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
         Ok(())
     }
 
-    fn save(&mut self) -> Result<(), String> {
+    fn save(&mut self) -> Result<(), Error> {
         self.record.outcome = self.game.outcome();
         crate::records::write(&self.cfg.record_path, &self.record)
     }
@@ -143,7 +147,7 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
         &mut self,
         input: &mut impl BufRead,
         legal: &[G::Action],
-    ) -> Result<Option<G::Action>, String> {
+    ) -> Result<Option<G::Action>, Error> {
         let me = self.cfg.human;
         let board = self.game.view(me);
         self.say(format!("\n{board}"))?;
@@ -152,10 +156,10 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
             Self::legal_text(legal)
         ))?;
         loop {
-            write!(self.out, "{me}> ").map_err(|e| e.to_string())?;
-            self.out.flush().map_err(|e| e.to_string())?;
+            write!(self.out, "{me}> ").map_err(Error::Terminal)?;
+            self.out.flush().map_err(Error::Terminal)?;
             let mut line = String::new();
-            if input.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+            if input.read_line(&mut line).map_err(Error::Terminal)? == 0 {
                 self.say("")?;
                 return Ok(None);
             }
@@ -214,17 +218,17 @@ pub fn play<G: Roster>(
     cfg: &Config<G>,
     mut input: impl BufRead,
     out: impl Write,
-) -> Result<Ending, String> {
+) -> Result<Ending, Error> {
     if cfg.human.index() >= cfg.players {
-        return Err(format!(
+        return Err(Error::Usage(format!(
             "seat {} is not at a table of {} players",
             cfg.human, cfg.players
-        ));
+        )));
     }
     if cfg.bots.is_empty() {
-        return Err("no bots given".into());
+        return Err(Error::Usage("no bots given".into()));
     }
-    let mut game = G::new(&cfg.options, cfg.players, cfg.seed).map_err(|e| e.to_string())?;
+    let mut game = G::new(&cfg.options, cfg.players, cfg.seed)?;
     game.set_logging(true);
     let mut t = Table {
         cfg,
@@ -273,7 +277,7 @@ pub fn play<G: Roster>(
         };
         t.game
             .act(seat, action)
-            .map_err(|e| format!("internal error: {seat} {action} refused: {e}"))?;
+            .map_err(|e| Error::Engine(format!("{seat} {action} refused: {e}")))?;
         t.record.push::<G>(seat, action);
         // Save after every action, so nothing is lost if the terminal dies.
         t.save()?;

@@ -5,34 +5,29 @@
 //! its seed and actions, so every shuffle, deal and roll is reproduced, not
 //! stored. Errors name the first bad line (JSON) or action (rules).
 
+use crate::Error;
 use game::{Game, Record};
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// Reads a record file, with errors that name the file and line.
-pub fn read(path: &Path) -> Result<Record, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+pub fn read(path: &Path) -> Result<Record, Error> {
+    let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
+    parse(&text).map_err(Error::in_file(path))
 }
 
 /// Parses record JSON.
-pub fn parse(text: &str) -> Result<Record, String> {
-    serde_json::from_str(text).map_err(|e| {
-        format!(
-            "not a valid game record at line {}, column {}: {e}",
-            e.line(),
-            e.column()
-        )
-    })
+pub fn parse(text: &str) -> Result<Record, Error> {
+    serde_json::from_str(text).map_err(Error::NotARecord)
 }
 
 /// Writes a record as pretty JSON, creating parent folders.
-pub fn write(path: &Path, record: &Record) -> Result<(), String> {
+pub fn write(path: &Path, record: &Record) -> Result<(), Error> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(Error::io(dir))?;
     }
-    let json = serde_json::to_string_pretty(record).map_err(|e| e.to_string())?;
-    std::fs::write(path, json + "\n").map_err(|e| format!("{}: {e}", path.display()))
+    let json = serde_json::to_string_pretty(record).map_err(Error::Json)?;
+    std::fs::write(path, json + "\n").map_err(Error::io(path))
 }
 
 /// Replays a record and returns a readable play-by-play: every log line of
@@ -42,9 +37,9 @@ pub fn write(path: &Path, record: &Record) -> Result<(), String> {
 /// The seed and the lines meant for one seat (its deal, its tax cards) are
 /// shown only once the game is over, or with `reveal`: the record of a
 /// game in progress must not show a player the other hands.
-pub fn play_by_play(record: &Record, reveal: bool) -> Result<String, String> {
+pub fn play_by_play(record: &Record, reveal: bool) -> Result<String, Error> {
     crate::dispatch!(record.game.as_str(), G => play_by_play_of::<G>(record, reveal),
-        _ => Err(crate::unknown_game(&record.game)))
+        _ => Err(Error::unknown_game(&record.game)))
 }
 
 fn write_log<G: Game>(out: &mut String, game: &G, from: usize, private: bool) -> usize {
@@ -65,14 +60,10 @@ fn write_log<G: Game>(out: &mut String, game: &G, from: usize, private: bool) ->
     log.len()
 }
 
-fn play_by_play_of<G: Game>(record: &Record, reveal: bool) -> Result<String, String> {
+fn play_by_play_of<G: Game>(record: &Record, reveal: bool) -> Result<String, Error> {
     // A quiet replay first: it validates the record and tells whether the
     // game is over, which decides what may be shown.
-    let finished = record
-        .replay::<G>(false, |_, _, _| {})
-        .map_err(|e| e.to_string())?
-        .outcome()
-        .is_some();
+    let finished = record.replay::<G>(false, |_, _, _| {})?.outcome().is_some();
     let private = reveal || finished;
     let mut out = String::new();
     let options: Vec<String> = record
@@ -95,19 +86,17 @@ fn play_by_play_of<G: Game>(record: &Record, reveal: bool) -> Result<String, Str
     );
     // The set-up (first shuffle, deal, first leader) happens in `new`;
     // engines log it when logging is switched on before the first action.
-    let mut start: G = record.start().map_err(|e| e.to_string())?;
+    let mut start: G = record.start()?;
     start.set_logging(true);
     let _ = writeln!(out, "starting position:\n{}", start.public_view());
     let mut seen = write_log(&mut out, &start, 0, private);
     let mut number = 0;
-    let game = record
-        .replay::<G>(true, |g, seat, action| {
-            number += 1;
-            let _ = writeln!(out, "{number:>4}. {seat} {action}");
-            // The replay logs the same set-up lines first; they were shown.
-            seen = write_log(&mut out, g, seen.min(g.events().len()), private);
-        })
-        .map_err(|e| e.to_string())?;
+    let game = record.replay::<G>(true, |g, seat, action| {
+        number += 1;
+        let _ = writeln!(out, "{number:>4}. {seat} {action}");
+        // The replay logs the same set-up lines first; they were shown.
+        seen = write_log(&mut out, g, seen.min(g.events().len()), private);
+    })?;
     match game.outcome() {
         Some(o) if o.capped => {
             let _ = writeln!(out, "capped: the game was stopped with no winner (B17)");

@@ -28,6 +28,7 @@ pub mod report;
 
 use crate::duplicate::{GameResult, Match};
 use crate::stats::{self, Decomposition, Histogram, Interval, Obs};
+use crate::Error;
 use bots::Roster;
 use game::{Game, GameOptions};
 use serde::Serialize;
@@ -146,15 +147,15 @@ pub fn parse_variant<G: Game>(
     text: &str,
     base: &G::Options,
     players: usize,
-) -> Result<Variant<G>, String> {
+) -> Result<Variant<G>, Error> {
     let (name, rest) = match text.split_once('=') {
         Some((n, r)) => (n.trim(), r),
         None => (text.trim(), ""),
     };
     if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == ',') {
-        return Err(format!(
+        return Err(Error::Config(format!(
             "bad variant `{text}`: write NAME=key=value,key=value (a name without spaces or commas)"
-        ));
+        )));
     }
     let mut v = Variant {
         name: name.to_string(),
@@ -165,20 +166,20 @@ pub fn parse_variant<G: Game>(
         if let Some(n) = pair.strip_prefix("players=") {
             v.players = n
                 .parse()
-                .map_err(|_| format!("variant `{name}`: bad player count `{n}`"))?;
+                .map_err(|_| Error::Config(format!("variant `{name}`: bad player count `{n}`")))?;
         } else {
             GameOptions::set_pair(&mut v.options, pair)
-                .map_err(|e| format!("variant `{name}`: {e}"))?;
+                .map_err(|e| Error::Config(format!("variant `{name}`: {e}")))?;
         }
     }
     if !G::PLAYERS.contains(&v.players) {
-        return Err(format!(
+        return Err(Error::Config(format!(
             "variant `{name}`: {} is played by {} to {} players, not {}",
             G::NAME,
             G::PLAYERS.start(),
             G::PLAYERS.end(),
             v.players
-        ));
+        )));
     }
     Ok(v)
 }
@@ -254,14 +255,14 @@ pub fn presets(game: &str) -> &'static [Preset] {
 }
 
 /// The preset `name` of `game`, or an error listing the presets.
-pub fn preset(game: &str, name: &str) -> Result<&'static Preset, String> {
+pub fn preset(game: &str, name: &str) -> Result<&'static Preset, Error> {
     let all = presets(game);
     all.iter().find(|p| p.name == name).ok_or_else(|| {
         let names: Vec<&str> = all.iter().map(|p| p.name).collect();
-        format!(
+        Error::Config(format!(
             "unknown preset `{name}` for {game} (choose from: {})",
             names.join(", ")
-        )
+        ))
     })
 }
 
@@ -386,9 +387,9 @@ pub struct Report {
 fn ordered<T: Send>(
     jobs: usize,
     threads: usize,
-    job: impl Fn(usize) -> Result<T, String> + Sync,
+    job: impl Fn(usize) -> Result<T, Error> + Sync,
     tick: impl Fn(),
-) -> Result<Vec<T>, String> {
+) -> Result<Vec<T>, Error> {
     let mut out = Vec::with_capacity(jobs);
     crate::pool::ordered(jobs, 1, threads, job, tick, |_, mut one| {
         out.extend(one.pop());
@@ -506,26 +507,33 @@ fn matches<G: Roster>(cfg: &Config<G>, v: &Variant<G>) -> [Match<G>; 3] {
 }
 
 /// Checks everything that can be wrong before any game is played.
-pub fn validate<G: Roster>(cfg: &Config<G>) -> Result<(), String> {
+pub fn validate<G: Roster>(cfg: &Config<G>) -> Result<(), Error> {
     if !(1..=MAX_DEALS).contains(&cfg.deals) {
-        return Err(format!(
+        return Err(Error::Config(format!(
             "--deals must be 1 to {MAX_DEALS}, not {}",
             cfg.deals
-        ));
+        )));
     }
     if cfg.variants.is_empty() {
-        return Err("no variants: give --variant NAME=key=value or --preset NAME".into());
+        return Err(Error::Config(
+            "no variants: give --variant NAME=key=value or --preset NAME".into(),
+        ));
     }
     for bot in [&cfg.weak, &cfg.strong] {
-        G::bot(bot, 0)?;
+        G::bot(bot, 0).map_err(Error::Bot)?;
     }
     for (i, v) in cfg.variants.iter().enumerate() {
         if cfg.variants[..i].iter().any(|o| o.name == v.name) {
-            return Err(format!("two variants are called `{}`", v.name));
+            return Err(Error::Config(format!(
+                "two variants are called `{}`",
+                v.name
+            )));
         }
         for m in matches(cfg, v) {
-            m.validate()
-                .map_err(|e| format!("variant `{}`: {e}", v.name))?;
+            m.validate().map_err(|e| Error::Variant {
+                name: v.name.clone(),
+                source: Box::new(e),
+            })?;
         }
     }
     Ok(())
@@ -534,10 +542,7 @@ pub fn validate<G: Roster>(cfg: &Config<G>) -> Result<(), String> {
 /// Plays every study of every variant and computes the report (without
 /// writing it; see [`report::write`]); `progress` hears of every game and
 /// of each variant's name as its games start.
-pub fn run<G: Positions>(
-    cfg: &Config<G>,
-    progress: &dyn crate::Progress,
-) -> Result<Report, String> {
+pub fn run<G: Positions>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result<Report, Error> {
     validate(cfg)?;
     let start = Instant::now();
     let d = cfg.deals as usize;
@@ -558,8 +563,7 @@ pub fn run<G: Positions>(
             n * d,
             cfg.threads,
             |i| {
-                let start =
-                    G::new(&v.options, n, all.deal_seed(i as u64)).map_err(|e| e.to_string())?;
+                let start = G::new(&v.options, n, all.deal_seed(i as u64))?;
                 Ok((all.play(i as u64, 0)?, G::start_positions(&start)))
             },
             tick,
@@ -684,6 +688,7 @@ mod tests {
         }
         assert!(preset("dalmuti", "dice")
             .unwrap_err()
+            .to_string()
             .contains("taxes, settling, deck"));
     }
 }

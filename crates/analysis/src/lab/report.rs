@@ -9,6 +9,7 @@
 
 use super::stats::Interval;
 use super::{Report, VariantReport};
+use crate::Error;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -68,8 +69,8 @@ fn p_value(p: f64) -> String {
     }
 }
 
-fn plot_err<E: std::fmt::Debug>(e: E) -> String {
-    format!("drawing a plot: {e:?}")
+fn plot_err<E: std::fmt::Debug>(e: E) -> Error {
+    Error::Plot(format!("{e:?}"))
 }
 
 /// Vertical whisker from `low` to `high` at `x`, caps `half` wide.
@@ -99,7 +100,7 @@ fn position_labels(r: &Report) -> Vec<String> {
 }
 
 /// First-place rate per position, variants side by side, with CI whiskers.
-fn seat_plot(r: &Report) -> Result<String, String> {
+fn seat_plot(r: &Report) -> Result<String, Error> {
     let seats = r.variants.iter().map(|v| v.players).max().unwrap_or(1);
     let top = r
         .variants
@@ -172,7 +173,7 @@ fn seat_plot(r: &Report) -> Result<String, String> {
 }
 
 /// One length histogram per variant, stacked, on a shared x axis.
-fn length_plot(r: &Report) -> Result<String, String> {
+fn length_plot(r: &Report) -> Result<String, Error> {
     let lo = r
         .variants
         .iter()
@@ -256,7 +257,7 @@ fn category_labels(
     area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
     chart: &ChartContext<'_, SVGBackend<'_>, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     names: &[String],
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let bottom = chart.y_range().start;
     let (ox, oy) = area.get_base_pixel();
     let style = TextStyle::from(("sans-serif", 13).into_font())
@@ -281,7 +282,7 @@ fn bar_panel(
     names: &[String],
     values: &[Interval],
     reference: Option<f64>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let k = values.len().max(1);
     let lo = values.iter().map(|i| i.low).fold(0.0f64, f64::min);
     let hi = values
@@ -331,7 +332,7 @@ fn bar_panel(
 }
 
 /// Skill index, strong-ahead rate and luck share per variant.
-fn skill_plot(r: &Report) -> Result<String, String> {
+fn skill_plot(r: &Report) -> Result<String, Error> {
     let names: Vec<String> = r.variants.iter().map(|v| v.name.clone()).collect();
     let mut svg = String::new();
     {
@@ -397,7 +398,7 @@ const METHOD: &[&str] = &[
      is 95%; intervals of different variants overlap when the data cannot tell them apart.",
 ];
 
-fn blocks(r: &Report) -> Result<Vec<Block>, String> {
+fn blocks(r: &Report) -> Result<Vec<Block>, Error> {
     use Block::*;
     let mut b = Vec::new();
     b.push(Heading(1, r.title.clone()));
@@ -731,7 +732,7 @@ pub struct Rendered {
 }
 
 /// The report's Markdown and HTML texts and its SVG files.
-pub fn render(r: &Report) -> Result<Rendered, String> {
+pub fn render(r: &Report) -> Result<Rendered, Error> {
     let blocks = blocks(r)?;
     let svgs = blocks
         .iter()
@@ -749,20 +750,26 @@ pub fn render(r: &Report) -> Result<Rendered, String> {
 
 /// Checks that `dir` can take the report before any game is played: makes
 /// it and writes `report.md` there (overwritten by [`write()`]).
-pub fn check_out_dir(dir: &Path) -> Result<(), String> {
-    let fail = |e: std::io::Error| format!("cannot write the report to {}: {e}", dir.display());
+pub fn check_out_dir(dir: &Path) -> Result<(), Error> {
+    let fail = |source| Error::Report {
+        dir: dir.to_path_buf(),
+        source,
+    };
     std::fs::create_dir_all(dir).map_err(fail)?;
     std::fs::write(dir.join("report.md"), "(the lab is running)\n").map_err(fail)
 }
 
 /// Writes `report.md`, `report.html` and the SVG plots into `dir`.
-pub fn write(r: &Report, dir: &Path) -> Result<(), String> {
+pub fn write(r: &Report, dir: &Path) -> Result<(), Error> {
     let Rendered {
         markdown: md,
         html: page,
         svgs,
     } = render(r)?;
-    let fail = |e: std::io::Error| format!("cannot write the report to {}: {e}", dir.display());
+    let fail = |source| Error::Report {
+        dir: dir.to_path_buf(),
+        source,
+    };
     std::fs::create_dir_all(dir).map_err(fail)?;
     std::fs::write(dir.join("report.md"), md).map_err(fail)?;
     std::fs::write(dir.join("report.html"), page).map_err(fail)?;

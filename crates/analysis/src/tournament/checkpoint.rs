@@ -9,6 +9,7 @@
 
 use super::worker::Deal;
 use super::Resume;
+use crate::Error;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -56,47 +57,49 @@ pub(crate) fn open_checkpoint(
     fingerprint: &Fingerprint,
     per_deal: u64,
     resume: Resume,
-) -> Result<(Vec<Deal>, (PathBuf, std::fs::File)), String> {
+) -> Result<(Vec<Deal>, (PathBuf, std::fs::File)), Error> {
     let path = checkpoint_path(dir);
     if resume == Resume::Require && !path.exists() {
-        return Err(format!(
-            "--resume: there is no checkpoint to resume at {}",
-            path.display()
-        ));
+        return Err(Error::NoCheckpoint(path));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    std::fs::create_dir_all(dir).map_err(Error::io(dir))?;
+    let err = |source: std::io::Error| Error::Io {
+        path: path.clone(),
+        source,
+    };
     let existing = match std::fs::read_to_string(&path) {
         Ok(text) if resume != Resume::Fresh && !text.trim().is_empty() => Some(text),
         Ok(_) => None,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-            return Err(format!(
-                "{}: unreadable checkpoint (not text); use another --out or --fresh",
-                path.display()
-            ))
+            return Err(Error::Checkpoint {
+                path: Some(path),
+                reason: "unreadable checkpoint (not text); use another --out or --fresh".into(),
+            })
         }
         Err(e) => return Err(err(e)),
     };
     let Some(text) = existing else {
         if resume == Resume::Require {
-            return Err(format!(
-                "--resume: there is no checkpoint to resume at {}",
-                path.display()
-            ));
+            return Err(Error::NoCheckpoint(path));
         }
         let header = serde_json::to_string(&Header {
             ratrace_tournament: FORMAT,
             config: fingerprint.clone(),
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         let mut file = std::fs::File::create(&path).map_err(err)?;
         file.write_all(format!("{header}\n").as_bytes())
             .map_err(err)?;
         return Ok((Vec::new(), (path, file)));
     };
-    let (deals, good_len) = parse_checkpoint(&text, fingerprint, per_deal)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let (deals, good_len) =
+        parse_checkpoint(&text, fingerprint, per_deal).map_err(|e| match e {
+            Error::Checkpoint { path: None, reason } => Error::Checkpoint {
+                path: Some(path.clone()),
+                reason,
+            },
+            e => e,
+        })?;
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .open(&path)
@@ -115,24 +118,24 @@ pub fn parse_checkpoint(
     text: &str,
     fingerprint: &Fingerprint,
     per_deal: u64,
-) -> Result<(Vec<Deal>, usize), String> {
+) -> Result<(Vec<Deal>, usize), Error> {
     let mut lines = text.split_inclusive('\n');
     let first = lines.next().unwrap_or("");
     let header: Header = Some(first)
         .filter(|l| l.ends_with('\n'))
         .and_then(|l| serde_json::from_str(l.trim()).ok())
-        .ok_or_else(|| "unreadable checkpoint: the first line is not a tournament header; use another --out or --fresh".to_string())?;
+        .ok_or_else(|| Error::checkpoint("unreadable checkpoint: the first line is not a tournament header; use another --out or --fresh"))?;
     if header.ratrace_tournament != FORMAT {
-        return Err(format!(
+        return Err(Error::checkpoint(format!(
             "checkpoint format {} is not {FORMAT}; use another --out or --fresh",
             header.ratrace_tournament
-        ));
+        )));
     }
     if header.config != *fingerprint {
-        return Err(format!(
+        return Err(Error::checkpoint(format!(
             "the checkpoint was written for another tournament ({}); use another --out, or --fresh to replace it",
             differences(&header.config, fingerprint)
-        ));
+        )));
     }
     let mut deals = Vec::new();
     let mut good = first.len();
@@ -140,7 +143,7 @@ pub fn parse_checkpoint(
     for (i, line) in lines.enumerate() {
         let complete = line.ends_with('\n');
         let parsed = serde_json::from_str::<Deal>(line.trim())
-            .map_err(|e| e.to_string())
+            .map_err(Error::Json)
             .and_then(|d| {
                 check_deal(&d, deals.len() as u64, fingerprint, entrants, per_deal).map(|()| d)
             });
@@ -151,7 +154,12 @@ pub fn parse_checkpoint(
             }
             // A torn last line: the run was stopped mid-write.
             (_, false) => break,
-            (Err(e), true) => return Err(format!("unreadable checkpoint at line {}: {e}", i + 2)),
+            (Err(e), true) => {
+                return Err(Error::checkpoint(format!(
+                    "unreadable checkpoint at line {}: {e}",
+                    i + 2
+                )))
+            }
         }
     }
     Ok((deals, good))
@@ -195,16 +203,19 @@ fn check_deal(
     f: &Fingerprint,
     entrants: usize,
     per_deal: u64,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if d.deal != want {
-        return Err(format!("deal {} where deal {want} was expected", d.deal));
+        return Err(Error::checkpoint(format!(
+            "deal {} where deal {want} was expected",
+            d.deal
+        )));
     }
     if d.games.len() as u64 != per_deal {
-        return Err(format!(
+        return Err(Error::checkpoint(format!(
             "deal {} has {} games, not {per_deal}",
             d.deal,
             d.games.len()
-        ));
+        )));
     }
     for p in &d.games {
         let g = &p.game;
@@ -216,7 +227,10 @@ fn check_deal(
             && g.seating.iter().all(|&e| e < entrants)
             && g.winners.iter().all(|&w| w < n);
         if !ok {
-            return Err(format!("deal {} has a malformed game", d.deal));
+            return Err(Error::checkpoint(format!(
+                "deal {} has a malformed game",
+                d.deal
+            )));
         }
     }
     Ok(())

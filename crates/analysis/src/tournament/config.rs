@@ -6,6 +6,7 @@
 //! the disk; `plan` is the one place that turns a mode into entrants and
 //! lineups, and the checkpoint's fingerprint is made from its result.
 
+use crate::Error;
 use game::Game;
 use std::path::PathBuf;
 
@@ -82,11 +83,11 @@ pub struct Config<G: Game> {
 pub(crate) type Plan = (Vec<String>, Vec<String>, Vec<Vec<usize>>);
 
 /// The entrants' bot specs, their report names and the lineups of a mode.
-pub(crate) fn plan(mode: &Mode, players: usize) -> Result<Plan, String> {
+pub(crate) fn plan(mode: &Mode, players: usize) -> Result<Plan, Error> {
     if players < 2 {
-        return Err(format!(
+        return Err(Error::Config(format!(
             "a tournament needs at least 2 players, not {players}"
-        ));
+        )));
     }
     match mode {
         Mode::Candidate { candidate, field } => {
@@ -108,11 +109,13 @@ pub(crate) fn plan(mode: &Mode, players: usize) -> Result<Plan, String> {
         }
         Mode::RoundRobin { bots } => {
             if bots.len() < 2 {
-                return Err("a round robin needs at least two bots in --bots".into());
+                return Err(Error::Config(
+                    "a round robin needs at least two bots in --bots".into(),
+                ));
             }
             for (i, b) in bots.iter().enumerate() {
                 if bots[..i].contains(b) {
-                    return Err(format!("bot `{b}` is named twice in --bots"));
+                    return Err(Error::Config(format!("bot `{b}` is named twice in --bots")));
                 }
             }
             let mut lineups = Vec::new();

@@ -51,10 +51,11 @@ pub use config::{Config, Length, Mode, Resume};
 pub use figures::{analyse, EntrantStats, Figures, Paired, Rating, Ratings, SeatStats};
 pub use plackett_luce::PlData;
 pub use report::{Report, Speed, ThinkStats};
-pub use sprt::{Sprt, SprtSpec, SPRT_MIN_DEALS};
+pub use sprt::{BadSprt, Sprt, SprtSpec, SPRT_MIN_DEALS};
 pub use worker::{run_deals, Deal, Played};
 
 use crate::duplicate::Match;
+use crate::Error;
 use bots::Roster;
 use checkpoint::open_checkpoint;
 use config::{lineup_name, plan};
@@ -66,11 +67,13 @@ use std::time::Instant;
 /// Runs the tournament (resuming a checkpoint when there is one) and
 /// writes the reports when an output folder is given; `progress` hears of
 /// every game played (not of those read back from the checkpoint).
-pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result<Report, String> {
+pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result<Report, Error> {
     let start = Instant::now();
     let (entrants, labels, lineups) = plan(&cfg.mode, cfg.players)?;
     if cfg.sprt.is_some() && !matches!(cfg.mode, Mode::Candidate { .. }) {
-        return Err("--sprt tests a candidate: use it with --candidate and --field".into());
+        return Err(Error::Config(
+            "--sprt tests a candidate: use it with --candidate and --field".into(),
+        ));
     }
     let matches: Vec<Match<G>> = lineups
         .iter()
@@ -92,7 +95,9 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         Length::Games(n) => n.div_ceil(per_deal),
     };
     if planned == 0 {
-        return Err("nothing to play: --deals (or --games) must be at least 1".into());
+        return Err(Error::Config(
+            "nothing to play: --deals (or --games) must be at least 1".into(),
+        ));
     }
     let options: Vec<String> = cfg
         .options
@@ -157,11 +162,11 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
             },
             |deal| {
                 if let Some((path, file)) = writer.as_mut() {
-                    let mut line = serde_json::to_string(&deal).map_err(|e| e.to_string())?;
+                    let mut line = serde_json::to_string(&deal)?;
                     line.push('\n');
                     file.write_all(line.as_bytes())
                         .and_then(|()| file.flush())
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                        .map_err(Error::io(&*path))?;
                 }
                 Ok(accept(deal, &mut deals, &mut sprt))
             },
@@ -199,12 +204,11 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         },
     };
     if let Some(dir) = &cfg.out {
-        let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        let json = serde_json::to_string_pretty(&report)?;
         let path = dir.join("tournament.json");
-        std::fs::write(&path, json + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(&path, json + "\n").map_err(Error::io(&path))?;
         let path = dir.join("tournament.md");
-        std::fs::write(&path, format!("{report}\n"))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(&path, format!("{report}\n")).map_err(Error::io(&path))?;
     }
     Ok(report)
 }

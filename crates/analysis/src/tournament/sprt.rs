@@ -22,13 +22,25 @@ pub struct SprtSpec {
     pub beta: f64,
 }
 
+/// Why a `--sprt` text is not an [`SprtSpec`]: the text and what is
+/// wrong with it, shown with the notation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad --sprt `{text}`: {why} (write p0,p1 or p0,p1,alpha,beta, e.g. 0.20,0.24)")]
+pub struct BadSprt {
+    /// The text given.
+    pub text: String,
+    /// What is wrong with it.
+    pub why: &'static str,
+}
+
 impl std::str::FromStr for SprtSpec {
-    type Err = String;
+    type Err = BadSprt;
 
     /// `p0,p1` or `p0,p1,alpha,beta` (alpha and beta default to 0.05).
-    fn from_str(text: &str) -> Result<SprtSpec, String> {
-        let bad = |why: &str| {
-            format!("bad --sprt `{text}`: {why} (write p0,p1 or p0,p1,alpha,beta, e.g. 0.20,0.24)")
+    fn from_str(text: &str) -> Result<SprtSpec, BadSprt> {
+        let bad = |why: &'static str| BadSprt {
+            text: text.to_string(),
+            why,
         };
         let parts: Vec<f64> = text
             .split(',')

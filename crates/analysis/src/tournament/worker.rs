@@ -7,6 +7,7 @@
 //! delivers whole deals, in order, whatever the thread count.
 
 use crate::duplicate::{GameResult, Match};
+use crate::Error;
 use bots::Roster;
 use serde::{Deserialize, Serialize};
 
@@ -40,8 +41,8 @@ pub fn run_deals<G: Roster>(
     deals: std::ops::Range<u64>,
     threads: usize,
     on_game: impl FnMut(),
-    mut on_deal: impl FnMut(Deal) -> Result<bool, String>,
-) -> Result<(), String> {
+    mut on_deal: impl FnMut(Deal) -> Result<bool, Error>,
+) -> Result<(), Error> {
     let Some(players) = matches.first().map(|m| m.rotations()) else {
         return Ok(());
     };

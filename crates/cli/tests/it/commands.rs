@@ -238,7 +238,7 @@ fn play_and_replay<G: bots::Roster>(players: usize) {
     let mut bad = record.clone();
     let k = bad.actions.len() / 2;
     bad.actions[k] = "P1 flibber".into();
-    let err = records::play_by_play(&bad, false).unwrap_err();
+    let err = records::play_by_play(&bad, false).unwrap_err().to_string();
     assert!(err.contains(&format!("action {}", k + 1)), "{err}");
 
     // An action by the wrong seat is refused too.
@@ -246,19 +246,20 @@ fn play_and_replay<G: bots::Roster>(players: usize) {
     let (seat, action) = bad.actions[0].split_once(' ').unwrap();
     let other = Seat::new((seat.parse::<Seat>().unwrap().index() + 1) % players);
     bad.actions[0] = format!("{other} {action}");
-    let err = records::play_by_play(&bad, false).unwrap_err();
+    let err = records::play_by_play(&bad, false).unwrap_err().to_string();
     assert!(err.contains("action 1"), "{err}");
 
     // Broken JSON names its line.
     let json = std::fs::read_to_string(&path).unwrap();
     let broken = json.replacen("\"actions\": [", "\"actions\": [[", 1);
-    let err = records::parse(&broken).unwrap_err();
+    let err = records::parse(&broken).unwrap_err().to_string();
     assert!(err.contains("line"), "{err}");
     // Wrong game.
     let mut other = record.clone();
     other.game = "chess".into();
     assert!(records::play_by_play(&other, false)
         .unwrap_err()
+        .to_string()
         .contains("unknown game"));
     std::fs::remove_dir_all(&dir).ok();
 }

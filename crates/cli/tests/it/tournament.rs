@@ -153,14 +153,14 @@ fn a_checkpoint_of_another_tournament_is_refused() {
     cfg.out = Some(dir.clone());
     tournament::run(&cfg, &Quiet).unwrap();
     cfg.seed = 99;
-    let e = tournament::run(&cfg, &Quiet).unwrap_err();
+    let e = tournament::run(&cfg, &Quiet).unwrap_err().to_string();
     assert!(
         e.contains("another tournament") && e.contains("seed 11 there, 99 here"),
         "{e}"
     );
     cfg.players = 5;
     cfg.seed = 11;
-    let e = tournament::run(&cfg, &Quiet).unwrap_err();
+    let e = tournament::run(&cfg, &Quiet).unwrap_err().to_string();
     assert!(e.contains("players 4 there, 5 here"), "{e}");
     // --fresh replaces it.
     cfg.resume = Resume::Fresh;
@@ -172,7 +172,7 @@ fn a_checkpoint_of_another_tournament_is_refused() {
     lines[1] = "{\"deal\":0,\"games\":[]}";
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     cfg.resume = Resume::Auto;
-    let e = tournament::run(&cfg, &Quiet).unwrap_err();
+    let e = tournament::run(&cfg, &Quiet).unwrap_err().to_string();
     assert!(e.contains("unreadable checkpoint at line 2"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -228,6 +228,7 @@ fn the_sprt_stops_at_the_same_deal_whatever_the_threads() {
     rr.sprt = cfg.sprt;
     assert!(tournament::run(&rr, &Quiet)
         .unwrap_err()
+        .to_string()
         .contains("--candidate"));
 }
 
@@ -283,7 +284,8 @@ fn a_round_robin_plays_every_pair_from_both_sides() {
         ),
         &Quiet,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("twice"), "{e}");
 }
 
