@@ -5,15 +5,31 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A player's seat, 0-based inside, written `P1`, `P2`, ... for people.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(into = "String", try_from = "String")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Deserialize)]
+#[serde(try_from = "String")]
 pub struct Seat(u8);
+
+/// Every seat's name, so that writing one (in every view and message the
+/// server sends) needs no formatting and no allocation.
+const NAMES: [&str; Seat::MAX] = [
+    "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P15",
+    "P16",
+];
+
+impl serde::Serialize for Seat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
 
 impl Seat {
     /// The largest number of seats any game here supports (Dalmuti: 13).
     pub const MAX: usize = 16;
+
+    /// The seat's name, `P1`, `P2`, ...
+    pub fn name(self) -> &'static str {
+        NAMES[self.0 as usize]
+    }
 
     /// Seat number `index` (0-based).
     ///
@@ -107,6 +123,8 @@ mod tests {
         for i in 0..Seat::MAX {
             let s = Seat::new(i);
             assert_eq!(s.to_string().parse::<Seat>(), Ok(s));
+            assert_eq!(s.name(), s.to_string());
+            assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{s}\""));
         }
         assert!("P0".parse::<Seat>().is_err());
         assert!("P17".parse::<Seat>().is_err());
