@@ -214,6 +214,12 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
     if cfg.bots.is_empty() {
         return Err(Error::Config("no bots given".into()));
     }
+    // No games would give win rates of 0% with meaningless intervals.
+    if cfg.games == 0 {
+        return Err(Error::Config(
+            "nothing to play: --games must be at least 1".into(),
+        ));
+    }
     let names = distinct(&cfg.bots);
     for n in &names {
         G::bot(n, 0).map_err(Error::Bot)?;

@@ -432,6 +432,11 @@ mod binary {
                 &["replay", "/nonexistent/record.json"],
                 "/nonexistent/record.json",
             ),
+            // Issue 11: no games used to print 0% win rates and exit 0.
+            (
+                &["simulate", "bigcheese", "--games", "0"],
+                "--games must be at least 1",
+            ),
         ];
         for (args, want) in cases {
             let out = ratrace(args, "");
