@@ -677,19 +677,28 @@ impl PublicView {
                 }
             )?;
         }
-        for e in &self.exchanges {
-            writeln!(
-                f,
-                "{} gave {} card{} to {} ({})",
-                e.from,
-                e.cards,
-                if e.cards == 1 { "" } else { "s" },
-                e.to,
-                match e.kind {
-                    TransferKind::Tax => "tax",
-                    TransferKind::Market => "market",
-                }
-            )?;
+        // The exchanges are drawn while they happen; once cards are being
+        // played they were told in the log, and a terminal that redraws
+        // the board before every turn would repeat them (issue 11).
+        if self.phase != Phase::Play && !self.exchanges.is_empty() {
+            let lines: Vec<String> = self
+                .exchanges
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{} gave {} card{} to {} ({})",
+                        e.from,
+                        e.cards,
+                        if e.cards == 1 { "" } else { "s" },
+                        e.to,
+                        match e.kind {
+                            TransferKind::Tax => "tax",
+                            TransferKind::Market => "market",
+                        }
+                    )
+                })
+                .collect();
+            writeln!(f, "exchanges: {}", lines.join("; "))?;
         }
         match self.trick {
             Some(t) => {
@@ -731,12 +740,21 @@ impl fmt::Display for View {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.public
             .board(f, Some(self.seat), self.revolution_offer)?;
-        for t in &self.transfers {
-            if t.from == self.seat {
-                writeln!(f, "you gave {} to {}", t.cards, t.to)?;
-            } else {
-                writeln!(f, "{} gave you {}", t.from, t.cards)?;
-            }
+        // What this seat gave and got stays on the board (only it knows
+        // the cards), on one line.
+        if !self.transfers.is_empty() {
+            let lines: Vec<String> = self
+                .transfers
+                .iter()
+                .map(|t| {
+                    if t.from == self.seat {
+                        format!("you gave {} to {}", t.cards, t.to)
+                    } else {
+                        format!("{} gave you {}", t.from, t.cards)
+                    }
+                })
+                .collect();
+            writeln!(f, "{}", lines.join("; "))?;
         }
         if let Some(g) = self.pending_gift {
             writeln!(f, "you will give: {g}")?;

@@ -164,6 +164,18 @@ fn pending_tax_choices_are_hidden() {
     let v = g.view(Seat::new(2));
     assert!(v.transfers.iter().all(|t| t.from != Seat::new(0)));
     assert_eq!(v.public.exchanges.len(), 4);
+    // Once cards are played, the board no longer lists the exchanges (the
+    // log told them; a terminal redrawing the board repeated them), and a
+    // seat's own transfers take one line.
+    assert_eq!(g.phase(), Phase::Play);
+    let board = g.view(Seat::new(3)).to_string();
+    assert!(!board.contains("(tax)"), "{board}");
+    assert_eq!(board.matches("gave").count(), 2, "{board}");
+    assert_eq!(
+        board.lines().filter(|l| l.contains("gave")).count(),
+        1,
+        "{board}"
+    );
 }
 
 use rand::SeedableRng;
