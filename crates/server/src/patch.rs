@@ -3,9 +3,9 @@
 //! the new one (issue 10, "send what changed").
 //!
 //! A standard patch, not a home-made format, so that a client in any
-//! language can apply it with its own JSON Patch library; ours
-//! (`web/common.js`) is a dozen lines because the patches made here use
-//! three operations only: `add` (a new member, or `-` to append to an
+//! language can apply it with its own JSON Patch library; the web
+//! client's (`RR.applyPatch` in `web/app.js`) is short because the patches
+//! made here use three operations only: `add` (a new member, or `-` to append to an
 //! array), `replace` and `remove`.
 //!
 //! The diff works on the JSON text, not on a parsed tree, and in one
