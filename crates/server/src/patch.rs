@@ -95,7 +95,7 @@ impl Shared {
         if self.ops.is_empty() {
             return;
         }
-        if out.text.len() > 1 {
+        if !out.paths.is_empty() {
             out.text.push(',');
         }
         let mut from = 0;
@@ -112,7 +112,8 @@ impl Shared {
 /// A patch being written.
 struct Out<'a> {
     text: String,
-    /// Where each operation's path begins in `text`.
+    /// Where each operation's path begins in `text` (so also how many
+    /// operations there are).
     paths: Vec<usize>,
     shared: Option<&'a Shared>,
 }
@@ -341,7 +342,8 @@ fn push_index(path: &mut String, i: usize) {
 /// it is.
 fn op(out: &mut Out<'_>, name: &str, path: &str, value: Option<&str>) {
     let t = &mut out.text;
-    if t.len() > 1 || (t.len() == 1 && !t.starts_with('[')) {
+    // Every operation records its path: any recorded means one came before.
+    if !out.paths.is_empty() {
         t.push(',');
     }
     t.push_str(r#"{"op":""#);

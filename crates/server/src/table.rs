@@ -1489,18 +1489,29 @@ impl<G: Roster> Table<G> {
             std::mem::take(&mut self.sent_public),
             self.view_json(None, None),
         );
+        // The same for every connection.
+        let outcome = self.game.outcome();
+        let seed = self.finished.then(|| self.seed.to_string());
+        let secret = self.revealed_secret();
         let mut subs = std::mem::take(&mut self.subs);
         let texts: Vec<String> = subs
             .iter_mut()
             .map(|sub| {
                 let view = self.view_json(sub.seat, Some(public.new_text()));
                 let patch = crate::patch::diff_with(&sub.view, &view, Some(&public));
-                sub.view = view;
+                let patch = match RawValue::from_string(patch) {
+                    Ok(patch) => {
+                        sub.view = view;
+                        patch
+                    }
+                    // Cannot happen (the texts are serde's); the client
+                    // keeps the view it has, and so does `sub.view`.
+                    Err(e) => {
+                        tracing::error!("a patch is not JSON: {e}");
+                        RawValue::from_string("[]".to_string()).expect("[] is JSON")
+                    }
+                };
                 let fresh = self.fresh(sub);
-                let patch = RawValue::from_string(patch).unwrap_or_else(|e| {
-                    tracing::error!("a patch is not JSON: {e}");
-                    RawValue::from_string("[]".to_string()).expect("[] is JSON")
-                });
                 ServerMsg::Update(Box::new(UpdateMsg {
                     rev: self.rev,
                     seq: self.seq,
@@ -1512,9 +1523,9 @@ impl<G: Roster> Table<G> {
                     over: self.finished,
                     abandoned: self.abandoned,
                     started: fresh.started,
-                    outcome: self.game.outcome(),
-                    seed: self.finished.then(|| self.seed.to_string()),
-                    secret: self.revealed_secret(),
+                    outcome: outcome.clone(),
+                    seed: seed.clone(),
+                    secret: secret.clone(),
                     seats: seats_changed.then(|| seats.clone()),
                 }))
                 .to_text()

@@ -99,8 +99,13 @@
     onState(st);
   }
 
+  /** The whole state (the answer to hello or resync): updates apply to it again. */
+  function onWhole(m) {
+    T.resyncing = false;
+    onState(m);
+  }
+
   function onState(m) {
-    if (m.type === 'state') T.resyncing = false;
     if (T.st && m.seq !== T.st.seq) msg('');
     mergeLog(m);
     T.st = m;
@@ -608,7 +613,7 @@
     });
     if (!T.id) return msg(t('err.noTable'));
     T.conn = RR.connect(T.id, {
-      onMessage: (m) => (m.type === 'state' ? onState(m) : m.type === 'update' ? onUpdate(m) : m.type === 'error' ? onError(m) : m.type === 'presence' ? onPresence(m) : m.type === 'notice' ? onNotice(m) : null),
+      onMessage: (m) => (m.type === 'state' ? onWhole(m) : m.type === 'update' ? onUpdate(m) : m.type === 'error' ? onError(m) : m.type === 'presence' ? onPresence(m) : m.type === 'notice' ? onNotice(m) : null),
       onStatus,
     });
   }

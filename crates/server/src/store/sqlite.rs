@@ -161,6 +161,12 @@ const LIST: &str = "SELECT t.id, t.game, t.players, t.created_at, t.finished_at,
 /// may be, in seconds (see the append).
 const ACTIVE_GRAIN_S: i64 = 60;
 
+/// What [`SqliteStore::fence`] reads besides the epoch.
+struct Liveness {
+    last_active: Option<i64>,
+    finished_at: Option<i64>,
+}
+
 /// The tables the sweep ends as abandoned: unfinished, and idle since
 /// `?1`, or never started (no action) and idle since `?2`.
 const IDLE: &str = "finished_at IS NULL AND (COALESCE(last_active, created_at) < ?1
@@ -400,15 +406,20 @@ impl SqliteStore {
     }
 
     /// Fails with [`StoreError::Fenced`] unless `table` is owned under
-    /// `epoch` (the table row is then write-locked by this transaction).
-    fn fence(tx: &Connection, table: &str, epoch: Epoch) -> Result<(), StoreError> {
-        let current: Option<Epoch> = tx
-            .prepare_cached("SELECT epoch FROM tables WHERE id = ?1")?
-            .query_row(params![table], |r| r.get(0))
+    /// `epoch` (the table row is then write-locked by this transaction);
+    /// else the table's `last_active` and `finished_at`, read in the same
+    /// query for the append.
+    fn fence(tx: &Connection, table: &str, epoch: Epoch) -> Result<Liveness, StoreError> {
+        let row: Option<(Epoch, Option<i64>, Option<i64>)> = tx
+            .prepare_cached("SELECT epoch, last_active, finished_at FROM tables WHERE id = ?1")?
+            .query_row(params![table], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .optional()?;
-        match current {
-            Some(c) if c == epoch => Ok(()),
-            Some(current) => Err(StoreError::Fenced {
+        match row {
+            Some((c, last_active, finished_at)) if c == epoch => Ok(Liveness {
+                last_active,
+                finished_at,
+            }),
+            Some((current, ..)) => Err(StoreError::Fenced {
                 table: table.to_string(),
                 epoch,
                 current,
@@ -448,30 +459,12 @@ impl SqliteStore {
                 ends,
                 epoch,
             } => {
-                // The fence, whether the table is still playing, and when
-                // it was last active, in one read.
-                let row: Option<(Epoch, Option<i64>, Option<i64>)> = tx
-                    .prepare_cached(
-                        "SELECT epoch, last_active, finished_at FROM tables WHERE id = ?1",
-                    )?
-                    .query_row(params![table], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                    .optional()?;
-                let refused = || {
-                    StoreError::Corrupt(format!(
-                        "table {table} is over or missing: action {} refused",
+                let live = SqliteStore::fence(tx, &table, epoch)?;
+                if live.finished_at.is_some() {
+                    return Err(StoreError::Corrupt(format!(
+                        "table {table} is over: action {} refused",
                         action.seq
-                    ))
-                };
-                let (current, last_active, finished_at) = row.ok_or_else(refused)?;
-                if current != epoch {
-                    return Err(StoreError::Fenced {
-                        table: table.clone(),
-                        epoch,
-                        current,
-                    });
-                }
-                if finished_at.is_some() {
-                    return Err(refused());
+                    )));
                 }
                 SqliteStore::insert_action(tx, &table, &action, at)?;
                 // The game's end goes in the same transaction as its last
@@ -479,7 +472,7 @@ impl SqliteStore {
                 // tables (hours): it is moved on at most once a minute, not
                 // with every action (rewriting the row and its index was a
                 // good part of each commit).
-                let stale = last_active.is_none_or(|l| at - l >= ACTIVE_GRAIN_S);
+                let stale = live.last_active.is_none_or(|l| at - l >= ACTIVE_GRAIN_S);
                 if ends || stale {
                     let finished = ends.then_some(at);
                     let ended = ends.then_some("over");
