@@ -215,7 +215,11 @@ mod tests {
             Error::GameOver,
             Error::NotSeated,
         ];
-        let i18n = include_str!("../web/i18n.js");
+        let i18n = concat!(
+            include_str!("../web/i18n-en.js"),
+            include_str!("../web/i18n-it.js"),
+            include_str!("../web/i18n-fr.js")
+        );
         let mut seen = std::collections::HashSet::new();
         for e in &all {
             let code = e.code();

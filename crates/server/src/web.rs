@@ -61,9 +61,19 @@ const STATIC: &[(&str, &str, &str)] = &[
         include_str!("../web/app.js"),
     ),
     (
-        "i18n.js",
+        "i18n-en.js",
         "text/javascript; charset=utf-8",
-        include_str!("../web/i18n.js"),
+        include_str!("../web/i18n-en.js"),
+    ),
+    (
+        "i18n-it.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/i18n-it.js"),
+    ),
+    (
+        "i18n-fr.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/i18n-fr.js"),
     ),
     (
         "lobby.js",

@@ -1,11 +1,13 @@
 /* ratrace web client, shared by every page: i18n helpers (t, language
    switch), DOM helpers (el, $), HTTP API calls, seat tokens in
    localStorage, the WebSocket client with reconnect and backoff, and the
-   names of cards, roles and actions in words. Loaded after i18n.js;
+   names of cards, roles and actions in words. Loaded first; it loads the
+   language file in use (i18n-LANG.js) and RR.boot starts the page then;
    everything lives on the one namespace object window.RR. */
 (function () {
   'use strict';
   const RR = (window.RR = window.RR || {});
+  RR.I18N = RR.I18N || {};
   const LANGS = ['en', 'it', 'fr'];
   const store = window.localStorage;
 
@@ -23,13 +25,25 @@
   /** The raw entry (string, array or object) for `key` in the current language. */
   RR.tv = function (key) {
     const own = (RR.I18N[RR.lang] || {})[key];
-    return own != null ? own : RR.I18N.en[key];
+    return own != null ? own : (RR.I18N.en || {})[key];
   };
 
-  /** The text for `key`, with {name} placeholders filled from `vars`. */
+  const plurals = {};
+  /** The plural category ('one', 'other', ...) of `n` in the current language. */
+  RR.plural = function (n) {
+    const rules = plurals[RR.lang] || (plurals[RR.lang] = new Intl.PluralRules(RR.lang));
+    return rules.select(Number(n));
+  };
+
+  /**
+   * The text for `key`, with {name} placeholders filled from `vars`. An
+   * entry may be an object of plural forms ({one, other}, and in Italian
+   * or French the same two), chosen by `vars.n`: "1 chip", "2 chips".
+   */
   RR.t = function (key, vars) {
     let s = RR.tv(key);
     if (s == null) s = key;
+    if (s && typeof s === 'object' && !Array.isArray(s)) s = s[RR.plural(vars && vars.n != null ? vars.n : 0)] || s.other;
     if (vars) s = String(s).replace(/\{(\w+)\}/g, (m, k) => (vars[k] != null ? vars[k] : m));
     return s;
   };
@@ -38,13 +52,47 @@
   /** Calls `fn` whenever the language changes. */
   RR.onLang = (fn) => langHooks.push(fn);
 
+  /** Loads one language's strings (static/i18n-LANG.js) once; resolves when they are there. */
+  const loading = {};
+  RR.loadLang = function (l) {
+    if (RR.I18N && RR.I18N[l]) return Promise.resolve();
+    if (!loading[l]) {
+      loading[l] = new Promise((resolve, reject) => {
+        const s = document.createElement('script');
+        s.src = '/static/i18n-' + l + '.js';
+        s.onload = () => resolve();
+        s.onerror = () => {
+          delete loading[l];
+          reject(new Error('could not load the ' + l + ' texts'));
+        };
+        document.head.appendChild(s);
+      });
+    }
+    return loading[l];
+  };
+
+  /**
+   * Starts a page once the texts of its language are loaded: only the
+   * language in use is downloaded, never all three.
+   */
+  RR.boot = function (start) {
+    RR.I18N = RR.I18N || {};
+    RR.loadLang(RR.lang).then(start, () => {
+      // The strings did not come (offline?): fall back to English, then give up.
+      RR.lang = 'en';
+      RR.loadLang('en').then(start);
+    });
+  };
+
   RR.setLang = function (l) {
     if (!LANGS.includes(l)) return;
-    RR.lang = l;
-    store.setItem('ratrace.lang', l);
-    document.documentElement.lang = l;
-    RR.applyStatic(document);
-    langHooks.forEach((fn) => fn());
+    RR.loadLang(l).then(() => {
+      RR.lang = l;
+      store.setItem('ratrace.lang', l);
+      document.documentElement.lang = l;
+      RR.applyStatic(document);
+      langHooks.forEach((fn) => fn());
+    });
   };
 
   /** Fills elements marked data-t (text), data-tp (placeholder), data-tt (title). */

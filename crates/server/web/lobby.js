@@ -202,5 +202,5 @@
     setInterval(loadTables, 5000);
   }
 
-  start();
+  RR.boot(start);
 })();

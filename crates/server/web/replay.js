@@ -163,5 +163,5 @@
     }
   }
 
-  start();
+  RR.boot(start);
 })();

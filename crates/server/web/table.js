@@ -631,5 +631,5 @@
   };
 
   // The replay page borrows the renderers; it has no table to connect to.
-  if (document.body.dataset.page !== 'replay') start();
+  if (document.body.dataset.page !== 'replay') RR.boot(start);
 })();

@@ -92,5 +92,5 @@
     }
   }
 
-  start();
+  RR.boot(start);
 })();

@@ -1,5 +1,7 @@
 //! The translation coverage test: every event kind of both games has a
-//! template in English, Italian and French in the web client's `i18n.js`,
+//! template in English, Italian and French in the web client's language
+//! files (`i18n-en.js`, `i18n-it.js`, `i18n-fr.js`), the three files hold
+//! the same keys,
 //! and no template names a field its event does not have.
 //!
 //! The templates are read from the file the server serves
@@ -11,7 +13,13 @@ use game::GameEvent;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-const I18N: &str = include_str!("../../web/i18n.js");
+/// The three language files, one after another (each holds one
+/// `RR.I18N.xx = { ... };` block).
+const I18N: &str = concat!(
+    include_str!("../../web/i18n-en.js"),
+    include_str!("../../web/i18n-it.js"),
+    include_str!("../../web/i18n-fr.js")
+);
 const LANGS: [&str; 3] = ["en", "it", "fr"];
 
 /// Reads a single-quoted JavaScript string starting at `s[0] == '\''`:
@@ -29,6 +37,54 @@ fn js_string(s: &str) -> Option<(String, &str)> {
     None
 }
 
+/// A template's value: a string, or an object of plural forms
+/// (`{ one: '…', other: '…' }`, read as its forms joined by a newline), and
+/// the rest after it.
+fn js_value(s: &str) -> Option<(String, &str)> {
+    let Some(mut rest) = s.strip_prefix('{') else {
+        return js_string(s);
+    };
+    let mut forms = Vec::new();
+    loop {
+        rest = rest.trim_start();
+        if let Some(after) = rest.strip_prefix('}') {
+            return Some((forms.join("\n"), after));
+        }
+        let (name, after) = rest.split_once(':')?;
+        if !["zero", "one", "two", "few", "many", "other"].contains(&name.trim()) {
+            return None;
+        }
+        let (form, after) = js_string(after.trim_start())?;
+        forms.push(form);
+        rest = after.trim_start();
+        rest = rest.strip_prefix(',').unwrap_or(rest);
+    }
+}
+
+/// Every quoted key (`'key':`) of one language's block, in order.
+fn keys(lang: &str) -> Vec<String> {
+    let head = format!("RR.I18N.{lang} = {{");
+    let start = I18N.find(&head).expect("the block");
+    let block = &I18N[start + head.len()..];
+    let block = &block[..block.find("\n  };").expect("the block ends")];
+    let mut out = Vec::new();
+    let mut rest = block;
+    while let Some(i) = rest.find('\'') {
+        if let Some(c) = rest[..i].find("/*") {
+            // A comment: skip it (its apostrophes are not quotes).
+            let end = rest[c..].find("*/").expect("the comment ends");
+            rest = &rest[c + end + 2..];
+            continue;
+        }
+        let (text, after) = js_string(&rest[i..]).expect("a string");
+        if after.starts_with(':') {
+            out.push(text);
+        }
+        rest = after;
+    }
+    out
+}
+
 /// The `'ev.GAME.KIND': 'template'` entries of one language's block
 /// (`RR.I18N.xx = { ... };`), by key.
 fn templates(lang: &str) -> BTreeMap<String, String> {
@@ -43,7 +99,7 @@ fn templates(lang: &str) -> BTreeMap<String, String> {
     while let Some(i) = rest.find("'ev.") {
         let (key, after) = js_string(&rest[i..]).expect("a key string");
         let after = after.trim_start().strip_prefix(':').expect("key: value");
-        let (value, after) = js_string(after.trim_start()).expect("a template string");
+        let (value, after) = js_value(after.trim_start()).expect("a template");
         if key.starts_with("ev.bigcheese.") || key.starts_with("ev.dalmuti.") {
             out.insert(key, value);
         }
@@ -119,4 +175,31 @@ fn the_check_catches_a_missing_template_and_a_wrong_field() {
     assert_eq!(placeholders("{a} x {b}{c"), ["a", "b"]);
     let v: Value = serde_json::to_value(bigcheese::Event::examples()[0].clone()).unwrap();
     assert_eq!(v["kind"], "shuffled");
+}
+
+#[test]
+fn the_three_languages_have_the_same_keys_once_each() {
+    let en = keys("en");
+    assert!(en.len() > 300, "{} keys", en.len());
+    let set: std::collections::BTreeSet<_> = en.iter().collect();
+    assert_eq!(set.len(), en.len(), "a key twice in en");
+    for lang in ["it", "fr"] {
+        let other = keys(lang);
+        let theirs: std::collections::BTreeSet<_> = other.iter().collect();
+        assert_eq!(theirs.len(), other.len(), "a key twice in {lang}");
+        let missing: Vec<_> = set.difference(&theirs).collect();
+        let extra: Vec<_> = theirs.difference(&set).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{lang}: missing {missing:?}, extra {extra:?}"
+        );
+    }
+}
+
+#[test]
+fn plural_forms_are_read_as_a_template() {
+    let (v, rest) = js_value("{ one: '{n} chip', other: '{n} chips' }, 'x'").unwrap();
+    assert_eq!(v, "{n} chip\n{n} chips");
+    assert_eq!(rest, ", 'x'");
+    assert!(js_value("{ bogus: 'x' }").is_none());
 }
