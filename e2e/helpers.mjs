@@ -3,7 +3,7 @@
 // Debian's chromium through playwright-core, and drive the table page of
 // both games through its controls (buttons, the bid select, card buttons).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,27 +138,29 @@ export function setCards(set) {
   return Array(n).fill(m[2]).concat(Array(j).fill('J'));
 }
 
-/** The ranks of the clickable hand in #controls, in DOM order ("J" for Jesters). */
+/** The ranks of the clickable hand in #mine (the player area), in DOM order ("J" for Jesters). */
 const handButtons = (page) =>
-  page.$$eval('#controls button.card', (bs) => bs.map((b) => (b.firstChild.textContent.trim() === '🃏' ? 'J' : b.firstChild.textContent.trim())));
+  page.$$eval('#mine button.card', (bs) => bs.map((b) => (b.firstChild.textContent.trim() === '🃏' ? 'J' : b.firstChild.textContent.trim())));
 
 /** Clicks the hand's card buttons so that the selection is exactly `cards`. */
 async function selectCards(page, cards) {
+  // cards picked ahead of the turn stay picked: start from none
+  for (const b of await page.locator('#mine button.card[aria-pressed="true"]').all()) await b.click();
   const ranks = await handButtons(page);
   const used = new Set();
   for (const c of cards) {
     const i = ranks.findIndex((r, k) => r === c && !used.has(k));
     if (i < 0) throw new Error(`card ${c} not among the hand buttons ${ranks.join(' ')}`);
     used.add(i);
-    await page.locator('#controls button.card').nth(i).click();
+    await page.locator('#mine button.card').nth(i).click();
   }
-  const pressed = await page.$$eval('#controls button.card[aria-pressed="true"]', (bs) => bs.length);
+  const pressed = await page.$$eval('#mine button.card[aria-pressed="true"]', (bs) => bs.length);
   if (pressed !== cards.length) throw new Error(`selected ${pressed} cards, wanted ${cards.length}`);
 }
 
-/** Clicks an enabled button of #controls whose text is `name` (exact) or matches the RegExp. */
+/** Clicks an enabled button of #mine whose text is `name` (exact) or matches the RegExp. */
 async function clickControl(page, name) {
-  const b = page.locator('#controls').getByRole('button', typeof name === 'string' ? { name, exact: true } : { name });
+  const b = page.locator('#mine').getByRole('button', typeof name === 'string' ? { name, exact: true } : { name });
   await b.first().waitFor({ state: 'visible', timeout: 5000 });
   if (!(await b.first().isEnabled())) throw new Error(`control ${name} is disabled`);
   await b.first().click();
@@ -178,8 +180,9 @@ async function bigCheeseMove(page, legal) {
   const c = choices.length ? pick(choices) : null;
   if (c === 'bid-select') {
     const n = pick(bids.slice(0, 3)).slice(4); // small bids keep chips around
-    await page.locator('#controls select').selectOption(n);
-    await clickControl(page, 'Bid');
+    await page.locator('#bidN').fill(n);
+    await page.locator('#bidN').dispatchEvent('change');
+    await clickControl(page, 'Bid ' + n);
     return 'bid ' + n;
   }
   if (c === 'bid-min') {
@@ -189,7 +192,20 @@ async function bigCheeseMove(page, legal) {
   if (c === 'pass') return clickControl(page, /^Pass/).then(() => 'pass');
   if (c === 'veto') return clickControl(page, /^⛔ Veto/).then(() => 'veto');
   if (c === 'keep') return clickControl(page, /^Keep/).then(() => 'keep');
-  if (c && c.startsWith('reroll')) return clickControl(page, /^🧀 Re-roll/).then(() => c);
+  if (c === 'reroll') return clickControl(page, /^🧀 Re-roll with/).then(() => c);
+  if (c && c.startsWith('reroll ')) {
+    // pick the dice by clicking them, then re-roll the picked ones
+    const faces = c.slice(7).split(',');
+    const shown = await page.$$eval('#mine button.die', (bs) => bs.map((b) => b.firstChild.textContent.trim()));
+    const used = new Set();
+    for (const f of faces) {
+      const i = shown.findIndex((x, k) => x === f && !used.has(k));
+      if (i < 0) throw new Error(`no die showing ${f} among ${shown.join(' ')}`);
+      used.add(i);
+      await page.locator('#mine button.die').nth(i).click();
+    }
+    return clickControl(page, /^🧀 Re-roll (this|these)/).then(() => c);
+  }
   // anything else the client shows as a generic button (its action in words)
   const a = pick(legal);
   const words = await page.evaluate((x) => window.RR.actionWords(x), a);
@@ -242,7 +258,7 @@ export async function playToEnd(page, { timeout = 90000, onMove, beforeMove } = 
       () => {
         const T = window.RR && window.RR.table;
         if (!T || !T.st) return false;
-        return T.st.over || (!T.pending && T.st.legal && T.st.legal.length > 0 && !document.getElementById('controls').classList.contains('hidden'));
+        return T.st.over || (!T.pending && T.st.legal && T.st.legal.length > 0 && !document.getElementById('mine').classList.contains('hidden'));
       },
       null,
       { timeout: left, polling: 50 }
@@ -271,4 +287,20 @@ export async function playToEnd(page, { timeout = 90000, onMove, beforeMove } = 
   }
   await page.locator('#result').waitFor({ state: 'visible', timeout: 10000 });
   return moves;
+}
+
+const AXE = readFileSync(resolve(HERE, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core (WCAG 2 A and AA rules) on the page as it is and returns
+ * its serious and critical violations, one line each, named by `where`.
+ */
+export async function audit(page, where) {
+  // evaluated through the DevTools protocol: the page's CSP does not apply
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ': ' + (n.failureSummary || '').split('\n').slice(0, 2).join(' ')) }));
+  });
+  return violations.map((v) => `${where}: ${v.impact} ${v.id} (${v.nodes.join(' | ')})`);
 }

@@ -56,9 +56,11 @@ async function createViaLobby(page, { game, name, options = {}, botDelayMs = 30 
   if (Object.keys(options).length) {
     await page.locator('#create details summary').click();
     for (const [key, value] of Object.entries(options)) {
-      const opt = page.locator('#options .opt').filter({ has: page.locator('b', { hasText: new RegExp('^' + key + '$') }) });
-      const ctl = opt.locator('select, input').first();
-      if ((await ctl.evaluate((n) => n.tagName)) === 'SELECT') await ctl.selectOption(String(value));
+      // each option's control is labelled in words; its id names the key
+      const ctl = page.locator(`#opt-${game}-${key}`);
+      const kind = await ctl.evaluate((n) => (n.tagName === 'SELECT' ? 'select' : n.type));
+      if (kind === 'select') await ctl.selectOption(String(value));
+      else if (kind === 'checkbox') await ctl.setChecked(value === 'on');
       else await ctl.fill(String(value));
     }
   }
@@ -156,18 +158,18 @@ test('a page reload mid-game reconnects to the same seat and the same state', as
   const myTurn = () =>
     page.waitForFunction(() => {
       const T = window.RR.table;
-      return T.st && !T.pending && T.st.legal.length > 0 && !document.getElementById('controls').classList.contains('hidden');
+      return T.st && !T.pending && T.st.legal.length > 0 && !document.getElementById('mine').classList.contains('hidden');
     }, null, { timeout: 20000 });
   // make one move, then wait for the next turn: a game well under way
   await myTurn();
-  await page.locator('#controls').getByRole('button', { name: /^Pass|^Bid \d+$/ }).first().click();
+  await page.locator('#mine').getByRole('button', { name: /^Pass|^Bid \d+$/ }).first().click();
   await myTurn();
   const before = await pageState(page);
   const snap = async () => ({
     board: await page.locator('#board').innerText(),
     players: await page.locator('#players').innerText(),
-    controls: await page.locator('#controls').innerText(),
-    me: await page.locator('.player.me .nm').innerText(),
+    controls: await page.locator('#mine').innerText(),
+    me: await page.locator('.seat.me .nm').innerText(),
   });
   const shown = await snap();
   await page.reload();
@@ -185,7 +187,7 @@ test('a page reload mid-game reconnects to the same seat and the same state', as
   assert.equal(shownAfter.me, 'Rita (P1)');
   assert.ok(await page.locator('#join').isHidden(), 'no join form: the stored token was used');
   // and the reconnected page can act
-  await page.locator('#controls').getByRole('button', { name: /^Pass|^Bid \d+$/ }).first().click();
+  await page.locator('#mine').getByRole('button', { name: /^Pass|^Bid \d+$/ }).first().click();
   await page.waitForFunction((seq) => window.RR.table.st.seq > seq, before.seq, { timeout: 10000 });
   assert.equal(await page.locator('#msg').textContent(), '');
 });
@@ -234,7 +236,7 @@ test('a second context joins by invite link, a third spectates: each player sees
   assert.deepEqual(ss.view.cards_left, sa.view.public.cards_left, 'the spectator sees the public view');
   const handOf = (st) => st.view.hand.split(/[\s|]+/).filter((x) => x && x !== 'empty');
   const shownHand = (p) =>
-    p.$$eval('#board .group .card, #controls button.card', (cs) => cs.map((c) => (c.firstChild.textContent.trim() === '🃏' ? 'J' : c.firstChild.textContent.trim())));
+    p.$$eval('#mine .hand .card', (cs) => cs.map((c) => (c.firstChild.textContent.trim() === '🃏' ? 'J' : c.firstChild.textContent.trim())));
   const [ha, hb] = [handOf(sa), handOf(sb)];
   assert.equal(ha.length, sa.view.public.cards_left[0], "P1's hand has P1's card count");
   assert.equal(hb.length, sb.view.public.cards_left[1], "P2's hand has P2's card count");
@@ -242,8 +244,8 @@ test('a second context joins by invite link, a third spectates: each player sees
   assert.deepEqual(await shownHand(b), hb, 'P2 sees its own cards');
   assert.notDeepEqual(ha, hb);
   assert.deepEqual(await shownHand(s), [], 'the spectator sees no hand');
-  assert.equal(await s.getByText('Your hand').count(), 0);
-  assert.ok(await s.locator('#controls').isHidden(), 'the spectator has no controls');
+  assert.equal(await s.getByText('Your hand', { exact: true }).count(), 0);
+  assert.ok(await s.locator('#mine').isHidden(), 'the spectator has no controls');
   // nothing sent to a page carries another seat's hand
   const states = (p) => frames.get(p).filter((m) => m.type === 'state');
   // (a page watches as a spectator until its join, and nothing is dealt
@@ -310,7 +312,7 @@ test('an Italian table shows the game events in Italian, with the players\' name
   const log = await page.evaluate(() => window.RR.table.log);
   assert.ok(log.length > 0 && log.every((e) => typeof e === 'object' && typeof e.kind === 'string'), JSON.stringify(log));
   assert.equal(log[0].kind, 'shuffled');
-  await page.locator('#controls').getByRole('button', { name: /^Passa|^Offri \d+$/ }).first().click();
+  await page.locator('#mine').getByRole('button', { name: /^Passa|^Offri \d+$/ }).first().click();
   const mine = page.locator('#log li').filter({ hasText: /^Giulia (passa|offre \d+)\.$/ });
   await mine.first().waitFor({ timeout: 10000 });
   const first = await page.locator('#log li').first().innerText();

@@ -82,13 +82,13 @@ for (const [game, options, botDelayMs] of [
       // each player's score and free chips at move k
       for (const seat of at.public.seats) {
         assert.ok(s.players.includes(`Score ${seat.score} / ${at.public.target}`), `score ${seat.score} at move ${k}:\n${s.players}`);
-        assert.ok(s.players.includes(`${seat.free} free chips`), `free chips ${seat.free} at move ${k}:\n${s.players}`);
+        assert.ok(new RegExp(`\\b${seat.free} free chips?\\b`).test(s.players), `free chips ${seat.free} at move ${k}:\n${s.players}`);
       }
       assert.ok(s.sections.some((x) => x.startsWith('Auction')), `the log is split by auction: ${s.sections}`);
     } else {
       // every hand is shown (the game is over), with its card count at move k
       const left = at.public.cards_left;
-      for (let i = 0; i < left.length; i++) assert.ok(s.players.includes(`🂠 ${left[i]} cards`), `P${i + 1} holds ${left[i]}:\n${s.players}`);
+      for (let i = 0; i < left.length; i++) assert.ok(new RegExp(`\\b${left[i]} cards?\\b`).test(s.players), `P${i + 1} holds ${left[i]}:\n${s.players}`);
       assert.ok(s.hands.includes('Every hand'), s.hands);
       assert.ok(s.sections.some((x) => x.startsWith('Hand 1')), `the log is split by hand and trick: ${s.sections}`);
       assert.ok(s.sections.some((x) => /trick/.test(x)), `tricks: ${s.sections}`);

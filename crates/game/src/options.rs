@@ -47,7 +47,8 @@ impl fmt::Display for OptionError {
                 expected,
             } => write!(
                 f,
-                "option `{key}`: `{value}` is not allowed (expected {expected})"
+                "option `{key}`: `{value}` is not allowed (expected {})",
+                values_in_words(expected)
             ),
             OptionError::Malformed(s) => write!(f, "`{s}` is not of the form key=value"),
             OptionError::Conflict(s) => write!(f, "conflicting options: {s}"),
@@ -56,6 +57,34 @@ impl fmt::Display for OptionError {
 }
 
 impl std::error::Error for OptionError {}
+
+/// An option's allowed values (`OptionInfo::values`: `auto|1..=10000`,
+/// `on|off`, `1..`) in words, for people: "auto, or a whole number from 1
+/// to 10000". Text that is not of that syntax is returned as it is.
+pub fn values_in_words(values: &str) -> String {
+    let range = |part: &str| -> Option<String> {
+        let (lo, hi) = part.split_once("..")?;
+        let lo: u64 = lo.parse().ok()?;
+        let hi = hi.strip_prefix('=').unwrap_or(hi);
+        if hi.is_empty() {
+            return Some(format!("a whole number from {lo} up"));
+        }
+        let hi: u64 = hi.parse().ok()?;
+        Some(format!("a whole number from {lo} to {hi}"))
+    };
+    let parts: Vec<String> = values
+        .split('|')
+        .map(|p| range(p).unwrap_or_else(|| p.to_string()))
+        .collect();
+    match parts.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] if last.starts_with("a whole number") => {
+            format!("{}, or {last}", init.join(", "))
+        }
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
 
 impl OptionError {
     /// `value` is not allowed for `key`; `expected` says what is.
@@ -156,6 +185,27 @@ pub fn bool_text(b: bool) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn allowed_values_read_as_words() {
+        assert_eq!(
+            values_in_words("auto|1..=10000"),
+            "auto, or a whole number from 1 to 10000"
+        );
+        assert_eq!(values_in_words("on|off"), "on or off");
+        assert_eq!(
+            values_in_words("off|1.."),
+            "off, or a whole number from 1 up"
+        );
+        assert_eq!(values_in_words("1..=50"), "a whole number from 1 to 50");
+        assert_eq!(values_in_words("a|b|c"), "a, b or c");
+        let e = OptionError::bad_value("target", "0", "auto|1..=10000");
+        assert_eq!(
+            e.to_string(),
+            "option `target`: `0` is not allowed (expected auto, or a whole number from 1 to 10000)"
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -38,12 +38,17 @@
   /**
    * The text for `key`, with {name} placeholders filled from `vars`. An
    * entry may be an object of plural forms ({one, other}, and in Italian
-   * or French the same two), chosen by `vars.n`: "1 chip", "2 chips".
+   * or French the same two), chosen by `vars.n` or by the variable its `n`
+   * names: "1 chip", "2 chips".
    */
   RR.t = function (key, vars) {
     let s = RR.tv(key);
     if (s == null) s = key;
-    if (s && typeof s === 'object' && !Array.isArray(s)) s = s[RR.plural(vars && vars.n != null ? vars.n : 0)] || s.other;
+    if (s && typeof s === 'object' && !Array.isArray(s)) {
+      // Plural forms: chosen by the variable the entry names (n: 'cards'), else by vars.n.
+      const count = vars ? vars[s.n || 'n'] : 0;
+      s = s[RR.plural(count != null ? count : 0)] || s.other;
+    }
     if (vars) s = String(s).replace(/\{(\w+)\}/g, (m, k) => (vars[k] != null ? vars[k] : m));
     return s;
   };
@@ -137,6 +142,11 @@
   };
 
   const PROPS = ['value', 'checked', 'disabled', 'selected', 'href', 'htmlFor'];
+  /** The one listener of every element made by el(): it calls the element's current handler. */
+  function dispatch(e) {
+    const f = this.__on && this.__on[e.type];
+    return f ? f.call(this, e) : undefined;
+  }
   /** el('button', {class, text, onclick, ...}, ...children) */
   RR.el = function (tag, attrs, ...kids) {
     const n = document.createElement(tag);
@@ -146,8 +156,12 @@
       else if (k === 'class') n.className = v;
       // CSSOM, not a style attribute: the CSP allows no inline style.
       else if (k === 'style') Object.assign(n.style, v);
-      else if (k.startsWith('on')) n.addEventListener(k.slice(2), v);
-      else if (PROPS.includes(k)) n[k] = v;
+      else if (k.startsWith('on')) {
+        // Kept on the element so that an update in place (RR.morph) can
+        // swap the handler of a node it keeps.
+        (n.__on = n.__on || {})[k.slice(2)] = v;
+        n.addEventListener(k.slice(2), dispatch);
+      } else if (PROPS.includes(k)) n[k] = v;
       else n.setAttribute(k, v === true ? '' : v);
     }
     RR.append(n, kids);
@@ -160,8 +174,86 @@
     }
     return n;
   };
-  /** Replaces the children of element `id` by `kids`. */
-  RR.fill = (id, ...kids) => RR.append(RR.clear(RR.$(id)), kids);
+
+  /*
+   * Update in place. A page draws its whole state as fresh nodes with el(),
+   * and RR.morph makes the live DOM look like them while keeping every
+   * node it can: the focused button keeps focus, a selection stays, a
+   * half-typed name survives other players' moves, and a screen reader is
+   * not told the page changed. Children are matched by position, or by
+   * their data-k key when they have one (cards in a hand). A handler that
+   * needs the live node of one it built (an input's typed value) asks
+   * RR.live(node).
+   */
+  const same = (a, b) =>
+    a.nodeType === b.nodeType && a.nodeName === b.nodeName && (a.nodeType !== 1 || (a.getAttribute('data-k') || '') === (b.getAttribute('data-k') || ''));
+
+  function morphNode(a, b) {
+    b.__live = a;
+    if (a.nodeType !== 1) {
+      if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
+      return;
+    }
+    for (const at of Array.from(a.attributes)) if (at.name !== 'style' && !b.hasAttribute(at.name)) a.removeAttribute(at.name);
+    for (const at of Array.from(b.attributes)) if (at.name !== 'style' && a.getAttribute(at.name) !== at.value) a.setAttribute(at.name, at.value);
+    if (a.style.cssText !== b.style.cssText) a.style.cssText = b.style.cssText;
+    const on = b.__on || {};
+    for (const ty of Object.keys(a.__on || {})) if (!on[ty]) delete a.__on[ty];
+    for (const ty of Object.keys(on)) {
+      (a.__on = a.__on || {})[ty] = on[ty];
+      a.addEventListener(ty, dispatch);
+    }
+    if (a.disabled !== b.disabled) a.disabled = b.disabled;
+    if (a.nodeName === 'INPUT' || a.nodeName === 'TEXTAREA') {
+      if (a.checked !== b.checked) a.checked = b.checked;
+      // What the page last put there: a value the user has typed over is theirs.
+      if (a.__set === undefined) a.__set = a.defaultValue;
+      if (a.value === a.__set && a.value !== b.value) a.value = b.value;
+      a.__set = b.value;
+      return;
+    }
+    if (a.nodeName === 'SELECT') {
+      const mine = a.__set !== undefined && a.value !== a.__set;
+      const keep = a.value;
+      morphKids(a, b);
+      a.value = mine ? keep : b.value;
+      a.__set = b.value;
+      return;
+    }
+    morphKids(a, b);
+  }
+
+  function morphKids(a, b) {
+    const want = Array.from(b.childNodes);
+    want.forEach((nb, i) => {
+      let na = a.childNodes[i];
+      const key = nb.nodeType === 1 && nb.getAttribute('data-k');
+      if (key && !(na && same(na, nb))) {
+        const found = Array.from(a.childNodes)
+          .slice(i)
+          .find((x) => same(x, nb));
+        if (found) {
+          a.insertBefore(found, na || null);
+          na = found;
+        }
+      }
+      if (!na) a.appendChild(nb);
+      else if (!same(na, nb)) a.replaceChild(nb, na);
+      else morphNode(na, nb);
+    });
+    while (a.childNodes.length > want.length) a.removeChild(a.lastChild);
+  }
+
+  /** Makes the children of `node` look like `kids`, keeping the nodes it can. */
+  RR.morph = function (node, kids) {
+    const fresh = RR.append(document.createElement(node.nodeName), [kids]);
+    morphKids(node, fresh);
+    return node;
+  };
+  /** The node on the page that a node built for RR.morph became. */
+  RR.live = (n) => (n && n.__live) || n;
+  /** Updates the children of element `id` in place to `kids`. */
+  RR.fill = (id, ...kids) => RR.morph(RR.$(id), kids);
 
   /* ---------- HTTP API ---------- */
 
@@ -391,7 +483,7 @@
   };
 
   RR.roleName = (role) => RR.t('role.' + role);
-  RR.roleIcon = (role) => ({ 'greater-dalmuti': '👑', 'lesser-dalmuti': '🎩', 'lesser-peon': '🧢', 'greater-peon': '👒' })[role] || '';
+  RR.roleIcon = (role) => ({ 'greater-dalmuti': '👑', 'lesser-dalmuti': '🎩', merchant: '⚖️', 'lesser-peon': '🧢', 'greater-peon': '👒' })[role] || '';
 
   /** "3x7" / "2x7+J" / "J" / "2xJ" / "7" as words: "3 × 7 Seamstress". */
   RR.setWords = function (set) {
@@ -497,8 +589,10 @@
       winners: names,
       tied: names,
     };
-    const tpl = RR.tv('ev.' + game + '.' + ev.kind);
+    let tpl = RR.tv('ev.' + game + '.' + ev.kind);
     if (tpl == null) return String(ev.kind);
+    // plural forms, chosen by the field the entry names (n: 'count')
+    if (typeof tpl === 'object') tpl = tpl[RR.plural(ev[tpl.n || 'n'] || 0)] || tpl.other;
     return String(tpl).replace(/\{(\w+)\}/g, (m, k) => {
       const v = ev[k];
       if (v === undefined) return m;

@@ -29,7 +29,7 @@
 
   function seatChoice(i) {
     const g = game();
-    const sel = el('select', { onchange: (e) => (L.seats[i] = e.target.value) });
+    const sel = el('select', { 'aria-label': t('lobby.seatN', { n: 'P' + (i + 1) }), onchange: (e) => (L.seats[i] = e.target.value) });
     sel.appendChild(el('option', { value: 'human', text: t('lobby.human') }));
     g.bots.forEach((b) => sel.appendChild(el('option', { value: 'bot:' + b, text: RR.t('bot.' + b) })));
     if (!L.seats[i]) L.seats[i] = g.bots.includes('heuristic') ? 'bot:heuristic' : 'bot:' + g.bots[0];
@@ -44,37 +44,46 @@
     RR.fill('seats', rows);
   }
 
-  /** The word alternatives of a values text like "auto|1..=10000". */
-  const words = (values) => String(values).split('|').filter((x) => /^[a-z][a-z0-9_-]*$/i.test(x));
-
-  function optControl(g, o) {
-    const toks = String(o.values).split('|');
-    const w = words(o.values);
-    const set = (e) => (L.opts[g.name][o.key] = e.target.value);
-    const cur = L.opts[g.name][o.key];
-    if (w.length === toks.length) {
-      const s = el('select', { onchange: set });
-      w.forEach((v) => s.appendChild(el('option', { value: v, text: RR.t('val.' + v) })));
-      s.value = cur;
-      return s;
-    }
-    const listId = 'dl-' + g.name + '-' + o.key;
-    return [
-      el('input', { value: cur, list: listId, size: 10, oninput: set }),
-      el('datalist', { id: listId }, w.map((v) => el('option', { value: v }))),
-    ];
+  /**
+   * An option's allowed values (`auto|1..=10000`, `on|off`, `none|H,H,...`):
+   * its words, its number range if any, and whether it takes other text.
+   * The range syntax is read here and never shown.
+   */
+  function parseValues(values) {
+    const parts = String(values).split('|');
+    const words = parts.filter((x) => /^[a-z][a-z0-9_-]*$/i.test(x));
+    const r = parts.map((x) => x.match(/^(\d+)\.\.=?(\d*)$/)).find(Boolean);
+    return { words, min: r ? Number(r[1]) : null, max: r && r[2] ? Number(r[2]) : null, text: parts.length > words.length && !r };
   }
+
+  /** The control of one option: a checkbox (on/off), a list of words, or a number (blank = its word). */
+  function optControl(g, o, id) {
+    const v = parseValues(o.values);
+    const cur = L.opts[g.name][o.key];
+    const set = (x) => (L.opts[g.name][o.key] = x);
+    const onOff = v.words.length === 2 && v.words.includes('on') && v.words.includes('off');
+    if (onOff && v.min == null && !v.text) return el('input', { id, type: 'checkbox', checked: cur === 'on', onchange: (e) => set(e.target.checked ? 'on' : 'off') });
+    if (v.min == null && !v.text) return el('select', { id, onchange: (e) => set(e.target.value) }, v.words.map((w) => el('option', { value: w, text: t('val.' + w), selected: w === cur })));
+    const blank = v.words[0];
+    const kind = v.min != null ? { type: 'number', min: v.min, max: v.max, step: 1, inputmode: 'numeric' } : { type: 'text' };
+    return el('input', Object.assign({ id, value: blank && cur === blank ? '' : cur, size: 8, placeholder: blank ? t('lobby.blank', { v: t('val.' + blank) }) : '', oninput: (e) => set(e.target.value.trim() || blank || '') }, kind));
+  }
+
+  /** A default in words: "polyhedral (card's own die)", "off", "20". */
+  const valueWords = (v) => (/^[a-z][a-z0-9_-]*$/i.test(v) ? t('val.' + v) : v);
 
   function renderOptions() {
     const g = game();
     L.opts[g.name] = L.opts[g.name] || Object.fromEntries(g.options.map((o) => [o.key, o.default]));
     const rows = g.options.map((o) => {
-      const help = RR.tv('opt.' + g.name + '.' + o.key);
+      const id = 'opt-' + g.name + '-' + o.key;
+      const help = RR.tv('opt.' + g.name + '.' + o.key) || o.help;
       return el(
         'div',
         { class: 'opt' },
-        el('label', {}, el('b', { text: o.key }), optControl(g, o)),
-        el('span', { class: 'mute', text: (help || o.help) + ' · ' + t('lobby.default', { v: o.default }) + ' · ' + o.values })
+        el('div', { class: 'row' }, el('label', { for: id }, el('b', { text: t('optName.' + g.name + '.' + o.key) })), optControl(g, o, id)),
+        el('span', { text: help }),
+        el('span', { class: 'mute', text: t('lobby.defaultIs', { v: valueWords(o.default) }) + ' · ' + t('lobby.source', { s: t('src.' + g.name + '.' + o.key) }) })
       );
     });
     RR.fill('options', rows);

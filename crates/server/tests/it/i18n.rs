@@ -51,7 +51,8 @@ fn js_value(s: &str) -> Option<(String, &str)> {
             return Some((forms.join("\n"), after));
         }
         let (name, after) = rest.split_once(':')?;
-        if !["zero", "one", "two", "few", "many", "other"].contains(&name.trim()) {
+        // `n` names the variable that chooses the form; the rest are forms.
+        if !["n", "zero", "one", "two", "few", "many", "other"].contains(&name.trim()) {
             return None;
         }
         let (form, after) = js_string(after.trim_start())?;
