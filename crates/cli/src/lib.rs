@@ -10,6 +10,7 @@
 
 pub mod error;
 pub mod play;
+pub mod prompt;
 pub mod records;
 pub mod scenario;
 

@@ -9,6 +9,7 @@ use analysis::{lab, simulate, tournament};
 use clap::{Parser, Subcommand};
 use cli::{dispatch, play, records, scenario, Error};
 use game::{Game, GameOptions, Seat};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -704,8 +705,15 @@ fn run(cli: Cli) -> Result<bool, Error> {
                     human: seat,
                     record_path: record.unwrap_or_else(|| default_record(&game, &file_name)),
                 };
+                // A person at a terminal gets line editing and history;
+                // piped moves (scripts, tests) are read line by line.
                 let stdin = std::io::stdin();
-                play::play(&cfg, stdin.lock(), std::io::stdout())?;
+                if stdin.is_terminal() && std::io::stdout().is_terminal() {
+                    let editor = cli::prompt::Editor::new()?;
+                    play::play_with(&cfg, editor, std::io::stdout())?;
+                } else {
+                    play::play(&cfg, stdin.lock(), std::io::stdout())?;
+                }
                 Ok(true)
             }, _ => Err(Error::unknown_game(&game)))
         }

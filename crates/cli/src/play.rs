@@ -7,8 +7,11 @@
 //! play whole games through the same loop. The person only ever sees their
 //! own seat's view and the log lines meant for them. Bad input is answered
 //! with the rule it breaks and a new prompt; end of input or `quit` saves
-//! the record of the game so far.
+//! the record of the game so far. The lines come from an
+//! [`Input`](crate::prompt::Input): a plain reader, or a line editor with
+//! history when a person is at a terminal (`crate::prompt`).
 
+use crate::prompt::{Input, Line, Lines};
 use crate::Error;
 use bots::Roster;
 use game::{Game, Record, Seat};
@@ -145,7 +148,7 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
     /// One prompt: returns `None` when the person quits.
     fn human_turn(
         &mut self,
-        input: &mut impl BufRead,
+        input: &mut impl Input,
         legal: &[G::Action],
     ) -> Result<Option<G::Action>, Error> {
         let me = self.cfg.human;
@@ -156,13 +159,13 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
             Self::legal_text(legal)
         ))?;
         loop {
-            write!(self.out, "{me}> ").map_err(Error::Terminal)?;
-            self.out.flush().map_err(Error::Terminal)?;
-            let mut line = String::new();
-            if input.read_line(&mut line).map_err(Error::Terminal)? == 0 {
-                self.say("")?;
-                return Ok(None);
-            }
+            let line = match input.read(&format!("{me}> "), &mut self.out)? {
+                Line::Text(line) => line,
+                Line::Leave(why) => {
+                    self.say(why)?;
+                    return Ok(None);
+                }
+            };
             let line = line.trim();
             match line {
                 "" => continue,
@@ -212,11 +215,22 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
     }
 }
 
-/// Plays a game in the terminal. Returns how it ended; the record is saved
-/// at `cfg.record_path` either way.
+/// Plays a game in the terminal, reading moves line by line from `input`
+/// (a pipe, a file, a test's text). Returns how it ended; the record is
+/// saved at `cfg.record_path` either way.
 pub fn play<G: Roster>(
     cfg: &Config<G>,
-    mut input: impl BufRead,
+    input: impl BufRead,
+    out: impl Write,
+) -> Result<Ending, Error> {
+    play_with(cfg, Lines(input), out)
+}
+
+/// [`play`] with any source of lines, such as the line editor
+/// ([`crate::prompt::Editor`]) when a person is at a terminal.
+pub fn play_with<G: Roster>(
+    cfg: &Config<G>,
+    mut input: impl Input,
     out: impl Write,
 ) -> Result<Ending, Error> {
     if cfg.human.index() >= cfg.players {

@@ -678,9 +678,10 @@ impl PublicView {
             )?;
         }
         // The exchanges are drawn while they happen; once cards are being
-        // played they were told in the log, and a terminal that redraws
-        // the board before every turn would repeat them (issue 11).
-        if self.phase != Phase::Play && !self.exchanges.is_empty() {
+        // played (and after the session's last hand) they were told in the
+        // log, and a terminal that redraws the board before every turn
+        // would repeat them (issue 11).
+        if !matches!(self.phase, Phase::Play | Phase::Over) && !self.exchanges.is_empty() {
             let lines: Vec<String> = self
                 .exchanges
                 .iter()
@@ -740,9 +741,11 @@ impl fmt::Display for View {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.public
             .board(f, Some(self.seat), self.revolution_offer)?;
-        // What this seat gave and got stays on the board (only it knows
-        // the cards), on one line.
-        if !self.transfers.is_empty() {
+        // What this seat gave and got (only it knows the cards), on one
+        // line, while the exchanges happen. Once cards are played the log
+        // has told it, and a terminal redrawing the board before every
+        // turn would repeat it (issue 11).
+        if !matches!(self.public.phase, Phase::Play | Phase::Over) && !self.transfers.is_empty() {
             let lines: Vec<String> = self
                 .transfers
                 .iter()

@@ -1,23 +1,53 @@
 //! The browser client: the `web/` folder's pages, style and scripts,
-//! embedded in the binary with `include_str!` (no build step, no files to
-//! ship beside it), and the security headers every answer carries.
+//! embedded in the binary with `include_bytes!` (no build step, no files to
+//! ship beside it), served compressed and cached like a real site, and the
+//! security headers every answer carries.
 //!
 //! The client has no inline script or style, so the content security
 //! policy allows only the server's own files; pages may not be framed, and
 //! no referrer leaves (an invite link holds a secret).
+//!
+//! How the files are served (docs/server.md, "What the client weighs"):
+//!
+//! - **Compressed.** Every file is gzipped once, at the best level, the
+//!   first time any of them is asked for. A client whose `Accept-Encoding`
+//!   takes gzip gets it; any other gets the file as it is. Every answer
+//!   says `Vary: Accept-Encoding`.
+//! - **Validated.** Each file has a strong ETag per encoding (a SHA-256 of
+//!   the bytes sent, so gzip and identity differ). An `If-None-Match` that
+//!   names it gets `304 Not Modified` with no body.
+//! - **Versioned.** The pages name their static files with `?v=` and the
+//!   start of the file's hash. A request with the current version may be
+//!   cached for a year as `immutable`, because a new build changes the
+//!   version. A page is `no-cache`, so the browser revalidates it on every
+//!   visit and never runs an old script beside a new page. Any other request
+//!   for a file is also `no-cache`: the language file that `app.js` loads by
+//!   its plain name (`/static/i18n-LANG.js`), an old page's version, or a
+//!   hand-typed URL. A repeat visit to a table costs two small 304s: the
+//!   page and its language file.
+//! - **Read from disk when developing.** With `RATRACE_WEB_DIR` set to a
+//!   folder (normally `crates/server/web`), pages and files are read from it
+//!   on every request, uncompressed and `no-store`, so the client can be
+//!   edited without rebuilding. Only the names below are served from it,
+//!   so no request can reach any other path.
 
-use crate::AppState;
-use axum::extract::Path;
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, RawQuery};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, MethodRouter};
 use axum::Router;
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::{Arc, LazyLock};
 
-const INDEX: &str = include_str!("../web/index.html");
-const TABLE: &str = include_str!("../web/table.html");
-const REPLAY: &str = include_str!("../web/replay.html");
-const VERIFY: &str = include_str!("../web/verify.html");
-const FAVICON: &str = include_str!("../web/favicon.svg");
+/// The environment variable naming a folder to read the client from on
+/// every request (development only).
+pub const WEB_DIR_VAR: &str = "RATRACE_WEB_DIR";
 
 /// The content security policy: the client's own scripts, styles and
 /// WebSocket only.
@@ -48,99 +78,378 @@ pub async fn security_headers(mut response: Response) -> Response {
     response
 }
 
-/// The static files under `/static/`, with their content types.
-const STATIC: &[(&str, &str, &str)] = &[
-    (
-        "app.css",
-        "text/css; charset=utf-8",
-        include_str!("../web/app.css"),
-    ),
-    (
-        "app.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/app.js"),
-    ),
-    (
-        "i18n-en.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/i18n-en.js"),
-    ),
-    (
-        "i18n-it.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/i18n-it.js"),
-    ),
-    (
-        "i18n-fr.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/i18n-fr.js"),
-    ),
-    (
-        "lobby.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/lobby.js"),
-    ),
-    (
-        "table.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/table.js"),
-    ),
-    (
-        "replay.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/replay.js"),
-    ),
-    (
-        "verify.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../web/verify.js"),
-    ),
+/// One embedded file: its name in `web/`, its content type, its bytes.
+struct Asset {
+    name: &'static str,
+    kind: &'static str,
+    body: &'static [u8],
+}
+
+macro_rules! asset {
+    ($name:literal, $kind:expr) => {
+        Asset {
+            name: $name,
+            kind: $kind,
+            body: include_bytes!(concat!("../web/", $name)),
+        }
+    };
+}
+
+const HTML: &str = "text/html; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+
+/// The pages, each served at its own routes (see [`routes`]).
+const PAGES: &[Asset] = &[
+    asset!("index.html", HTML),
+    asset!("table.html", HTML),
+    asset!("replay.html", HTML),
+    asset!("verify.html", HTML),
 ];
 
-fn html(body: &'static str) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        body,
-    )
-        .into_response()
+/// The files under `/static/` (the favicon also at `/favicon.svg` and
+/// `/favicon.ico`). A file added to `web/` is served once it is listed
+/// here; the weight test (tests/it/web.rs) fails until it is.
+const FILES: &[Asset] = &[
+    asset!("app.css", CSS),
+    asset!("app.js", JS),
+    asset!("i18n-en.js", JS),
+    asset!("i18n-it.js", JS),
+    asset!("i18n-fr.js", JS),
+    asset!("lobby.js", JS),
+    asset!("table.js", JS),
+    asset!("replay.js", JS),
+    asset!("verify.js", JS),
+    asset!("favicon.svg", SVG),
+];
+
+/// How long a versioned file may be kept: a year, never revalidated.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// Pages and unversioned files: kept, but revalidated before each use.
+const REVALIDATE: &str = "no-cache";
+/// Files read from `RATRACE_WEB_DIR`: never kept.
+const NO_STORE: &str = "no-store";
+
+/// One encoding of a file, ready to send.
+struct Encoded {
+    body: Bytes,
+    etag: HeaderValue,
 }
 
-/// The page and static-file routes.
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/", get(|| async { html(INDEX) }))
-        .route("/t/{id}", get(|| async { html(TABLE) }))
-        .route("/replay/{id}", get(|| async { html(REPLAY) }))
-        .route("/verify", get(|| async { html(VERIFY) }))
-        .route("/static/{name}", get(static_file))
-        .route("/favicon.ico", get(favicon))
-        .route("/favicon.svg", get(favicon))
+impl Encoded {
+    fn new(body: Vec<u8>) -> Encoded {
+        let hash = Sha256::digest(&body);
+        let etag = format!("\"{}\"", hex(&hash[..16]));
+        Encoded {
+            body: Bytes::from(body),
+            etag: HeaderValue::from_str(&etag).expect("hex is a valid header"),
+        }
+    }
 }
 
-async fn favicon() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "image/svg+xml"),
-            (header::CACHE_CONTROL, "max-age=86400"),
-        ],
-        FAVICON,
-    )
-        .into_response()
+/// A file as served: both encodings (gzip only when it is smaller) and the
+/// version the pages name it by.
+struct Prepared {
+    kind: &'static str,
+    identity: Encoded,
+    gzip: Option<Encoded>,
+    version: String,
 }
 
-async fn static_file(Path(name): Path<String>) -> Response {
-    match STATIC.iter().find(|(n, _, _)| *n == name) {
-        Some((_, kind, body)) => (
-            [
-                (header::CONTENT_TYPE, *kind),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            *body,
+impl Prepared {
+    fn new(kind: &'static str, body: Vec<u8>) -> Prepared {
+        let version = hex(&Sha256::digest(&body)[..8]);
+        let compressed = gzip(&body);
+        let gzip = (compressed.len() < body.len()).then(|| Encoded::new(compressed));
+        Prepared {
+            kind,
+            identity: Encoded::new(body),
+            gzip,
+            version,
+        }
+    }
+}
+
+/// Every page and file, prepared on first use.
+struct Site {
+    pages: HashMap<&'static str, Prepared>,
+    files: HashMap<&'static str, Prepared>,
+}
+
+static SITE: LazyLock<Site> = LazyLock::new(|| {
+    let files: HashMap<_, _> = FILES
+        .iter()
+        .map(|a| (a.name, Prepared::new(a.kind, a.body.to_vec())))
+        .collect();
+    let pages = PAGES
+        .iter()
+        .map(|a| {
+            let text = std::str::from_utf8(a.body).expect("the pages are UTF-8");
+            let body = with_versions(text, &files).into_bytes();
+            (a.name, Prepared::new(a.kind, body))
+        })
+        .collect();
+    Site { pages, files }
+});
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::best());
+    encoder.write_all(data).expect("writing to memory");
+    encoder.finish().expect("writing to memory")
+}
+
+/// A page with every `"/static/NAME"` and `"/favicon.svg"` it names
+/// turned into its versioned URL.
+fn with_versions(page: &str, files: &HashMap<&'static str, Prepared>) -> String {
+    let mut out = page.to_owned();
+    for (name, file) in files {
+        let v = &file.version;
+        out = out.replace(
+            &format!("\"/static/{name}\""),
+            &format!("\"/static/{name}?v={v}\""),
+        );
+        if *name == "favicon.svg" {
+            out = out.replace("\"/favicon.svg\"", &format!("\"/favicon.svg?v={v}\""));
+        }
+    }
+    out
+}
+
+/// Whether the client takes gzip (RFC 9110, 12.5.3): `gzip` (or `x-gzip`)
+/// with a q above 0, else `*` with a q above 0, unless `identity` is
+/// listed with a higher q. A q that cannot be read counts as 0.
+fn takes_gzip(headers: &HeaderMap) -> bool {
+    let (mut gzip, mut star, mut identity) = (None::<f32>, None::<f32>, None::<f32>);
+    let values = headers.get_all(header::ACCEPT_ENCODING);
+    for item in values
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+    {
+        let mut parts = item.split(';');
+        let coding = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let mut q = 1.0;
+        for p in parts {
+            let p = p.trim();
+            if let Some(x) = p.strip_prefix("q=").or_else(|| p.strip_prefix("Q=")) {
+                q = x.trim().parse().unwrap_or(0.0);
+            }
+        }
+        let slot = match coding.as_str() {
+            "gzip" | "x-gzip" => &mut gzip,
+            "*" => &mut star,
+            "identity" => &mut identity,
+            _ => continue,
+        };
+        *slot = Some(slot.map_or(q, |old: f32| old.max(q)));
+    }
+    let g = gzip.or(star).unwrap_or(0.0);
+    g > 0.0 && identity.is_none_or(|i| g >= i)
+}
+
+/// Whether `If-None-Match` names `etag` (weak comparison, as RFC 9110
+/// asks for this header) or is `*`.
+fn not_modified(headers: &HeaderMap, etag: &HeaderValue) -> bool {
+    let etag = etag.to_str().unwrap_or("");
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == etag)
+}
+
+/// The answer for a prepared file: 304 when the client has this encoding
+/// already, else the file in the encoding it takes.
+fn answer(file: &Prepared, headers: &HeaderMap, cache: &'static str) -> Response {
+    let (encoded, gzipped) = match &file.gzip {
+        Some(g) if takes_gzip(headers) => (g, true),
+        _ => (&file.identity, false),
+    };
+    let builder = Response::builder()
+        .header(header::ETAG, encoded.etag.clone())
+        .header(header::CACHE_CONTROL, cache)
+        .header(header::VARY, "Accept-Encoding");
+    let response = if not_modified(headers, &encoded.etag) {
+        builder.status(StatusCode::NOT_MODIFIED).body(Body::empty())
+    } else {
+        let builder = builder.header(header::CONTENT_TYPE, file.kind);
+        let builder = if gzipped {
+            builder.header(header::CONTENT_ENCODING, "gzip")
+        } else {
+            builder
+        };
+        builder.body(Body::from(encoded.body.clone()))
+    };
+    response.expect("the headers are valid")
+}
+
+fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "not found").into_response()
+}
+
+/// Where the client comes from: the binary, or a folder read on every
+/// request.
+#[derive(Clone)]
+struct Source(Option<Arc<PathBuf>>);
+
+impl Source {
+    /// Reads `asset` from the folder, uncached.
+    fn from_dir(dir: &std::path::Path, asset: &Asset) -> Response {
+        // `asset.name` is one of the fixed names above, never the request's
+        // text, so nothing outside the folder can be named.
+        match std::fs::read(dir.join(asset.name)) {
+            Ok(body) => (
+                [
+                    (header::CONTENT_TYPE, asset.kind),
+                    (header::CACHE_CONTROL, NO_STORE),
+                ],
+                body,
+            )
+                .into_response(),
+            Err(_) => not_found(),
+        }
+    }
+
+    fn page(&self, name: &str, headers: &HeaderMap) -> Response {
+        let Some(asset) = PAGES.iter().find(|a| a.name == name) else {
+            return not_found();
+        };
+        match &self.0 {
+            Some(dir) => Self::from_dir(dir, asset),
+            None => answer(&SITE.pages[asset.name], headers, REVALIDATE),
+        }
+    }
+
+    fn file(&self, name: &str, query: Option<&str>, headers: &HeaderMap) -> Response {
+        let Some(asset) = FILES.iter().find(|a| a.name == name) else {
+            return not_found();
+        };
+        if let Some(dir) = &self.0 {
+            return Self::from_dir(dir, asset);
+        }
+        let file = &SITE.files[asset.name];
+        let current = query.is_some_and(|q| {
+            q.split('&')
+                .any(|kv| kv.strip_prefix("v=") == Some(&file.version))
+        });
+        answer(file, headers, if current { IMMUTABLE } else { REVALIDATE })
+    }
+}
+
+/// The page and static-file routes; the client is read from
+/// `RATRACE_WEB_DIR` on every request when that is set (and not empty).
+pub fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    let dir = std::env::var_os(WEB_DIR_VAR).filter(|d| !d.is_empty());
+    if let Some(d) = &dir {
+        tracing::info!(dir = %d.to_string_lossy(), "serving the web client from a folder, uncached");
+    }
+    routes_from(dir.map(PathBuf::from))
+}
+
+/// The page and static-file routes, reading the client from `dir` on every
+/// request when it is given, else from the binary.
+pub fn routes_from<S: Clone + Send + Sync + 'static>(dir: Option<PathBuf>) -> Router<S> {
+    let source = Source(dir.map(Arc::new));
+    let page = |name: &'static str| -> MethodRouter<S> {
+        let source = source.clone();
+        get(move |headers: HeaderMap| async move { source.page(name, &headers) })
+    };
+    let favicon = {
+        let source = source.clone();
+        get(
+            move |RawQuery(q): RawQuery, headers: HeaderMap| async move {
+                source.file("favicon.svg", q.as_deref(), &headers)
+            },
         )
-            .into_response(),
-        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    };
+    let files = {
+        let source = source.clone();
+        get(
+            move |Path(name): Path<String>, RawQuery(q): RawQuery, headers: HeaderMap| async move {
+                source.file(&name, q.as_deref(), &headers)
+            },
+        )
+    };
+    Router::new()
+        .route("/", page("index.html"))
+        .route("/t/{id}", page("table.html"))
+        .route("/replay/{id}", page("replay.html"))
+        .route("/verify", page("verify.html"))
+        .route("/static/{name}", files)
+        .route("/favicon.ico", favicon.clone())
+        .route("/favicon.svg", favicon)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn accept(value: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_str(value).unwrap(),
+        );
+        h
+    }
+
+    #[test]
+    fn accept_encoding_is_read_with_its_q_values() {
+        assert!(takes_gzip(&accept("gzip, deflate, br, zstd")));
+        assert!(takes_gzip(&accept("br;q=1.0, gzip;q=0.8, *;q=0.1")));
+        assert!(takes_gzip(&accept("*")));
+        assert!(takes_gzip(&accept("x-gzip")));
+        assert!(takes_gzip(&accept("GZIP")));
+        assert!(!takes_gzip(&HeaderMap::new()));
+        assert!(!takes_gzip(&accept("identity")));
+        assert!(!takes_gzip(&accept("br, deflate")));
+        assert!(!takes_gzip(&accept("gzip;q=0")));
+        assert!(!takes_gzip(&accept("gzip; q=0.000")));
+        assert!(!takes_gzip(&accept("*, gzip;q=0")));
+        assert!(!takes_gzip(&accept("*;q=0")));
+        assert!(!takes_gzip(&accept("gzip;q=0.5, identity;q=1")));
+        assert!(!takes_gzip(&accept("gzip;q=nonsense")));
+    }
+
+    #[test]
+    fn if_none_match_takes_lists_weak_tags_and_star() {
+        let tag = HeaderValue::from_static("\"abc\"");
+        let with = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::IF_NONE_MATCH, HeaderValue::from_str(v).unwrap());
+            h
+        };
+        assert!(not_modified(&with("\"abc\""), &tag));
+        assert!(not_modified(&with("\"x\", W/\"abc\""), &tag));
+        assert!(not_modified(&with("*"), &tag));
+        assert!(!not_modified(&with("\"abcd\""), &tag));
+        assert!(!not_modified(&HeaderMap::new(), &tag));
+    }
+
+    #[test]
+    fn pages_name_their_files_by_version_and_every_name_is_known() {
+        for page in PAGES {
+            let text = std::str::from_utf8(SITE.pages[page.name].identity.body.as_ref()).unwrap();
+            for (attr, url) in text
+                .split(['<', '>', ' '])
+                .filter_map(|t| t.split_once("=\""))
+                .filter(|(a, _)| *a == "src" || *a == "href")
+                .map(|(a, rest)| (a, rest.split('"').next().unwrap_or("")))
+                .filter(|(_, u)| u.starts_with("/static/") || u.starts_with("/favicon"))
+            {
+                let (path, v) = url
+                    .split_once("?v=")
+                    .unwrap_or_else(|| panic!("{}: {attr}={url} has no version", page.name));
+                let name = path.rsplit('/').next().unwrap();
+                assert_eq!(SITE.files[name].version, v, "{}: {url}", page.name);
+            }
+        }
     }
 }

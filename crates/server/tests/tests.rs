@@ -11,4 +11,5 @@ mod it {
     mod restart;
     mod security;
     mod util;
+    mod web;
 }

@@ -315,6 +315,61 @@ fn quitting_saves_the_game_so_far() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Issue 11: a terminal Dalmuti game tells each tax once. The board is
+/// redrawn before every turn (and here on `board` too), and it used to
+/// repeat every exchange; now each line about a tax or a card given back
+/// appears once per hand, from every seat, and none after the last hand.
+#[test]
+fn a_terminal_dalmuti_game_tells_each_tax_once() {
+    let dir = temp_dir("taxes");
+    for (seed, human) in [(7, 0), (7, 1), (7, 2), (7, 3), (7, 4), (11, 0), (12, 4)] {
+        let cfg = play::Config::<dalmuti::Dalmuti> {
+            players: 5,
+            options: dalmuti::Options::from_pairs([("hands", "4")]).unwrap(),
+            seed,
+            bots: vec!["heuristic".into()],
+            human: Seat::new(human),
+            record_path: dir.join(format!("taxes-{seed}-{human}.json")),
+        };
+        let input = "board\n1\n".repeat(5_000);
+        let mut out = Vec::new();
+        let ending = play::play(&cfg, input.as_bytes(), &mut out).unwrap();
+        assert_eq!(ending, play::Ending::Finished);
+        let out = String::from_utf8(out).unwrap();
+        // The output of each hand, from its deal (the last one runs to the
+        // end of the game, final board included).
+        let hands: Vec<&str> = out.split(": the deck of ").skip(1).collect();
+        assert_eq!(hands.len(), 4, "seed {seed} seat {human}");
+        for (h, text) in hands.iter().enumerate() {
+            let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+            for line in text.lines() {
+                // A log line may follow the prompt, which is not echoed.
+                let line = line.rsplit("> ").next().unwrap().trim();
+                // A tax paid, a card given back or given (not the prompt
+                // that a revolution decision is pending).
+                if ["of tax", "(tax)", "gave", "gives", "you give "]
+                    .iter()
+                    .any(|w| line.contains(w))
+                {
+                    *seen.entry(line).or_default() += 1;
+                }
+            }
+            assert!(
+                seen.len() >= 4,
+                "seed {seed} seat {human} hand {}: taxes not told: {seen:?}",
+                h + 1
+            );
+            let repeated: Vec<_> = seen.iter().filter(|(_, n)| **n > 1).collect();
+            assert!(
+                repeated.is_empty(),
+                "seed {seed} seat {human} hand {}: repeated {repeated:?}",
+                h + 1
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 fn sim<G: bots::Roster>(threads: usize, seed: u64) -> simulate::Summary {
     let cfg = simulate::Config::<G> {
         games: 200,

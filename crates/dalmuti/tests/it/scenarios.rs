@@ -158,24 +158,19 @@ fn pending_tax_choices_are_hidden() {
     // the Greater Peon knows which cards it received
     let v = g.view(Seat::new(3));
     assert_eq!(v.transfers.len(), 2);
-    assert!(v.to_string().contains("P1 gave you 8 9"), "{v}");
     assert!(v.to_string().contains("your hand: 8 | 9 9 | J"), "{v}");
     // the Lesser Peon does not see the greater exchange's cards
     let v = g.view(Seat::new(2));
     assert!(v.transfers.iter().all(|t| t.from != Seat::new(0)));
     assert_eq!(v.public.exchanges.len(), 4);
-    // Once cards are played, the board no longer lists the exchanges (the
-    // log told them; a terminal redrawing the board repeated them), and a
-    // seat's own transfers take one line.
+    // Once cards are played, the board lists neither the exchanges nor the
+    // seat's own transfers (the log told them; a terminal redrawing the
+    // board before every turn repeated them), though the view still holds
+    // the transfers.
     assert_eq!(g.phase(), Phase::Play);
     let board = g.view(Seat::new(3)).to_string();
     assert!(!board.contains("(tax)"), "{board}");
-    assert_eq!(board.matches("gave").count(), 2, "{board}");
-    assert_eq!(
-        board.lines().filter(|l| l.contains("gave")).count(),
-        1,
-        "{board}"
-    );
+    assert!(!board.contains("gave"), "{board}");
 }
 
 use rand::SeedableRng;
