@@ -90,7 +90,7 @@ for (const [size, w, h] of SIZES) {
     await b.goto(invite);
     await joinViaForm(b, 'Bob');
     await wait.waitFor({ state: 'hidden' });
-    await a.waitForFunction(() => /Everyone is seated/.test(document.getElementById('announce').textContent));
+    await a.waitForFunction(() => (window.RR.table.said || []).some((x) => /Everyone is seated/.test(x)));
     assert.equal(await a.locator('#invite #inviteUrl').count(), 1, 'the link to share moves to the bottom');
 
     // the turn alert: the tab title of the page whose turn it is, and only that one
@@ -100,7 +100,7 @@ for (const [size, w, h] of SIZES) {
     await first.waitForFunction(() => document.title.startsWith('● Your turn'));
     const otherSt = await pageState(other);
     if (!otherSt.legal.length) assert.ok(!(await other.title()).startsWith('●'), 'no alert on the page that waits');
-    await first.waitForFunction(() => /Your turn\./.test(document.getElementById('announce').textContent));
+    await first.waitForFunction(() => /Your turn\./.test(document.getElementById('announce').textContent) || (window.RR.table.said || []).some((x) => /^Your turn\./.test(x)));
     assert.deepEqual(errors, []);
   });
 

@@ -67,8 +67,15 @@
   function announce(text) {
     const box = $('announce');
     if (!box || !text) return;
+    // what comes in one burst of updates is said together, not overwritten
+    T.say = (T.say ? T.say + ' ' : '') + text;
+    T.said = (T.said || []).concat(text).slice(-20);
     box.textContent = '';
-    setTimeout(() => (box.textContent = text), 50);
+    clearTimeout(T.sayTimer);
+    T.sayTimer = setTimeout(() => {
+      box.textContent = T.say;
+      T.say = '';
+    }, 50);
   }
 
   /* ---------- messages ---------- */
