@@ -20,8 +20,8 @@ mod seed;
 
 pub use event::{check_event_kinds, GameEvent, LogEntry};
 pub use options::{
-    bool_text, choice_text, parse_bool, parse_choice, parse_in, GameOptions, OptionError,
-    OptionInfo,
+    bool_text, choice_text, parse_bool, parse_choice, parse_in, values_in_words, GameOptions,
+    OptionError, OptionInfo,
 };
 pub use record::{Contribution, Fairness, Record, RecordError};
 pub use scenario::{Scenario, ScenarioError};
