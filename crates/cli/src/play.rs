@@ -8,7 +8,7 @@
 //! own seat's view and the log lines meant for them. Bad input is answered
 //! with the rule it breaks and a new prompt; end of input or `quit` saves
 //! the record of the game so far. The lines come from an
-//! [`Input`](crate::prompt::Input): a plain reader, or a line editor with
+//! [`Input`]: a plain reader, or a line editor with
 //! history when a person is at a terminal (`crate::prompt`).
 
 use crate::prompt::{Input, Line, Lines};

@@ -66,7 +66,7 @@
     if (v.min == null && !v.text) return el('select', { id, onchange: (e) => set(e.target.value) }, v.words.map((w) => el('option', { value: w, text: t('val.' + w), selected: w === cur })));
     const blank = v.words[0];
     const kind = v.min != null ? { type: 'number', min: v.min, max: v.max, step: 1, inputmode: 'numeric' } : { type: 'text' };
-    return el('input', Object.assign({ id, value: blank && cur === blank ? '' : cur, size: 8, placeholder: blank ? t('lobby.blank', { v: t('val.' + blank) }) : '', oninput: (e) => set(e.target.value.trim() || blank || '') }, kind));
+    return el('input', Object.assign({ id, value: blank && cur === blank ? '' : cur, size: blank ? 14 : 8, placeholder: blank ? t('lobby.blank', { v: t('val.' + blank) }) : '', oninput: (e) => set(e.target.value.trim() || blank || '') }, kind));
   }
 
   /** A default in words: "polyhedral (card's own die)", "off", "20". */
