@@ -482,6 +482,10 @@
     return (RR.tv('dal.ranks') || [])[i] || String(r);
   };
 
+  /** Each rank's emblem, drawn on its card (1 Dalmuti … 12 Peasant, 13 the Jester). */
+  const EMBLEMS = ['', '👑', '⛪', '🛡️', '💎', '📿', '⚔️', '🧵', '🧱', '🍲', '🐑', '🪨', '🌾', '🃏'];
+  RR.rankIcon = (r) => EMBLEMS[r === 'J' ? 13 : Number(r)] || '';
+
   RR.roleName = (role) => RR.t('role.' + role);
   RR.roleIcon = (role) => ({ 'greater-dalmuti': '👑', 'lesser-dalmuti': '🎩', merchant: '⚖️', 'lesser-peon': '🧢', 'greater-peon': '👒' })[role] || '';
 

@@ -504,6 +504,9 @@
     return c;
   }
 
+  // Counts that change (chips, score, cards left) are keyed by their value:
+  // a new value is a new node, and the CSS plays its change on it.
+
   /**
    * What each seat did last in the current auction or trick, from the log:
    * seat id → event. The log is read back to the start of the auction
@@ -669,7 +672,7 @@
     if (a && a.bidder && RR.seatId(a.bidder) === id) tags.push(el('span', { class: 'tag hi', text: t('tag.high', { n: a.high }) }));
     // a pass shows in the seat's bubble; without a log (the replay) as a tag
     if (a && a.passed.map(RR.seatId).includes(id) && !lastActs()[id]) tags.push(el('span', { class: 'tag pass', text: t('tag.passed') }));
-    const projects = s.projects.map(([c, k]) => el('span', { class: 'proj', title: t('bc.maturesIn', { n: k }), 'data-k': c }, bcCard(c), el('span', { class: 'chips', 'aria-label': t('bc.chipsOn', { n: k }) }, '🐭', el('b', { text: k }))));
+    const projects = s.projects.map(([c, k]) => el('span', { class: 'proj', title: t('bc.maturesIn', { n: k }), 'data-k': c }, bcCard(c), el('span', { class: 'chips', 'aria-label': t('bc.chipsOn', { n: k }), 'data-k': 'k' + k }, '🐭', el('b', { text: k }))));
     const hand = [];
     for (let i = 0; i < s.vetos; i++) hand.push(bcCard('V'));
     for (let i = 0; i < s.cheeses; i++) hand.push(bcCard('BC'));
@@ -680,9 +683,9 @@
       seatHead(id),
       tags.length ? el('div', {}, tags) : null,
       bubble(lastActs()[id]),
-      el('div', { class: 'score', text: t('bc.score', { n: s.score, target: p.target, k: s.scored }) }),
+      el('div', { class: 'score', 'data-k': 's' + s.score, text: t('bc.score', { n: s.score, target: p.target, k: s.scored }) }),
       el('div', { class: 'bar', role: 'presentation' }, el('i', { style: { width: pct + '%' } })),
-      el('div', { class: 'chipline', 'data-v': String(s.free) }, '🐭 ', t('bc.free', { n: s.free }), s.hired ? ' · ' + t('bc.hired', { n: s.hired }) : ''),
+      el('div', { class: 'chipline', 'data-k': 'f' + s.free }, '🐭 ', t('bc.free', { n: s.free }), s.hired ? ' · ' + t('bc.hired', { n: s.hired }) : ''),
       projects.length ? el('div', { class: 'projects' }, projects) : null,
       hand.length ? el('div', { class: 'specials' }, el('span', { class: 'mute', text: t('bc.hand') + ' ' }), hand) : null
     );
@@ -799,7 +802,7 @@
     const cls = 'card dal r' + (c === 'J' ? 'j' : c) + (o.sel ? ' sel' : '') + (o.mini ? ' mini' : '');
     const name = RR.rankName(c);
     const label = c === 'J' ? name : c + ' ' + name;
-    const kids = [el('b', { class: 'ix', text: c === 'J' ? '🃏' : c }), o.mini ? null : [' ', el('small', { text: name })]];
+    const kids = [el('b', { class: 'ix', text: c === 'J' ? '🃏' : c }), o.mini || c === 'J' ? null : el('i', { class: 'emb', 'aria-hidden': 'true', text: RR.rankIcon(c) }), o.mini ? null : [' ', el('small', { text: name })]];
     // a button is named by its text ("5 Abbess"), a drawn card by its label
     if (o.onclick) return el('button', { class: cls, onclick: o.onclick, onkeydown: o.onkeydown, onfocus: o.onfocus, tabindex: o.tabindex, 'aria-pressed': o.sel ? 'true' : 'false', 'data-k': o.key }, kids);
     return el('span', { class: cls, role: 'img', 'aria-label': label, 'data-k': o.key }, kids);
@@ -963,7 +966,7 @@
       { class: seatClass(id), 'data-seat': id, 'data-k': id },
       seatHead(id, pos + 1 + '. '),
       el('div', { class: 'role' }, (RR.roleIcon(role) + ' ' + RR.roleName(role)).trim()),
-      el('div', { class: 'left' }, el('span', { class: 'backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(left, 8) }, (_, k) => el('i', { 'data-k': String(k) }))), t('dal.cardsLeft', { n: left }), ' · ', t('dal.points', { n: p.scores[i] })),
+      el('div', { class: 'left', 'data-k': 'l' + left + ':' + p.scores[i] }, el('span', { class: 'backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(left, 8) }, (_, k) => el('i', { 'data-k': String(k) }))), t('dal.cardsLeft', { n: left }), ' · ', t('dal.points', { n: p.scores[i] })),
       tags.length ? el('div', {}, tags) : null,
       p.phase === 'play' ? bubble(lastActs()[id]) : null
     );

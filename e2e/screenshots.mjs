@@ -1,0 +1,99 @@
+// Takes the screenshots in docs/screenshots/ (not a test): the lobby, a
+// table of each game, the waiting room, a re-roll chosen on the dice, a
+// finished game and its replay, at desktop (1280×800) and phone (390×844)
+// size. Run after `cargo build -p cli`:
+//   node e2e/screenshots.mjs [out-dir]     (default docs/screenshots)
+// Debian's fonts-noto-color-emoji draws the icons as a browser would.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { startServer, launchBrowser, api, joinViaForm, waitForState, playToEnd, ROOT } from './helpers.mjs';
+
+const out = resolve(process.argv[2] || resolve(ROOT, 'docs/screenshots'));
+mkdirSync(out, { recursive: true });
+const server = await startServer();
+const browser = await launchBrowser();
+const SIZES = [
+  ['desktop', 1280, 800],
+  ['phone', 390, 844],
+];
+
+async function page(w, h) {
+  const ctx = await browser.newContext({ locale: 'en-US', baseURL: server.base, viewport: { width: w, height: h }, reducedMotion: 'reduce' });
+  return ctx.newPage();
+}
+
+async function shot(p, name, full = false) {
+  await p.screenshot({ path: resolve(out, name + '.png'), fullPage: full });
+  console.log(name);
+}
+
+const bots = (n) => Array.from({ length: n }, (_, i) => ({ kind: 'bot', bot: ['random', 'heuristic', 'strong', 'search'][i % 4] }));
+
+try {
+  for (const [size, w, h] of SIZES) {
+    const p = await page(w, h);
+    await p.goto('/');
+    await p.locator('#game option').first().waitFor({ state: 'attached' });
+    await p.locator('#create details summary').click();
+    await shot(p, `lobby-${size}`, true);
+
+    // a table of each game, a few moves in
+    for (const [game, players, options] of [
+      ['bigcheese', 4, {}],
+      ['dalmuti', 5, { hands: 2 }],
+    ]) {
+      const { invite } = await api(server.base, '/api/tables', 'POST', { game, players, options, seats: [{ kind: 'human' }, ...bots(players - 1)], bot_delay_ms: 60 });
+      await p.goto(invite);
+      await joinViaForm(p, 'Alice');
+      let moves = 0;
+      await playToEnd(p, { timeout: 60000, beforeMove: async (st) => (moves++ >= 3 ? Promise.reject(new Error('enough')) : false) }).catch((e) => {
+        if (e.message !== 'enough') throw e;
+      });
+      await p.waitForFunction(() => window.RR.table.st.legal.length > 0, null, { timeout: 20000 });
+      await p.waitForTimeout(300);
+      await shot(p, `${game}-${size}`);
+    }
+
+    // the waiting room of a table for two humans
+    const two = await api(server.base, '/api/tables', 'POST', { game: 'dalmuti', players: 4, options: { hands: 1 }, seats: [{ kind: 'human' }, { kind: 'human' }, ...bots(2)] });
+    await p.goto(two.invite);
+    await joinViaForm(p, 'Alice');
+    await p.locator('#waiting').waitFor();
+    await shot(p, `waiting-${size}`);
+
+    // a 20 on 20 dice, re-rolled by picking dice (the position handed over a routed WebSocket)
+    const bc = await api(server.base, '/api/tables', 'POST', { game: 'bigcheese', players: 4, options: { dice: 'half-of-n' }, seats: [{ kind: 'human' }, ...bots(3)], bot_delay_ms: 5000 });
+    await p.goto(bc.invite);
+    await joinViaForm(p, 'Alice');
+    const st = await waitForState(p);
+    const dice = [1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 6, 6, 6];
+    const pub = st.view.public;
+    const twenty = typeof pub.top === 'number' ? 20 : '20';
+    const view = { ...st.view, public: { ...pub, auction: null, roll: { owner: 'P1', card: twenty, dice, payout: 24 }, seats: pub.seats.map((s, i) => (i === 0 ? { ...s, cheeses: 1 } : s)) } };
+    const legal = ['keep', 'reroll 1', 'reroll 1,1', 'reroll 1,1,1', 'reroll 1,1,1,2'];
+    const q = await page(w, h);
+    await q.context().routeWebSocket(/\/ws\//, (ws) => ws.onMessage((m) => JSON.parse(String(m)).type === 'hello' && ws.send(JSON.stringify({ ...st, type: 'state', view, legal, to_move: 'P1' }))));
+    await q.goto('/t/' + bc.id);
+    await q.locator('#mine button.die').nth(19).waitFor();
+    for (const i of [0, 1, 2, 3]) await q.locator('#mine button.die').nth(i).click();
+    await q.locator('#mine').scrollIntoViewIfNeeded();
+    await shot(q, `reroll-${size}`, true);
+    await q.context().close();
+
+    if (size === 'desktop') {
+      const { id, invite } = await api(server.base, '/api/tables', 'POST', { game: 'dalmuti', players: 4, options: { hands: 1 }, seats: [{ kind: 'human' }, ...bots(3)], bot_delay_ms: 30 });
+      await p.goto(invite);
+      await joinViaForm(p, 'Alice');
+      await playToEnd(p, { timeout: 120000 });
+      await shot(p, `result-${size}`);
+      await p.goto('/replay/' + id);
+      await p.locator('#moves li').first().waitFor();
+      await p.keyboard.press('End');
+      await shot(p, `replay-${size}`);
+    }
+    await p.context().close();
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
