@@ -86,6 +86,11 @@ const STATIC: &[(&str, &str, &str)] = &[
         include_str!("../web/table.js"),
     ),
     (
+        "social.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../web/social.js"),
+    ),
+    (
         "replay.js",
         "text/javascript; charset=utf-8",
         include_str!("../web/replay.js"),

@@ -10,5 +10,6 @@ mod it {
     mod play;
     mod restart;
     mod security;
+    mod social;
     mod util;
 }

@@ -356,7 +356,8 @@
       c.ws.send(JSON.stringify(m));
       return true;
     };
-    c.hello = () => c.send({ type: 'hello', token: RR.token(id) || undefined, lang: RR.lang });
+    // a seated player's contribution goes with hello: a rematch waits for each (social.js)
+    c.hello = () => c.send({ type: 'hello', token: RR.token(id) || undefined, contribution: (RR.token(id) && RR.contribution(id)) || undefined, lang: RR.lang });
     /** Drops the connection and reconnects at once (after a join). */
     c.restart = function () {
       c.tries = 0;

@@ -43,6 +43,7 @@ pub(crate) fn table(id: &str) -> StoredTable {
             public: true,
             ..Access::default()
         },
+        social: Social::default(),
     }
 }
 
@@ -194,6 +195,59 @@ pub(crate) fn fair_inputs(s: &dyn Store) {
     assert_eq!(fair.secret, secret);
     assert_eq!(fair.contributions[&Seat::new(0)], [9u8; 32]);
     assert_eq!(t.seed, crate::fair::seed(&secret, &fair.contributions));
+}
+
+/// Issue 11 (social): a rematch is linked from its table in the creation's
+/// transaction, once; a seat keeps its person's identity; a rematch's
+/// contributions arrive one by one, once each; dumps carry all of it.
+pub(crate) fn social_links(s: &dyn Store) {
+    let mut old = table("s1");
+    old.fair = Some(StoredFair {
+        secret: [1; 32],
+        contributions: BTreeMap::new(),
+    });
+    s.create_table(&old, N).unwrap();
+    assert!(s
+        .take_seat_as("s1", Seat::new(0), "Ann", "h", None, Some("id-ann"), 1)
+        .unwrap());
+    let t = s.load("s1").unwrap().unwrap();
+    assert_eq!(t.social.players[&Seat::new(0)], "id-ann");
+    assert_eq!(t.social.rematch, None);
+    let mut new = t.clone();
+    new.id = "s2".to_string();
+    new.social = Social {
+        rematch_of: Some("s1".to_string()),
+        players: t.social.players.clone(),
+        ..Social::default()
+    };
+    s.create_table(&new, N).unwrap();
+    assert_eq!(
+        s.load("s1").unwrap().unwrap().social.rematch.as_deref(),
+        Some("s2")
+    );
+    let back = s.load("s2").unwrap().unwrap();
+    assert_eq!(back.social, new.social);
+    assert_eq!(back.seats, t.seats);
+    // A second rematch of s1 is refused, and nothing of it is stored.
+    let mut third = new.clone();
+    third.id = "s3".to_string();
+    assert!(s.create_table(&third, N).is_err());
+    assert!(s.load("s3").unwrap().is_none());
+    // Contributions: once per seat, under the epoch, not after the end.
+    assert!(s.contribute("s2", Seat::new(0), [5; 32], 1).unwrap());
+    assert!(!s.contribute("s2", Seat::new(0), [6; 32], 1).unwrap());
+    assert!(matches!(
+        s.contribute("s2", Seat::new(1), [6; 32], 7),
+        Err(StoreError::Fenced { .. })
+    ));
+    let fair = s.load("s2").unwrap().unwrap().fair.unwrap();
+    assert_eq!(fair.contributions[&Seat::new(0)], [5; 32]);
+    assert_eq!(fair.contributions.len(), 1);
+    s.append_action("s2", &act(1, 1, "pass"), 150, true, 1)
+        .unwrap();
+    assert!(!s.contribute("s2", Seat::new(2), [6; 32], 1).unwrap());
+    let dump = s.dump("s2").unwrap().unwrap();
+    assert_eq!(dump.table.social, new.social);
 }
 
 /// Issue 9: claims, epochs and fencing. A table is written only under

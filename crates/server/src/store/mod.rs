@@ -84,6 +84,9 @@ pub struct TableConfig {
     /// If set, a human to move for longer than this is played by the
     /// heuristic bot for that turn.
     pub turn_timer_ms: Option<u64>,
+    /// Whether spectators may read and write the table's chat (by default
+    /// only the seated players chat).
+    pub spectator_chat: bool,
 }
 
 impl Default for TableConfig {
@@ -91,6 +94,7 @@ impl Default for TableConfig {
         TableConfig {
             bot_delay_ms: 600,
             turn_timer_ms: None,
+            spectator_chat: false,
         }
     }
 }
@@ -167,6 +171,25 @@ pub struct StoredTable {
     /// Who may find and join the table: listed in the lobby, or reached
     /// only through the invite link.
     pub access: Access,
+    /// Rematch links, the identities of the people seated, the result
+    /// (issue 11, social).
+    pub social: Social,
+}
+
+/// What a table knows of the people around it and of the games before and
+/// after it (issue 11, item 5): none of it changes the game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Social {
+    /// The finished table this one is the rematch of.
+    pub rematch_of: Option<String>,
+    /// The rematch of this (finished) table, once someone asked for it.
+    pub rematch: Option<String>,
+    /// Per seat, the identity of the person who took it: the SHA-256 hex of
+    /// the key their browser keeps (never the key).
+    pub players: BTreeMap<Seat, String>,
+    /// The game's outcome as JSON (`game::Outcome`), once recorded after
+    /// the end.
+    pub result: Option<String>,
 }
 
 /// A fair-deal table's inputs (docs/server.md, "Fairness: commit,
@@ -286,7 +309,9 @@ pub trait Store: Send + Sync + 'static {
     fn backend(&self) -> &'static str;
 
     /// Stores a new table with its seats (no actions), owned by `node`
-    /// under epoch 1.
+    /// under epoch 1. A rematch (`social.rematch_of`) is linked from the
+    /// table it follows in the same transaction, and refused if that table
+    /// already has one.
     fn create_table(&self, table: &StoredTable, node: &str) -> Result<Epoch, StoreError>;
 
     /// Appends action `seq` (1-based) of a table, and when `ends` is true
@@ -368,6 +393,34 @@ pub trait Store: Send + Sync + 'static {
         name: &str,
         token_hash: &str,
         contribution: Option<[u8; 32]>,
+        epoch: Epoch,
+    ) -> Result<bool, StoreError> {
+        self.take_seat_as(table, seat, name, token_hash, contribution, None, epoch)
+    }
+
+    /// [`Store::take_seat`], linking the seat to the person's identity
+    /// (`player`, the hash of their key) when they sent one.
+    #[allow(clippy::too_many_arguments)]
+    fn take_seat_as(
+        &self,
+        table: &str,
+        seat: Seat,
+        name: &str,
+        token_hash: &str,
+        contribution: Option<[u8; 32]>,
+        player: Option<&str>,
+        epoch: Epoch,
+    ) -> Result<bool, StoreError>;
+
+    /// Adds a seated person's contribution to a fair deal that has none for
+    /// that seat yet (a rematch's seats are taken when it is made; each
+    /// person contributes when they arrive). Returns `false` (and changes
+    /// nothing) if the seat has one or the game is over.
+    fn contribute(
+        &self,
+        table: &str,
+        seat: Seat,
+        value: [u8; 32],
         epoch: Epoch,
     ) -> Result<bool, StoreError>;
 

@@ -59,8 +59,8 @@ use super::migrate::{self, MIGRATIONS};
 use super::Change;
 use super::{
     contributions_json, parse_contributions, seat_of, Access, Done, Epoch, Node, Ownership,
-    SeatKind, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable, TableDump,
-    TableSummary,
+    SeatKind, Social, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable,
+    TableDump, TableSummary,
 };
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime, Transaction};
 use game::Seat;
@@ -529,9 +529,10 @@ async fn insert_table(
             "INSERT INTO tables (id, game, rules_version, players, options, seed, seed_hash,
                                  config, created_at, finished_at, public, invite_hash,
                                  creator_hash, owner, last_active, fair_secret,
-                                 contributions, ended, owner_node, epoch)
+                                 contributions, ended, owner_node, epoch, rematch,
+                                 rematch_of, result)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-                     COALESCE($17::bigint, $9), $15, $16, $18, $19, $20)",
+                     COALESCE($17::bigint, $9), $15, $16, $18, $19, $20, $21, $22, $23)",
         )
         .await?;
     let seed = if t.fair.is_some() {
@@ -567,13 +568,16 @@ async fn insert_table(
             &ended,
             &owner,
             &epoch,
+            &t.social.rematch,
+            &t.social.rematch_of,
+            &t.social.result,
         ],
     )
     .await?;
     let stmt = tx
         .prepare_cached(
-            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash)
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, player)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .await?;
     for s in &t.seats {
@@ -592,6 +596,7 @@ async fn insert_table(
                 &bot,
                 &name,
                 &token_hash,
+                &t.social.players.get(&s.seat),
             ],
         )
         .await?;
@@ -638,6 +643,16 @@ async fn create(pool: Pool, t: StoredTable, node: String) -> Result<Epoch, Store
     insert_table(&tx, &t, None, None, Some(&node), 1).await?;
     for a in &t.actions {
         insert_action(&tx, &t.id, a, t.created_at).await?;
+    }
+    if let Some(old) = &t.social.rematch_of {
+        let stmt = tx
+            .prepare_cached("UPDATE tables SET rematch = $2 WHERE id = $1 AND rematch IS NULL")
+            .await?;
+        if tx.execute(&stmt, &[old, &t.id]).await? != 1 {
+            return Err(StoreError::Corrupt(format!(
+                "table {old} has a rematch already"
+            )));
+        }
     }
     tx.commit().await?;
     Ok(1)
@@ -940,7 +955,51 @@ struct Taking {
     name: String,
     token_hash: String,
     contribution: Option<[u8; 32]>,
+    player: Option<String>,
     epoch: Epoch,
+}
+
+/// Adds a contribution for `seat` unless it has one (see
+/// [`Store::contribute`]).
+async fn contribute(
+    pool: Pool,
+    table: String,
+    seat: Seat,
+    value: [u8; 32],
+    epoch: Epoch,
+) -> Result<bool, StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    let stmt = tx.prepare_cached(FENCE).await?;
+    let row = tx.query_opt(&stmt, &[&table]).await?;
+    let finished: Option<i64> = match &row {
+        Some(r) => r.try_get(1)?,
+        None => None,
+    };
+    fenced(row, &table, epoch)?;
+    if finished.is_some() {
+        return Ok(false);
+    }
+    // The row is locked by the fence: no other write interleaves.
+    let stmt = tx
+        .prepare_cached("SELECT contributions FROM tables WHERE id = $1")
+        .await?;
+    let before: Option<String> = tx.query_one(&stmt, &[&table]).await?.try_get(0)?;
+    let mut all = parse_contributions(before.as_deref())?;
+    if all.contains_key(&seat) {
+        return Ok(false);
+    }
+    all.insert(seat, value);
+    let stmt = tx
+        .prepare_cached("UPDATE tables SET contributions = $2, last_active = $3 WHERE id = $1")
+        .await?;
+    tx.execute(
+        &stmt,
+        &[&table, &contributions_json(&all), &crate::table::unix_now()],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(true)
 }
 
 async fn take(pool: Pool, w: Taking) -> Result<bool, StoreError> {
@@ -949,7 +1008,7 @@ async fn take(pool: Pool, w: Taking) -> Result<bool, StoreError> {
     fence(&tx, &w.table, w.epoch).await?;
     let stmt = tx
         .prepare_cached(
-            "UPDATE seats SET name = $3, token_hash = $4
+            "UPDATE seats SET name = $3, token_hash = $4, player = $5
              WHERE table_id = $1 AND seat = $2 AND kind = 'human' AND token_hash IS NULL
                AND EXISTS (SELECT 1 FROM tables WHERE id = $1 AND finished_at IS NULL)",
         )
@@ -957,7 +1016,13 @@ async fn take(pool: Pool, w: Taking) -> Result<bool, StoreError> {
     let changed = tx
         .execute(
             &stmt,
-            &[&w.table, &(w.seat.index() as i64), &w.name, &w.token_hash],
+            &[
+                &w.table,
+                &(w.seat.index() as i64),
+                &w.name,
+                &w.token_hash,
+                &w.player,
+            ],
         )
         .await?;
     if changed == 1 {
@@ -1062,7 +1127,7 @@ async fn load_with(tx: &Transaction<'_>, id: &str) -> Result<Option<StoredTable>
         .prepare_cached(
             "SELECT id, game, rules_version, players, options, seed, seed_hash, config,
                     created_at, finished_at, public, invite_hash, creator_hash, owner,
-                    fair_secret, contributions
+                    fair_secret, contributions, rematch, rematch_of, result
              FROM tables WHERE id = $1",
         )
         .await?;
@@ -1082,13 +1147,23 @@ async fn load_with(tx: &Transaction<'_>, id: &str) -> Result<Option<StoredTable>
     };
     let secret: Option<String> = r.try_get(14)?;
     let contributions: Option<String> = r.try_get(15)?;
+    let mut social = Social {
+        rematch: r.try_get(16)?,
+        rematch_of: r.try_get(17)?,
+        result: r.try_get(18)?,
+        players: std::collections::BTreeMap::new(),
+    };
     let stmt = tx
         .prepare_cached(
-            "SELECT seat, kind, bot, name, token_hash FROM seats WHERE table_id = $1 ORDER BY seat",
+            "SELECT seat, kind, bot, name, token_hash, player FROM seats WHERE table_id = $1
+             ORDER BY seat",
         )
         .await?;
     let mut seats = Vec::new();
     for s in tx.query(&stmt, &[&id]).await? {
+        if let Some(p) = s.try_get::<_, Option<String>>(5)? {
+            social.players.insert(seat_of(s.try_get(0)?)?, p);
+        }
         let kind: String = s.try_get(1)?;
         let kind = match kind.as_str() {
             "bot" => SeatKind::Bot(
@@ -1147,6 +1222,7 @@ async fn load_with(tx: &Transaction<'_>, id: &str) -> Result<Option<StoredTable>
         seats,
         actions,
         access,
+        social,
     }))
 }
 
@@ -1365,13 +1441,14 @@ impl Store for PgStore {
         Ok((count(&all)?, count(&mine)?))
     }
 
-    fn take_seat(
+    fn take_seat_as(
         &self,
         table: &str,
         seat: Seat,
         name: &str,
         token_hash: &str,
         contribution: Option<[u8; 32]>,
+        player: Option<&str>,
         epoch: Epoch,
     ) -> Result<bool, StoreError> {
         let taken = self.block(take(
@@ -1382,11 +1459,30 @@ impl Store for PgStore {
                 name: name.to_string(),
                 token_hash: token_hash.to_string(),
                 contribution,
+                player: player.map(str::to_string),
                 epoch,
             },
         ));
         self.lobby_changed(taken.as_ref().is_ok_and(|&t| t));
         taken
+    }
+
+    fn contribute(
+        &self,
+        table: &str,
+        seat: Seat,
+        value: [u8; 32],
+        epoch: Epoch,
+    ) -> Result<bool, StoreError> {
+        let added = self.block(contribute(
+            self.pool(),
+            table.to_string(),
+            seat,
+            value,
+            epoch,
+        ));
+        self.lobby_changed(added.as_ref().is_ok_and(|&a| a));
+        added
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
@@ -1729,6 +1825,11 @@ mod tests {
     #[test]
     fn contract_ownership_and_fencing() {
         on_fresh(|s| contract::ownership_and_fencing(s.as_ref()));
+    }
+
+    #[test]
+    fn contract_social_links() {
+        on_fresh(|s| contract::social_links(s.as_ref()));
     }
 
     #[test]

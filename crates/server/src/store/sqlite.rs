@@ -17,11 +17,12 @@
 use super::migrate::{self, MIGRATIONS};
 use super::{
     contributions_json, parse_contributions, seat_of, Access, Done, Epoch, Node, Ownership,
-    SeatKind, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable, TableDump,
-    TableSummary,
+    SeatKind, Social, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable,
+    TableDump, TableSummary,
 };
 use game::Seat;
 use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -118,6 +119,13 @@ enum Write {
         name: String,
         token_hash: String,
         contribution: Option<[u8; 32]>,
+        player: Option<String>,
+        epoch: Epoch,
+    },
+    Contribute {
+        table: String,
+        seat: Seat,
+        value: [u8; 32],
         epoch: Epoch,
     },
     Heartbeat(Node),
@@ -438,6 +446,17 @@ impl SqliteStore {
                     "UPDATE tables SET owner_node = ?2, epoch = 1 WHERE id = ?1",
                     params![t.id, node],
                 )?;
+                if let Some(old) = &t.social.rematch_of {
+                    let linked = tx.execute(
+                        "UPDATE tables SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
+                        params![old, t.id],
+                    )?;
+                    if linked != 1 {
+                        return Err(StoreError::Corrupt(format!(
+                            "table {old} has a rematch already"
+                        )));
+                    }
+                }
                 for a in &t.actions {
                     SqliteStore::insert_action(tx, &t.id, a, t.created_at)?;
                 }
@@ -533,20 +552,47 @@ impl SqliteStore {
                 )?;
                 Ok(Applied::Changed(changed == 1))
             }
+            Write::Contribute {
+                table,
+                seat,
+                value,
+                epoch,
+            } => {
+                let live = SqliteStore::fence(tx, &table, epoch)?;
+                if live.finished_at.is_some() {
+                    return Ok(Applied::Changed(false));
+                }
+                let before: Option<String> = tx.query_row(
+                    "SELECT contributions FROM tables WHERE id = ?1",
+                    params![table],
+                    |r| r.get(0),
+                )?;
+                let mut all = parse_contributions(before.as_deref())?;
+                if all.contains_key(&seat) {
+                    return Ok(Applied::Changed(false));
+                }
+                all.insert(seat, value);
+                tx.execute(
+                    "UPDATE tables SET contributions = ?2, last_active = ?3 WHERE id = ?1",
+                    params![table, contributions_json(&all), crate::table::unix_now()],
+                )?;
+                Ok(Applied::Changed(true))
+            }
             Write::TakeSeat {
                 table,
                 seat,
                 name,
                 token_hash,
                 contribution,
+                player,
                 epoch,
             } => {
                 SqliteStore::fence(tx, &table, epoch)?;
                 let changed = tx.execute(
-                    "UPDATE seats SET name = ?3, token_hash = ?4
+                    "UPDATE seats SET name = ?3, token_hash = ?4, player = ?5
                      WHERE table_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS NULL
                        AND EXISTS (SELECT 1 FROM tables WHERE id = ?1 AND finished_at IS NULL)",
-                    params![table, seat.index() as i64, name, token_hash],
+                    params![table, seat.index() as i64, name, token_hash, player],
                 )?;
                 if changed == 1 {
                     tx.execute(
@@ -643,9 +689,9 @@ impl SqliteStore {
             "INSERT INTO tables (id, game, rules_version, players, options, seed, seed_hash,
                                          config, created_at, finished_at, public, invite_hash,
                                          creator_hash, owner, last_active, fair_secret,
-                                         contributions, ended)
+                                         contributions, ended, rematch, rematch_of, result)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
-                             COALESCE(?17, ?9), ?15, ?16, ?18)",
+                             COALESCE(?17, ?9), ?15, ?16, ?18, ?19, ?20, ?21)",
             params![
                 t.id,
                 t.game,
@@ -671,6 +717,9 @@ impl SqliteStore {
                     .map(|f| contributions_json(&f.contributions)),
                 last_active,
                 ended,
+                t.social.rematch,
+                t.social.rematch_of,
+                t.social.result,
             ],
         )?;
         for s in &t.seats {
@@ -681,9 +730,17 @@ impl SqliteStore {
                 }
             };
             tx.execute(
-                "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![t.id, s.seat.index() as i64, kind, bot, name, token_hash],
+                "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, player)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    t.id,
+                    s.seat.index() as i64,
+                    kind,
+                    bot,
+                    name,
+                    token_hash,
+                    t.social.players.get(&s.seat)
+                ],
             )?;
         }
         Ok(())
@@ -738,7 +795,7 @@ impl SqliteStore {
             .query_row(
                 "SELECT id, game, rules_version, players, options, seed, seed_hash, config,
                         created_at, finished_at, public, invite_hash, creator_hash, owner,
-                        fair_secret, contributions
+                        fair_secret, contributions, rematch, rematch_of, result
                  FROM tables WHERE id = ?1",
                 params![id],
                 |r| {
@@ -765,6 +822,12 @@ impl SqliteStore {
                             r.get::<_, Option<String>>(14)?,
                             r.get::<_, Option<String>>(15)?,
                         ),
+                        Social {
+                            rematch: r.get(16)?,
+                            rematch_of: r.get(17)?,
+                            result: r.get(18)?,
+                            players: BTreeMap::new(),
+                        },
                     ))
                 },
             )
@@ -784,13 +847,15 @@ impl SqliteStore {
             ),
             access,
             (secret, contributions),
+            mut social,
         )) = header
         else {
             return Ok(None);
         };
         let mut seats = Vec::new();
         let mut stmt = conn.prepare(
-            "SELECT seat, kind, bot, name, token_hash FROM seats WHERE table_id = ?1 ORDER BY seat",
+            "SELECT seat, kind, bot, name, token_hash, player FROM seats WHERE table_id = ?1
+             ORDER BY seat",
         )?;
         let rows = stmt.query_map(params![id], |r| {
             Ok((
@@ -799,10 +864,14 @@ impl SqliteStore {
                 r.get::<_, Option<String>>(2)?,
                 r.get::<_, Option<String>>(3)?,
                 r.get::<_, Option<String>>(4)?,
+                r.get::<_, Option<String>>(5)?,
             ))
         })?;
         for row in rows {
-            let (seat, kind, bot, name, token_hash) = row?;
+            let (seat, kind, bot, name, token_hash, player) = row?;
+            if let Some(p) = player {
+                social.players.insert(seat_of(seat)?, p);
+            }
             let kind = match kind.as_str() {
                 "bot" => SeatKind::Bot(bot.unwrap_or_else(|| "heuristic".to_string())),
                 "human" => SeatKind::Human { name, token_hash },
@@ -860,6 +929,7 @@ impl SqliteStore {
             seats,
             actions,
             access,
+            social,
         }))
     }
 }
@@ -965,13 +1035,14 @@ impl Store for SqliteStore {
         .map(Applied::changed)
     }
 
-    fn take_seat(
+    fn take_seat_as(
         &self,
         table: &str,
         seat: Seat,
         name: &str,
         token_hash: &str,
         contribution: Option<[u8; 32]>,
+        player: Option<&str>,
         epoch: Epoch,
     ) -> Result<bool, StoreError> {
         self.write(Write::TakeSeat {
@@ -980,6 +1051,23 @@ impl Store for SqliteStore {
             name: name.to_string(),
             token_hash: token_hash.to_string(),
             contribution,
+            player: player.map(str::to_string),
+            epoch,
+        })
+        .map(Applied::changed)
+    }
+
+    fn contribute(
+        &self,
+        table: &str,
+        seat: Seat,
+        value: [u8; 32],
+        epoch: Epoch,
+    ) -> Result<bool, StoreError> {
+        self.write(Write::Contribute {
+            table: table.to_string(),
+            seat,
+            value,
             epoch,
         })
         .map(Applied::changed)
@@ -1246,7 +1334,8 @@ mod tests {
     #[test]
     fn the_store_contract_holds_in_memory_and_on_file() {
         type Check = fn(&dyn Store);
-        let checks: [(&str, Check); 6] = [
+        let checks: [(&str, Check); 7] = [
+            ("social", contract::social_links),
             ("round", contract::round_trip),
             ("end", contract::end_with_last_action),
             ("idle", contract::idle_and_fill),

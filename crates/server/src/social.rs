@@ -1,0 +1,222 @@
+//! The social side of a table (issue 11, item 5): the in-table chat (what
+//! may be said, how it is cleaned, how much is kept) and the players'
+//! identities (a random key their browser keeps, stored only as a hash).
+//!
+//! Why here and not in the table task: these are pure rules with their own
+//! tests, shared by the WebSocket loop (which refuses a bad message before
+//! it reaches the table) and the lobby's HTTP handlers. Chat carries only
+//! what people type or the emotes they pick, never anything of the game,
+//! so it cannot leak hidden information.
+
+use crate::error::Error;
+use game::Seat;
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// The longest chat message, in characters (after cleaning).
+pub const CHAT_MAX_CHARS: usize = 200;
+/// Chat messages a table keeps in memory (and sends to a newcomer).
+pub const CHAT_KEEP: usize = 50;
+/// Chat messages a connection may send at once...
+pub const CHAT_BURST: u32 = 5;
+/// ...then one per this many seconds.
+pub const CHAT_EVERY_S: u32 = 2;
+
+/// The emotes: fixed codes, drawn by the client (an emoji and a word in
+/// the reader's language).
+pub const EMOTES: &[&str] = &["hi", "gg", "wp", "thanks", "oops", "wow", "think", "laugh"];
+
+/// What somebody said: their cleaned words, or an emote.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Said {
+    /// Words, cleaned ([`clean_chat`]).
+    Text(String),
+    /// One of [`EMOTES`].
+    Emote(&'static str),
+}
+
+impl Said {
+    /// A chat message from its two optional fields: exactly one must be
+    /// there, the text cleaned, the emote one of [`EMOTES`].
+    pub fn parse(text: Option<&str>, emote: Option<&str>) -> Result<Said, Error> {
+        match (text, emote) {
+            (Some(t), None) => clean_chat(t).map(Said::Text),
+            (None, Some(e)) => EMOTES
+                .iter()
+                .find(|x| **x == e)
+                .map(|x| Said::Emote(x))
+                .ok_or_else(|| {
+                    Error::BadInput(format!(
+                        "no emote `{}`",
+                        e.chars().take(20).collect::<String>()
+                    ))
+                }),
+            _ => Err(Error::BadInput(
+                "a chat message has either a text or an emote".to_string(),
+            )),
+        }
+    }
+}
+
+/// A chat message as every reader gets it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChatLine {
+    /// Who said it (`null`: a spectator, at a table that lets them chat).
+    pub seat: Option<Seat>,
+    /// Their display name (a seat's; `null` for a spectator).
+    pub name: Option<String>,
+    /// `text` or `emote`.
+    #[serde(flatten)]
+    pub said: Said,
+    /// Unix seconds.
+    pub at: i64,
+}
+
+/// The last [`CHAT_KEEP`] messages of a table.
+#[derive(Debug, Default)]
+pub struct ChatLog {
+    lines: VecDeque<ChatLine>,
+}
+
+impl ChatLog {
+    /// Keeps `line`, forgetting the oldest beyond [`CHAT_KEEP`].
+    pub fn push(&mut self, line: ChatLine) {
+        if self.lines.len() == CHAT_KEEP {
+            self.lines.pop_front();
+        }
+        self.lines.push_back(line);
+    }
+
+    /// Every kept message, oldest first.
+    pub fn lines(&self) -> Vec<ChatLine> {
+        self.lines.iter().cloned().collect()
+    }
+
+    /// Whether nothing was said.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+}
+
+/// A chat message as people will see it, cleaned like a name (control,
+/// bidirectional and zero-width characters removed, runs of spaces and
+/// line breaks made one space): 1 to [`CHAT_MAX_CHARS`] characters, or
+/// refused (never cut: the writer sees why).
+pub fn clean_chat(raw: &str) -> Result<String, Error> {
+    let mut text = String::with_capacity(raw.len().min(4 * CHAT_MAX_CHARS));
+    let mut count = 0;
+    for c in raw.chars() {
+        if c.is_whitespace() {
+            if !text.is_empty() && !text.ends_with(' ') {
+                text.push(' ');
+                count += 1;
+            }
+            continue;
+        }
+        if c.is_control() || crate::lobby::invisible(c) {
+            continue;
+        }
+        text.push(c);
+        count += 1;
+        if count > CHAT_MAX_CHARS + 1 {
+            break;
+        }
+    }
+    if text.ends_with(' ') {
+        text.pop();
+        count -= 1;
+    }
+    if text.is_empty() || count > CHAT_MAX_CHARS {
+        return Err(Error::BadInput(format!(
+            "a chat message is 1 to {CHAT_MAX_CHARS} visible characters"
+        )));
+    }
+    Ok(text)
+}
+
+/// A person's identity from the key their browser made once (32 random
+/// bytes as 64 lower-case hex digits, kept in its localStorage): the
+/// SHA-256 hex of those 32 bytes. Only this hash is stored; anything but
+/// exactly 64 lower-case hex digits is refused.
+pub fn player_id(key: &str) -> Result<String, Error> {
+    let bad = || {
+        Error::BadInput("a player key is 64 lower-case hex digits (32 random bytes)".to_string())
+    };
+    if key.len() != 64 || !key.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        return Err(bad());
+    }
+    let bytes = crate::fair::parse_hex32("player key", key).map_err(|_| bad())?;
+    Ok(crate::fair::commitment(&bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chat_is_cleaned_like_names_and_capped() {
+        assert_eq!(clean_chat("  hi \n\t there ").unwrap(), "hi there");
+        assert_eq!(clean_chat("a\u{202E}b\u{200B}c\u{0007}").unwrap(), "abc");
+        assert!(clean_chat("\u{200B}\u{202E} \n").is_err());
+        assert!(clean_chat("").is_err());
+        let long = "é".repeat(CHAT_MAX_CHARS);
+        assert_eq!(clean_chat(&long).unwrap(), long);
+        assert!(clean_chat(&format!("{long}x")).is_err());
+        // Invisible characters do not count towards the cap.
+        let padded = format!("{long}{}", "\u{200B}".repeat(1000));
+        assert_eq!(clean_chat(&padded).unwrap(), long);
+    }
+
+    #[test]
+    fn said_is_a_text_or_a_known_emote() {
+        assert_eq!(Said::parse(None, Some("gg")).unwrap(), Said::Emote("gg"));
+        assert!(Said::parse(None, Some("<script>")).is_err());
+        assert!(Said::parse(Some("hi"), Some("gg")).is_err());
+        assert!(Said::parse(None, None).is_err());
+        let line = ChatLine {
+            seat: Some(Seat::new(1)),
+            name: Some("Ann".into()),
+            said: Said::Emote("gg"),
+            at: 5,
+        };
+        assert_eq!(
+            serde_json::to_string(&line).unwrap(),
+            r#"{"seat":"P2","name":"Ann","emote":"gg","at":5}"#
+        );
+    }
+
+    #[test]
+    fn the_chat_log_keeps_the_last_messages() {
+        let mut log = ChatLog::default();
+        for i in 0..(CHAT_KEEP as i64 + 7) {
+            log.push(ChatLine {
+                seat: None,
+                name: None,
+                said: Said::Text(i.to_string()),
+                at: i,
+            });
+        }
+        let lines = log.lines();
+        assert_eq!(lines.len(), CHAT_KEEP);
+        assert_eq!(lines[0].at, 7);
+    }
+
+    #[test]
+    fn player_keys_are_checked_strictly_and_only_hashed() {
+        let key = "0f".repeat(32);
+        let id = player_id(&key).unwrap();
+        assert_eq!(id.len(), 64);
+        assert_ne!(id, key);
+        for bad in [
+            "0F".repeat(32),
+            "0f".repeat(31),
+            "0f".repeat(33),
+            format!("{}zz", "0f".repeat(31)),
+            format!("{} ", "0f".repeat(31)),
+            String::new(),
+        ] {
+            assert!(player_id(&bad).is_err(), "{bad}");
+        }
+    }
+}
