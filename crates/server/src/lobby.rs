@@ -631,6 +631,11 @@ pub struct JoinRequest {
     /// hex digits, made by their own browser (or program).
     #[serde(default)]
     pub contribution: Option<String>,
+    /// The person's identity key (64 hex digits their browser made once
+    /// and keeps): the seat is linked to its hash, for "my games" and
+    /// ratings (issue 11).
+    #[serde(default)]
+    pub player: Option<String>,
 }
 
 /// The body of `POST /api/tables/{id}/fill`.
@@ -659,6 +664,11 @@ async fn join(
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Json<Joined>, Error> {
     let name = clean_name(&req.name)?;
+    let player = req
+        .player
+        .as_deref()
+        .map(crate::social::player_id)
+        .transpose()?;
     let contribution = req
         .contribution
         .as_deref()
@@ -676,6 +686,7 @@ async fn join(
                 name,
                 key: req.key,
                 contribution,
+                player,
                 reply,
             },
         )

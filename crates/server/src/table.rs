@@ -155,6 +155,8 @@ pub enum Command {
         key: Option<String>,
         /// The person's random contribution to a fair deal.
         contribution: Option<[u8; 32]>,
+        /// The person's identity (the hash of their key), if they sent one.
+        player: Option<String>,
         /// The seat and its token.
         reply: oneshot::Sender<Result<(Seat, String), Error>>,
     },
@@ -862,9 +864,10 @@ impl<G: Roster> Table<G> {
                 name,
                 key,
                 contribution,
+                player,
                 reply,
             } => {
-                let answer = self.join(seat, name, key, contribution).await;
+                let answer = self.join(seat, name, key, contribution, player).await;
                 let ok = answer.is_ok();
                 let _ = reply.send(answer);
                 if ok {
@@ -1215,6 +1218,7 @@ impl<G: Roster> Table<G> {
         name: String,
         key: Option<String>,
         contribution: Option<[u8; 32]>,
+        player: Option<String>,
     ) -> Result<(Seat, String), Error> {
         if self.finished {
             return Err(Error::SeatTaken("the game is over".to_string()));
@@ -1243,8 +1247,9 @@ impl<G: Roster> Table<G> {
         let (id, n, h) = (self.id.clone(), name.clone(), hash.clone());
         let contribution = contribution.filter(|_| self.fair.is_some());
         let epoch = self.epoch;
+        let p = player.clone();
         let taken = tokio::task::spawn_blocking(move || {
-            store.take_seat(&id, seat, &n, &h, contribution, epoch)
+            store.take_seat_as(&id, seat, &n, &h, contribution, p.as_deref(), epoch)
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))?
@@ -1262,6 +1267,9 @@ impl<G: Roster> Table<G> {
         };
         if let (Some(fair), Some(c)) = (self.fair.as_mut(), contribution) {
             fair.contributions.insert(seat, c);
+        }
+        if let Some(p) = player {
+            self.social.players.insert(seat, p);
         }
         self.start_if_ready();
         Ok((seat, token))

@@ -233,6 +233,8 @@
     const bytes = new Uint8Array(32);
     crypto.getRandomValues(bytes);
     body.contribution = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    // the identity key this browser keeps (social.js): the server stores only its hash
+    if (RR.identity) body.player = RR.identity();
     const r = await RR.api('/api/tables/' + encodeURIComponent(id) + '/join', 'POST', body);
     RR.saveSeat(id, r.seat, r.token);
     store.setItem('ratrace.contrib.' + id, body.contribution);

@@ -445,3 +445,55 @@ async fn the_rematch_link_survives_a_restart_for_the_player_who_was_away() {
     .await;
     assert_eq!(again["id"], new.as_str());
 }
+
+/// An identity key as a browser makes it.
+fn key(byte: u8) -> String {
+    format!("{byte:02x}").repeat(32)
+}
+
+/// Joins `seat` of `id` as `name` with the identity key `player`.
+async fn join_as(addr: SocketAddr, id: &str, seat: &str, name: &str, player: &str) -> String {
+    let body = json!({"seat": seat, "name": name, "key": key_of(id), "player": player,
+                      "contribution": CONTRIBUTION})
+    .to_string();
+    let (status, v) = http(addr, "POST", &format!("/api/tables/{id}/join"), Some(&body)).await;
+    assert_eq!(status, 200, "{v}");
+    v["token"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_identity_key_is_checked_strictly_and_only_its_hash_is_stored() {
+    let (server, state) = start_state(fresh_store().await, Limits::unlimited()).await;
+    let addr = server.addr;
+    let id = two_humans(addr, json!({})).await;
+    for bad in [
+        json!(key(0xab).to_uppercase()),
+        json!(key(0xab)[..62]),
+        json!(format!("{}0", key(0xab))),
+        json!(format!("{}\u{200B}", &key(0xab)[..63])),
+        json!(format!("{}g", &key(0xab)[..63])),
+        json!(""),
+        json!(12),
+    ] {
+        let body =
+            json!({"seat": "P1", "name": "Ann", "key": key_of(&id), "player": bad}).to_string();
+        let (status, v) = http(addr, "POST", &format!("/api/tables/{id}/join"), Some(&body)).await;
+        assert_eq!(status, 400, "{bad}: {v}");
+    }
+    // Nothing was taken by the refused joins.
+    let mine = key(0xab);
+    join_as(addr, &id, "P1", "Ann", &mine).await;
+    join(addr, &id, "P2").await;
+    let store = state.store();
+    let i = id.clone();
+    let t = tokio::task::spawn_blocking(move || store.load(&i).unwrap().unwrap())
+        .await
+        .unwrap();
+    let ann = &t.social.players[&game::Seat::new(0)];
+    assert_eq!(ann, &server::social::player_id(&mine).unwrap());
+    assert_ne!(ann, &mine);
+    assert!(!t.social.players.contains_key(&game::Seat::new(1)));
+    // The table's public description never shows identities.
+    let (_, info) = http(addr, "GET", &format!("/api/tables/{id}"), None).await;
+    assert!(!info.to_string().contains(ann.as_str()));
+}
