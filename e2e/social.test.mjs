@@ -6,7 +6,7 @@
 // Run: `npm ci --prefix e2e && node --test e2e/`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, pageState, waitForState, joinViaForm, playToEnd } from './helpers.mjs';
+import { startServer, launchBrowser, api, waitForState, joinViaForm, playToEnd } from './helpers.mjs';
 
 let server;
 let browser;
@@ -46,6 +46,7 @@ for (const [label, viewport] of [
       options: { target: 10 },
       seats: [{ kind: 'human' }, { kind: 'human' }, { kind: 'bot', bot: 'random' }],
       bot_delay_ms: 30,
+      public: true,
     });
     const [a, b] = [await (await context()).newPage(), await (await context()).newPage()];
     const errors = [];
@@ -96,8 +97,18 @@ for (const [label, viewport] of [
     // the chat of the old table stays there; the new one starts empty
     await a.locator('#chat').waitFor({ state: 'visible' });
     assert.equal(await a.locator('#chatLines li').count(), 1);
-    const st = await pageState(a);
-    assert.equal(st.seq >= 0, true);
+
+    // the lobby: my games (the finished one with its winner), the finished
+    // games with players and winner, and the leaderboard with both people
+    await a.goto('/');
+    const mine = a.locator('#mineList li').filter({ hasText: 'you played P1' });
+    await mine.first().waitFor();
+    assert.ok((await mine.count()) >= 2, 'the finished table and the rematch');
+    await a.locator('#mineList').filter({ hasText: /won by|nobody won/ }).waitFor();
+    await a.locator('#done li').filter({ hasText: 'with Ann, Bob' }).filter({ hasText: /won by|nobody won/ }).first().waitFor();
+    await a.locator('#leaderboard').filter({ hasText: 'Ann (you)' }).waitFor();
+    await a.locator('#leaderboard').filter({ hasText: 'Bob' }).waitFor();
+    await a.locator('#mine').filter({ hasText: 'Your rating in The Big Cheese' }).waitFor();
     assert.deepEqual(errors, []);
   });
 }

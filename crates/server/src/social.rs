@@ -1,6 +1,7 @@
 //! The social side of a table (issue 11, item 5): the in-table chat (what
-//! may be said, how it is cleaned, how much is kept) and the players'
-//! identities (a random key their browser keeps, stored only as a hash).
+//! may be said, how it is cleaned, how much is kept), the players'
+//! identities (a random key their browser keeps, stored only as a hash),
+//! and their ratings (Weng–Lin, through the `skillratings` crate).
 //!
 //! Why here and not in the table task: these are pure rules with their own
 //! tests, shared by the WebSocket loop (which refuses a bad message before
@@ -150,9 +151,211 @@ pub fn player_id(key: &str) -> Result<String, Error> {
     Ok(crate::fair::commitment(&bytes))
 }
 
+/// Who played a seat of a finished game, for its ratings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rated {
+    /// A person with an identity: its id (the key's hash) and the name
+    /// they played under.
+    Person {
+        /// The identity.
+        id: String,
+        /// The display name at that table.
+        name: String,
+    },
+    /// A bot, by name: a fixed rating per level.
+    Bot(String),
+    /// A person without an identity: counted at the starting rating,
+    /// never stored.
+    Nobody,
+}
+
+/// A finished game's result as the store records it: the outcome, and
+/// who played each seat (for the ratings).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// `bigcheese` or `dalmuti`.
+    pub game: String,
+    /// The outcome, as JSON (`game::Outcome`).
+    pub outcome: String,
+    /// The finishing place of each seat, 1 = first (ties share a place).
+    pub places: Vec<u8>,
+    /// Cut short by a length cap: recorded, not rated.
+    pub capped: bool,
+    /// Who played each seat.
+    pub seats: Vec<Rated>,
+    /// Unix seconds.
+    pub at: i64,
+}
+
+/// A rating: Weng–Lin's mean (`rating`) and its uncertainty.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rating {
+    /// The estimated skill (starts at 25).
+    pub rating: f64,
+    /// How unsure the estimate is (starts at 25/3; shrinks with games).
+    pub uncertainty: f64,
+}
+
+impl Rating {
+    /// Where a new player starts.
+    pub const START: Rating = Rating {
+        rating: 25.0,
+        uncertainty: 25.0 / 3.0,
+    };
+
+    /// What the leaderboard sorts by: the rating less three
+    /// uncertainties, so one lucky game does not top it.
+    pub fn score(&self) -> f64 {
+        self.rating - 3.0 * self.uncertainty
+    }
+}
+
+/// The fixed rating of bot `bot` of `game`: by its level on the game's
+/// ladder (level 1, `random`, 15; each level 6 more: heuristic 21, strong
+/// 27, search 33), with a small fixed uncertainty. Bots are never
+/// updated: they are the fixed points people are measured against.
+pub fn bot_rating(game: &str, bot: &str) -> Rating {
+    let ladder: &[&str] = crate::with_game!(game, G => <G as bots::Roster>::LADDER, _ => &[]);
+    let level = ladder.iter().position(|b| *b == bot).unwrap_or(1);
+    Rating {
+        rating: 15.0 + 6.0 * level as f64,
+        uncertainty: 1.0,
+    }
+}
+
+/// Whether `result` moves anybody's rating: a finished, uncapped game
+/// with at least one person with an identity, and nobody in two seats
+/// (playing oneself would farm points).
+pub fn rateable(result: &GameResult) -> bool {
+    let ids: Vec<&String> = result
+        .seats
+        .iter()
+        .filter_map(|s| match s {
+            Rated::Person { id, .. } => Some(id),
+            _ => None,
+        })
+        .collect();
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    !result.capped
+        && !ids.is_empty()
+        && unique.len() == ids.len()
+        && result.places.len() == result.seats.len()
+}
+
+/// The new ratings of the people of `result` (by seat: `None` where the
+/// seat is not a rated person), from `current` (their ratings before, by
+/// seat; `None`: a first game). Every seat is one team ranked by its
+/// place, ties sharing a rank (Weng–Lin, multi-team), bots at their fixed
+/// rating, people without an identity at the start.
+pub fn rate(result: &GameResult, current: &[Option<Rating>]) -> Vec<Option<Rating>> {
+    use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
+    use skillratings::MultiTeamOutcome;
+    let before: Vec<[WengLinRating; 1]> = result
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let r = match s {
+                Rated::Person { .. } => current.get(i).copied().flatten().unwrap_or(Rating::START),
+                Rated::Bot(b) => bot_rating(&result.game, b),
+                Rated::Nobody => Rating::START,
+            };
+            [WengLinRating {
+                rating: r.rating,
+                uncertainty: r.uncertainty,
+            }]
+        })
+        .collect();
+    let teams: Vec<(&[WengLinRating], MultiTeamOutcome)> = before
+        .iter()
+        .zip(&result.places)
+        .map(|(r, place)| (&r[..], MultiTeamOutcome::new(usize::from(*place))))
+        .collect();
+    // Card games with dice and deals: luck decides more than in chess, so
+    // a wider skill class (beta) than the default 25/6.
+    let config = WengLinConfig {
+        beta: 25.0 / 3.0,
+        ..WengLinConfig::new()
+    };
+    let after = weng_lin_multi_team(&teams, &config);
+    result
+        .seats
+        .iter()
+        .zip(after)
+        .map(|(s, team)| match s {
+            Rated::Person { .. } => team.first().map(|r| Rating {
+                rating: r.rating,
+                uncertainty: r.uncertainty,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn result(places: Vec<u8>, seats: Vec<Rated>) -> GameResult {
+        GameResult {
+            game: "bigcheese".to_string(),
+            outcome: "{}".to_string(),
+            places,
+            capped: false,
+            seats,
+            at: 0,
+        }
+    }
+
+    fn person(id: &str) -> Rated {
+        Rated::Person {
+            id: id.to_string(),
+            name: id.to_string(),
+        }
+    }
+
+    #[test]
+    fn winning_raises_a_rating_and_losing_lowers_it_bots_stay_fixed() {
+        let r = result(
+            vec![1, 2, 3],
+            vec![person("a"), Rated::Bot("heuristic".into()), person("b")],
+        );
+        assert!(rateable(&r));
+        let new = rate(&r, &[None, None, None]);
+        assert!(new[0].unwrap().rating > 25.0);
+        assert!(new[2].unwrap().rating < 25.0);
+        assert!(new[0].unwrap().uncertainty < Rating::START.uncertainty);
+        assert_eq!(new[1], None);
+        // Beating a stronger bot is worth more than beating a weaker one.
+        let vs = |bot: &str| {
+            let r = result(vec![1, 2], vec![person("a"), Rated::Bot(bot.into())]);
+            rate(&r, &[None, None])[0].unwrap().rating
+        };
+        assert!(vs("search") > vs("random"));
+        assert!(bot_rating("dalmuti", "search").rating > bot_rating("dalmuti", "random").rating);
+    }
+
+    #[test]
+    fn ties_share_a_rank_and_some_games_do_not_count() {
+        let tie = result(vec![1, 1], vec![person("a"), person("b")]);
+        let new = rate(&tie, &[None, None]);
+        assert!((new[0].unwrap().rating - new[1].unwrap().rating).abs() < 1e-9);
+        assert!((new[0].unwrap().rating - 25.0).abs() < 1e-9);
+        // Oneself in two seats, nobody with an identity, a capped game.
+        assert!(!rateable(&result(
+            vec![1, 2],
+            vec![person("a"), person("a")]
+        )));
+        assert!(!rateable(&result(
+            vec![1, 2],
+            vec![Rated::Nobody, Rated::Bot("random".into())]
+        )));
+        let mut capped = result(vec![1, 2], vec![person("a"), Rated::Nobody]);
+        capped.capped = true;
+        assert!(!rateable(&capped));
+    }
 
     #[test]
     fn chat_is_cleaned_like_names_and_capped() {

@@ -389,6 +389,11 @@ fn spawn_game<G: Roster>(
         if repair {
             table.repair().await;
         }
+        if over && table.social.result.is_none() {
+            // A game that ended without its result recorded (a crash in
+            // between, or a table from before results were kept).
+            table.record_result();
+        }
         table.run(rx, ctx.closing).await;
     });
     Ok(TableHandle { tx })
@@ -1093,6 +1098,7 @@ impl<G: Roster> Table<G> {
         self.last_activity = self.turn_started;
         if ends {
             self.finished = true;
+            self.record_result();
         } else if self.seq >= self.limits.max_actions as u64 {
             // The server's length cap: the game ends, abandoned, its record
             // kept (F6).
@@ -1444,6 +1450,51 @@ impl<G: Roster> Table<G> {
         tracing::info!(table = %self.id, rematch = %id, "rematch");
         self.social.rematch = Some(id.clone());
         Ok(answer(id))
+    }
+
+    /// Records the game's result and moves its people's ratings (issue 11),
+    /// off this task: the store records it once, whoever asks again.
+    fn record_result(&mut self) {
+        let Some(outcome) = self.game.outcome() else {
+            return;
+        };
+        if self.abandoned {
+            return;
+        }
+        let Ok(json) = serde_json::to_string(&outcome) else {
+            return;
+        };
+        let seats = (0..outcome.places.len())
+            .map(|i| {
+                let seat = Seat::new(i);
+                match self.seats.get(i).map(|s| &s.kind) {
+                    Some(SeatKind::Human { name, .. }) => match self.social.players.get(&seat) {
+                        Some(id) => crate::social::Rated::Person {
+                            id: id.clone(),
+                            name: name.clone().unwrap_or_default(),
+                        },
+                        None => crate::social::Rated::Nobody,
+                    },
+                    Some(SeatKind::Bot(b)) => crate::social::Rated::Bot(b.clone()),
+                    None => crate::social::Rated::Bot("heuristic".to_string()),
+                }
+            })
+            .collect();
+        let result = crate::social::GameResult {
+            game: G::NAME.to_string(),
+            outcome: json.clone(),
+            places: outcome.places.clone(),
+            capped: outcome.capped,
+            seats,
+            at: unix_now(),
+        };
+        self.social.result = Some(json);
+        let (store, id) = (Arc::clone(&self.store), self.id.clone());
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = store.record_result(&id, &result) {
+                tracing::error!(table = %id, "recording the result failed: {e}");
+            }
+        });
     }
 
     /// A chat message from connection `conn`: kept and sent to every

@@ -192,7 +192,7 @@
     'mine.title': 'My games', 'mine.none': 'No games yet from this browser.', 'mine.live': 'in progress', 'mine.open': 'waiting for players',
     'mine.abandoned': 'abandoned', 'mine.you': 'you played {seat}', 'mine.rating': 'Your rating in {game}: {r}',
     'lobby.winner': 'won by {who}', 'lobby.nobody': 'nobody won', 'lobby.with': 'with {who}',
-    'board.title': 'Leaderboard', 'board.player': 'Player', 'board.rating': 'Rating', 'board.bot': 'bot, level {n}',
+    'board.title': 'Leaderboard', 'board.player': 'Player', 'board.rating': 'Rating',
     'board.games': { one: '{n} game', other: '{n} games' }, 'board.none': 'Nobody is rated yet: finish a game to appear here.',
     'board.you': 'you', 'board.about': 'Weng–Lin ratings (like TrueSkill): finished games against people and bots count; bots keep a fixed rating per level.',
   };

@@ -192,7 +192,7 @@
     'mine.title': 'Mes parties', 'mine.none': 'Pas encore de partie depuis ce navigateur.', 'mine.live': 'en cours', 'mine.open': 'en attente de joueurs',
     'mine.abandoned': 'abandonnée', 'mine.you': 'vous avez joué {seat}', 'mine.rating': 'Votre classement à {game} : {r}',
     'lobby.winner': 'gagnée par {who}', 'lobby.nobody': 'personne n\'a gagné', 'lobby.with': 'avec {who}',
-    'board.title': 'Classement', 'board.player': 'Joueur', 'board.rating': 'Cote', 'board.bot': 'bot, niveau {n}',
+    'board.title': 'Classement', 'board.player': 'Joueur', 'board.rating': 'Cote',
     'board.games': { one: '{n} partie', other: '{n} parties' }, 'board.none': 'Personne n\'est encore classé : finissez une partie pour apparaître ici.',
     'board.you': 'vous', 'board.about': 'Cotes Weng–Lin (comme TrueSkill) : les parties finies contre des personnes et des bots comptent ; les bots ont une cote fixe par niveau.',
   };

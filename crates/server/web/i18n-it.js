@@ -191,7 +191,7 @@
     'mine.title': 'Le mie partite', 'mine.none': 'Ancora nessuna partita da questo browser.', 'mine.live': 'in corso', 'mine.open': 'in attesa di giocatori',
     'mine.abandoned': 'abbandonata', 'mine.you': 'hai giocato {seat}', 'mine.rating': 'Il tuo punteggio a {game}: {r}',
     'lobby.winner': 'vinta da {who}', 'lobby.nobody': 'nessun vincitore', 'lobby.with': 'con {who}',
-    'board.title': 'Classifica', 'board.player': 'Giocatore', 'board.rating': 'Punteggio', 'board.bot': 'bot, livello {n}',
+    'board.title': 'Classifica', 'board.player': 'Giocatore', 'board.rating': 'Punteggio',
     'board.games': { one: '{n} partita', other: '{n} partite' }, 'board.none': 'Ancora nessuno in classifica: finisci una partita per comparire qui.',
     'board.you': 'tu', 'board.about': 'Punteggi Weng–Lin (come TrueSkill): contano le partite finite contro persone e bot; i bot hanno un punteggio fisso per livello.',
   };

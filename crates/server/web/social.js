@@ -176,4 +176,110 @@
   };
 
   if (RR.onLang) RR.onLang(() => $('chat') && renderChat());
+
+  /* ---------- lobby: players and winner, my games, leaderboard ---------- */
+
+  /** A seat of a table list in words: a person's name, a bot by its level name. */
+  const seatName = (s) => (s.kind === 'bot' ? '🤖 ' + t('bot.' + s.bot) : s.name || RR.seatId(s.seat));
+  const byId = (seats, id) => (seats || []).find((s) => RR.seatId(s.seat) === RR.seatId(id));
+
+  /** What a line of a table list adds: who plays, and who won (lobby.js hook). */
+  S.tableExtra = function (tb) {
+    if (!tb.seats || !tb.seats.length) return null;
+    const names = tb.seats.map(seatName).join(', ');
+    const parts = [t('lobby.with', { who: names })];
+    if (tb.winners) parts.push(tb.winners.length ? t('lobby.winner', { who: tb.winners.map((w) => seatName(byId(tb.seats, w) || { seat: w })).join(' & ') }) : t('lobby.nobody'));
+    return el('span', { class: 'mute', text: parts.join(' · ') });
+  };
+
+  function section(id, after) {
+    let box = $(id);
+    if (!box) {
+      box = el('section', { id });
+      const ref = $(after);
+      ref.parentNode.insertBefore(box, ref.nextSibling);
+    }
+    return box;
+  }
+
+  S.mine = null;
+  S.board = { game: 'bigcheese', data: null };
+
+  function renderMine() {
+    const box = section('mine', 'create');
+    const m = S.mine;
+    const rows = [];
+    if (m && m.games.length) {
+      m.games.forEach((g) => {
+        const status =
+          g.status === 'finished'
+            ? g.winners
+              ? g.winners.length
+                ? t('lobby.winner', { who: g.winners.map((w) => seatName(byId(g.seats, w) || { seat: w })).join(' & ') })
+                : t('lobby.nobody')
+              : ''
+            : t(g.status === 'abandoned' ? 'mine.abandoned' : g.status === 'open' ? 'mine.open' : 'mine.live');
+        const links = g.status === 'finished' ? [el('a', { href: '/replay/' + g.id, text: t('lobby.replay') }), el('a', { href: '/t/' + g.id, text: t('lobby.result') })] : [el('a', { href: '/t/' + g.id, text: t('lobby.back', { seat: RR.seatId(g.seat) }) })];
+        rows.push(el('li', {}, el('b', { text: RR.gameName(g.game) }), el('span', { class: 'mute', text: RR.when(g.created_at) }), el('span', { text: t('mine.you', { seat: RR.seatId(g.seat) }) }), el('span', { text: status }), el('span', { class: 'grow' }), links));
+      });
+    } else rows.push(el('li', { class: 'mute', text: m ? t('mine.none') : '…' }));
+    const ratings = m ? m.ratings.map((r) => el('p', { text: t('mine.rating', { game: RR.gameName(r.game), r: Math.round(r.rating) + ' ± ' + Math.round(r.uncertainty) }) + ' · ' + t('board.games', { n: r.games }) })) : [];
+    put(box, el('h2', { text: t('mine.title') }), ratings, el('ul', { id: 'mineList', class: 'plain' }, rows));
+  }
+
+  function renderBoard() {
+    const box = section('leaderboard', 'mine');
+    const b = S.board;
+    const pick = el(
+      'select',
+      { 'aria-label': t('lobby.game'), onchange: (e) => loadBoard(e.target.value) },
+      ['bigcheese', 'dalmuti'].map((g) => el('option', { value: g, text: RR.gameName(g), selected: g === b.game }))
+    );
+    const me = S.mine && S.mine.player;
+    let body;
+    if (!b.data) body = el('p', { class: 'mute', text: '…' });
+    else {
+      const rows = b.data.players.map((p, i) => el('tr', { class: p.player === me ? 'ok' : '' }, el('td', { text: i + 1 }), el('td', { text: p.name + (p.player === me ? ' (' + t('board.you') + ')' : '') }), el('td', { text: Math.round(p.rating) + ' ± ' + Math.round(p.uncertainty) }), el('td', { text: t('board.games', { n: p.games }) })));
+      const bots = b.data.bots.map((x) => el('tr', { class: 'mute' }, el('td', { text: '' }), el('td', { text: '🤖 ' + t('bot.' + x.bot) }), el('td', { text: String(Math.round(x.rating)) }), el('td', { text: '' })));
+      body = [
+        b.data.players.length ? null : el('p', { class: 'mute', text: t('board.none') }),
+        el('table', { class: 'res' }, el('tr', {}, el('th', { text: '#' }), el('th', { text: t('board.player') }), el('th', { text: t('board.rating') }), el('th', { text: '' })), rows, bots),
+      ];
+    }
+    put(box, el('h2', { text: t('board.title') }), el('p', { class: 'row' }, pick), body, el('p', { class: 'mute', text: t('board.about') }));
+  }
+
+  async function loadMine() {
+    try {
+      const r = await fetch('/api/me/games', { headers: { 'X-Ratrace-Key': RR.identity() } });
+      S.mine = r.ok ? await r.json() : { player: null, games: [], ratings: [] };
+    } catch (e) {
+      S.mine = { player: null, games: [], ratings: [] };
+    }
+    renderMine();
+    renderBoard();
+  }
+
+  async function loadBoard(game) {
+    S.board.game = game;
+    try {
+      S.board.data = await RR.api('/api/leaderboard/' + encodeURIComponent(game));
+    } catch (e) {
+      S.board.data = { players: [], bots: [] };
+    }
+    renderBoard();
+  }
+
+  if ($('create')) {
+    RR.boot(() => {
+      renderMine();
+      renderBoard();
+      RR.onLang(() => {
+        renderMine();
+        renderBoard();
+      });
+      loadMine();
+      loadBoard(S.board.game);
+    });
+  }
 })();

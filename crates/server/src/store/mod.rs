@@ -239,6 +239,84 @@ pub struct TableSummary {
     pub status: &'static str,
     /// Unix seconds.
     pub created_at: i64,
+    /// Unix seconds, once over.
+    pub finished_at: Option<i64>,
+    /// Who sits where (names of people who joined, bots by name).
+    pub seats: Vec<SeatSummary>,
+    /// The winners, once the result is recorded (empty: nobody won).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winners: Option<Vec<Seat>>,
+}
+
+/// A seat in a list of tables.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeatSummary {
+    /// The seat.
+    pub seat: Seat,
+    /// `human` or `bot`.
+    pub kind: &'static str,
+    /// A person's display name once joined; a bot's name.
+    pub name: Option<String>,
+    /// The bot's name for a bot seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+}
+
+impl SeatSummary {
+    /// A stored seat row (`kind`, `bot`, `name`) as a summary.
+    pub(crate) fn of(seat: Seat, kind: &str, bot: Option<String>, name: Option<String>) -> Self {
+        if kind == "bot" {
+            let bot = bot.unwrap_or_else(|| "heuristic".to_string());
+            SeatSummary {
+                seat,
+                kind: "bot",
+                name: Some(bot.clone()),
+                bot: Some(bot),
+            }
+        } else {
+            SeatSummary {
+                seat,
+                kind: "human",
+                name,
+                bot: None,
+            }
+        }
+    }
+}
+
+/// The winners a stored result names (`None` without a result).
+pub(crate) fn winners_of(result: Option<&str>) -> Option<Vec<Seat>> {
+    let outcome: game::Outcome = serde_json::from_str(result?).ok()?;
+    Some(outcome.winners)
+}
+
+/// A game of one person ("my games"): the table and their seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerGame {
+    /// The table.
+    #[serde(flatten)]
+    pub table: TableSummary,
+    /// The person's seat there.
+    pub seat: Seat,
+}
+
+/// A line of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatingRow {
+    /// The game.
+    pub game: String,
+    /// The person's id (the hash of their key).
+    pub player: String,
+    /// The name they last played under.
+    pub name: String,
+    /// The estimated skill.
+    pub rating: f64,
+    /// Its uncertainty.
+    pub uncertainty: f64,
+    /// What the board sorts by: rating less three uncertainties.
+    pub score: f64,
+    /// Rated games played.
+    pub games: u64,
 }
 
 /// A table's ownership epoch: the fencing token of issue 9. Every claim
@@ -423,6 +501,26 @@ pub trait Store: Send + Sync + 'static {
         value: [u8; 32],
         epoch: Epoch,
     ) -> Result<bool, StoreError>;
+
+    /// Records a finished game's result once (its outcome on the table)
+    /// and, if it counts ([`crate::social::rateable`]), moves the ratings
+    /// of its people, in one transaction. `false` (nothing changed) if a
+    /// result is recorded already or the table did not end by the rules.
+    fn record_result(
+        &self,
+        table: &str,
+        result: &crate::social::GameResult,
+    ) -> Result<bool, StoreError>;
+
+    /// The tables where person `player` took a seat, newest first, at
+    /// most `limit`.
+    fn games_of(&self, player: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError>;
+
+    /// The best rated people of `game`, at most `limit`.
+    fn leaderboard(&self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StoreError>;
+
+    /// Person `player`'s rating in every game they are rated in.
+    fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError>;
 
     /// One table with its seats and actions.
     fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError>;

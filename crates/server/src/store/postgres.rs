@@ -58,9 +58,9 @@
 use super::migrate::{self, MIGRATIONS};
 use super::Change;
 use super::{
-    contributions_json, parse_contributions, seat_of, Access, Done, Epoch, Node, Ownership,
-    SeatKind, Social, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable,
-    TableDump, TableSummary,
+    contributions_json, parse_contributions, seat_of, winners_of, Access, Done, Epoch, Node,
+    Ownership, PlayerGame, RatingRow, SeatKind, SeatSummary, Social, Store, StoreError,
+    StoredAction, StoredFair, StoredSeat, StoredTable, TableDump, TableSummary,
 };
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime, Transaction};
 use game::Seat;
@@ -107,9 +107,203 @@ const MIGRATION_LOCK: i64 = 0x0072_6174_7261_6365;
 /// The lobby's list: the newest public tables (as SQLite's `LIST`).
 const LIST: &str = "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
         (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id
-           AND s.kind = 'human' AND s.token_hash IS NULL)
+           AND s.kind = 'human' AND s.token_hash IS NULL), t.result
      FROM tables t WHERE t.public = 1
      ORDER BY t.created_at DESC LIMIT $1";
+
+/// The tables a person sat at, newest first, with their seat (as
+/// SQLite's `GAMES_OF`).
+const GAMES_OF: &str = "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
+        (SELECT COUNT(*) FROM seats f WHERE f.table_id = t.id
+           AND f.kind = 'human' AND f.token_hash IS NULL), t.result, s.seat
+     FROM seats s JOIN tables t ON t.id = s.table_id
+     WHERE s.player = $1 ORDER BY t.created_at DESC LIMIT $2";
+
+/// The columns of a rating row.
+/// Lines of a table list (the rows of [`LIST`] or [`GAMES_OF`]) with
+/// their seats, read in one more query; the seat of [`GAMES_OF`]'s rows.
+async fn summaries(
+    pool: Pool,
+    sql: &'static str,
+    params: Params,
+) -> Result<Vec<(TableSummary, Option<i64>)>, StoreError> {
+    let rows = query(pool.clone(), sql, params).await?;
+    let ids = ids(&rows)?;
+    let client = pool.get().await?;
+    let stmt = client
+        .prepare_cached(
+            "SELECT table_id, seat, kind, bot, name FROM seats WHERE table_id = ANY($1)
+             ORDER BY table_id, seat",
+        )
+        .await?;
+    let mut seats: std::collections::HashMap<String, Vec<SeatSummary>> =
+        std::collections::HashMap::new();
+    for r in client.query(&stmt, &[&ids]).await? {
+        let kind: String = r.try_get(2)?;
+        seats
+            .entry(r.try_get(0)?)
+            .or_default()
+            .push(SeatSummary::of(
+                seat_of(r.try_get(1)?)?,
+                &kind,
+                r.try_get(3)?,
+                r.try_get(4)?,
+            ));
+    }
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let id: String = r.try_get(0)?;
+        let players: i64 = r.try_get(2)?;
+        let finished_at: Option<i64> = r.try_get(4)?;
+        let ended: Option<String> = r.try_get(5)?;
+        let free_seats = usize::try_from(r.try_get::<_, i64>(6)?).unwrap_or(0);
+        let result: Option<String> = r.try_get(7)?;
+        let seat: Option<i64> = if r.len() > 8 { r.try_get(8)? } else { None };
+        out.push((
+            TableSummary {
+                seats: seats.remove(&id).unwrap_or_default(),
+                id,
+                game: r.try_get(1)?,
+                players: usize::try_from(players).unwrap_or(0),
+                free_seats,
+                status: if ended.as_deref() == Some("abandoned") {
+                    "abandoned"
+                } else if finished_at.is_some() {
+                    "finished"
+                } else if free_seats > 0 {
+                    "open"
+                } else {
+                    "playing"
+                },
+                created_at: r.try_get(3)?,
+                finished_at,
+                winners: winners_of(result.as_deref()),
+            },
+            seat,
+        ));
+    }
+    Ok(out)
+}
+
+fn rating_row(r: &Row) -> Result<RatingRow, StoreError> {
+    Ok(RatingRow {
+        game: r.try_get(0)?,
+        player: r.try_get(1)?,
+        name: r.try_get(2)?,
+        rating: r.try_get(3)?,
+        uncertainty: r.try_get(4)?,
+        score: r.try_get(5)?,
+        games: u64::try_from(r.try_get::<_, i64>(6)?).unwrap_or(0),
+    })
+}
+
+/// Records a result and moves the ratings (see [`Store::record_result`]):
+/// the people's rating rows are made if missing and locked in byte order
+/// of their ids, so two games ending together never wait for each other
+/// in a cycle, and neither loses the other's update.
+async fn record(
+    pool: Pool,
+    table: String,
+    result: crate::social::GameResult,
+) -> Result<bool, StoreError> {
+    use crate::social::{Rated, Rating};
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE tables SET result = $2 WHERE id = $1 AND result IS NULL
+               AND finished_at IS NOT NULL AND ended = 'over'",
+        )
+        .await?;
+    if tx.execute(&stmt, &[&table, &result.outcome]).await? != 1 {
+        return Ok(false);
+    }
+    if crate::social::rateable(&result) {
+        let mut people: Vec<&String> = result
+            .seats
+            .iter()
+            .filter_map(|s| match s {
+                Rated::Person { id, .. } => Some(id),
+                _ => None,
+            })
+            .collect();
+        people.sort();
+        let start = Rating::START;
+        let stmt = tx
+            .prepare_cached(
+                "INSERT INTO ratings (game, player, name, rating, uncertainty, score, games,
+                                      updated_at)
+                 VALUES ($1, $2, '', $3, $4, $5, 0, $6) ON CONFLICT (game, player) DO NOTHING",
+            )
+            .await?;
+        for id in &people {
+            tx.execute(
+                &stmt,
+                &[
+                    &result.game,
+                    id,
+                    &start.rating,
+                    &start.uncertainty,
+                    &start.score(),
+                    &result.at,
+                ],
+            )
+            .await?;
+        }
+        let stmt = tx
+            .prepare_cached(
+                "SELECT player, rating, uncertainty FROM ratings
+                 WHERE game = $1 AND player = ANY($2) ORDER BY player FOR UPDATE",
+            )
+            .await?;
+        let mut now = std::collections::HashMap::new();
+        for r in tx.query(&stmt, &[&result.game, &people]).await? {
+            let player: String = r.try_get(0)?;
+            now.insert(
+                player,
+                Rating {
+                    rating: r.try_get(1)?,
+                    uncertainty: r.try_get(2)?,
+                },
+            );
+        }
+        let current: Vec<Option<Rating>> = result
+            .seats
+            .iter()
+            .map(|s| match s {
+                Rated::Person { id, .. } => now.get(id).copied(),
+                _ => None,
+            })
+            .collect();
+        let new = crate::social::rate(&result, &current);
+        let stmt = tx
+            .prepare_cached(
+                "UPDATE ratings SET name = $3, rating = $4, uncertainty = $5, score = $6,
+                   games = games + 1, updated_at = $7
+                 WHERE game = $1 AND player = $2",
+            )
+            .await?;
+        for (seat, rating) in result.seats.iter().zip(new) {
+            if let (Rated::Person { id, name }, Some(r)) = (seat, rating) {
+                tx.execute(
+                    &stmt,
+                    &[
+                        &result.game,
+                        id,
+                        name,
+                        &r.rating,
+                        &r.uncertainty,
+                        &r.score(),
+                        &result.at,
+                    ],
+                )
+                .await?;
+            }
+        }
+    }
+    tx.commit().await?;
+    Ok(true)
+}
 
 /// The sweep: ends as abandoned (at `$3`) the unfinished tables idle since
 /// `$1`, or never started and idle since `$2` (as SQLite's `IDLE`).
@@ -1494,35 +1688,72 @@ impl Store for PgStore {
     }
 
     fn list(&self, limit: usize) -> Result<Vec<TableSummary>, StoreError> {
-        let rows = self.block(query(
+        let lines = self.block(summaries(
             self.pool(),
             LIST,
             vec![Box::new(i64::try_from(limit).unwrap_or(i64::MAX))],
         ))?;
-        let mut out = Vec::with_capacity(rows.len());
-        for r in rows {
-            let players: i64 = r.try_get(2)?;
-            let finished_at: Option<i64> = r.try_get(4)?;
-            let ended: Option<String> = r.try_get(5)?;
-            let free_seats = usize::try_from(r.try_get::<_, i64>(6)?).unwrap_or(0);
-            out.push(TableSummary {
-                id: r.try_get(0)?,
-                game: r.try_get(1)?,
-                players: usize::try_from(players).unwrap_or(0),
-                free_seats,
-                status: if ended.as_deref() == Some("abandoned") {
-                    "abandoned"
-                } else if finished_at.is_some() {
-                    "finished"
-                } else if free_seats > 0 {
-                    "open"
-                } else {
-                    "playing"
-                },
-                created_at: r.try_get(3)?,
-            });
-        }
-        Ok(out)
+        Ok(lines.into_iter().map(|(t, _)| t).collect())
+    }
+
+    fn record_result(
+        &self,
+        table: &str,
+        result: &crate::social::GameResult,
+    ) -> Result<bool, StoreError> {
+        let recorded = self.block(record(self.pool(), table.to_string(), result.clone()));
+        self.lobby_changed(recorded.as_ref().is_ok_and(|&r| r));
+        recorded
+    }
+
+    fn games_of(&self, player: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError> {
+        let lines = self.block(summaries(
+            self.pool(),
+            GAMES_OF,
+            vec![
+                Box::new(player.to_string()),
+                Box::new(i64::try_from(limit).unwrap_or(i64::MAX)),
+            ],
+        ))?;
+        lines
+            .into_iter()
+            .map(|(table, seat)| {
+                Ok(PlayerGame {
+                    table,
+                    seat: seat_of(seat.unwrap_or(-1))?,
+                })
+            })
+            .collect()
+    }
+
+    fn leaderboard(&self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StoreError> {
+        const BOARD: &str = concat!(
+            "SELECT game, player, name, rating, uncertainty, score, games FROM ratings",
+            " WHERE game = $1 ORDER BY score DESC, player LIMIT $2"
+        );
+        let rows = self.block(query(
+            self.pool(),
+            BOARD,
+            vec![
+                Box::new(game.to_string()),
+                Box::new(i64::try_from(limit).unwrap_or(i64::MAX)),
+            ],
+        ))?;
+        rows.iter().map(rating_row).collect()
+    }
+
+    fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
+        const MINE: &str = concat!(
+            "SELECT game, player, name, rating, uncertainty, score, games FROM ratings",
+            " WHERE player = $1 AND game = ANY($2) ORDER BY game"
+        );
+        let games: Vec<String> = crate::GAMES.iter().map(|g| g.to_string()).collect();
+        let rows = self.block(query(
+            self.pool(),
+            MINE,
+            vec![Box::new(player.to_string()), Box::new(games)],
+        ))?;
+        rows.iter().map(rating_row).collect()
     }
 
     fn heartbeat(&self, node: &Node) -> Result<(), StoreError> {
@@ -1830,6 +2061,11 @@ mod tests {
     #[test]
     fn contract_social_links() {
         on_fresh(|s| contract::social_links(s.as_ref()));
+    }
+
+    #[test]
+    fn contract_results_and_ratings() {
+        on_fresh(|s| contract::results_and_ratings(s.as_ref()));
     }
 
     #[test]

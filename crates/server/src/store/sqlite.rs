@@ -16,9 +16,9 @@
 
 use super::migrate::{self, MIGRATIONS};
 use super::{
-    contributions_json, parse_contributions, seat_of, Access, Done, Epoch, Node, Ownership,
-    SeatKind, Social, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable,
-    TableDump, TableSummary,
+    contributions_json, parse_contributions, seat_of, winners_of, Access, Done, Epoch, Node,
+    Ownership, PlayerGame, RatingRow, SeatKind, SeatSummary, Social, Store, StoreError,
+    StoredAction, StoredFair, StoredSeat, StoredTable, TableDump, TableSummary,
 };
 use game::Seat;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -142,6 +142,11 @@ enum Write {
     },
     /// Stores this secret unless the site has one; reads the site's back.
     SiteSecret(String),
+    /// A finished game's result and the ratings it moves.
+    Result {
+        table: String,
+        result: Box<crate::social::GameResult>,
+    },
 }
 
 /// Columns added after the first schema (issue 8), with their types;
@@ -161,9 +166,101 @@ const ADDED_COLUMNS: &[(&str, &str)] = &[
 /// scan of every table (F9).
 const LIST: &str = "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
         (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id
-           AND s.kind = 'human' AND s.token_hash IS NULL)
+           AND s.kind = 'human' AND s.token_hash IS NULL), t.result
      FROM tables t WHERE t.public = 1
      ORDER BY t.created_at DESC LIMIT ?1";
+
+/// The tables a person sat at, newest first, with their seat (through
+/// the index on `seats.player`).
+const GAMES_OF: &str = "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
+        (SELECT COUNT(*) FROM seats f WHERE f.table_id = t.id
+           AND f.kind = 'human' AND f.token_hash IS NULL), t.result, s.seat
+     FROM seats s JOIN tables t ON t.id = s.table_id
+     WHERE s.player = ?1 ORDER BY t.created_at DESC LIMIT ?2";
+
+/// One line of a table list as read: id, game, players, created,
+/// finished, ended, free seats, result.
+type ListRow = (
+    String,
+    String,
+    i64,
+    i64,
+    Option<i64>,
+    Option<String>,
+    i64,
+    Option<String>,
+);
+
+fn list_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListRow> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+        r.get(6)?,
+        r.get(7)?,
+    ))
+}
+
+/// A table list's line with its seats.
+fn summary(conn: &Connection, row: ListRow) -> Result<TableSummary, StoreError> {
+    let (id, game, players, created_at, finished_at, ended, free, result) = row;
+    let free_seats = usize::try_from(free).unwrap_or(0);
+    let seats = conn
+        .prepare_cached(
+            "SELECT seat, kind, bot, name FROM seats WHERE table_id = ?1 ORDER BY seat",
+        )?
+        .query_map(params![id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get::<_, Option<String>>(3)?,
+            ))
+        })?
+        .map(|row| {
+            let (seat, kind, bot, name) = row?;
+            Ok(SeatSummary::of(seat_of(seat)?, &kind, bot, name))
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    Ok(TableSummary {
+        id,
+        game,
+        players: usize::try_from(players).unwrap_or(0),
+        free_seats,
+        status: if ended.as_deref() == Some("abandoned") {
+            "abandoned"
+        } else if finished_at.is_some() {
+            "finished"
+        } else if free_seats > 0 {
+            "open"
+        } else {
+            "playing"
+        },
+        created_at,
+        finished_at,
+        seats,
+        winners: winners_of(result.as_deref()),
+    })
+}
+
+/// A rating row as read: game, player, name, rating, uncertainty, score,
+/// games.
+fn rating_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RatingRow> {
+    Ok(RatingRow {
+        game: r.get(0)?,
+        player: r.get(1)?,
+        name: r.get(2)?,
+        rating: r.get(3)?,
+        uncertainty: r.get(4)?,
+        score: r.get(5)?,
+        games: u64::try_from(r.get::<_, i64>(6)?).unwrap_or(0),
+    })
+}
+
+const RATING_COLUMNS: &str = "game, player, name, rating, uncertainty, score, games";
 
 /// How far behind the time of a table's last action its `last_active`
 /// may be, in seconds (see the append).
@@ -663,6 +760,61 @@ impl SqliteStore {
                     params![table, node, epoch],
                 )?;
                 Ok(Applied::Changed(changed == 1))
+            }
+            Write::Result { table, result } => {
+                let changed = tx
+                    .prepare_cached(
+                        "UPDATE tables SET result = ?2 WHERE id = ?1 AND result IS NULL
+                           AND finished_at IS NOT NULL AND ended = 'over'",
+                    )?
+                    .execute(params![table, result.outcome])?;
+                if changed != 1 {
+                    return Ok(Applied::Changed(false));
+                }
+                if !crate::social::rateable(&result) {
+                    return Ok(Applied::Changed(true));
+                }
+                let mut current = Vec::with_capacity(result.seats.len());
+                for seat in &result.seats {
+                    current.push(match seat {
+                        crate::social::Rated::Person { id, .. } => tx
+                            .prepare_cached(
+                                "SELECT rating, uncertainty FROM ratings
+                                 WHERE game = ?1 AND player = ?2",
+                            )?
+                            .query_row(params![result.game, id], |r| {
+                                Ok(crate::social::Rating {
+                                    rating: r.get(0)?,
+                                    uncertainty: r.get(1)?,
+                                })
+                            })
+                            .optional()?,
+                        _ => None,
+                    });
+                }
+                let new = crate::social::rate(&result, &current);
+                for (seat, rating) in result.seats.iter().zip(new) {
+                    if let (crate::social::Rated::Person { id, name }, Some(r)) = (seat, rating) {
+                        tx.prepare_cached(
+                            "INSERT INTO ratings (game, player, name, rating, uncertainty, score,
+                                                  games, updated_at)
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7)
+                             ON CONFLICT (game, player) DO UPDATE SET name = ?3, rating = ?4,
+                               uncertainty = ?5, score = ?6, games = ratings.games + 1,
+                               updated_at = ?7",
+                        )?
+                        .execute(params![
+                            result.game,
+                            id,
+                            name,
+                            r.rating,
+                            r.uncertainty,
+                            r.score(),
+                            result.at
+                        ])?;
+                    }
+                }
+                Ok(Applied::Changed(true))
             }
             Write::SiteSecret(fresh) => {
                 tx.prepare_cached(
@@ -1236,38 +1388,66 @@ impl Store for SqliteStore {
 
     fn list(&self, limit: usize) -> Result<Vec<TableSummary>, StoreError> {
         let conn = self.reader();
-        let mut stmt = conn.prepare_cached(LIST)?;
-        let rows = stmt.query_map(params![limit as i64], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, i64>(3)?,
-                r.get::<_, Option<i64>>(4)?,
-                r.get::<_, Option<String>>(5)?,
-                r.get::<_, i64>(6)?,
-            ))
-        })?;
+        let rows: Vec<ListRow> = conn
+            .prepare_cached(LIST)?
+            .query_map(params![limit as i64], list_row)?
+            .collect::<Result<_, _>>()?;
+        rows.into_iter().map(|row| summary(&conn, row)).collect()
+    }
+
+    fn record_result(
+        &self,
+        table: &str,
+        result: &crate::social::GameResult,
+    ) -> Result<bool, StoreError> {
+        self.write(Write::Result {
+            table: table.to_string(),
+            result: Box::new(result.clone()),
+        })
+        .map(Applied::changed)
+    }
+
+    fn games_of(&self, player: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError> {
+        let conn = self.reader();
+        let rows: Vec<(ListRow, i64)> = conn
+            .prepare_cached(GAMES_OF)?
+            .query_map(params![player, limit as i64], |r| {
+                Ok((list_row(r)?, r.get(8)?))
+            })?
+            .collect::<Result<_, _>>()?;
+        rows.into_iter()
+            .map(|(row, seat)| {
+                Ok(PlayerGame {
+                    table: summary(&conn, row)?,
+                    seat: seat_of(seat)?,
+                })
+            })
+            .collect()
+    }
+
+    fn leaderboard(&self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StoreError> {
+        let conn = self.reader();
+        let rows = conn
+            .prepare_cached(&format!(
+                "SELECT {RATING_COLUMNS} FROM ratings WHERE game = ?1
+                 ORDER BY score DESC, player LIMIT ?2"
+            ))?
+            .query_map(params![game, limit as i64], rating_row)?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
+        let conn = self.reader();
         let mut out = Vec::new();
-        for row in rows {
-            let (id, game, players, created_at, finished_at, ended, free) = row?;
-            let free_seats = usize::try_from(free).unwrap_or(0);
-            out.push(TableSummary {
-                id,
-                game,
-                players: usize::try_from(players).unwrap_or(0),
-                free_seats,
-                status: if ended.as_deref() == Some("abandoned") {
-                    "abandoned"
-                } else if finished_at.is_some() {
-                    "finished"
-                } else if free_seats > 0 {
-                    "open"
-                } else {
-                    "playing"
-                },
-                created_at,
-            });
+        for game in crate::GAMES {
+            let row = conn
+                .prepare_cached(&format!(
+                    "SELECT {RATING_COLUMNS} FROM ratings WHERE game = ?1 AND player = ?2"
+                ))?
+                .query_row(params![game, player], rating_row)
+                .optional()?;
+            out.extend(row);
         }
         Ok(out)
     }
@@ -1334,8 +1514,9 @@ mod tests {
     #[test]
     fn the_store_contract_holds_in_memory_and_on_file() {
         type Check = fn(&dyn Store);
-        let checks: [(&str, Check); 7] = [
+        let checks: [(&str, Check); 8] = [
             ("social", contract::social_links),
+            ("results", contract::results_and_ratings),
             ("round", contract::round_trip),
             ("end", contract::end_with_last_action),
             ("idle", contract::idle_and_fill),

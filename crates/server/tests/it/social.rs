@@ -497,3 +497,123 @@ async fn an_identity_key_is_checked_strictly_and_only_its_hash_is_stored() {
     let (_, info) = http(addr, "GET", &format!("/api/tables/{id}"), None).await;
     assert!(!info.to_string().contains(ann.as_str()));
 }
+
+/// `GET /api/me/games` with the identity key `player`.
+async fn my_games(addr: SocketAddr, player: &str) -> (u16, Value) {
+    let (status, _, v) = request_with(
+        addr,
+        "GET",
+        "/api/me/games",
+        "",
+        &format!("X-Ratrace-Key: {player}\r\n"),
+    )
+    .await;
+    (status, v)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finished_games_show_players_and_winner_my_games_and_ratings() {
+    let server = start_fast().await;
+    let addr = server.addr;
+    let id = two_humans(addr, json!({"public": true})).await;
+    let ann = key(0x4a);
+    join_as(addr, &id, "P1", "Ann", &ann).await;
+    join(addr, &id, "P2").await;
+    // Live: listed in my games already, without a winner.
+    let (status, mine) = my_games(addr, &ann).await;
+    assert_eq!(status, 200, "{mine}");
+    assert_eq!(mine["games"][0]["id"], id.as_str());
+    assert_eq!(mine["games"][0]["seat"], "P1");
+    assert_eq!(mine["games"][0]["status"], "playing");
+    assert!(mine["games"][0].get("winners").is_none());
+    let last = watch_to_end(addr, &id).await;
+    let winners = last["outcome"]["winners"].clone();
+
+    // The result is recorded just after the end.
+    let mut mine = Value::Null;
+    for _ in 0..100 {
+        mine = my_games(addr, &ann).await.1;
+        if mine["ratings"].as_array().is_some_and(|r| !r.is_empty()) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let game = &mine["games"][0];
+    assert_eq!(game["status"], "finished");
+    assert_eq!(game["winners"], winners);
+    let names: Vec<&str> = game["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["Ann", "player P2", "random"]);
+    let rating = &mine["ratings"][0];
+    assert_eq!(rating["game"], "bigcheese");
+    assert_eq!(rating["games"], 1);
+    assert_eq!(rating["name"], "Ann");
+    assert_eq!(rating["player"], mine["player"]);
+    assert_eq!(mine["player"].as_str().unwrap().len(), 8);
+    let won = winners.as_array().unwrap().contains(&json!("P1"));
+    assert_eq!(rating["rating"].as_f64().unwrap() > 25.0, won, "{mine}");
+
+    // The lobby's finished games show the players and the winner.
+    let (_, list) = http(addr, "GET", "/api/tables", None).await;
+    let line = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == id.as_str())
+        .unwrap();
+    assert_eq!(line["status"], "finished");
+    assert_eq!(line["winners"], winners);
+    assert_eq!(line["seats"][0]["name"], "Ann");
+    assert_eq!(line["seats"][2]["bot"], "random");
+
+    // The leaderboard: Ann (P2 had no identity: not rated), bots by level.
+    let (status, board) = http(addr, "GET", "/api/leaderboard/bigcheese", None).await;
+    assert_eq!(status, 200, "{board}");
+    assert_eq!(board["players"].as_array().unwrap().len(), 1);
+    assert_eq!(board["players"][0]["name"], "Ann");
+    assert!(!board.to_string().contains(&ann), "the key never leaves");
+    let full = server::social::player_id(&ann).unwrap();
+    assert!(!board.to_string().contains(&full), "nor the whole id");
+    assert_eq!(board["bots"][0]["bot"], "random");
+    assert_eq!(board["bots"][0]["level"], 1);
+    let (status, _) = http(addr, "GET", "/api/leaderboard/chess", None).await;
+    assert_eq!(status, 400);
+
+    // Someone else's key sees nothing of Ann's; bad keys are refused.
+    let (status, other) = my_games(addr, &key(0x99)).await;
+    assert_eq!(status, 200);
+    assert_eq!(other["games"], json!([]));
+    for bad in ["", "abc", &ann.to_uppercase(), &format!("{ann}0")] {
+        let (status, v) = my_games(addr, bad).await;
+        assert_eq!(status, 400, "{bad}: {v}");
+    }
+    let (status, _) = http(addr, "GET", "/api/me/games", None).await;
+    assert_eq!(status, 400);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn playing_oneself_in_two_seats_does_not_count() {
+    let server = start_fast().await;
+    let addr = server.addr;
+    let id = two_humans(addr, json!({})).await;
+    let me = key(0x11);
+    join_as(addr, &id, "P1", "Ann", &me).await;
+    join_as(addr, &id, "P2", "Ann again", &me).await;
+    watch_to_end(addr, &id).await;
+    let mut mine = Value::Null;
+    for _ in 0..100 {
+        mine = my_games(addr, &me).await.1;
+        if mine["games"][0]["winners"].is_array() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(mine["games"][0]["winners"].is_array(), "{mine}");
+    assert_eq!(mine["ratings"], json!([]));
+    let (_, board) = http(addr, "GET", "/api/leaderboard/bigcheese", None).await;
+    assert_eq!(board["players"], json!([]));
+}
