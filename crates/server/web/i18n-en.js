@@ -185,7 +185,7 @@
     'social.rematchMoving': 'Rematch! Taking you to the new table, same seat…',
     'social.rematchGo': 'This table has a rematch: go to your seat there',
     'social.rematchWatch': 'This table has a rematch: watch it',
-    'chat.title': 'Chat', 'chat.placeholder': 'Say something (200 characters at most)', 'chat.label': 'Chat message',
+    'chat.title': 'Chat', 'chat.placeholder': 'Say something…', 'chat.label': 'Chat message',
     'chat.send': 'Send', 'chat.empty': 'No messages yet.', 'chat.spectator': 'A spectator', 'chat.emotes': 'Emotes',
     'chat.emote.hi': 'Hello!', 'chat.emote.gg': 'Good game', 'chat.emote.wp': 'Well played', 'chat.emote.thanks': 'Thanks',
     'chat.emote.oops': 'Oops', 'chat.emote.wow': 'Wow', 'chat.emote.think': 'Thinking…', 'chat.emote.laugh': 'Ha ha',

@@ -185,7 +185,7 @@
     'social.rematchMoving': 'Revanche ! On vous emmène à la nouvelle table, même place…',
     'social.rematchGo': 'Cette table a une revanche : rejoignez votre place',
     'social.rematchWatch': 'Cette table a une revanche : la regarder',
-    'chat.title': 'Discussion', 'chat.placeholder': 'Écrivez quelque chose (200 caractères au plus)', 'chat.label': 'Message de discussion',
+    'chat.title': 'Discussion', 'chat.placeholder': 'Écrivez quelque chose…', 'chat.label': 'Message de discussion',
     'chat.send': 'Envoyer', 'chat.empty': 'Aucun message pour l\'instant.', 'chat.spectator': 'Un spectateur', 'chat.emotes': 'Émoticônes',
     'chat.emote.hi': 'Salut !', 'chat.emote.gg': 'Bien joué à tous', 'chat.emote.wp': 'Bien joué', 'chat.emote.thanks': 'Merci',
     'chat.emote.oops': 'Oups', 'chat.emote.wow': 'Waouh', 'chat.emote.think': 'Je réfléchis…', 'chat.emote.laugh': 'Ha ha',

@@ -184,7 +184,7 @@
     'social.rematchMoving': 'Rivincita! Ti portiamo al nuovo tavolo, stesso posto…',
     'social.rematchGo': 'Questo tavolo ha una rivincita: vai al tuo posto',
     'social.rematchWatch': 'Questo tavolo ha una rivincita: guardala',
-    'chat.title': 'Chat', 'chat.placeholder': 'Scrivi qualcosa (al massimo 200 caratteri)', 'chat.label': 'Messaggio in chat',
+    'chat.title': 'Chat', 'chat.placeholder': 'Scrivi qualcosa…', 'chat.label': 'Messaggio in chat',
     'chat.send': 'Invia', 'chat.empty': 'Ancora nessun messaggio.', 'chat.spectator': 'Uno spettatore', 'chat.emotes': 'Emoticon',
     'chat.emote.hi': 'Ciao!', 'chat.emote.gg': 'Bella partita', 'chat.emote.wp': 'Ben giocato', 'chat.emote.thanks': 'Grazie',
     'chat.emote.oops': 'Ops', 'chat.emote.wow': 'Wow', 'chat.emote.think': 'Ci penso…', 'chat.emote.laugh': 'Ah ah',

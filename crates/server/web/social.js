@@ -148,7 +148,7 @@
       put(
         box,
         el('h2', { text: t('chat.title') }),
-        el('ol', { id: 'chatLines', class: 'plain chatlines', role: 'log', 'aria-live': 'polite', tabindex: 0, style: { maxHeight: '12em', overflowY: 'auto' } }),
+        el('ul', { id: 'chatLines', class: 'plain chatlines', role: 'log', 'aria-live': 'polite', tabindex: 0, style: { maxHeight: '12em', overflowY: 'auto' } }),
         el('div', { class: 'row' }, input, el('button', { text: t('chat.send'), onclick: say })),
         el('div', { class: 'row', role: 'group', 'aria-label': t('chat.emotes') }, emotes),
         err
