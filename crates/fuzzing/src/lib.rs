@@ -180,8 +180,16 @@ pub fn client_msg(data: &[u8]) {
         return;
     };
     let encoded = match &msg {
-        ClientMsg::Hello { token, lang } => {
-            serde_json::json!({"type": "hello", "token": token, "lang": lang})
+        ClientMsg::Hello {
+            token,
+            lang,
+            contribution,
+        } => {
+            serde_json::json!({"type": "hello", "token": token, "lang": lang,
+                               "contribution": contribution})
+        }
+        ClientMsg::Chat { text, emote } => {
+            serde_json::json!({"type": "chat", "text": text, "emote": emote})
         }
         ClientMsg::Act { seq, action } => {
             round_trip::<bigcheese::Action>(action);

@@ -657,6 +657,7 @@ async fn lobby(bin: &Path, r: &mut Report) -> Result<(), String> {
                                 public: true,
                                 ..Access::default()
                             },
+                            social: Default::default(),
                         };
                         let _ = store.create_table(&table, "seeding");
                     }

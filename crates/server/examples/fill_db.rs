@@ -86,6 +86,7 @@ fn table<G: Game>(
                 public: true,
                 ..Access::default()
             },
+            social: Default::default(),
         },
         last_active: Some(created + moves.len() as i64),
         ended: match (kind, over) {

@@ -22,6 +22,7 @@ pub mod ops;
 pub mod patch;
 pub mod protocol;
 pub mod quota;
+pub mod social;
 pub mod store;
 pub mod table;
 pub mod web;

@@ -12,7 +12,7 @@
 use crate::error::Error;
 use crate::net::ClientAddr;
 use crate::quota::Kind;
-use crate::store::{Access, SeatKind, StoredFair, StoredSeat, StoredTable, TableConfig};
+use crate::store::{Access, SeatKind, Social, StoredFair, StoredSeat, StoredTable, TableConfig};
 use crate::table::{self, Command};
 use crate::{AppState, Limits};
 use axum::extract::rejection::JsonRejection;
@@ -43,11 +43,14 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .route("/api/tables/{id}", get(table_info))
         .route("/api/tables/{id}/join", post(join))
         .route("/api/tables/{id}/fill", post(fill))
+        .route("/api/tables/{id}/rematch", post(rematch))
         .route_layer(axum::middleware::from_fn_with_state(
             state,
             crate::cluster::to_owner,
         ))
         .route("/api/games", get(games))
+        .route("/api/me/games", get(my_games))
+        .route("/api/leaderboard/{game}", get(leaderboard))
         .route("/api/tables", get(list_tables).post(create_table))
         .route("/api/tables/{id}/record", get(record))
         .route("/api/tables/{id}/replay/{from}", get(replay))
@@ -86,7 +89,7 @@ fn meter(state: &AppState, kind: Kind, addr: ClientAddr, what: &str) -> Result<(
 /// Characters that change how text around them is shown without showing
 /// themselves: bidirectional overrides and isolates, zero-width spaces and
 /// joiners, invisible fillers, tags.
-fn invisible(c: char) -> bool {
+pub(crate) fn invisible(c: char) -> bool {
     matches!(c,
         '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
         | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}'
@@ -152,7 +155,7 @@ pub fn valid_id(id: &str) -> bool {
 }
 
 /// A new table id: 10 url-safe random characters.
-fn new_id() -> String {
+pub(crate) fn new_id() -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     (0..10)
         .map(|_| ALPHABET[rand::random_range(0..ALPHABET.len())] as char)
@@ -243,6 +246,10 @@ pub struct CreateRequest {
     /// private).
     #[serde(default)]
     pub public: bool,
+    /// Spectators may read and write the chat too (default: only the
+    /// seated players chat).
+    #[serde(default)]
+    pub spectator_chat: bool,
 }
 
 #[derive(Serialize)]
@@ -391,6 +398,7 @@ fn build<G: Roster>(req: &CreateRequest, limits: &Limits) -> Result<StoredTable,
             turn_timer_ms: req
                 .turn_timer_ms
                 .or(req.public.then_some(limits.public_turn_timer_ms)),
+            spectator_chat: req.spectator_chat,
         },
         created_at: table::unix_now(),
         finished_at: None,
@@ -400,6 +408,7 @@ fn build<G: Roster>(req: &CreateRequest, limits: &Limits) -> Result<StoredTable,
             public: req.public,
             ..Access::default()
         },
+        social: Social::default(),
     })
 }
 
@@ -412,30 +421,7 @@ async fn create_table(
     let mut stored = crate::with_game!(req.game.as_str(), G => build::<G>(&req, &limits),
         _ => Err(Error::BadInput(format!(
             "unknown game `{}` (choose from: {})", req.game, crate::GAMES.join(", ")))))?;
-    meter(&state, Kind::Create, addr, "new tables")?;
-    let owner = addr.0.to_string();
-    let store = state.store();
-    let key = owner.clone();
-    let (all, mine) = tokio::task::spawn_blocking(move || store.count_live(&key))
-        .await
-        .map_err(|e| Error::Internal(e.to_string()))??;
-    if all >= limits.max_live_tables || mine >= limits.max_live_tables_per_ip {
-        state.metrics().refused(crate::metrics::Refusal::LiveTables);
-    }
-    if all >= limits.max_live_tables {
-        return Err(Error::RateLimited {
-            retry_after: 60,
-            message: format!("the server has {all} unfinished tables, its most: try again later"),
-        });
-    }
-    if mine >= limits.max_live_tables_per_ip {
-        return Err(Error::RateLimited {
-            retry_after: 60,
-            message: format!(
-                "your address has {mine} unfinished tables, the most it may have: finish one first"
-            ),
-        });
-    }
+    let owner = may_create(&state, addr).await?;
     let key = (!req.public).then(table::new_token);
     let creator = table::new_token();
     stored.access.invite_hash = key.as_deref().map(table::sha256_hex);
@@ -462,6 +448,203 @@ async fn create_table(
     state.insert(id, handle);
     state.metrics().table_created();
     Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// Meters a new table for `addr` (the creation quota) and checks the
+/// live-table caps; the owner to record.
+async fn may_create(state: &AppState, addr: ClientAddr) -> Result<String, Error> {
+    let limits = state.limits();
+    meter(state, Kind::Create, addr, "new tables")?;
+    let owner = addr.0.to_string();
+    let store = state.store();
+    let key = owner.clone();
+    let (all, mine) = tokio::task::spawn_blocking(move || store.count_live(&key))
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))??;
+    if all >= limits.max_live_tables || mine >= limits.max_live_tables_per_ip {
+        state.metrics().refused(crate::metrics::Refusal::LiveTables);
+    }
+    if all >= limits.max_live_tables {
+        return Err(Error::RateLimited {
+            retry_after: 60,
+            message: format!("the server has {all} unfinished tables, its most: try again later"),
+        });
+    }
+    if mine >= limits.max_live_tables_per_ip {
+        return Err(Error::RateLimited {
+            retry_after: 60,
+            message: format!(
+                "your address has {mine} unfinished tables, the most it may have: finish one first"
+            ),
+        });
+    }
+    Ok(owner)
+}
+
+/// The body of `POST /api/tables/{id}/rematch`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RematchRequest {
+    /// The asker's seat token at the finished table.
+    pub token: String,
+}
+
+#[derive(Serialize)]
+struct RematchAnswer {
+    id: String,
+    seat: Seat,
+    token: String,
+}
+
+/// `POST /api/tables/{id}/rematch`: a rematch of a finished table for
+/// every player of it (issue 11). Metered and capped like a new table;
+/// only a seated player may ask; asking again gives the same table.
+async fn rematch(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<RematchRequest>,
+) -> Result<Json<RematchAnswer>, Error> {
+    if req.token.len() > 128 {
+        return Err(Error::BadInput("that is not a seat token".to_string()));
+    }
+    let owner = may_create(&state, addr).await?;
+    let (reply, answer) = oneshot::channel();
+    state
+        .send(
+            &id,
+            addr,
+            Command::Rematch {
+                token: req.token,
+                owner,
+                reply,
+            },
+        )
+        .await?;
+    let made = answer
+        .await
+        .map_err(|_| Error::Internal("table task stopped".to_string()))??;
+    Ok(Json(RematchAnswer {
+        id: made.id,
+        seat: made.seat,
+        token: made.token,
+    }))
+}
+
+/// The longest "my games" list.
+const MY_GAMES: usize = 50;
+/// The longest leaderboard.
+const BOARD: usize = 50;
+
+/// A person's id as the leaderboard shows it: its first 8 hex digits,
+/// enough to tell two people of one name apart.
+fn short_id(id: &str) -> String {
+    id.chars().take(8).collect()
+}
+
+/// A rating as the API shows it (the person's id shortened).
+#[derive(Serialize)]
+struct RatingOut {
+    game: String,
+    player: String,
+    name: String,
+    rating: f64,
+    uncertainty: f64,
+    score: f64,
+    games: u64,
+}
+
+impl From<crate::store::RatingRow> for RatingOut {
+    fn from(r: crate::store::RatingRow) -> RatingOut {
+        RatingOut {
+            player: short_id(&r.player),
+            game: r.game,
+            name: r.name,
+            rating: r.rating,
+            uncertainty: r.uncertainty,
+            score: r.score,
+            games: r.games,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct MyGames {
+    /// The person's id, shortened as on the leaderboard.
+    player: String,
+    games: Vec<crate::store::PlayerGame>,
+    ratings: Vec<RatingOut>,
+}
+
+/// `GET /api/me/games` with the header `X-Ratrace-Key`: the tables of the
+/// person with that identity key (live and finished, newest first) and
+/// their ratings. Metered like record downloads.
+async fn my_games(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    headers: axum::http::HeaderMap,
+) -> Result<Json<MyGames>, Error> {
+    let key = headers
+        .get("x-ratrace-key")
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| Error::BadInput("send the X-Ratrace-Key header".to_string()))?;
+    let player = crate::social::player_id(key)?;
+    meter(&state, Kind::Record, addr, "game lists")?;
+    let store = state.store();
+    let id = player.clone();
+    let (games, ratings) = tokio::task::spawn_blocking(move || {
+        Ok::<_, crate::store::StoreError>((store.games_of(&id, MY_GAMES)?, store.ratings_of(&id)?))
+    })
+    .await
+    .map_err(|e| Error::Internal(e.to_string()))??;
+    Ok(Json(MyGames {
+        player: short_id(&player),
+        games,
+        ratings: ratings.into_iter().map(RatingOut::from).collect(),
+    }))
+}
+
+#[derive(Serialize)]
+struct BotRating {
+    bot: &'static str,
+    level: usize,
+    rating: f64,
+}
+
+#[derive(Serialize)]
+struct Leaderboard {
+    game: &'static str,
+    players: Vec<RatingOut>,
+    /// The bots' fixed ratings, by level.
+    bots: Vec<BotRating>,
+}
+
+/// `GET /api/leaderboard/{game}`: the best rated people of a game (by
+/// rating less three uncertainties) and the bots' fixed ratings.
+async fn leaderboard(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+) -> Result<Json<Leaderboard>, Error> {
+    let (name, ladder) = crate::with_game!(game.as_str(), G => (G::NAME, <G as Roster>::LADDER),
+        _ => return Err(Error::BadInput(format!(
+            "unknown game (choose from: {})", crate::GAMES.join(", ")))));
+    let store = state.store();
+    let rows = tokio::task::spawn_blocking(move || store.leaderboard(name, BOARD))
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))??;
+    Ok(Json(Leaderboard {
+        game: name,
+        players: rows.into_iter().map(RatingOut::from).collect(),
+        bots: ladder
+            .iter()
+            .enumerate()
+            .map(|(i, b)| BotRating {
+                bot: b,
+                level: i + 1,
+                rating: crate::social::bot_rating(name, b).rating,
+            })
+            .collect(),
+    }))
 }
 
 async fn list_tables(
@@ -566,6 +749,11 @@ pub struct JoinRequest {
     /// hex digits, made by their own browser (or program).
     #[serde(default)]
     pub contribution: Option<String>,
+    /// The person's identity key (64 hex digits their browser made once
+    /// and keeps): the seat is linked to its hash, for "my games" and
+    /// ratings (issue 11).
+    #[serde(default)]
+    pub player: Option<String>,
 }
 
 /// The body of `POST /api/tables/{id}/fill`.
@@ -594,6 +782,11 @@ async fn join(
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Json<Joined>, Error> {
     let name = clean_name(&req.name)?;
+    let player = req
+        .player
+        .as_deref()
+        .map(crate::social::player_id)
+        .transpose()?;
     let contribution = req
         .contribution
         .as_deref()
@@ -611,6 +804,7 @@ async fn join(
                 name,
                 key: req.key,
                 contribution,
+                player,
                 reply,
             },
         )

@@ -33,6 +33,21 @@ pub enum ClientMsg {
         /// The client's language (only echoed in logs for now).
         #[serde(default)]
         lang: Option<String>,
+        /// The person's contribution to a rematch's fair deal (64 hex
+        /// digits), made by their browser: a rematch starts once every
+        /// seated person has sent one. Ignored elsewhere.
+        #[serde(default)]
+        contribution: Option<String>,
+    },
+    /// Say something in the table's chat: `text` (cleaned, at most 200
+    /// characters) or an `emote` code, not both.
+    Chat {
+        /// Words.
+        #[serde(default)]
+        text: Option<String>,
+        /// One of the emote codes (`crate::social::EMOTES`).
+        #[serde(default)]
+        emote: Option<String>,
     },
     /// Take an action for the connection's seat.
     Act {
@@ -181,6 +196,30 @@ pub enum ServerMsg {
         /// Every seat.
         seats: Vec<SeatStatus>,
     },
+    /// Chat messages: on `hello`, the ones kept so far; then each new one
+    /// as it is said. Only readers get them (the seated players; spectators
+    /// too where the table lets them chat).
+    Chat {
+        /// Oldest first.
+        messages: Vec<crate::social::ChatLine>,
+        /// The kept messages sent after `hello` (they replace what a
+        /// client showed), not a new one.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        history: bool,
+    },
+    /// This finished table has a rematch: go there. A seated player gets
+    /// its seat and its own seat token there (the token it already holds),
+    /// a spectator only the table.
+    Rematch {
+        /// The new table.
+        table: String,
+        /// The connection's seat at the new table.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// The seat token at the new table (its own, never another's).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+    },
     /// Something for this connection only that is not an error.
     Notice {
         /// What happened, for programs (`held`: a secret decision is in
@@ -233,7 +272,8 @@ mod tests {
             serde_json::from_str::<ClientMsg>(r#"{"type":"hello"}"#).unwrap(),
             ClientMsg::Hello {
                 token: None,
-                lang: None
+                lang: None,
+                contribution: None
             }
         );
         assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"shout"}"#).is_err());

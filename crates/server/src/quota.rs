@@ -104,8 +104,60 @@ impl Quotas {
     }
 }
 
+/// One token bucket of its own, for a single client (a WebSocket
+/// connection's chat): `burst` tokens, one more every `every_s` seconds.
+#[derive(Clone, Copy, Debug)]
+pub struct TokenBucket {
+    burst: f64,
+    every: f64,
+    tokens: f64,
+    at: Instant,
+}
+
+impl TokenBucket {
+    /// A full bucket.
+    pub fn new(burst: u32, every_s: u32) -> TokenBucket {
+        let burst = f64::from(burst.max(1));
+        TokenBucket {
+            burst,
+            every: f64::from(every_s.max(1)),
+            tokens: burst,
+            at: Instant::now(),
+        }
+    }
+
+    /// Takes a token, or says how long until one is there.
+    pub fn take(&mut self) -> Result<(), Duration> {
+        self.take_at(Instant::now())
+    }
+
+    fn take_at(&mut self, now: Instant) -> Result<(), Duration> {
+        let gained = now.saturating_duration_since(self.at).as_secs_f64() / self.every;
+        self.tokens = (self.tokens + gained).min(self.burst);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            Ok(())
+        } else {
+            Err(Duration::from_secs_f64((1.0 - self.tokens) * self.every))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_lone_bucket_refills_one_token_per_period() {
+        let mut b = TokenBucket::new(2, 5);
+        let t0 = Instant::now();
+        b.take_at(t0).unwrap();
+        b.take_at(t0).unwrap();
+        let wait = b.take_at(t0).unwrap_err();
+        assert!(wait > Duration::from_secs(4) && wait <= Duration::from_secs(5));
+        b.take_at(t0 + Duration::from_secs(5)).unwrap();
+        assert!(b.take_at(t0 + Duration::from_secs(5)).is_err());
+    }
+
     use super::*;
     use std::net::IpAddr;
 

@@ -116,6 +116,10 @@ pub enum Command {
         conn: u64,
         /// The seat token, if any.
         token: Option<String>,
+        /// The person's contribution to a rematch's fair deal (a rematch's
+        /// seats are taken when it is made: each person contributes when
+        /// they arrive).
+        contribution: Option<[u8; 32]>,
         /// Where the connection's messages go.
         out: Outbox,
         /// The seat (`None` = spectator), or `Err` for a bad token.
@@ -151,6 +155,8 @@ pub enum Command {
         key: Option<String>,
         /// The person's random contribution to a fair deal.
         contribution: Option<[u8; 32]>,
+        /// The person's identity (the hash of their key), if they sent one.
+        player: Option<String>,
         /// The seat and its token.
         reply: oneshot::Sender<Result<(Seat, String), Error>>,
     },
@@ -171,11 +177,41 @@ pub enum Command {
     /// (this process is draining, or lost its lease): another process, or
     /// this one again, takes the table over from the store.
     Relinquish,
+    /// A seated player asks for a rematch of this finished table: every
+    /// player of it comes along (issue 11).
+    Rematch {
+        /// The asker's seat token.
+        token: String,
+        /// The asker's client address (the new table's owner for the
+        /// live-table caps).
+        owner: String,
+        /// The new table, the asker's seat there and its token.
+        reply: oneshot::Sender<Result<Rematched, Error>>,
+    },
+    /// A seated connection says something in the table's chat.
+    Chat {
+        /// The connection id.
+        conn: u64,
+        /// What was said: cleaned text or an emote code.
+        said: crate::social::Said,
+    },
     /// The table's public description (lobby `GET /api/tables/{id}`).
     Info {
         /// The JSON answer.
         reply: oneshot::Sender<serde_json::Value>,
     },
+}
+
+/// The answer to a rematch request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rematched {
+    /// The new table.
+    pub id: String,
+    /// The asker's seat there (the same as at the old table).
+    pub seat: Seat,
+    /// The asker's seat token there: their own token of the old table,
+    /// which the new table's seat takes over.
+    pub token: String,
 }
 
 /// The way to reach a table's task.
@@ -317,6 +353,9 @@ fn spawn_game<G: Roster>(
         config: stored.config,
         created_at: stored.created_at,
         access: stored.access,
+        social: stored.social,
+        chat: crate::social::ChatLog::default(),
+        ctx: ctx.clone(),
         seats: stored.seats,
         bots,
         stand_ins: Vec::new(),
@@ -350,6 +389,11 @@ fn spawn_game<G: Roster>(
         if repair {
             table.repair().await;
         }
+        if over && table.social.result.is_none() {
+            // A game that ended without its result recorded (a crash in
+            // between, or a table from before results were kept).
+            table.record_result();
+        }
         table.run(rx, ctx.closing).await;
     });
     Ok(TableHandle { tx })
@@ -358,6 +402,9 @@ fn spawn_game<G: Roster>(
 struct Sub {
     conn: u64,
     seat: Option<Seat>,
+    /// The seat token this connection said hello with (kept in memory
+    /// only: a rematch hands each seat its own).
+    token: Option<String>,
     out: Outbox,
     /// Raw log entries already looked at.
     log_pos: usize,
@@ -405,6 +452,12 @@ struct Table<G: Roster> {
     config: TableConfig,
     created_at: i64,
     access: Access,
+    /// Rematch links and the seats' identities.
+    social: crate::store::Social,
+    /// The last chat messages, in memory only.
+    chat: crate::social::ChatLog,
+    /// What a new table (a rematch) started from here needs.
+    ctx: TableCtx,
     seats: Vec<StoredSeat>,
     bots: Vec<Option<Box<dyn Bot<G>>>>,
     /// Heuristic bots playing for absent humans (and unconfigured seats
@@ -605,7 +658,9 @@ impl<G: Roster> Table<G> {
     }
 
     /// A table waits for every human seat to be joined before anybody
-    /// plays.
+    /// plays; a rematch, whose seats are taken when it is made, waits for
+    /// every person's contribution to its fair deal (each sends one when
+    /// they arrive).
     fn waiting_for_players(&self) -> bool {
         self.seats.iter().any(|s| {
             matches!(
@@ -615,7 +670,21 @@ impl<G: Roster> Table<G> {
                     ..
                 }
             )
-        })
+        }) || self.awaiting_contributions()
+    }
+
+    /// A rematch not started whose fair deal lacks a seated person's
+    /// contribution.
+    fn awaiting_contributions(&self) -> bool {
+        let Some(fair) = &self.fair else {
+            return false;
+        };
+        self.social.rematch_of.is_some()
+            && self.seq == 0
+            && self.seats.iter().any(|s| {
+                matches!(s.kind, SeatKind::Human { .. })
+                    && !fair.contributions.contains_key(&s.seat)
+            })
     }
 
     /// When a bot should next act for the seat to move, if ever. Nothing
@@ -724,13 +793,14 @@ impl<G: Roster> Table<G> {
             Command::Hello {
                 conn,
                 token,
+                contribution,
                 out,
                 reply,
             } => {
-                let seat = match token {
+                let seat = match token.as_deref() {
                     None => None,
                     Some(token) => {
-                        let hash = sha256_hex(&token);
+                        let hash = sha256_hex(token);
                         let found = self.seats.iter().find(|s| {
                             matches!(&s.kind, SeatKind::Human { token_hash: Some(h), .. } if *h == hash)
                         });
@@ -753,18 +823,41 @@ impl<G: Roster> Table<G> {
                 self.subs.push(Sub {
                     conn,
                     seat,
+                    token: seat.and(token),
                     out,
                     log_pos: 0,
                     log_sent: 0,
                     view: String::new(),
                 });
                 let _ = reply.send(Ok(seat));
+                let arrived = match (seat, contribution) {
+                    (Some(seat), Some(c)) => self.arrive(seat, c).await,
+                    _ => false,
+                };
                 self.open_quiet_window();
                 // The newcomer gets the whole state; the others hear only
                 // that a seat is connected now, and spectators nothing (F8).
                 self.send_state(conn);
                 self.presence_changed(Some(conn));
+                if arrived {
+                    // The last contribution of a rematch starts the game.
+                    self.broadcast();
+                }
+                self.greet(conn);
             }
+            Command::Rematch {
+                token,
+                owner,
+                reply,
+            } => {
+                let answer = self.rematch(&token, owner).await;
+                let made = answer.is_ok();
+                let _ = reply.send(answer);
+                if made {
+                    self.tell_rematch(None);
+                }
+            }
+            Command::Chat { conn, said } => self.chat(conn, said),
             Command::Resync { conn } => self.send_state(conn),
             Command::Act { conn, seq, action } => self.act(conn, seq, &action).await,
             Command::Leave { conn } => {
@@ -776,9 +869,10 @@ impl<G: Roster> Table<G> {
                 name,
                 key,
                 contribution,
+                player,
                 reply,
             } => {
-                let answer = self.join(seat, name, key, contribution).await;
+                let answer = self.join(seat, name, key, contribution, player).await;
                 let ok = answer.is_ok();
                 let _ = reply.send(answer);
                 if ok {
@@ -1004,6 +1098,7 @@ impl<G: Roster> Table<G> {
         self.last_activity = self.turn_started;
         if ends {
             self.finished = true;
+            self.record_result();
         } else if self.seq >= self.limits.max_actions as u64 {
             // The server's length cap: the game ends, abandoned, its record
             // kept (F6).
@@ -1129,6 +1224,7 @@ impl<G: Roster> Table<G> {
         name: String,
         key: Option<String>,
         contribution: Option<[u8; 32]>,
+        player: Option<String>,
     ) -> Result<(Seat, String), Error> {
         if self.finished {
             return Err(Error::SeatTaken("the game is over".to_string()));
@@ -1157,8 +1253,9 @@ impl<G: Roster> Table<G> {
         let (id, n, h) = (self.id.clone(), name.clone(), hash.clone());
         let contribution = contribution.filter(|_| self.fair.is_some());
         let epoch = self.epoch;
+        let p = player.clone();
         let taken = tokio::task::spawn_blocking(move || {
-            store.take_seat(&id, seat, &n, &h, contribution, epoch)
+            store.take_seat_as(&id, seat, &n, &h, contribution, p.as_deref(), epoch)
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))?
@@ -1177,8 +1274,263 @@ impl<G: Roster> Table<G> {
         if let (Some(fair), Some(c)) = (self.fair.as_mut(), contribution) {
             fair.contributions.insert(seat, c);
         }
+        if let Some(p) = player {
+            self.social.players.insert(seat, p);
+        }
         self.start_if_ready();
         Ok((seat, token))
+    }
+
+    /// A seated person arrives at a rematch with their contribution to its
+    /// fair deal: it is stored, and the last one starts the game. Whether
+    /// anything changed for the table.
+    async fn arrive(&mut self, seat: Seat, contribution: [u8; 32]) -> bool {
+        let missing = self
+            .fair
+            .as_ref()
+            .is_some_and(|f| !f.contributions.contains_key(&seat));
+        if !self.awaiting_contributions() || !missing {
+            return false;
+        }
+        let store = Arc::clone(&self.store);
+        let (id, epoch) = (self.id.clone(), self.epoch);
+        let added =
+            tokio::task::spawn_blocking(move || store.contribute(&id, seat, contribution, epoch))
+                .await;
+        match added {
+            Ok(Ok(true)) => {}
+            Ok(Ok(false)) => return false,
+            Ok(Err(e)) => {
+                if matches!(e, StoreError::Fenced { .. }) {
+                    self.moved_away(&e);
+                } else {
+                    tracing::error!(table = %self.id, "storing a contribution failed: {e}");
+                }
+                return false;
+            }
+            Err(e) => {
+                tracing::error!(table = %self.id, "storing a contribution failed: {e}");
+                return false;
+            }
+        }
+        if let Some(fair) = self.fair.as_mut() {
+            fair.contributions.insert(seat, contribution);
+        }
+        self.start_if_ready();
+        true
+    }
+
+    /// What a newcomer gets after its state: the chat so far (if it may
+    /// read it) and, at a finished table with a rematch, where to go.
+    fn greet(&mut self, conn: u64) {
+        let Some(sub) = self.subs.iter().find(|s| s.conn == conn) else {
+            return;
+        };
+        if (sub.seat.is_some() || self.config.spectator_chat) && !self.chat.is_empty() {
+            let text = ServerMsg::Chat {
+                messages: self.chat.lines(),
+                history: true,
+            };
+            self.send_to(conn, text);
+        }
+        self.tell_rematch(Some(conn));
+    }
+
+    /// Tells every connection (or only `only`) that this table has a
+    /// rematch: a seated one with its own seat token (the new table's seat
+    /// takes the same token), a spectator only the table.
+    fn tell_rematch(&mut self, only: Option<u64>) {
+        let Some(id) = self.social.rematch.clone() else {
+            return;
+        };
+        self.send_all(|sub| {
+            if only.is_some_and(|c| c != sub.conn) {
+                return None;
+            }
+            Some(
+                ServerMsg::Rematch {
+                    table: id.clone(),
+                    seat: sub.token.as_ref().and(sub.seat),
+                    token: sub.token.clone(),
+                }
+                .to_text(),
+            )
+        });
+    }
+
+    /// A rematch of this finished table (issue 11): the same game, options,
+    /// settings and access; every seat as it was (a person's seat keeps
+    /// them, with the token they hold; a bot's keeps its bot); a new server
+    /// secret and its commitment. Only a seated player may ask, and asking
+    /// again gives the same table.
+    async fn rematch(&mut self, token: &str, owner: String) -> Result<Rematched, Error> {
+        let hash = sha256_hex(token);
+        let seat = self
+            .seats
+            .iter()
+            .find(|s| matches!(&s.kind, SeatKind::Human { token_hash: Some(h), .. } if *h == hash))
+            .map(|s| s.seat)
+            .ok_or_else(|| {
+                Error::Forbidden("only a player seated at this table may ask for a rematch".into())
+            })?;
+        if self.abandoned {
+            return Err(Error::SeatTaken(
+                "this game was abandoned: create a new table".to_string(),
+            ));
+        }
+        if !self.finished {
+            return Err(Error::NotOver);
+        }
+        let answer = |id: String| Rematched {
+            id,
+            seat,
+            token: token.to_string(),
+        };
+        if let Some(id) = &self.social.rematch {
+            return Ok(answer(id.clone()));
+        }
+        let fair = StoredFair {
+            secret: crate::fair::new_secret(),
+            contributions: BTreeMap::new(),
+        };
+        let stored = StoredTable {
+            id: crate::lobby::new_id(),
+            game: G::NAME.to_string(),
+            rules_version: G::RULES_VERSION.to_string(),
+            players: self.players,
+            options: self.options.clone(),
+            seed: fair.seed(),
+            seed_hash: crate::fair::commitment(&fair.secret),
+            fair: Some(fair),
+            config: self.config,
+            created_at: unix_now(),
+            finished_at: None,
+            seats: self.seats.clone(),
+            actions: Vec::new(),
+            access: Access {
+                owner: Some(owner),
+                ..self.access.clone()
+            },
+            social: crate::store::Social {
+                rematch_of: Some(self.id.clone()),
+                players: self.social.players.clone(),
+                ..Default::default()
+            },
+        };
+        let store = Arc::clone(&self.store);
+        let (copy, node) = (stored.clone(), self.node.to_string());
+        let made = tokio::task::spawn_blocking(move || store.create_table(&copy, &node))
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))?;
+        let epoch = match made {
+            Ok(epoch) => epoch,
+            Err(e) => {
+                // The store links one rematch per table: if another
+                // process made it first, that one is the rematch.
+                let store = Arc::clone(&self.store);
+                let id = self.id.clone();
+                if let Ok(Ok(Some(t))) = tokio::task::spawn_blocking(move || store.load(&id)).await
+                {
+                    if let Some(r) = t.social.rematch {
+                        self.social.rematch = Some(r.clone());
+                        return Ok(answer(r));
+                    }
+                }
+                return Err(Error::Internal(e.to_string()));
+            }
+        };
+        let id = stored.id.clone();
+        let handle = spawn(stored, self.ctx.clone(), epoch).map_err(Error::Internal)?;
+        self.ctx
+            .registry
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id.clone(), handle);
+        self.ctx.metrics.table_created();
+        tracing::info!(table = %self.id, rematch = %id, "rematch");
+        self.social.rematch = Some(id.clone());
+        Ok(answer(id))
+    }
+
+    /// Records the game's result and moves its people's ratings (issue 11),
+    /// off this task: the store records it once, whoever asks again.
+    fn record_result(&mut self) {
+        let Some(outcome) = self.game.outcome() else {
+            return;
+        };
+        if self.abandoned {
+            return;
+        }
+        let Ok(json) = serde_json::to_string(&outcome) else {
+            return;
+        };
+        let seats = (0..outcome.places.len())
+            .map(|i| {
+                let seat = Seat::new(i);
+                match self.seats.get(i).map(|s| &s.kind) {
+                    Some(SeatKind::Human { name, .. }) => match self.social.players.get(&seat) {
+                        Some(id) => crate::social::Rated::Person {
+                            id: id.clone(),
+                            name: name.clone().unwrap_or_default(),
+                        },
+                        None => crate::social::Rated::Nobody,
+                    },
+                    Some(SeatKind::Bot(b)) => crate::social::Rated::Bot(b.clone()),
+                    None => crate::social::Rated::Bot("heuristic".to_string()),
+                }
+            })
+            .collect();
+        let result = crate::social::GameResult {
+            game: G::NAME.to_string(),
+            outcome: json.clone(),
+            places: outcome.places.clone(),
+            capped: outcome.capped,
+            seats,
+            at: unix_now(),
+        };
+        self.social.result = Some(json);
+        let (store, id) = (Arc::clone(&self.store), self.id.clone());
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = store.record_result(&id, &result) {
+                tracing::error!(table = %id, "recording the result failed: {e}");
+            }
+        });
+    }
+
+    /// A chat message from connection `conn`: kept and sent to every
+    /// reader (the seated players; spectators too where the table lets
+    /// them chat). A spectator may not write unless it does.
+    fn chat(&mut self, conn: u64, said: crate::social::Said) {
+        let Some(sub) = self.subs.iter().find(|s| s.conn == conn) else {
+            return;
+        };
+        let seat = sub.seat;
+        if seat.is_none() && !self.config.spectator_chat {
+            return self.send_to(
+                conn,
+                ServerMsg::error(Error::Forbidden(
+                    "spectators do not chat at this table".to_string(),
+                )),
+            );
+        }
+        let name = seat.and_then(|s| match self.seats.get(s.index()).map(|x| &x.kind) {
+            Some(SeatKind::Human { name, .. }) => name.clone(),
+            _ => None,
+        });
+        let line = crate::social::ChatLine {
+            seat,
+            name,
+            said,
+            at: unix_now(),
+        };
+        self.chat.push(line.clone());
+        let text = ServerMsg::Chat {
+            messages: vec![line],
+            history: false,
+        }
+        .to_text();
+        let everyone = self.config.spectator_chat;
+        self.send_all(|sub| (everyone || sub.seat.is_some()).then(|| text.clone()));
     }
 
     /// Once every human seat is taken the game starts: a fair-deal table

@@ -119,6 +119,7 @@ const FILES: &[Asset] = &[
     asset!("i18n-fr.js", JS),
     asset!("lobby.js", JS),
     asset!("table.js", JS),
+    asset!("social.js", JS),
     asset!("replay.js", JS),
     asset!("verify.js", JS),
     asset!("favicon.svg", SVG),

@@ -194,6 +194,9 @@ async fn receive(
     let mut count = 0u32;
     let hello_by = Instant::now() + limits.hello_timeout;
     let mut last_heard = Instant::now();
+    // Chat has its own, smaller budget per connection.
+    let mut chat =
+        crate::quota::TokenBucket::new(crate::social::CHAT_BURST, crate::social::CHAT_EVERY_S);
     // The table may order this connection closed (too slow): then it
     // stops reading too, and its slot is freed.
     let mut kicked = out.kicked();
@@ -292,11 +295,25 @@ async fn receive(
                 );
                 continue;
             }
-            ClientMsg::Hello { token, .. } => {
+            ClientMsg::Hello {
+                token,
+                contribution,
+                ..
+            } => {
+                let contribution =
+                    match contribution.as_deref().map(crate::fair::parse_contribution) {
+                        None => None,
+                        Some(Ok(c)) => Some(c),
+                        Some(Err(e)) => {
+                            send(out, ServerMsg::error(Error::BadInput(e.to_string())));
+                            None
+                        }
+                    };
                 let (reply, answer) = oneshot::channel();
                 let cmd = Command::Hello {
                     conn,
                     token,
+                    contribution,
                     out: out.clone(),
                     reply,
                 };
@@ -307,7 +324,7 @@ async fn receive(
                 greeted = matches!(answer.await, Ok(Ok(_)));
                 continue;
             }
-            ClientMsg::Act { .. } | ClientMsg::Resync if !greeted => {
+            ClientMsg::Act { .. } | ClientMsg::Resync | ClientMsg::Chat { .. } if !greeted => {
                 send(
                     out,
                     ServerMsg::error(Error::BadMessage("send hello first".into())),
@@ -316,6 +333,29 @@ async fn receive(
             }
             ClientMsg::Act { seq, action } => Command::Act { conn, seq, action },
             ClientMsg::Resync => Command::Resync { conn },
+            ClientMsg::Chat { text, emote } => {
+                if let Err(wait) = chat.take() {
+                    send(
+                        out,
+                        ServerMsg::error(Error::RateLimited {
+                            retry_after: wait.as_secs() + 1,
+                            message: format!(
+                                "at most {} chat messages at once, then one every {} s",
+                                crate::social::CHAT_BURST,
+                                crate::social::CHAT_EVERY_S
+                            ),
+                        }),
+                    );
+                    continue;
+                }
+                match crate::social::Said::parse(text.as_deref(), emote.as_deref()) {
+                    Ok(said) => Command::Chat { conn, said },
+                    Err(e) => {
+                        send(out, ServerMsg::error(e));
+                        continue;
+                    }
+                }
+            }
         };
         if state.send(id, who, cmd).await.is_err() {
             out.kick(GONE);

@@ -10,6 +10,7 @@ mod it {
     mod play;
     mod restart;
     mod security;
+    mod social;
     mod util;
     mod web;
 }

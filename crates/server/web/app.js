@@ -325,6 +325,8 @@
     const bytes = new Uint8Array(32);
     crypto.getRandomValues(bytes);
     body.contribution = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    // the identity key this browser keeps (social.js): the server stores only its hash
+    if (RR.identity) body.player = RR.identity();
     const r = await RR.api('/api/tables/' + encodeURIComponent(id) + '/join', 'POST', body);
     RR.saveSeat(id, r.seat, r.token);
     store.setItem('ratrace.contrib.' + id, body.contribution);
@@ -448,7 +450,8 @@
       c.ws.send(JSON.stringify(m));
       return true;
     };
-    c.hello = () => c.send({ type: 'hello', token: RR.token(id) || undefined, lang: RR.lang });
+    // a seated player's contribution goes with hello: a rematch waits for each (social.js)
+    c.hello = () => c.send({ type: 'hello', token: RR.token(id) || undefined, contribution: (RR.token(id) && RR.contribution(id)) || undefined, lang: RR.lang });
     /** Drops the connection and reconnects at once (after a join). */
     c.restart = function () {
       c.tries = 0;

@@ -263,5 +263,19 @@
     'ev.dalmuti.black-market-draw': '{other} draws your {lost}; you draw their {got}.',
     'ev.dalmuti.no-trade': '{seat} declines to trade at the market.',
     'ev.dalmuti.seats-newcomer': '{seat} seats the newcomer {side} the middle player.',
+    /* social (chat, rematch, identity, my games, ratings) */
+    'social.rematchMoving': 'Rematch! Taking you to the new table, same seat…',
+    'social.rematchGo': 'This table has a rematch: go to your seat there',
+    'social.rematchWatch': 'This table has a rematch: watch it',
+    'chat.title': 'Chat', 'chat.placeholder': 'Say something…', 'chat.label': 'Chat message',
+    'chat.send': 'Send', 'chat.empty': 'No messages yet.', 'chat.spectator': 'A spectator', 'chat.emotes': 'Emotes',
+    'chat.emote.hi': 'Hello!', 'chat.emote.gg': 'Good game', 'chat.emote.wp': 'Well played', 'chat.emote.thanks': 'Thanks',
+    'chat.emote.oops': 'Oops', 'chat.emote.wow': 'Wow', 'chat.emote.think': 'Thinking…', 'chat.emote.laugh': 'Ha ha',
+    'mine.title': 'My games', 'mine.none': 'No games yet from this browser.', 'mine.live': 'in progress', 'mine.open': 'waiting for players',
+    'mine.abandoned': 'abandoned', 'mine.you': 'you played {seat}', 'mine.rating': 'Your rating in {game}: {r}',
+    'lobby.winner': 'won by {who}', 'lobby.nobody': 'nobody won', 'lobby.with': 'with {who}',
+    'board.title': 'Leaderboard', 'board.player': 'Player', 'board.rating': 'Rating',
+    'board.games': { one: '{n} game', other: '{n} games' }, 'board.none': 'Nobody is rated yet: finish a game to appear here.',
+    'board.you': 'you', 'board.about': 'Weng–Lin ratings (like TrueSkill): finished games against people and bots count; bots keep a fixed rating per level.',
   };
 })();

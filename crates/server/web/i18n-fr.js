@@ -263,5 +263,19 @@
     'ev.dalmuti.black-market-draw': '{other} tire votre {lost} ; vous tirez son {got}.',
     'ev.dalmuti.no-trade': '{seat} refuse d\'échanger au marché.',
     'ev.dalmuti.seats-newcomer': '{seat} place le nouveau venu {side} du joueur du milieu.',
+    /* social (chat, rematch, identity, my games, ratings) */
+    'social.rematchMoving': 'Revanche ! On vous emmène à la nouvelle table, même place…',
+    'social.rematchGo': 'Cette table a une revanche : rejoignez votre place',
+    'social.rematchWatch': 'Cette table a une revanche : la regarder',
+    'chat.title': 'Discussion', 'chat.placeholder': 'Écrivez quelque chose…', 'chat.label': 'Message de discussion',
+    'chat.send': 'Envoyer', 'chat.empty': 'Aucun message pour l\'instant.', 'chat.spectator': 'Un spectateur', 'chat.emotes': 'Émoticônes',
+    'chat.emote.hi': 'Salut !', 'chat.emote.gg': 'Bien joué à tous', 'chat.emote.wp': 'Bien joué', 'chat.emote.thanks': 'Merci',
+    'chat.emote.oops': 'Oups', 'chat.emote.wow': 'Waouh', 'chat.emote.think': 'Je réfléchis…', 'chat.emote.laugh': 'Ha ha',
+    'mine.title': 'Mes parties', 'mine.none': 'Pas encore de partie depuis ce navigateur.', 'mine.live': 'en cours', 'mine.open': 'en attente de joueurs',
+    'mine.abandoned': 'abandonnée', 'mine.you': 'vous avez joué {seat}', 'mine.rating': 'Votre classement à {game} : {r}',
+    'lobby.winner': 'gagnée par {who}', 'lobby.nobody': 'personne n\'a gagné', 'lobby.with': 'avec {who}',
+    'board.title': 'Classement', 'board.player': 'Joueur', 'board.rating': 'Cote',
+    'board.games': { one: '{n} partie', other: '{n} parties' }, 'board.none': 'Personne n\'est encore classé : finissez une partie pour apparaître ici.',
+    'board.you': 'vous', 'board.about': 'Cotes Weng–Lin (comme TrueSkill) : les parties finies contre des personnes et des bots comptent ; les bots ont une cote fixe par niveau.',
   };
 })();

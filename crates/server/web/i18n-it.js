@@ -262,5 +262,19 @@
     'ev.dalmuti.black-market-draw': '{other} pesca il tuo {lost}; tu peschi il suo {got}.',
     'ev.dalmuti.no-trade': '{seat} rinuncia allo scambio al mercato.',
     'ev.dalmuti.seats-newcomer': '{seat} fa sedere il nuovo arrivato {side} il giocatore di mezzo.',
+    /* social (chat, rematch, identity, my games, ratings) */
+    'social.rematchMoving': 'Rivincita! Ti portiamo al nuovo tavolo, stesso posto…',
+    'social.rematchGo': 'Questo tavolo ha una rivincita: vai al tuo posto',
+    'social.rematchWatch': 'Questo tavolo ha una rivincita: guardala',
+    'chat.title': 'Chat', 'chat.placeholder': 'Scrivi qualcosa…', 'chat.label': 'Messaggio in chat',
+    'chat.send': 'Invia', 'chat.empty': 'Ancora nessun messaggio.', 'chat.spectator': 'Uno spettatore', 'chat.emotes': 'Emoticon',
+    'chat.emote.hi': 'Ciao!', 'chat.emote.gg': 'Bella partita', 'chat.emote.wp': 'Ben giocato', 'chat.emote.thanks': 'Grazie',
+    'chat.emote.oops': 'Ops', 'chat.emote.wow': 'Wow', 'chat.emote.think': 'Ci penso…', 'chat.emote.laugh': 'Ah ah',
+    'mine.title': 'Le mie partite', 'mine.none': 'Ancora nessuna partita da questo browser.', 'mine.live': 'in corso', 'mine.open': 'in attesa di giocatori',
+    'mine.abandoned': 'abbandonata', 'mine.you': 'hai giocato {seat}', 'mine.rating': 'Il tuo punteggio a {game}: {r}',
+    'lobby.winner': 'vinta da {who}', 'lobby.nobody': 'nessun vincitore', 'lobby.with': 'con {who}',
+    'board.title': 'Classifica', 'board.player': 'Giocatore', 'board.rating': 'Punteggio',
+    'board.games': { one: '{n} partita', other: '{n} partite' }, 'board.none': 'Ancora nessuno in classifica: finisci una partita per comparire qui.',
+    'board.you': 'tu', 'board.about': 'Punteggi Weng–Lin (come TrueSkill): contano le partite finite contro persone e bot; i bot hanno un punteggio fisso per livello.',
   };
 })();

@@ -165,7 +165,7 @@
         el('a', { href: '/t/' + tb.id, text: t('lobby.watch') }),
       ];
     }
-    return el('li', {}, head, el('span', { class: 'grow' }), acts, err);
+    return el('li', {}, head, RR.social && RR.social.tableExtra(tb), el('span', { class: 'grow' }), acts, err);
   }
 
   function renderTables() {

@@ -568,17 +568,8 @@
     );
   }
 
-  async function rematch() {
-    try {
-      const s = await RR.api('/api/tables/' + T.id);
-      const seats = s.seats.map((x) => (x.kind === 'bot' ? { kind: 'bot', bot: x.bot } : { kind: 'human' }));
-      const r = await RR.api('/api/tables', 'POST', { game: s.game, players: s.players, options: s.options, seats, bot_delay_ms: s.bot_delay_ms });
-      await RR.join(r.id, RR.myName() || t('table.player'), RR.seatId(me()));
-      location.href = r.invite || '/t/' + r.id;
-    } catch (e) {
-      $('rerr').textContent = RR.errText(e);
-    }
-  }
+  /** Every player of this table comes along (social.js). */
+  const rematch = () => RR.social.rematch(T.id, $('rerr'));
 
   /* ---------- The Big Cheese ---------- */
 
@@ -1047,7 +1038,7 @@
     });
     if (!T.id) return msg(t('err.noTable'));
     T.conn = RR.connect(T.id, {
-      onMessage: (m) => (m.type === 'state' ? onWhole(m) : m.type === 'update' ? onUpdate(m) : m.type === 'error' ? onError(m) : m.type === 'presence' ? onPresence(m) : m.type === 'notice' ? onNotice(m) : null),
+      onMessage: (m) => (RR.social && RR.social.onMessage(m), m.type === 'state' ? onWhole(m) : m.type === 'update' ? onUpdate(m) : m.type === 'error' ? onError(m) : m.type === 'presence' ? onPresence(m) : m.type === 'notice' ? onNotice(m) : null),
       onStatus,
     });
     // The turn timer's length (when the table has one), and a clock for it.

@@ -43,6 +43,7 @@ pub(crate) fn table(id: &str) -> StoredTable {
             public: true,
             ..Access::default()
         },
+        social: Social::default(),
     }
 }
 
@@ -194,6 +195,148 @@ pub(crate) fn fair_inputs(s: &dyn Store) {
     assert_eq!(fair.secret, secret);
     assert_eq!(fair.contributions[&Seat::new(0)], [9u8; 32]);
     assert_eq!(t.seed, crate::fair::seed(&secret, &fair.contributions));
+}
+
+/// Issue 11 (social): a rematch is linked from its table in the creation's
+/// transaction, once; a seat keeps its person's identity; a rematch's
+/// contributions arrive one by one, once each; dumps carry all of it.
+pub(crate) fn social_links(s: &dyn Store) {
+    let mut old = table("s1");
+    old.fair = Some(StoredFair {
+        secret: [1; 32],
+        contributions: BTreeMap::new(),
+    });
+    s.create_table(&old, N).unwrap();
+    assert!(s
+        .take_seat_as("s1", Seat::new(0), "Ann", "h", None, Some("id-ann"), 1)
+        .unwrap());
+    let t = s.load("s1").unwrap().unwrap();
+    assert_eq!(t.social.players[&Seat::new(0)], "id-ann");
+    assert_eq!(t.social.rematch, None);
+    let mut new = t.clone();
+    new.id = "s2".to_string();
+    new.social = Social {
+        rematch_of: Some("s1".to_string()),
+        players: t.social.players.clone(),
+        ..Social::default()
+    };
+    s.create_table(&new, N).unwrap();
+    assert_eq!(
+        s.load("s1").unwrap().unwrap().social.rematch.as_deref(),
+        Some("s2")
+    );
+    let back = s.load("s2").unwrap().unwrap();
+    assert_eq!(back.social, new.social);
+    assert_eq!(back.seats, t.seats);
+    // A second rematch of s1 is refused, and nothing of it is stored.
+    let mut third = new.clone();
+    third.id = "s3".to_string();
+    assert!(s.create_table(&third, N).is_err());
+    assert!(s.load("s3").unwrap().is_none());
+    // Contributions: once per seat, under the epoch, not after the end.
+    assert!(s.contribute("s2", Seat::new(0), [5; 32], 1).unwrap());
+    assert!(!s.contribute("s2", Seat::new(0), [6; 32], 1).unwrap());
+    assert!(matches!(
+        s.contribute("s2", Seat::new(1), [6; 32], 7),
+        Err(StoreError::Fenced { .. })
+    ));
+    let fair = s.load("s2").unwrap().unwrap().fair.unwrap();
+    assert_eq!(fair.contributions[&Seat::new(0)], [5; 32]);
+    assert_eq!(fair.contributions.len(), 1);
+    s.append_action("s2", &act(1, 1, "pass"), 150, true, 1)
+        .unwrap();
+    assert!(!s.contribute("s2", Seat::new(2), [6; 32], 1).unwrap());
+    let dump = s.dump("s2").unwrap().unwrap();
+    assert_eq!(dump.table.social, new.social);
+}
+
+/// Issue 11 (social): a result is recorded once, only for a game over by
+/// the rules, and moves the ratings of the people once; the lists show
+/// players, winners and a person's games.
+pub(crate) fn results_and_ratings(s: &dyn Store) {
+    use crate::social::{GameResult, Rated};
+    let result = |winner: usize| GameResult {
+        game: "bigcheese".to_string(),
+        outcome: format!(
+            r#"{{"winners":["P{}"],"places":[{},{},3],"scores":[1,1,0],"capped":false}}"#,
+            winner + 1,
+            if winner == 0 { 1 } else { 2 },
+            if winner == 0 { 2 } else { 1 }
+        ),
+        places: if winner == 0 {
+            vec![1, 2, 3]
+        } else {
+            vec![2, 1, 3]
+        },
+        capped: false,
+        seats: vec![
+            Rated::Person {
+                id: "id-ann".to_string(),
+                name: "Ann".to_string(),
+            },
+            Rated::Person {
+                id: "id-bob".to_string(),
+                name: "Bob".to_string(),
+            },
+            Rated::Bot("random".to_string()),
+        ],
+        at: 500,
+    };
+    for (id, winner) in [("r1", 0), ("r2", 1), ("r3", 0)] {
+        let mut t = table(id);
+        t.seats[1] = StoredSeat {
+            seat: Seat::new(1),
+            kind: SeatKind::Human {
+                name: None,
+                token_hash: None,
+            },
+        };
+        t.created_at = 100 + i64::from(winner as u8) + id.len() as i64;
+        s.create_table(&t, N).unwrap();
+        assert!(s
+            .take_seat_as(id, Seat::new(0), "Ann", "a", None, Some("id-ann"), 1)
+            .unwrap());
+        assert!(s
+            .take_seat_as(id, Seat::new(1), "Bob", "b", None, Some("id-bob"), 1)
+            .unwrap());
+        // Not before the end.
+        assert!(!s.record_result(id, &result(winner)).unwrap());
+        s.append_action(id, &act(1, 2, "pass"), 150, true, 1)
+            .unwrap();
+        assert!(s.record_result(id, &result(winner)).unwrap());
+        assert!(!s.record_result(id, &result(winner)).unwrap(), "once");
+    }
+    // An abandoned game records nothing.
+    let mut t = table("r4");
+    t.created_at = 50;
+    s.create_table(&t, N).unwrap();
+    s.mark_abandoned("r4", 120, 1).unwrap();
+    assert!(!s.record_result("r4", &result(0)).unwrap());
+
+    let board = s.leaderboard("bigcheese", 10).unwrap();
+    assert_eq!(board.len(), 2);
+    assert_eq!(board[0].name, "Ann", "two wins of three: {board:?}");
+    assert_eq!((board[0].games, board[1].games), (3, 3));
+    assert!(board[0].score >= board[1].score);
+    assert!(s.leaderboard("dalmuti", 10).unwrap().is_empty());
+    let mine = s.ratings_of("id-bob").unwrap();
+    assert_eq!(mine.len(), 1);
+    assert_eq!(mine[0].name, "Bob");
+
+    let games = s.games_of("id-ann", 10).unwrap();
+    assert_eq!(games.len(), 3);
+    assert!(games.iter().all(|g| g.seat == Seat::new(0)));
+    let r2 = games.iter().find(|g| g.table.id == "r2").unwrap();
+    assert_eq!(r2.table.winners, Some(vec![Seat::new(1)]));
+    assert_eq!(r2.table.status, "finished");
+    let names: Vec<Option<&str>> = r2.table.seats.iter().map(|x| x.name.as_deref()).collect();
+    assert_eq!(names, vec![Some("Ann"), Some("Bob"), Some("random")]);
+    assert!(s.games_of("id-nobody", 10).unwrap().is_empty());
+    let listed = s.list(10).unwrap();
+    let r1 = listed.iter().find(|t| t.id == "r1").unwrap();
+    assert_eq!(r1.winners, Some(vec![Seat::new(0)]));
+    assert_eq!(r1.seats.len(), 3);
+    assert_eq!(listed.iter().find(|t| t.id == "r4").unwrap().winners, None);
 }
 
 /// Issue 9: claims, epochs and fencing. A table is written only under

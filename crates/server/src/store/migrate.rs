@@ -174,6 +174,48 @@ CREATE TABLE site (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE INDEX tables_id_bytes ON tables (id COLLATE \"C\");
 ",
     },
+    Migration {
+        version: 5,
+        name: "social: rematch links, identities of seats, results, ratings",
+        sqlite: "
+ALTER TABLE tables ADD COLUMN rematch TEXT;
+ALTER TABLE tables ADD COLUMN rematch_of TEXT;
+ALTER TABLE tables ADD COLUMN result TEXT;
+ALTER TABLE seats ADD COLUMN player TEXT;
+CREATE INDEX seats_player ON seats(player) WHERE player IS NOT NULL;
+CREATE TABLE ratings (
+  game TEXT NOT NULL,
+  player TEXT NOT NULL,
+  name TEXT NOT NULL,
+  rating REAL NOT NULL,
+  uncertainty REAL NOT NULL,
+  score REAL NOT NULL,
+  games INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (game, player)
+);
+CREATE INDEX ratings_board ON ratings(game, score);
+",
+        postgres: "
+ALTER TABLE tables ADD COLUMN rematch TEXT;
+ALTER TABLE tables ADD COLUMN rematch_of TEXT;
+ALTER TABLE tables ADD COLUMN result TEXT;
+ALTER TABLE seats ADD COLUMN player TEXT;
+CREATE INDEX seats_player ON seats(player) WHERE player IS NOT NULL;
+CREATE TABLE ratings (
+  game TEXT NOT NULL,
+  player TEXT NOT NULL,
+  name TEXT NOT NULL,
+  rating DOUBLE PRECISION NOT NULL,
+  uncertainty DOUBLE PRECISION NOT NULL,
+  score DOUBLE PRECISION NOT NULL,
+  games BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (game, player)
+);
+CREATE INDEX ratings_board ON ratings(game, score);
+",
+    },
 ];
 
 /// The newest version this program knows.
@@ -186,7 +228,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn versions_run_one_two_three_four_without_gaps() {
+    fn versions_run_in_order_without_gaps() {
         for (i, m) in MIGRATIONS.iter().enumerate() {
             assert_eq!(m.version, i as i64 + 1, "{}", m.name);
             assert!(!m.sqlite.trim().is_empty() && !m.postgres.trim().is_empty());

@@ -84,6 +84,9 @@ pub struct TableConfig {
     /// If set, a human to move for longer than this is played by the
     /// heuristic bot for that turn.
     pub turn_timer_ms: Option<u64>,
+    /// Whether spectators may read and write the table's chat (by default
+    /// only the seated players chat).
+    pub spectator_chat: bool,
 }
 
 impl Default for TableConfig {
@@ -91,6 +94,7 @@ impl Default for TableConfig {
         TableConfig {
             bot_delay_ms: 600,
             turn_timer_ms: None,
+            spectator_chat: false,
         }
     }
 }
@@ -167,6 +171,25 @@ pub struct StoredTable {
     /// Who may find and join the table: listed in the lobby, or reached
     /// only through the invite link.
     pub access: Access,
+    /// Rematch links, the identities of the people seated, the result
+    /// (issue 11, social).
+    pub social: Social,
+}
+
+/// What a table knows of the people around it and of the games before and
+/// after it (issue 11, item 5): none of it changes the game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Social {
+    /// The finished table this one is the rematch of.
+    pub rematch_of: Option<String>,
+    /// The rematch of this (finished) table, once someone asked for it.
+    pub rematch: Option<String>,
+    /// Per seat, the identity of the person who took it: the SHA-256 hex of
+    /// the key their browser keeps (never the key).
+    pub players: BTreeMap<Seat, String>,
+    /// The game's outcome as JSON (`game::Outcome`), once recorded after
+    /// the end.
+    pub result: Option<String>,
 }
 
 /// A fair-deal table's inputs (docs/server.md, "Fairness: commit,
@@ -216,6 +239,84 @@ pub struct TableSummary {
     pub status: &'static str,
     /// Unix seconds.
     pub created_at: i64,
+    /// Unix seconds, once over.
+    pub finished_at: Option<i64>,
+    /// Who sits where (names of people who joined, bots by name).
+    pub seats: Vec<SeatSummary>,
+    /// The winners, once the result is recorded (empty: nobody won).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winners: Option<Vec<Seat>>,
+}
+
+/// A seat in a list of tables.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeatSummary {
+    /// The seat.
+    pub seat: Seat,
+    /// `human` or `bot`.
+    pub kind: &'static str,
+    /// A person's display name once joined; a bot's name.
+    pub name: Option<String>,
+    /// The bot's name for a bot seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+}
+
+impl SeatSummary {
+    /// A stored seat row (`kind`, `bot`, `name`) as a summary.
+    pub(crate) fn of(seat: Seat, kind: &str, bot: Option<String>, name: Option<String>) -> Self {
+        if kind == "bot" {
+            let bot = bot.unwrap_or_else(|| "heuristic".to_string());
+            SeatSummary {
+                seat,
+                kind: "bot",
+                name: Some(bot.clone()),
+                bot: Some(bot),
+            }
+        } else {
+            SeatSummary {
+                seat,
+                kind: "human",
+                name,
+                bot: None,
+            }
+        }
+    }
+}
+
+/// The winners a stored result names (`None` without a result).
+pub(crate) fn winners_of(result: Option<&str>) -> Option<Vec<Seat>> {
+    let outcome: game::Outcome = serde_json::from_str(result?).ok()?;
+    Some(outcome.winners)
+}
+
+/// A game of one person ("my games"): the table and their seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerGame {
+    /// The table.
+    #[serde(flatten)]
+    pub table: TableSummary,
+    /// The person's seat there.
+    pub seat: Seat,
+}
+
+/// A line of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatingRow {
+    /// The game.
+    pub game: String,
+    /// The person's id (the hash of their key).
+    pub player: String,
+    /// The name they last played under.
+    pub name: String,
+    /// The estimated skill.
+    pub rating: f64,
+    /// Its uncertainty.
+    pub uncertainty: f64,
+    /// What the board sorts by: rating less three uncertainties.
+    pub score: f64,
+    /// Rated games played.
+    pub games: u64,
 }
 
 /// A table's ownership epoch: the fencing token of issue 9. Every claim
@@ -286,7 +387,9 @@ pub trait Store: Send + Sync + 'static {
     fn backend(&self) -> &'static str;
 
     /// Stores a new table with its seats (no actions), owned by `node`
-    /// under epoch 1.
+    /// under epoch 1. A rematch (`social.rematch_of`) is linked from the
+    /// table it follows in the same transaction, and refused if that table
+    /// already has one.
     fn create_table(&self, table: &StoredTable, node: &str) -> Result<Epoch, StoreError>;
 
     /// Appends action `seq` (1-based) of a table, and when `ends` is true
@@ -369,7 +472,55 @@ pub trait Store: Send + Sync + 'static {
         token_hash: &str,
         contribution: Option<[u8; 32]>,
         epoch: Epoch,
+    ) -> Result<bool, StoreError> {
+        self.take_seat_as(table, seat, name, token_hash, contribution, None, epoch)
+    }
+
+    /// [`Store::take_seat`], linking the seat to the person's identity
+    /// (`player`, the hash of their key) when they sent one.
+    #[allow(clippy::too_many_arguments)]
+    fn take_seat_as(
+        &self,
+        table: &str,
+        seat: Seat,
+        name: &str,
+        token_hash: &str,
+        contribution: Option<[u8; 32]>,
+        player: Option<&str>,
+        epoch: Epoch,
     ) -> Result<bool, StoreError>;
+
+    /// Adds a seated person's contribution to a fair deal that has none for
+    /// that seat yet (a rematch's seats are taken when it is made; each
+    /// person contributes when they arrive). Returns `false` (and changes
+    /// nothing) if the seat has one or the game is over.
+    fn contribute(
+        &self,
+        table: &str,
+        seat: Seat,
+        value: [u8; 32],
+        epoch: Epoch,
+    ) -> Result<bool, StoreError>;
+
+    /// Records a finished game's result once (its outcome on the table)
+    /// and, if it counts ([`crate::social::rateable`]), moves the ratings
+    /// of its people, in one transaction. `false` (nothing changed) if a
+    /// result is recorded already or the table did not end by the rules.
+    fn record_result(
+        &self,
+        table: &str,
+        result: &crate::social::GameResult,
+    ) -> Result<bool, StoreError>;
+
+    /// The tables where person `player` took a seat, newest first, at
+    /// most `limit`.
+    fn games_of(&self, player: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError>;
+
+    /// The best rated people of `game`, at most `limit`.
+    fn leaderboard(&self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StoreError>;
+
+    /// Person `player`'s rating in every game they are rated in.
+    fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError>;
 
     /// One table with its seats and actions.
     fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError>;

@@ -58,9 +58,9 @@
 use super::migrate::{self, MIGRATIONS};
 use super::Change;
 use super::{
-    contributions_json, parse_contributions, seat_of, Access, Done, Epoch, Node, Ownership,
-    SeatKind, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable, TableDump,
-    TableSummary,
+    contributions_json, parse_contributions, seat_of, winners_of, Access, Done, Epoch, Node,
+    Ownership, PlayerGame, RatingRow, SeatKind, SeatSummary, Social, Store, StoreError,
+    StoredAction, StoredFair, StoredSeat, StoredTable, TableDump, TableSummary,
 };
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime, Transaction};
 use game::Seat;
@@ -107,9 +107,203 @@ const MIGRATION_LOCK: i64 = 0x0072_6174_7261_6365;
 /// The lobby's list: the newest public tables (as SQLite's `LIST`).
 const LIST: &str = "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
         (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id
-           AND s.kind = 'human' AND s.token_hash IS NULL)
+           AND s.kind = 'human' AND s.token_hash IS NULL), t.result
      FROM tables t WHERE t.public = 1
      ORDER BY t.created_at DESC LIMIT $1";
+
+/// The tables a person sat at, newest first, with their seat (as
+/// SQLite's `GAMES_OF`).
+const GAMES_OF: &str = "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
+        (SELECT COUNT(*) FROM seats f WHERE f.table_id = t.id
+           AND f.kind = 'human' AND f.token_hash IS NULL), t.result, s.seat
+     FROM seats s JOIN tables t ON t.id = s.table_id
+     WHERE s.player = $1 ORDER BY t.created_at DESC LIMIT $2";
+
+/// The columns of a rating row.
+/// Lines of a table list (the rows of [`LIST`] or [`GAMES_OF`]) with
+/// their seats, read in one more query; the seat of [`GAMES_OF`]'s rows.
+async fn summaries(
+    pool: Pool,
+    sql: &'static str,
+    params: Params,
+) -> Result<Vec<(TableSummary, Option<i64>)>, StoreError> {
+    let rows = query(pool.clone(), sql, params).await?;
+    let ids = ids(&rows)?;
+    let client = pool.get().await?;
+    let stmt = client
+        .prepare_cached(
+            "SELECT table_id, seat, kind, bot, name FROM seats WHERE table_id = ANY($1)
+             ORDER BY table_id, seat",
+        )
+        .await?;
+    let mut seats: std::collections::HashMap<String, Vec<SeatSummary>> =
+        std::collections::HashMap::new();
+    for r in client.query(&stmt, &[&ids]).await? {
+        let kind: String = r.try_get(2)?;
+        seats
+            .entry(r.try_get(0)?)
+            .or_default()
+            .push(SeatSummary::of(
+                seat_of(r.try_get(1)?)?,
+                &kind,
+                r.try_get(3)?,
+                r.try_get(4)?,
+            ));
+    }
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let id: String = r.try_get(0)?;
+        let players: i64 = r.try_get(2)?;
+        let finished_at: Option<i64> = r.try_get(4)?;
+        let ended: Option<String> = r.try_get(5)?;
+        let free_seats = usize::try_from(r.try_get::<_, i64>(6)?).unwrap_or(0);
+        let result: Option<String> = r.try_get(7)?;
+        let seat: Option<i64> = if r.len() > 8 { r.try_get(8)? } else { None };
+        out.push((
+            TableSummary {
+                seats: seats.remove(&id).unwrap_or_default(),
+                id,
+                game: r.try_get(1)?,
+                players: usize::try_from(players).unwrap_or(0),
+                free_seats,
+                status: if ended.as_deref() == Some("abandoned") {
+                    "abandoned"
+                } else if finished_at.is_some() {
+                    "finished"
+                } else if free_seats > 0 {
+                    "open"
+                } else {
+                    "playing"
+                },
+                created_at: r.try_get(3)?,
+                finished_at,
+                winners: winners_of(result.as_deref()),
+            },
+            seat,
+        ));
+    }
+    Ok(out)
+}
+
+fn rating_row(r: &Row) -> Result<RatingRow, StoreError> {
+    Ok(RatingRow {
+        game: r.try_get(0)?,
+        player: r.try_get(1)?,
+        name: r.try_get(2)?,
+        rating: r.try_get(3)?,
+        uncertainty: r.try_get(4)?,
+        score: r.try_get(5)?,
+        games: u64::try_from(r.try_get::<_, i64>(6)?).unwrap_or(0),
+    })
+}
+
+/// Records a result and moves the ratings (see [`Store::record_result`]):
+/// the people's rating rows are made if missing and locked in byte order
+/// of their ids, so two games ending together never wait for each other
+/// in a cycle, and neither loses the other's update.
+async fn record(
+    pool: Pool,
+    table: String,
+    result: crate::social::GameResult,
+) -> Result<bool, StoreError> {
+    use crate::social::{Rated, Rating};
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE tables SET result = $2 WHERE id = $1 AND result IS NULL
+               AND finished_at IS NOT NULL AND ended = 'over'",
+        )
+        .await?;
+    if tx.execute(&stmt, &[&table, &result.outcome]).await? != 1 {
+        return Ok(false);
+    }
+    if crate::social::rateable(&result) {
+        let mut people: Vec<&String> = result
+            .seats
+            .iter()
+            .filter_map(|s| match s {
+                Rated::Person { id, .. } => Some(id),
+                _ => None,
+            })
+            .collect();
+        people.sort();
+        let start = Rating::START;
+        let stmt = tx
+            .prepare_cached(
+                "INSERT INTO ratings (game, player, name, rating, uncertainty, score, games,
+                                      updated_at)
+                 VALUES ($1, $2, '', $3, $4, $5, 0, $6) ON CONFLICT (game, player) DO NOTHING",
+            )
+            .await?;
+        for id in &people {
+            tx.execute(
+                &stmt,
+                &[
+                    &result.game,
+                    id,
+                    &start.rating,
+                    &start.uncertainty,
+                    &start.score(),
+                    &result.at,
+                ],
+            )
+            .await?;
+        }
+        let stmt = tx
+            .prepare_cached(
+                "SELECT player, rating, uncertainty FROM ratings
+                 WHERE game = $1 AND player = ANY($2) ORDER BY player FOR UPDATE",
+            )
+            .await?;
+        let mut now = std::collections::HashMap::new();
+        for r in tx.query(&stmt, &[&result.game, &people]).await? {
+            let player: String = r.try_get(0)?;
+            now.insert(
+                player,
+                Rating {
+                    rating: r.try_get(1)?,
+                    uncertainty: r.try_get(2)?,
+                },
+            );
+        }
+        let current: Vec<Option<Rating>> = result
+            .seats
+            .iter()
+            .map(|s| match s {
+                Rated::Person { id, .. } => now.get(id).copied(),
+                _ => None,
+            })
+            .collect();
+        let new = crate::social::rate(&result, &current);
+        let stmt = tx
+            .prepare_cached(
+                "UPDATE ratings SET name = $3, rating = $4, uncertainty = $5, score = $6,
+                   games = games + 1, updated_at = $7
+                 WHERE game = $1 AND player = $2",
+            )
+            .await?;
+        for (seat, rating) in result.seats.iter().zip(new) {
+            if let (Rated::Person { id, name }, Some(r)) = (seat, rating) {
+                tx.execute(
+                    &stmt,
+                    &[
+                        &result.game,
+                        id,
+                        name,
+                        &r.rating,
+                        &r.uncertainty,
+                        &r.score(),
+                        &result.at,
+                    ],
+                )
+                .await?;
+            }
+        }
+    }
+    tx.commit().await?;
+    Ok(true)
+}
 
 /// The sweep: ends as abandoned (at `$3`) the unfinished tables idle since
 /// `$1`, or never started and idle since `$2` (as SQLite's `IDLE`).
@@ -529,9 +723,10 @@ async fn insert_table(
             "INSERT INTO tables (id, game, rules_version, players, options, seed, seed_hash,
                                  config, created_at, finished_at, public, invite_hash,
                                  creator_hash, owner, last_active, fair_secret,
-                                 contributions, ended, owner_node, epoch)
+                                 contributions, ended, owner_node, epoch, rematch,
+                                 rematch_of, result)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-                     COALESCE($17::bigint, $9), $15, $16, $18, $19, $20)",
+                     COALESCE($17::bigint, $9), $15, $16, $18, $19, $20, $21, $22, $23)",
         )
         .await?;
     let seed = if t.fair.is_some() {
@@ -567,13 +762,16 @@ async fn insert_table(
             &ended,
             &owner,
             &epoch,
+            &t.social.rematch,
+            &t.social.rematch_of,
+            &t.social.result,
         ],
     )
     .await?;
     let stmt = tx
         .prepare_cached(
-            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash)
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, player)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .await?;
     for s in &t.seats {
@@ -592,6 +790,7 @@ async fn insert_table(
                 &bot,
                 &name,
                 &token_hash,
+                &t.social.players.get(&s.seat),
             ],
         )
         .await?;
@@ -638,6 +837,16 @@ async fn create(pool: Pool, t: StoredTable, node: String) -> Result<Epoch, Store
     insert_table(&tx, &t, None, None, Some(&node), 1).await?;
     for a in &t.actions {
         insert_action(&tx, &t.id, a, t.created_at).await?;
+    }
+    if let Some(old) = &t.social.rematch_of {
+        let stmt = tx
+            .prepare_cached("UPDATE tables SET rematch = $2 WHERE id = $1 AND rematch IS NULL")
+            .await?;
+        if tx.execute(&stmt, &[old, &t.id]).await? != 1 {
+            return Err(StoreError::Corrupt(format!(
+                "table {old} has a rematch already"
+            )));
+        }
     }
     tx.commit().await?;
     Ok(1)
@@ -940,7 +1149,51 @@ struct Taking {
     name: String,
     token_hash: String,
     contribution: Option<[u8; 32]>,
+    player: Option<String>,
     epoch: Epoch,
+}
+
+/// Adds a contribution for `seat` unless it has one (see
+/// [`Store::contribute`]).
+async fn contribute(
+    pool: Pool,
+    table: String,
+    seat: Seat,
+    value: [u8; 32],
+    epoch: Epoch,
+) -> Result<bool, StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    let stmt = tx.prepare_cached(FENCE).await?;
+    let row = tx.query_opt(&stmt, &[&table]).await?;
+    let finished: Option<i64> = match &row {
+        Some(r) => r.try_get(1)?,
+        None => None,
+    };
+    fenced(row, &table, epoch)?;
+    if finished.is_some() {
+        return Ok(false);
+    }
+    // The row is locked by the fence: no other write interleaves.
+    let stmt = tx
+        .prepare_cached("SELECT contributions FROM tables WHERE id = $1")
+        .await?;
+    let before: Option<String> = tx.query_one(&stmt, &[&table]).await?.try_get(0)?;
+    let mut all = parse_contributions(before.as_deref())?;
+    if all.contains_key(&seat) {
+        return Ok(false);
+    }
+    all.insert(seat, value);
+    let stmt = tx
+        .prepare_cached("UPDATE tables SET contributions = $2, last_active = $3 WHERE id = $1")
+        .await?;
+    tx.execute(
+        &stmt,
+        &[&table, &contributions_json(&all), &crate::table::unix_now()],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(true)
 }
 
 async fn take(pool: Pool, w: Taking) -> Result<bool, StoreError> {
@@ -949,7 +1202,7 @@ async fn take(pool: Pool, w: Taking) -> Result<bool, StoreError> {
     fence(&tx, &w.table, w.epoch).await?;
     let stmt = tx
         .prepare_cached(
-            "UPDATE seats SET name = $3, token_hash = $4
+            "UPDATE seats SET name = $3, token_hash = $4, player = $5
              WHERE table_id = $1 AND seat = $2 AND kind = 'human' AND token_hash IS NULL
                AND EXISTS (SELECT 1 FROM tables WHERE id = $1 AND finished_at IS NULL)",
         )
@@ -957,7 +1210,13 @@ async fn take(pool: Pool, w: Taking) -> Result<bool, StoreError> {
     let changed = tx
         .execute(
             &stmt,
-            &[&w.table, &(w.seat.index() as i64), &w.name, &w.token_hash],
+            &[
+                &w.table,
+                &(w.seat.index() as i64),
+                &w.name,
+                &w.token_hash,
+                &w.player,
+            ],
         )
         .await?;
     if changed == 1 {
@@ -1062,7 +1321,7 @@ async fn load_with(tx: &Transaction<'_>, id: &str) -> Result<Option<StoredTable>
         .prepare_cached(
             "SELECT id, game, rules_version, players, options, seed, seed_hash, config,
                     created_at, finished_at, public, invite_hash, creator_hash, owner,
-                    fair_secret, contributions
+                    fair_secret, contributions, rematch, rematch_of, result
              FROM tables WHERE id = $1",
         )
         .await?;
@@ -1082,13 +1341,23 @@ async fn load_with(tx: &Transaction<'_>, id: &str) -> Result<Option<StoredTable>
     };
     let secret: Option<String> = r.try_get(14)?;
     let contributions: Option<String> = r.try_get(15)?;
+    let mut social = Social {
+        rematch: r.try_get(16)?,
+        rematch_of: r.try_get(17)?,
+        result: r.try_get(18)?,
+        players: std::collections::BTreeMap::new(),
+    };
     let stmt = tx
         .prepare_cached(
-            "SELECT seat, kind, bot, name, token_hash FROM seats WHERE table_id = $1 ORDER BY seat",
+            "SELECT seat, kind, bot, name, token_hash, player FROM seats WHERE table_id = $1
+             ORDER BY seat",
         )
         .await?;
     let mut seats = Vec::new();
     for s in tx.query(&stmt, &[&id]).await? {
+        if let Some(p) = s.try_get::<_, Option<String>>(5)? {
+            social.players.insert(seat_of(s.try_get(0)?)?, p);
+        }
         let kind: String = s.try_get(1)?;
         let kind = match kind.as_str() {
             "bot" => SeatKind::Bot(
@@ -1147,6 +1416,7 @@ async fn load_with(tx: &Transaction<'_>, id: &str) -> Result<Option<StoredTable>
         seats,
         actions,
         access,
+        social,
     }))
 }
 
@@ -1365,13 +1635,14 @@ impl Store for PgStore {
         Ok((count(&all)?, count(&mine)?))
     }
 
-    fn take_seat(
+    fn take_seat_as(
         &self,
         table: &str,
         seat: Seat,
         name: &str,
         token_hash: &str,
         contribution: Option<[u8; 32]>,
+        player: Option<&str>,
         epoch: Epoch,
     ) -> Result<bool, StoreError> {
         let taken = self.block(take(
@@ -1382,11 +1653,30 @@ impl Store for PgStore {
                 name: name.to_string(),
                 token_hash: token_hash.to_string(),
                 contribution,
+                player: player.map(str::to_string),
                 epoch,
             },
         ));
         self.lobby_changed(taken.as_ref().is_ok_and(|&t| t));
         taken
+    }
+
+    fn contribute(
+        &self,
+        table: &str,
+        seat: Seat,
+        value: [u8; 32],
+        epoch: Epoch,
+    ) -> Result<bool, StoreError> {
+        let added = self.block(contribute(
+            self.pool(),
+            table.to_string(),
+            seat,
+            value,
+            epoch,
+        ));
+        self.lobby_changed(added.as_ref().is_ok_and(|&a| a));
+        added
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError> {
@@ -1398,35 +1688,72 @@ impl Store for PgStore {
     }
 
     fn list(&self, limit: usize) -> Result<Vec<TableSummary>, StoreError> {
-        let rows = self.block(query(
+        let lines = self.block(summaries(
             self.pool(),
             LIST,
             vec![Box::new(i64::try_from(limit).unwrap_or(i64::MAX))],
         ))?;
-        let mut out = Vec::with_capacity(rows.len());
-        for r in rows {
-            let players: i64 = r.try_get(2)?;
-            let finished_at: Option<i64> = r.try_get(4)?;
-            let ended: Option<String> = r.try_get(5)?;
-            let free_seats = usize::try_from(r.try_get::<_, i64>(6)?).unwrap_or(0);
-            out.push(TableSummary {
-                id: r.try_get(0)?,
-                game: r.try_get(1)?,
-                players: usize::try_from(players).unwrap_or(0),
-                free_seats,
-                status: if ended.as_deref() == Some("abandoned") {
-                    "abandoned"
-                } else if finished_at.is_some() {
-                    "finished"
-                } else if free_seats > 0 {
-                    "open"
-                } else {
-                    "playing"
-                },
-                created_at: r.try_get(3)?,
-            });
-        }
-        Ok(out)
+        Ok(lines.into_iter().map(|(t, _)| t).collect())
+    }
+
+    fn record_result(
+        &self,
+        table: &str,
+        result: &crate::social::GameResult,
+    ) -> Result<bool, StoreError> {
+        let recorded = self.block(record(self.pool(), table.to_string(), result.clone()));
+        self.lobby_changed(recorded.as_ref().is_ok_and(|&r| r));
+        recorded
+    }
+
+    fn games_of(&self, player: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError> {
+        let lines = self.block(summaries(
+            self.pool(),
+            GAMES_OF,
+            vec![
+                Box::new(player.to_string()),
+                Box::new(i64::try_from(limit).unwrap_or(i64::MAX)),
+            ],
+        ))?;
+        lines
+            .into_iter()
+            .map(|(table, seat)| {
+                Ok(PlayerGame {
+                    table,
+                    seat: seat_of(seat.unwrap_or(-1))?,
+                })
+            })
+            .collect()
+    }
+
+    fn leaderboard(&self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StoreError> {
+        const BOARD: &str = concat!(
+            "SELECT game, player, name, rating, uncertainty, score, games FROM ratings",
+            " WHERE game = $1 ORDER BY score DESC, player LIMIT $2"
+        );
+        let rows = self.block(query(
+            self.pool(),
+            BOARD,
+            vec![
+                Box::new(game.to_string()),
+                Box::new(i64::try_from(limit).unwrap_or(i64::MAX)),
+            ],
+        ))?;
+        rows.iter().map(rating_row).collect()
+    }
+
+    fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
+        const MINE: &str = concat!(
+            "SELECT game, player, name, rating, uncertainty, score, games FROM ratings",
+            " WHERE player = $1 AND game = ANY($2) ORDER BY game"
+        );
+        let games: Vec<String> = crate::GAMES.iter().map(|g| g.to_string()).collect();
+        let rows = self.block(query(
+            self.pool(),
+            MINE,
+            vec![Box::new(player.to_string()), Box::new(games)],
+        ))?;
+        rows.iter().map(rating_row).collect()
     }
 
     fn heartbeat(&self, node: &Node) -> Result<(), StoreError> {
@@ -1729,6 +2056,16 @@ mod tests {
     #[test]
     fn contract_ownership_and_fencing() {
         on_fresh(|s| contract::ownership_and_fencing(s.as_ref()));
+    }
+
+    #[test]
+    fn contract_social_links() {
+        on_fresh(|s| contract::social_links(s.as_ref()));
+    }
+
+    #[test]
+    fn contract_results_and_ratings() {
+        on_fresh(|s| contract::results_and_ratings(s.as_ref()));
     }
 
     #[test]

@@ -16,12 +16,13 @@
 
 use super::migrate::{self, MIGRATIONS};
 use super::{
-    contributions_json, parse_contributions, seat_of, Access, Done, Epoch, Node, Ownership,
-    SeatKind, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable, TableDump,
-    TableSummary,
+    contributions_json, parse_contributions, seat_of, winners_of, Access, Done, Epoch, Node,
+    Ownership, PlayerGame, RatingRow, SeatKind, SeatSummary, Social, Store, StoreError,
+    StoredAction, StoredFair, StoredSeat, StoredTable, TableDump, TableSummary,
 };
 use game::Seat;
 use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -118,6 +119,13 @@ enum Write {
         name: String,
         token_hash: String,
         contribution: Option<[u8; 32]>,
+        player: Option<String>,
+        epoch: Epoch,
+    },
+    Contribute {
+        table: String,
+        seat: Seat,
+        value: [u8; 32],
         epoch: Epoch,
     },
     Heartbeat(Node),
@@ -134,6 +142,11 @@ enum Write {
     },
     /// Stores this secret unless the site has one; reads the site's back.
     SiteSecret(String),
+    /// A finished game's result and the ratings it moves.
+    Result {
+        table: String,
+        result: Box<crate::social::GameResult>,
+    },
 }
 
 /// Columns added after the first schema (issue 8), with their types;
@@ -153,9 +166,101 @@ const ADDED_COLUMNS: &[(&str, &str)] = &[
 /// scan of every table (F9).
 const LIST: &str = "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
         (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id
-           AND s.kind = 'human' AND s.token_hash IS NULL)
+           AND s.kind = 'human' AND s.token_hash IS NULL), t.result
      FROM tables t WHERE t.public = 1
      ORDER BY t.created_at DESC LIMIT ?1";
+
+/// The tables a person sat at, newest first, with their seat (through
+/// the index on `seats.player`).
+const GAMES_OF: &str = "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
+        (SELECT COUNT(*) FROM seats f WHERE f.table_id = t.id
+           AND f.kind = 'human' AND f.token_hash IS NULL), t.result, s.seat
+     FROM seats s JOIN tables t ON t.id = s.table_id
+     WHERE s.player = ?1 ORDER BY t.created_at DESC LIMIT ?2";
+
+/// One line of a table list as read: id, game, players, created,
+/// finished, ended, free seats, result.
+type ListRow = (
+    String,
+    String,
+    i64,
+    i64,
+    Option<i64>,
+    Option<String>,
+    i64,
+    Option<String>,
+);
+
+fn list_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListRow> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+        r.get(6)?,
+        r.get(7)?,
+    ))
+}
+
+/// A table list's line with its seats.
+fn summary(conn: &Connection, row: ListRow) -> Result<TableSummary, StoreError> {
+    let (id, game, players, created_at, finished_at, ended, free, result) = row;
+    let free_seats = usize::try_from(free).unwrap_or(0);
+    let seats = conn
+        .prepare_cached(
+            "SELECT seat, kind, bot, name FROM seats WHERE table_id = ?1 ORDER BY seat",
+        )?
+        .query_map(params![id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get::<_, Option<String>>(3)?,
+            ))
+        })?
+        .map(|row| {
+            let (seat, kind, bot, name) = row?;
+            Ok(SeatSummary::of(seat_of(seat)?, &kind, bot, name))
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    Ok(TableSummary {
+        id,
+        game,
+        players: usize::try_from(players).unwrap_or(0),
+        free_seats,
+        status: if ended.as_deref() == Some("abandoned") {
+            "abandoned"
+        } else if finished_at.is_some() {
+            "finished"
+        } else if free_seats > 0 {
+            "open"
+        } else {
+            "playing"
+        },
+        created_at,
+        finished_at,
+        seats,
+        winners: winners_of(result.as_deref()),
+    })
+}
+
+/// A rating row as read: game, player, name, rating, uncertainty, score,
+/// games.
+fn rating_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RatingRow> {
+    Ok(RatingRow {
+        game: r.get(0)?,
+        player: r.get(1)?,
+        name: r.get(2)?,
+        rating: r.get(3)?,
+        uncertainty: r.get(4)?,
+        score: r.get(5)?,
+        games: u64::try_from(r.get::<_, i64>(6)?).unwrap_or(0),
+    })
+}
+
+const RATING_COLUMNS: &str = "game, player, name, rating, uncertainty, score, games";
 
 /// How far behind the time of a table's last action its `last_active`
 /// may be, in seconds (see the append).
@@ -438,6 +543,17 @@ impl SqliteStore {
                     "UPDATE tables SET owner_node = ?2, epoch = 1 WHERE id = ?1",
                     params![t.id, node],
                 )?;
+                if let Some(old) = &t.social.rematch_of {
+                    let linked = tx.execute(
+                        "UPDATE tables SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
+                        params![old, t.id],
+                    )?;
+                    if linked != 1 {
+                        return Err(StoreError::Corrupt(format!(
+                            "table {old} has a rematch already"
+                        )));
+                    }
+                }
                 for a in &t.actions {
                     SqliteStore::insert_action(tx, &t.id, a, t.created_at)?;
                 }
@@ -533,20 +649,47 @@ impl SqliteStore {
                 )?;
                 Ok(Applied::Changed(changed == 1))
             }
+            Write::Contribute {
+                table,
+                seat,
+                value,
+                epoch,
+            } => {
+                let live = SqliteStore::fence(tx, &table, epoch)?;
+                if live.finished_at.is_some() {
+                    return Ok(Applied::Changed(false));
+                }
+                let before: Option<String> = tx.query_row(
+                    "SELECT contributions FROM tables WHERE id = ?1",
+                    params![table],
+                    |r| r.get(0),
+                )?;
+                let mut all = parse_contributions(before.as_deref())?;
+                if all.contains_key(&seat) {
+                    return Ok(Applied::Changed(false));
+                }
+                all.insert(seat, value);
+                tx.execute(
+                    "UPDATE tables SET contributions = ?2, last_active = ?3 WHERE id = ?1",
+                    params![table, contributions_json(&all), crate::table::unix_now()],
+                )?;
+                Ok(Applied::Changed(true))
+            }
             Write::TakeSeat {
                 table,
                 seat,
                 name,
                 token_hash,
                 contribution,
+                player,
                 epoch,
             } => {
                 SqliteStore::fence(tx, &table, epoch)?;
                 let changed = tx.execute(
-                    "UPDATE seats SET name = ?3, token_hash = ?4
+                    "UPDATE seats SET name = ?3, token_hash = ?4, player = ?5
                      WHERE table_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS NULL
                        AND EXISTS (SELECT 1 FROM tables WHERE id = ?1 AND finished_at IS NULL)",
-                    params![table, seat.index() as i64, name, token_hash],
+                    params![table, seat.index() as i64, name, token_hash, player],
                 )?;
                 if changed == 1 {
                     tx.execute(
@@ -618,6 +761,61 @@ impl SqliteStore {
                 )?;
                 Ok(Applied::Changed(changed == 1))
             }
+            Write::Result { table, result } => {
+                let changed = tx
+                    .prepare_cached(
+                        "UPDATE tables SET result = ?2 WHERE id = ?1 AND result IS NULL
+                           AND finished_at IS NOT NULL AND ended = 'over'",
+                    )?
+                    .execute(params![table, result.outcome])?;
+                if changed != 1 {
+                    return Ok(Applied::Changed(false));
+                }
+                if !crate::social::rateable(&result) {
+                    return Ok(Applied::Changed(true));
+                }
+                let mut current = Vec::with_capacity(result.seats.len());
+                for seat in &result.seats {
+                    current.push(match seat {
+                        crate::social::Rated::Person { id, .. } => tx
+                            .prepare_cached(
+                                "SELECT rating, uncertainty FROM ratings
+                                 WHERE game = ?1 AND player = ?2",
+                            )?
+                            .query_row(params![result.game, id], |r| {
+                                Ok(crate::social::Rating {
+                                    rating: r.get(0)?,
+                                    uncertainty: r.get(1)?,
+                                })
+                            })
+                            .optional()?,
+                        _ => None,
+                    });
+                }
+                let new = crate::social::rate(&result, &current);
+                for (seat, rating) in result.seats.iter().zip(new) {
+                    if let (crate::social::Rated::Person { id, name }, Some(r)) = (seat, rating) {
+                        tx.prepare_cached(
+                            "INSERT INTO ratings (game, player, name, rating, uncertainty, score,
+                                                  games, updated_at)
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7)
+                             ON CONFLICT (game, player) DO UPDATE SET name = ?3, rating = ?4,
+                               uncertainty = ?5, score = ?6, games = ratings.games + 1,
+                               updated_at = ?7",
+                        )?
+                        .execute(params![
+                            result.game,
+                            id,
+                            name,
+                            r.rating,
+                            r.uncertainty,
+                            r.score(),
+                            result.at
+                        ])?;
+                    }
+                }
+                Ok(Applied::Changed(true))
+            }
             Write::SiteSecret(fresh) => {
                 tx.prepare_cached(
                     "INSERT INTO site (key, value) VALUES ('secret', ?1)
@@ -643,9 +841,9 @@ impl SqliteStore {
             "INSERT INTO tables (id, game, rules_version, players, options, seed, seed_hash,
                                          config, created_at, finished_at, public, invite_hash,
                                          creator_hash, owner, last_active, fair_secret,
-                                         contributions, ended)
+                                         contributions, ended, rematch, rematch_of, result)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
-                             COALESCE(?17, ?9), ?15, ?16, ?18)",
+                             COALESCE(?17, ?9), ?15, ?16, ?18, ?19, ?20, ?21)",
             params![
                 t.id,
                 t.game,
@@ -671,6 +869,9 @@ impl SqliteStore {
                     .map(|f| contributions_json(&f.contributions)),
                 last_active,
                 ended,
+                t.social.rematch,
+                t.social.rematch_of,
+                t.social.result,
             ],
         )?;
         for s in &t.seats {
@@ -681,9 +882,17 @@ impl SqliteStore {
                 }
             };
             tx.execute(
-                "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![t.id, s.seat.index() as i64, kind, bot, name, token_hash],
+                "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, player)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    t.id,
+                    s.seat.index() as i64,
+                    kind,
+                    bot,
+                    name,
+                    token_hash,
+                    t.social.players.get(&s.seat)
+                ],
             )?;
         }
         Ok(())
@@ -738,7 +947,7 @@ impl SqliteStore {
             .query_row(
                 "SELECT id, game, rules_version, players, options, seed, seed_hash, config,
                         created_at, finished_at, public, invite_hash, creator_hash, owner,
-                        fair_secret, contributions
+                        fair_secret, contributions, rematch, rematch_of, result
                  FROM tables WHERE id = ?1",
                 params![id],
                 |r| {
@@ -765,6 +974,12 @@ impl SqliteStore {
                             r.get::<_, Option<String>>(14)?,
                             r.get::<_, Option<String>>(15)?,
                         ),
+                        Social {
+                            rematch: r.get(16)?,
+                            rematch_of: r.get(17)?,
+                            result: r.get(18)?,
+                            players: BTreeMap::new(),
+                        },
                     ))
                 },
             )
@@ -784,13 +999,15 @@ impl SqliteStore {
             ),
             access,
             (secret, contributions),
+            mut social,
         )) = header
         else {
             return Ok(None);
         };
         let mut seats = Vec::new();
         let mut stmt = conn.prepare(
-            "SELECT seat, kind, bot, name, token_hash FROM seats WHERE table_id = ?1 ORDER BY seat",
+            "SELECT seat, kind, bot, name, token_hash, player FROM seats WHERE table_id = ?1
+             ORDER BY seat",
         )?;
         let rows = stmt.query_map(params![id], |r| {
             Ok((
@@ -799,10 +1016,14 @@ impl SqliteStore {
                 r.get::<_, Option<String>>(2)?,
                 r.get::<_, Option<String>>(3)?,
                 r.get::<_, Option<String>>(4)?,
+                r.get::<_, Option<String>>(5)?,
             ))
         })?;
         for row in rows {
-            let (seat, kind, bot, name, token_hash) = row?;
+            let (seat, kind, bot, name, token_hash, player) = row?;
+            if let Some(p) = player {
+                social.players.insert(seat_of(seat)?, p);
+            }
             let kind = match kind.as_str() {
                 "bot" => SeatKind::Bot(bot.unwrap_or_else(|| "heuristic".to_string())),
                 "human" => SeatKind::Human { name, token_hash },
@@ -860,6 +1081,7 @@ impl SqliteStore {
             seats,
             actions,
             access,
+            social,
         }))
     }
 }
@@ -965,13 +1187,14 @@ impl Store for SqliteStore {
         .map(Applied::changed)
     }
 
-    fn take_seat(
+    fn take_seat_as(
         &self,
         table: &str,
         seat: Seat,
         name: &str,
         token_hash: &str,
         contribution: Option<[u8; 32]>,
+        player: Option<&str>,
         epoch: Epoch,
     ) -> Result<bool, StoreError> {
         self.write(Write::TakeSeat {
@@ -980,6 +1203,23 @@ impl Store for SqliteStore {
             name: name.to_string(),
             token_hash: token_hash.to_string(),
             contribution,
+            player: player.map(str::to_string),
+            epoch,
+        })
+        .map(Applied::changed)
+    }
+
+    fn contribute(
+        &self,
+        table: &str,
+        seat: Seat,
+        value: [u8; 32],
+        epoch: Epoch,
+    ) -> Result<bool, StoreError> {
+        self.write(Write::Contribute {
+            table: table.to_string(),
+            seat,
+            value,
             epoch,
         })
         .map(Applied::changed)
@@ -1148,38 +1388,66 @@ impl Store for SqliteStore {
 
     fn list(&self, limit: usize) -> Result<Vec<TableSummary>, StoreError> {
         let conn = self.reader();
-        let mut stmt = conn.prepare_cached(LIST)?;
-        let rows = stmt.query_map(params![limit as i64], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, i64>(3)?,
-                r.get::<_, Option<i64>>(4)?,
-                r.get::<_, Option<String>>(5)?,
-                r.get::<_, i64>(6)?,
-            ))
-        })?;
+        let rows: Vec<ListRow> = conn
+            .prepare_cached(LIST)?
+            .query_map(params![limit as i64], list_row)?
+            .collect::<Result<_, _>>()?;
+        rows.into_iter().map(|row| summary(&conn, row)).collect()
+    }
+
+    fn record_result(
+        &self,
+        table: &str,
+        result: &crate::social::GameResult,
+    ) -> Result<bool, StoreError> {
+        self.write(Write::Result {
+            table: table.to_string(),
+            result: Box::new(result.clone()),
+        })
+        .map(Applied::changed)
+    }
+
+    fn games_of(&self, player: &str, limit: usize) -> Result<Vec<PlayerGame>, StoreError> {
+        let conn = self.reader();
+        let rows: Vec<(ListRow, i64)> = conn
+            .prepare_cached(GAMES_OF)?
+            .query_map(params![player, limit as i64], |r| {
+                Ok((list_row(r)?, r.get(8)?))
+            })?
+            .collect::<Result<_, _>>()?;
+        rows.into_iter()
+            .map(|(row, seat)| {
+                Ok(PlayerGame {
+                    table: summary(&conn, row)?,
+                    seat: seat_of(seat)?,
+                })
+            })
+            .collect()
+    }
+
+    fn leaderboard(&self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StoreError> {
+        let conn = self.reader();
+        let rows = conn
+            .prepare_cached(&format!(
+                "SELECT {RATING_COLUMNS} FROM ratings WHERE game = ?1
+                 ORDER BY score DESC, player LIMIT ?2"
+            ))?
+            .query_map(params![game, limit as i64], rating_row)?
+            .collect::<Result<_, _>>()?;
+        Ok(rows)
+    }
+
+    fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
+        let conn = self.reader();
         let mut out = Vec::new();
-        for row in rows {
-            let (id, game, players, created_at, finished_at, ended, free) = row?;
-            let free_seats = usize::try_from(free).unwrap_or(0);
-            out.push(TableSummary {
-                id,
-                game,
-                players: usize::try_from(players).unwrap_or(0),
-                free_seats,
-                status: if ended.as_deref() == Some("abandoned") {
-                    "abandoned"
-                } else if finished_at.is_some() {
-                    "finished"
-                } else if free_seats > 0 {
-                    "open"
-                } else {
-                    "playing"
-                },
-                created_at,
-            });
+        for game in crate::GAMES {
+            let row = conn
+                .prepare_cached(&format!(
+                    "SELECT {RATING_COLUMNS} FROM ratings WHERE game = ?1 AND player = ?2"
+                ))?
+                .query_row(params![game, player], rating_row)
+                .optional()?;
+            out.extend(row);
         }
         Ok(out)
     }
@@ -1246,7 +1514,9 @@ mod tests {
     #[test]
     fn the_store_contract_holds_in_memory_and_on_file() {
         type Check = fn(&dyn Store);
-        let checks: [(&str, Check); 6] = [
+        let checks: [(&str, Check); 8] = [
+            ("social", contract::social_links),
+            ("results", contract::results_and_ratings),
             ("round", contract::round_trip),
             ("end", contract::end_with_last_action),
             ("idle", contract::idle_and_fill),

@@ -721,6 +721,7 @@ async fn a_finished_game_left_unmarked_is_repaired_at_start() {
                 public: true,
                 ..Default::default()
             },
+            social: Default::default(),
         };
         store.create_table(&table, "seeding").unwrap();
         for a in &actions {
@@ -819,6 +820,7 @@ async fn a_revolution_decision_lands_at_a_fixed_time_whoever_holds_the_jesters()
                     config: server::store::TableConfig {
                         bot_delay_ms: 0,
                         turn_timer_ms: None,
+                        ..Default::default()
                     },
                     created_at: server::table::unix_now(),
                     finished_at: None,
@@ -837,6 +839,7 @@ async fn a_revolution_decision_lands_at_a_fixed_time_whoever_holds_the_jesters()
                         public: true,
                         ..Default::default()
                     },
+                    social: Default::default(),
                 },
                 "seeding",
             )

@@ -52,6 +52,7 @@ fn dump(id: &str, seed: u64, cap: usize) -> TableDump {
                 .collect(),
             actions,
             access: Access::default(),
+            social: Default::default(),
         },
         last_active: Some(1500),
         ended: over.then(|| "over".to_string()),
