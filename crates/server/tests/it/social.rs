@@ -533,7 +533,12 @@ async fn finished_games_show_players_and_winner_my_games_and_ratings() {
     let mut mine = Value::Null;
     for _ in 0..100 {
         mine = my_games(addr, &ann).await.1;
-        if mine["ratings"].as_array().is_some_and(|r| !r.is_empty()) {
+        // (the ratings and the table's summary are written together, but
+        // the summary may come from the lobby's cache, refreshed a moment
+        // later on PostgreSQL: both are waited for)
+        if mine["ratings"].as_array().is_some_and(|r| !r.is_empty())
+            && !mine["games"][0]["winners"].is_null()
+        {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
