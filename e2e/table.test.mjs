@@ -259,3 +259,18 @@ test('axe-core finds no serious or critical problem on the lobby, both tables, t
   }
   assert.deepEqual(found, [], found.join('\n'));
 });
+
+test('no page scrolls sideways at phone width', async (t) => {
+  const ctx = await context(t, 390, 844);
+  const page = await ctx.newPage();
+  const { id, invite } = await api(server.base, '/api/tables', 'POST', { game: 'bigcheese', players: 3, seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }], bot_delay_ms: 20 });
+  await page.goto(invite);
+  await joinViaForm(page, 'Al');
+  await playToEnd(page, { timeout: 120000 });
+  for (const url of ['/', '/t/' + id, '/replay/' + id, '/verify', '/verify?id=' + id]) {
+    await page.goto(url);
+    await page.waitForLoadState('networkidle');
+    const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    assert.ok(scroll <= width, `${url} is ${scroll} px wide at ${width} px`);
+  }
+});
