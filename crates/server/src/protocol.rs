@@ -128,6 +128,12 @@ pub struct StateMsg {
     pub started: bool,
     /// Every seat.
     pub seats: Vec<SeatStatus>,
+    /// With a turn timer, while a person is to move: the milliseconds
+    /// left before a bot plays for them. Updates do not carry it: a new
+    /// decision (a new `seq`) starts the whole timer, so a client counts
+    /// from there, and from this field after a reload.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn_left_ms: Option<u64>,
 }
 
 /// What changed since the message with revision `rev - 1`: the small

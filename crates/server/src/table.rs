@@ -1810,7 +1810,23 @@ impl<G: Roster> Table<G> {
             secret: self.revealed_secret(),
             started: fresh.started,
             seats: seats.to_vec(),
+            turn_left_ms: self.turn_left_ms(),
         }
+    }
+
+    /// The turn timer's time left for the person to move, if the table
+    /// has a timer and a person is to move in a game under way.
+    fn turn_left_ms(&self) -> Option<u64> {
+        let timer = self.config.turn_timer_ms?;
+        if self.finished || self.waiting_for_players() {
+            return None;
+        }
+        let mover = self.game.to_move()?;
+        if !matches!(self.player(mover), Player::Human) {
+            return None;
+        }
+        let spent = u64::try_from(self.turn_started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        Some(timer.saturating_sub(spent))
     }
 
     /// Sends `conn` its whole state; closes it if it is too slow to take

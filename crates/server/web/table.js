@@ -133,6 +133,9 @@
   function onWhole(m) {
     T.resyncing = false;
     onState(m);
+    // after a reload mid-turn the timer goes on from what the server says is left
+    if (m.turn_left_ms != null && T.info && T.info.turn_timer_ms) T.turnAt = Date.now() - (T.info.turn_timer_ms - m.turn_left_ms);
+    else if (m.turn_left_ms != null) T.leftAtWhole = { left: m.turn_left_ms, at: Date.now() };
   }
 
   function onState(m) {
@@ -1045,6 +1048,8 @@
     RR.api('/api/tables/' + encodeURIComponent(T.id))
       .then((info) => {
         T.info = info;
+        const w = T.leftAtWhole;
+        if (w && info.turn_timer_ms) T.turnAt = w.at - (info.turn_timer_ms - w.left);
         if (info.turn_timer_ms) {
           setInterval(() => {
             const n = $('timer');

@@ -1115,3 +1115,44 @@ async fn forwarded_for_counts_only_from_a_trusted_proxy() {
     assert_eq!(create_as(server.addr, "10.0.0.2").await, 429);
     assert_eq!(create_as(server.addr, "10.0.0.9, 10.0.0.2").await, 429);
 }
+
+/// A page reloaded in the middle of a timed turn is told the time left,
+/// not the whole timer; an untimed table sends no such field.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_state_tells_the_turn_time_left() {
+    let server = start_fast().await;
+    let timed = create(
+        server.addr,
+        json!({"game": "bigcheese", "players": 3, "turn_timer_ms": 60000, "bot_delay_ms": 50,
+               "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}),
+    )
+    .await;
+    let token = join(server.addr, &timed, "P1").await;
+    // The bots play until it is P1's turn; the table then waits for P1.
+    let mut left = None;
+    for _ in 0..100 {
+        let mut ws = Ws::connect(server.addr, &timed).await;
+        let st = ws.hello(Some(&token)).await;
+        if st["to_move"] == "P1" {
+            left = st["turn_left_ms"].as_u64();
+            assert!(left.is_some(), "a timed turn of a person: {st}");
+            break;
+        }
+        assert!(st.get("turn_left_ms").is_none(), "a bot to move: {st}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let left = left.expect("P1 got a turn");
+    assert!(left <= 60000 && left > 30000, "{left} ms left");
+
+    let untimed = create(
+        server.addr,
+        json!({"game": "bigcheese", "players": 3,
+               "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}),
+    )
+    .await;
+    let token = join(server.addr, &untimed, "P1").await;
+    let mut ws = Ws::connect(server.addr, &untimed).await;
+    let st = ws.hello(Some(&token)).await;
+    assert_eq!(st["type"], "state");
+    assert!(st.get("turn_left_ms").is_none(), "{st}");
+}
