@@ -260,6 +260,32 @@ test('axe-core finds no serious or critical problem on the lobby, both tables, t
   assert.deepEqual(found, [], found.join('\n'));
 });
 
+test('a table with a turn timer shows it counting down, and the same after a reload', async (t) => {
+  const { invite } = await api(server.base, '/api/tables', 'POST', { game: 'bigcheese', players: 3, turn_timer_ms: 90000, seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }], bot_delay_ms: 30 });
+  const ctx = await context(t, 1280, 800);
+  const page = await ctx.newPage();
+  await page.goto(invite);
+  await joinViaForm(page, 'Tim');
+  await page.waitForFunction(() => window.RR.table.st.legal.length > 0, null, { timeout: 20000 });
+  const secs = async () => {
+    const text = await page.locator('#timer').innerText();
+    const m = text.match(/(\d+):(\d\d)/);
+    assert.ok(m, text);
+    return Number(m[1]) * 60 + Number(m[2]);
+  };
+  await page.locator('#timer').waitFor();
+  const first = await secs();
+  assert.ok(first <= 90 && first > 60, `${first} s left`);
+  await page.waitForTimeout(2200);
+  const later = await secs();
+  assert.ok(later < first, `it counts down: ${first} then ${later}`);
+  await page.reload();
+  await page.waitForFunction(() => window.RR.table.st && window.RR.table.st.legal.length > 0 && window.RR.table.info);
+  await page.locator('#timer').waitFor();
+  const after = await secs();
+  assert.ok(after <= later, `after a reload it goes on (${later} then ${after}), not from the start`);
+});
+
 test('no page scrolls sideways at phone width', async (t) => {
   const ctx = await context(t, 390, 844);
   const page = await ctx.newPage();

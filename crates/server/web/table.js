@@ -136,6 +136,13 @@
     // after a reload mid-turn the timer goes on from what the server says is left
     if (m.turn_left_ms != null && T.info && T.info.turn_timer_ms) T.turnAt = Date.now() - (T.info.turn_timer_ms - m.turn_left_ms);
     else if (m.turn_left_ms != null) T.leftAtWhole = { left: m.turn_left_ms, at: Date.now() };
+    tickTimer();
+  }
+
+  /** Redraws the turn timer's text alone (every second, and when its start is corrected). */
+  function tickTimer() {
+    const n = $('timer');
+    if (n) n.textContent = timerText();
   }
 
   function onState(m) {
@@ -1050,11 +1057,9 @@
         T.info = info;
         const w = T.leftAtWhole;
         if (w && info.turn_timer_ms) T.turnAt = w.at - (info.turn_timer_ms - w.left);
+        if (info.turn_timer_ms && T.st) renderTurn();
         if (info.turn_timer_ms) {
-          setInterval(() => {
-            const n = $('timer');
-            if (n) n.textContent = timerText();
-          }, 1000);
+          setInterval(tickTimer, 1000);
         }
       })
       .catch(() => {});
