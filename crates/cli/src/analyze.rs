@@ -48,7 +48,7 @@ fn num(a: &Analysis, x: f64) -> String {
     if a.unit.higher_is_better {
         format!("{x:.1}")
     } else {
-        format!("{x:.2}")
+        format!("{x:.3}")
     }
 }
 

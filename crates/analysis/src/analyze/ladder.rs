@@ -75,7 +75,7 @@ pub struct Step {
     pub stronger: String,
     /// The weaker's mean loss is the higher.
     pub ordered: bool,
-    /// The two 95% intervals do not overlap.
+    /// The two 95% intervals do not overlap (in either order).
     pub separated: bool,
 }
 
@@ -252,7 +252,8 @@ pub fn run<G: Judge>(cfg: &Config<G>, progress: &dyn Progress) -> Result<Report,
             weaker: w[0].bot.clone(),
             stronger: w[1].bot.clone(),
             ordered: w[0].mean_loss.value > w[1].mean_loss.value,
-            separated: w[0].mean_loss.low > w[1].mean_loss.high,
+            separated: w[0].mean_loss.low > w[1].mean_loss.high
+                || w[1].mean_loss.low > w[0].mean_loss.high,
         })
         .collect();
     Ok(Report {

@@ -176,7 +176,7 @@ impl Judge for bigcheese::BigCheese {
         higher_is_better: false,
     };
     const THRESHOLDS: Thresholds = Thresholds {
-        inaccuracy: 0.06,
+        inaccuracy: 0.07,
         mistake: 0.15,
         blunder: 0.3,
     };
@@ -212,7 +212,7 @@ impl Judge for dalmuti::Dalmuti {
         higher_is_better: false,
     };
     const THRESHOLDS: Thresholds = Thresholds {
-        inaccuracy: 0.08,
+        inaccuracy: 0.07,
         mistake: 0.25,
         blunder: 0.5,
     };
@@ -397,7 +397,7 @@ pub struct Analysis {
     pub players: usize,
     /// Actions in the record.
     pub actions: usize,
-    /// Whether the game was over.
+    /// Whether the game was over (or stopped at a length cap, B17).
     pub finished: bool,
     /// What values are in.
     pub unit: Unit,
@@ -475,7 +475,8 @@ pub fn analyze<G: Judge>(
             })?;
     }
     record.check_outcome(&game)?;
-    let finished = game.outcome().is_some();
+    // over, or stopped by a runner's length cap as the record says (B17)
+    let finished = game.outcome().is_some() || record.outcome.as_ref().is_some_and(|o| o.capped);
     if !finished && !cfg.unfinished {
         return Err(Error::Unfinished {
             actions: record.actions.len(),

@@ -158,6 +158,12 @@ fn unfinished_and_broken_records_are_refused() {
     )
     .expect("allowed");
     assert!(!ok.finished);
+    // stopped by a runner's length cap (B17), as the record says: finished
+    let stopped: dalmuti::Dalmuti = record.replay_actions(false, |_, _, _| {}).expect("replays");
+    let mut capped = record.clone();
+    capped.outcome = Some(stopped.capped_outcome());
+    let a = analyze::<dalmuti::Dalmuti>(&capped, &tiny(), |_, _| {}).expect("a capped game");
+    assert!(a.finished);
     record.actions[3] = "P9 fly".into();
     let e = analyze::<dalmuti::Dalmuti>(&record, &tiny(), |_, _| {}).unwrap_err();
     assert!(
