@@ -243,8 +243,8 @@ enum Command {
         #[arg(long)]
         quiet: bool,
         /// Check the judge on the bot ladder of GAME instead of analysing a
-        /// record: --games games in mixed tables, mean loss per level with
-        /// 95% intervals.
+        /// record: --games bot games, mean loss per decision of each level
+        /// with 95% intervals.
         #[arg(long, value_name = "GAME", conflicts_with_all = ["record", "unfinished"])]
         ladder: Option<String>,
         /// Ladder: games to play and analyse.
@@ -268,9 +268,14 @@ enum Command {
         #[arg(long, value_name = "DIR", requires = "ladder")]
         save: Option<PathBuf>,
         /// Ladder: one level per game against this bot in every other seat
-        /// (rotating the level's seat), instead of mixed tables.
+        /// (rotating the level's seat), instead of --tables.
         #[arg(long, value_name = "BOT", requires = "ladder")]
         field: Option<String>,
+        /// Ladder: who sits at a table: `alone` (every seat one level, the
+        /// levels taking turns by game) or `mixed` (every level at every
+        /// table, rotating seats); docs/analysis.md says why alone.
+        #[arg(long, value_enum, default_value_t = Tables::Alone, requires = "ladder", conflicts_with = "field")]
+        tables: Tables,
     },
     /// Run scenario files (or folders of *.scen files).
     Scenario {
@@ -377,6 +382,15 @@ struct ServeOps {
     /// without either). /metrics has counts only, never table ids or names.
     #[arg(long)]
     metrics_token: Option<String>,
+}
+
+/// `ratrace analyze --ladder`'s tables.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Tables {
+    /// Every seat of a game is one level; the levels take turns by game.
+    Alone,
+    /// Every level at every table, the seats rotating by game.
+    Mixed,
 }
 
 /// How `ratrace serve` writes its log lines.
@@ -924,6 +938,7 @@ fn run(cli: Cli) -> Result<bool, Error> {
             seed,
             save,
             field,
+            tables,
         } => {
             let threads = all_cores_unless(threads);
             let budget = |mut c: analysis::analyze::Config| {
@@ -963,7 +978,11 @@ fn run(cli: Cli) -> Result<bool, Error> {
                         judge: analysis::analyze::Config { threads: 1, ..budget(analysis::analyze::Config::for_game::<G>()) },
                         max_actions: 100_000,
                         keep_records: save.is_some(),
-                        field: field.clone(),
+                        tables: match (&field, tables) {
+                            (Some(f), _) => analysis::analyze::ladder::Tables::Field(f.clone()),
+                            (None, Tables::Alone) => analysis::analyze::ladder::Tables::Alone,
+                            (None, Tables::Mixed) => analysis::analyze::ladder::Tables::Mixed,
+                        },
                     };
                     let bar = cli::progress(!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()));
                     let report = analysis::analyze::ladder::run(&cfg, &*bar)?;

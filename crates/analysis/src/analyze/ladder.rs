@@ -4,12 +4,20 @@
 //! reported with its 95% interval. A judge that measures skill must rank
 //! the ladder in order, random worst and search best (issue 11, item 4).
 //!
-//! Design: **mixed tables**. In game `g` seat `s` is played by level
-//! `(s + g) mod L`, so every game seats every level (Dalmuti's five seats
-//! repeat one level, rotating), each level meets the same opponents and
-//! sits in every seat equally often, and one game's analysis measures all
-//! levels at once, on the same deals. (A level against a fixed field
-//! would cost L times as many games for the same number of decisions.)
+//! Designs ([`Tables`]), and why **alone** is the one the docs report:
+//! - **Alone** (each seat a bot of the level; game `g` is level `g mod
+//!   L`): a level is judged in the positions it makes against its equals.
+//!   This is the design that ranks both ladders.
+//! - **Mixed** (every level at every table, seats rotating): one game
+//!   measures every level on the same deals, but a weak level is then
+//!   judged mostly in positions already lost to the strong ones. In the
+//!   Big Cheese a random bidder soon has its chips locked up, and its
+//!   later decisions (few, among few actions, changing little) are cheap:
+//!   over 100 mixed games random and heuristic came out equal
+//!   (`docs/analysis.md`).
+//! - **Field** (one seat of the level against a fixed bot): kept for
+//!   checks; it costs a game per measured seat.
+//!
 //! The unit of independence is the game: a level's mean loss per decision
 //! is a ratio of its summed loss to its decisions over games, and its
 //! interval is the ratio estimator's normal interval with games as
@@ -45,10 +53,24 @@ pub struct Config<G: Game> {
     pub max_actions: u64,
     /// Keep every game's record in [`Report::records`].
     pub keep_records: bool,
-    /// A fixed field instead of mixed tables: game `g` seats level `g mod
-    /// L` in seat `(g / L) mod players` and this bot everywhere else, and
-    /// only that seat's decisions count.
-    pub field: Option<String>,
+    /// Who sits at a table ([`Tables`]).
+    pub tables: Tables,
+}
+
+/// Who sits at the tables of a ladder run (`L` levels).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tables {
+    /// Every level at every table: seat `s` of game `g` is level `(s + g)
+    /// mod L`.
+    Mixed,
+    /// One level per table, alone: every seat of game `g` is level `g mod
+    /// L`.
+    Alone,
+    /// One level against a fixed field: game `g` seats level `g mod L` in
+    /// seat `(g / L) mod players` and this bot everywhere else; only that
+    /// seat's decisions count.
+    Field(String),
 }
 
 /// One level's figures.
@@ -88,6 +110,8 @@ pub struct Report {
     pub games: u64,
     /// Seats per game.
     pub players: usize,
+    /// Who sat at the tables.
+    pub tables: Tables,
     /// What losses are in.
     pub unit: Unit,
     /// The analysis budget.
@@ -147,9 +171,10 @@ fn level_of(levels: usize, g: u64, s: usize) -> usize {
 /// The level whose decisions seat `s` of game `g` makes, if any.
 fn measured<G: Game>(cfg: &Config<G>, g: u64, s: usize) -> Option<usize> {
     let l = cfg.levels.len().max(1) as u64;
-    match cfg.field {
-        None => Some(level_of(cfg.levels.len(), g, s)),
-        Some(_) => {
+    match cfg.tables {
+        Tables::Mixed => Some(level_of(cfg.levels.len(), g, s)),
+        Tables::Alone => Some((g % l) as usize),
+        Tables::Field(_) => {
             let seat = ((g / l) % cfg.players.max(1) as u64) as usize;
             (s == seat).then_some((g % l) as usize)
         }
@@ -158,10 +183,10 @@ fn measured<G: Game>(cfg: &Config<G>, g: u64, s: usize) -> Option<usize> {
 
 /// The bot of seat `s` in game `g`.
 fn bot_of<G: Game>(cfg: &Config<G>, g: u64, s: usize) -> &str {
-    match (measured(cfg, g, s), &cfg.field) {
+    match (measured(cfg, g, s), &cfg.tables) {
         (Some(l), _) => &cfg.levels[l],
-        (None, Some(f)) => f,
-        (None, None) => &cfg.levels[0],
+        (None, Tables::Field(f)) => f,
+        (None, _) => &cfg.levels[0],
     }
 }
 
@@ -260,6 +285,7 @@ pub fn run<G: Judge>(cfg: &Config<G>, progress: &dyn Progress) -> Result<Report,
         game: G::NAME.to_string(),
         games: cfg.games,
         players: cfg.players,
+        tables: cfg.tables.clone(),
         unit: G::UNIT,
         budget: cfg.judge,
         ranked: steps.iter().all(|s| s.ordered),
@@ -274,8 +300,17 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{}: {} games, {} players, mixed tables; loss in {} ({})",
-            self.game, self.games, self.players, self.unit.name, self.unit.words
+            "{}: {} games, {} players, {}; loss in {} ({})",
+            self.game,
+            self.games,
+            self.players,
+            match &self.tables {
+                Tables::Mixed => "mixed tables".to_string(),
+                Tables::Alone => "each level alone at its tables".to_string(),
+                Tables::Field(f) => format!("each level against {f}"),
+            },
+            self.unit.name,
+            self.unit.words
         )?;
         writeln!(
             f,
@@ -351,4 +386,49 @@ pub fn lineup(levels: &[String], g: u64, players: usize) -> String {
         .map(|(s, l)| format!("{} {}", Seat::new(s), levels[l]))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(tables: Tables) -> Config<dalmuti::Dalmuti> {
+        Config {
+            games: 8,
+            players: 5,
+            options: dalmuti::Options::default(),
+            levels: ["random", "heuristic", "strong", "search"]
+                .map(String::from)
+                .to_vec(),
+            seed: 0,
+            threads: 1,
+            judge: super::super::Config::for_game::<dalmuti::Dalmuti>(),
+            max_actions: 100,
+            keep_records: false,
+            tables,
+        }
+    }
+
+    /// Who sits where, and whose decisions count, in each design.
+    #[test]
+    fn tables_seat_the_levels_as_documented() {
+        let c = cfg(Tables::Alone);
+        for g in 0..8 {
+            for s in 0..5 {
+                assert_eq!(measured(&c, g, s), Some(g as usize % 4));
+            }
+        }
+        assert_eq!(bot_of(&c, 6, 3), "strong");
+        let c = cfg(Tables::Mixed);
+        assert_eq!(
+            (0..5).map(|s| bot_of(&c, 1, s)).collect::<Vec<_>>(),
+            ["heuristic", "strong", "search", "random", "heuristic"]
+        );
+        let c = cfg(Tables::Field("strong".into()));
+        // game 5: level 1 (heuristic) in seat 1; the others are the field
+        assert_eq!(measured(&c, 5, 1), Some(1));
+        assert_eq!(measured(&c, 5, 0), None);
+        assert_eq!(bot_of(&c, 5, 1), "heuristic");
+        assert_eq!(bot_of(&c, 5, 4), "strong");
+    }
 }

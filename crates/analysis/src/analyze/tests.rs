@@ -33,7 +33,7 @@ fn ladder_cfg<G: Judge>(
         judge: tiny(),
         max_actions: 5_000,
         keep_records: false,
-        field: None,
+        tables: ladder::Tables::Mixed,
     }
 }
 
