@@ -28,8 +28,9 @@
 //! **Big Cheese** the place in the game ([`game::Outcome::places`], by
 //! points, the winner first). Win chance was tried first: it saturates (a
 //! seat far behind has about 0% whatever it does, so every decision of a
-//! losing player looked good, and random play came out *best*), and final
-//! points were twice as noisy for the same ranking. **Dalmuti** the place
+//! losing player looked good, and random play came out better than the
+//! heuristic bot); final points were no less noisy, and the game is a race
+//! to the target, not a score. **Dalmuti** the place
 //! in the current hand: under D12 a hand's place is worth its session
 //! points (first of N scores N-1, each place down one point less), so a
 //! loss of 0.5 place is half a session point; the search bot looks at the
