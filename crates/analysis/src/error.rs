@@ -69,6 +69,21 @@ pub enum Error {
     /// A lab plot could not be drawn (plotters' error, debug-printed).
     #[error("drawing a plot: {0}")]
     Plot(String),
+    /// A game record that does not replay (another game, unknown rules,
+    /// a bad action, an outcome that does not match), in the record
+    /// reader's words.
+    #[error(transparent)]
+    Record(#[from] game::RecordError),
+    /// `analyze` was given a game that is not over: its analysis would
+    /// show what each seat holds.
+    #[error(
+        "the game is not over ({actions} actions played): an analysis shows what every seat \
+         held, so only a finished game is analysed"
+    )]
+    Unfinished {
+        /// Actions in the record.
+        actions: usize,
+    },
     /// A game misbehaved during a bot playout: a bot chose an illegal
     /// action, or a game stopped without an outcome (bugs, not input).
     #[error("{0}")]

@@ -1,5 +1,5 @@
 //! `analysis`: bot games in bulk and what is measured from them: the
-//! simulator ([`simulate`]), duplicate play ([`duplicate`]), tournaments
+//! post-game analysis ([`analyze`]), the simulator ([`simulate`]), duplicate play ([`duplicate`]), tournaments
 //! ([`tournament`]), the rules lab ([`lab`]) and their statistics
 //! ([`stats`]).
 //!
@@ -12,6 +12,7 @@
 //! results handed back in a fixed order, so no figure depends on the
 //! thread count.
 
+pub mod analyze;
 pub mod duplicate;
 pub mod error;
 pub mod lab;

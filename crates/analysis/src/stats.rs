@@ -163,6 +163,41 @@ pub fn mean_ci(xs: &[f64]) -> (f64, f64, f64, f64) {
     }
 }
 
+/// A ratio of sums over independent clusters, `sum(y) / sum(x)` (the mean
+/// loss per decision over games: `y` a game's summed loss, `x` its
+/// decisions), with the normal 95% interval of the ratio estimator:
+/// variance `n / (n - 1) * sum((y - r x)^2) / sum(x)^2`. Clusters with
+/// `x = 0` count as clusters that saw nothing. None (or no `x`) gives
+/// zeros; one cluster gives a point.
+pub fn ratio_mean(clusters: &[(f64, f64)]) -> Interval {
+    let sy: f64 = clusters.iter().map(|c| c.0).sum();
+    let sx: f64 = clusters.iter().map(|c| c.1).sum();
+    let n = clusters.len();
+    if sx <= 0.0 {
+        return Interval {
+            value: 0.0,
+            low: 0.0,
+            high: 0.0,
+        };
+    }
+    let r = sy / sx;
+    if n < 2 {
+        return Interval {
+            value: r,
+            low: r,
+            high: r,
+        };
+    }
+    let ss: f64 = clusters.iter().map(|(y, x)| (y - r * x).powi(2)).sum();
+    let var = n as f64 / (n - 1) as f64 * ss / (sx * sx);
+    let half = Z95 * var.sqrt();
+    Interval {
+        value: r,
+        low: r - half,
+        high: r + half,
+    }
+}
+
 /// The chi-square test that every seat wins equally often.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ChiSquare {
@@ -710,5 +745,21 @@ mod tests {
             })
             .collect();
         assert_eq!(decompose(&deals, 2, 100, 5), decompose(&deals, 2, 100, 5));
+    }
+
+    #[test]
+    fn ratio_mean_weights_clusters_by_size() {
+        // 10 decisions losing 1 each and 30 losing 0: 0.25 per decision,
+        // not the 0.5 a mean of per-game means would give.
+        let r = ratio_mean(&[(10.0, 10.0), (0.0, 30.0)]);
+        assert!((r.value - 0.25).abs() < 1e-12);
+        assert!(r.low < 0.25 && r.high > 0.25);
+        // equal clusters: no spread, a point
+        let p = ratio_mean(&[(2.0, 4.0), (3.0, 6.0), (1.0, 2.0)]);
+        assert!((p.value - 0.5).abs() < 1e-12 && (p.high - p.low).abs() < 1e-9);
+        assert_eq!(ratio_mean(&[]).value, 0.0);
+        assert_eq!(ratio_mean(&[(0.0, 0.0)]).high, 0.0);
+        let one = ratio_mean(&[(3.0, 2.0)]);
+        assert_eq!((one.low, one.value, one.high), (1.5, 1.5, 1.5));
     }
 }

@@ -8,6 +8,7 @@
 //! [`game::Game`]; the only place that names the concrete games is the
 //! `registry::dispatch!` macro.
 
+pub mod analyze;
 pub mod error;
 pub mod play;
 pub mod prompt;

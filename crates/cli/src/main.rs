@@ -208,6 +208,71 @@ enum Command {
         #[arg(long)]
         reveal: bool,
     },
+    /// Judge every decision of a finished game from the deciding seat's own
+    /// view (the search bot's sampling, never the hidden cards): the value
+    /// of the chosen and of the best action, the loss, a label, a summary
+    /// per player and the turning points (docs/analysis.md). With --ladder
+    /// GAME instead: play bot games of every ladder level and check that
+    /// the mean loss ranks them.
+    Analyze {
+        /// The record (JSON), as `ratrace play` and the server write it.
+        #[arg(required_unless_present = "ladder")]
+        record: Option<PathBuf>,
+        /// Print the analysis (or the ladder report) as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Search iterations per decision that pick the candidates
+        /// (default: the game's, see docs/analysis.md).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        search: Option<u32>,
+        /// Paired rollouts per candidate: more is slower and less noisy
+        /// (default: the game's).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        playouts: Option<u32>,
+        /// How many of the search's best actions are compared with the
+        /// chosen one.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=50))]
+        candidates: Option<u64>,
+        /// Worker threads (default: all cores); the result does not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Analyse a game that is not over (its analysis shows every seat's
+        /// cards through their best actions).
+        #[arg(long)]
+        unfinished: bool,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+        /// Check the judge on the bot ladder of GAME instead of analysing a
+        /// record: --games games in mixed tables, mean loss per level with
+        /// 95% intervals.
+        #[arg(long, value_name = "GAME", conflicts_with_all = ["record", "unfinished"])]
+        ladder: Option<String>,
+        /// Ladder: games to play and analyse.
+        #[arg(long, default_value_t = 20, requires = "ladder")]
+        games: u64,
+        /// Ladder: players per game (default: the game's).
+        #[arg(long, requires = "ladder")]
+        players: Option<usize>,
+        /// Ladder: a rules option, key=value (repeatable); Dalmuti starts
+        /// from hands=1.
+        #[arg(long = "option", value_name = "KEY=VALUE", requires = "ladder")]
+        options: Vec<String>,
+        /// Ladder: the bots, weakest first (default: the game's ladder).
+        #[arg(long, value_delimiter = ',', requires = "ladder")]
+        bots: Vec<String>,
+        /// Ladder: seed of the run.
+        #[arg(long, default_value_t = 0, requires = "ladder")]
+        seed: u64,
+        /// Ladder: also write every game's record into this folder
+        /// (ladder-N.json), to analyse or replay one.
+        #[arg(long, value_name = "DIR", requires = "ladder")]
+        save: Option<PathBuf>,
+        /// Ladder: one level per game against this bot in every other seat
+        /// (rotating the level's seat), instead of mixed tables.
+        #[arg(long, value_name = "BOT", requires = "ladder")]
+        field: Option<String>,
+    },
     /// Run scenario files (or folders of *.scen files).
     Scenario {
         /// Files or folders.
@@ -470,7 +535,7 @@ impl ServeLimits {
 }
 
 fn parse_options<G: Game>(pairs: &[String]) -> Result<G::Options, Error> {
-    let mut o = G::Options::default();
+    let mut o = <G as Game>::Options::default();
     for p in pairs {
         o.set_pair(p)?;
     }
@@ -848,6 +913,88 @@ fn run(cli: Cli) -> Result<bool, Error> {
             let record = records::read(&file)?;
             let text = records::play_by_play(&record, reveal).map_err(Error::in_file(&file))?;
             out!("{text}");
+            Ok(true)
+        }
+        Command::Analyze {
+            record,
+            json,
+            search,
+            playouts,
+            candidates,
+            threads,
+            unfinished,
+            quiet,
+            ladder,
+            games,
+            players: p,
+            options,
+            bots,
+            seed,
+            save,
+            field,
+        } => {
+            let threads = all_cores_unless(threads);
+            let budget = |mut c: analysis::analyze::Config| {
+                if let Some(s) = search {
+                    c.search = s;
+                }
+                if let Some(r) = playouts {
+                    c.rollouts = r;
+                }
+                if let Some(k) = candidates {
+                    c.candidates = k as usize;
+                }
+                c.threads = threads;
+                c.unfinished = unfinished;
+                c
+            };
+            if let Some(game) = ladder {
+                return dispatch!(game.as_str(), G => {
+                    let mut o = <G as Game>::Options::default();
+                    if G::NAME == "dalmuti" {
+                        o.set_pair("hands=1")?;
+                    }
+                    for pair in &options {
+                        o.set_pair(pair)?;
+                    }
+                    let cfg = analysis::analyze::ladder::Config::<G> {
+                        games,
+                        players: players::<G>(p)?,
+                        options: o,
+                        levels: if bots.is_empty() {
+                            <G as bots::Roster>::LADDER.iter().map(|s| s.to_string()).collect()
+                        } else {
+                            bots.iter().map(|b| b.trim().to_string()).collect()
+                        },
+                        seed,
+                        threads,
+                        judge: analysis::analyze::Config { threads: 1, ..budget(analysis::analyze::Config::for_game::<G>()) },
+                        max_actions: 100_000,
+                        keep_records: save.is_some(),
+                        field: field.clone(),
+                    };
+                    let bar = cli::progress(!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()));
+                    let report = analysis::analyze::ladder::run(&cfg, &*bar)?;
+                    if let Some(dir) = &save {
+                        for (g, r) in report.records.iter().enumerate() {
+                            records::write(&dir.join(format!("ladder-{g}.json")), r)?;
+                        }
+                    }
+                    print_result(&report, json)?;
+                    Ok(true)
+                }, _ => Err(Error::unknown_game(&game)));
+            }
+            let Some(file) = record else {
+                return Err(Error::Usage("give a record file, or --ladder GAME".into()));
+            };
+            let r = records::read(&file)?;
+            let a =
+                cli::analyze::analyze_record(&r, budget, !quiet).map_err(Error::in_file(&file))?;
+            if json {
+                outln!("{}", serde_json::to_string_pretty(&a).map_err(Error::Json)?);
+            } else {
+                out!("{}", cli::analyze::text(&a));
+            }
             Ok(true)
         }
         Command::Scenario { files } => run_scenarios(&files),

@@ -6,6 +6,7 @@
 mod it {
     pub(crate) use commands::temp_dir;
 
+    mod analyze;
     mod commands;
     mod db_copy;
     mod lab;
