@@ -290,7 +290,7 @@
     'an.better': 'better', 'an.worse': 'worse', 'an.axisMove': 'move',
     'an.graphLine': '{who}: place {from} after move {a}, {to} after move {b}; best {best}, worst {worst}.',
     'an.turning': 'Turning points', 'an.noTurning': 'No large swing.',
-    'an.turn': 'Move {move}, {who}: from {from} to {to} ({table} from the table, {choice} from the choice)',
+    'an.turn': '{who}: from {from} to {to} ({table} from the table, {choice} from the choice)',
     'an.list': 'Decisions that were not good', 'an.allGood': 'Every decision was good.',
     'an.move': 'Move', 'an.played': 'Played', 'an.best': 'Best', 'an.loss': 'Loss (places)', 'an.label': 'Label', 'an.goto': 'Show move {n} in the replay',
     'err.busy': 'The server is busy with other analyses: try again in a few minutes.', 'err.abandoned': 'This game was abandoned before its end: it has no analysis.',

@@ -290,7 +290,7 @@
     'an.better': 'mieux', 'an.worse': 'moins bien', 'an.axisMove': 'coup',
     'an.graphLine': '{who} : place {from} après le coup {a}, {to} après le coup {b} ; meilleure {best}, pire {worst}.',
     'an.turning': 'Tournants', 'an.noTurning': 'Aucun grand écart.',
-    'an.turn': 'Coup {move}, {who} : de {from} à {to} ({table} dû à la table, {choice} dû au choix)',
+    'an.turn': '{who} : de {from} à {to} ({table} dû à la table, {choice} dû au choix)',
     'an.list': 'Décisions qui ne sont pas bonnes', 'an.allGood': 'Toutes les décisions étaient bonnes.',
     'an.move': 'Coup', 'an.played': 'Joué', 'an.best': 'Meilleur', 'an.loss': 'Perte (places)', 'an.label': 'Jugement', 'an.goto': 'Montrer le coup {n} dans le replay',
     'err.busy': 'Le serveur est occupé par d\'autres analyses : réessayez dans quelques minutes.', 'err.abandoned': 'Cette partie a été abandonnée avant la fin : elle n\'a pas d\'analyse.',

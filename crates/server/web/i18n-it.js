@@ -289,7 +289,7 @@
     'an.better': 'meglio', 'an.worse': 'peggio', 'an.axisMove': 'mossa',
     'an.graphLine': '{who}: posizione {from} dopo la mossa {a}, {to} dopo la mossa {b}; migliore {best}, peggiore {worst}.',
     'an.turning': 'Momenti decisivi', 'an.noTurning': 'Nessuna grande oscillazione.',
-    'an.turn': 'Mossa {move}, {who}: da {from} a {to} ({table} dal tavolo, {choice} dalla scelta)',
+    'an.turn': '{who}: da {from} a {to} ({table} dal tavolo, {choice} dalla scelta)',
     'an.list': 'Decisioni non buone', 'an.allGood': 'Ogni decisione è stata buona.',
     'an.move': 'Mossa', 'an.played': 'Giocata', 'an.best': 'Migliore', 'an.loss': 'Perdita (posizioni)', 'an.label': 'Giudizio', 'an.goto': 'Mostra la mossa {n} nella replica',
     'err.busy': 'Il server è occupato con altre analisi: riprova tra qualche minuto.', 'err.abandoned': 'Questa partita è stata abbandonata prima della fine: non ha analisi.',

@@ -173,12 +173,14 @@
 
   /** One polyline per player over the move numbers; better is up. */
   function graph(a) {
-    const W = 640;
-    const H = 240;
+    // as wide as the page allows, so the text keeps its size on a phone
+    const room = ($('an-body') && $('an-body').clientWidth) || 640;
+    const W = Math.max(300, Math.min(720, room));
+    const H = 250;
     const L = 44;
     const Rt = 12;
-    const T = 14;
-    const B = 30;
+    const T = 24;
+    const B = 34;
     const up = a.unit && a.unit.higher_is_better;
     const vals = a.series.flatMap((s) => s.points.map((p) => p.value));
     let lo = Math.min(1, ...vals);
@@ -195,8 +197,8 @@
     for (const v of ticks) {
       kids.push(svg('line', { class: 'grid', x1: L, y1: y(v), x2: W - Rt, y2: y(v) }), svg('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end' }, String(v)));
     }
-    kids.push(svg('text', { x: 4, y: T + 4 }, '▲ ' + t('an.better')), svg('text', { x: 4, y: H - B - 2 }, '▼ ' + t('an.worse')));
-    const step = Math.max(1, Math.ceil(maxMove / 8));
+    kids.push(svg('text', { x: 4, y: 12 }, '▲ ' + t('an.better')), svg('text', { x: 4, y: H - 4 }, '▼ ' + t('an.worse')));
+    const step = Math.max(1, Math.ceil(maxMove / Math.max(3, Math.floor(W / 80))));
     for (let m = 0; m <= maxMove; m += step) kids.push(svg('text', { x: x(m), y: H - B + 16, 'text-anchor': 'middle' }, String(m)));
     kids.push(svg('text', { x: W - Rt, y: H - 4, 'text-anchor': 'end' }, t('an.axisMove')));
     for (const s of a.series) {
@@ -225,7 +227,7 @@
     return el(
       'ol',
       { class: 'an-turns' },
-      a.turning_points.map((p) => el('li', {}, el('button', { class: 'link', 'aria-label': t('an.goto', { n: p.move }), onclick: () => jumpTo(p.move), text: t('an.move') + ' ' + p.move }), ' ', t('an.turn', { move: p.move, who: who(p.seat), from: num(p.from), to: num(p.to), table: signed(p.by_table), choice: signed(p.by_choice) })))
+      a.turning_points.map((p) => el('li', {}, el('button', { class: 'link', 'aria-label': t('an.goto', { n: p.move }), onclick: () => jumpTo(p.move), text: t('an.move') + ' ' + p.move }), ' ', t('an.turn', { who: who(p.seat), from: num(p.from), to: num(p.to), table: signed(p.by_table), choice: signed(p.by_choice) })))
     );
   }
 

@@ -192,13 +192,14 @@ async fn a_stored_analysis_is_served_after_a_restart() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_job_per_table_and_a_bounded_queue() {
     // One may run and none wait; a budget large enough that the first is
-    // still at work when the others ask.
+    // still at work when the others ask (a few seconds in a debug build;
+    // the test's runtime waits for it at the end).
     let (server, state) = start_state(
         fresh_store().await,
         Limits {
             analysis_queue: 0,
-            analysis_search: 400,
-            analysis_rollouts: 400,
+            analysis_search: 100,
+            analysis_rollouts: 50,
             ..Limits::unlimited()
         },
     )
