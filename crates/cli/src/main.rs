@@ -507,6 +507,41 @@ struct ServeLimits {
     /// fair timing); 0 = at once.
     #[arg(long, default_value_t = server::Limits::default().revolution_window_ms)]
     revolution_window_ms: u64,
+    /// Post-game analyses one address may start at once, then one every
+    /// --analysis-every-s seconds.
+    #[arg(long, default_value_t = server::Limits::default().analysis_burst)]
+    analysis_burst: u32,
+    /// See --analysis-burst.
+    #[arg(long, default_value_t = server::Limits::default().analysis_every_s)]
+    analysis_every_s: u32,
+    /// Analyses that may wait behind the one running, server-wide (more
+    /// are refused as busy).
+    #[arg(long, default_value_t = server::Limits::default().analysis_queue)]
+    analysis_queue: usize,
+    /// Worker threads of the analysis that runs (1 or 2).
+    #[arg(long, default_value_t = server::Limits::default().analysis_threads)]
+    analysis_threads: usize,
+    /// The analysis budget per decision: MCTS iterations and paired
+    /// rollouts, as SEARCH,ROLLOUTS (0 = the game's default; see
+    /// `ratrace analyze --help`).
+    #[arg(long, default_value = "0,0", value_parser = parse_budget)]
+    analysis_budget: (u32, u32),
+    /// Largest analysis kept, in bytes of JSON.
+    #[arg(long, default_value_t = server::Limits::default().analysis_max_bytes)]
+    analysis_max_bytes: usize,
+}
+
+/// `SEARCH,ROLLOUTS` for --analysis-budget.
+fn parse_budget(s: &str) -> Result<(u32, u32), String> {
+    let (a, b) = s
+        .split_once(',')
+        .ok_or_else(|| "expected SEARCH,ROLLOUTS (such as 200,64)".to_string())?;
+    let num = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{t}` is not a whole number"))
+    };
+    Ok((num(a)?, num(b)?))
 }
 
 impl ServeLimits {
@@ -544,6 +579,13 @@ impl ServeLimits {
             public_turn_timer_ms: self.public_turn_timer_ms.clamp(1000, 3_600_000),
             fill_after: Duration::from_secs(self.fill_after_s.min(30 * 86_400)),
             revolution_window_ms: self.revolution_window_ms.min(600_000),
+            analysis_burst: self.analysis_burst,
+            analysis_every_s: self.analysis_every_s,
+            analysis_queue: self.analysis_queue.min(1000),
+            analysis_threads: self.analysis_threads.clamp(1, 2),
+            analysis_search: self.analysis_budget.0,
+            analysis_rollouts: self.analysis_budget.1,
+            analysis_max_bytes: self.analysis_max_bytes.clamp(64 * 1024, 64 << 20),
         }
     }
 }

@@ -74,6 +74,12 @@ pub enum Error {
     /// A spectator tried to act.
     #[error("spectators cannot act")]
     NotSeated,
+    /// The server has too much of this work waiting: try again later.
+    #[error("{0}")]
+    Busy(String),
+    /// The game ended without an outcome (abandoned): nothing to analyse.
+    #[error("this game was abandoned before its end: it has no analysis")]
+    Abandoned,
 }
 
 impl Error {
@@ -93,6 +99,8 @@ impl Error {
             Error::BadToken(_) | Error::NotSeated => StatusCode::FORBIDDEN,
             Error::NotYourTurn(_) | Error::Stale(_) | Error::GameOver => StatusCode::CONFLICT,
             Error::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Error::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Abandoned => StatusCode::CONFLICT,
         }
     }
 
@@ -116,6 +124,8 @@ impl Error {
             Error::Illegal(_) => "illegal",
             Error::GameOver => "game_over",
             Error::NotSeated => "not_seated",
+            Error::Busy(_) => "busy",
+            Error::Abandoned => "abandoned",
         }
     }
 
@@ -125,7 +135,7 @@ impl Error {
     /// 1008 (policy) for the rest.
     pub fn close_code(&self) -> u16 {
         match self {
-            Error::RateLimited { .. } => 1013,
+            Error::RateLimited { .. } | Error::Busy(_) => 1013,
             Error::Elsewhere(_) => 1012,
             Error::UnknownTable | Error::Internal(_) => 1011,
             _ => 1008,
@@ -165,6 +175,7 @@ impl IntoResponse for Error {
         let retry_after = match &self {
             Error::RateLimited { retry_after, .. } => Some(*retry_after.max(&1)),
             Error::Elsewhere(_) => Some(1),
+            Error::Busy(_) => Some(30),
             _ => None,
         };
         if let Some(secs) = retry_after {
@@ -214,6 +225,8 @@ mod tests {
             Error::Illegal(String::new()),
             Error::GameOver,
             Error::NotSeated,
+            Error::Busy(String::new()),
+            Error::Abandoned,
         ];
         let i18n = concat!(
             include_str!("../web/i18n-en.js"),

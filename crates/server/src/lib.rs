@@ -13,6 +13,7 @@
 //! start-up loads nothing and memory is bounded by what is in use.
 //! Operations (metrics, health, the drain on shutdown) are in [`ops`].
 
+pub mod analysis;
 pub mod cluster;
 pub mod error;
 pub mod lobby;
@@ -130,6 +131,26 @@ pub struct Limits {
     /// takes effect this long after the deal, whoever holds them (fair
     /// timing, docs/rules/dalmuti.md).
     pub revolution_window_ms: u64,
+    /// Post-game analyses one address may start ([`analysis`]): burst.
+    pub analysis_burst: u32,
+    /// Analyses started per address: one per this many seconds after the
+    /// burst.
+    pub analysis_every_s: u32,
+    /// Analyses waiting for the one that runs, server-wide; more are
+    /// refused as `busy`.
+    pub analysis_queue: usize,
+    /// Worker threads of the analysis that runs (1 or 2: play stays
+    /// responsive).
+    pub analysis_threads: usize,
+    /// MCTS iterations per decision of an analysis; 0 = the game's
+    /// default (`analysis::analyze::Config::for_game`).
+    pub analysis_search: u32,
+    /// Paired rollouts per candidate of an analysis; 0 = the game's
+    /// default.
+    pub analysis_rollouts: u32,
+    /// Largest analysis stored, in bytes of JSON (the candidates are
+    /// dropped first to fit).
+    pub analysis_max_bytes: usize,
 }
 
 impl Default for Limits {
@@ -164,6 +185,13 @@ impl Default for Limits {
             public_turn_timer_ms: 120_000,
             fill_after: Duration::from_secs(60),
             revolution_window_ms: 10_000,
+            analysis_burst: 3,
+            analysis_every_s: 120,
+            analysis_queue: 8,
+            analysis_threads: 1,
+            analysis_search: 0,
+            analysis_rollouts: 0,
+            analysis_max_bytes: 4 << 20,
         }
     }
 }
@@ -180,6 +208,7 @@ impl Limits {
             join_burst: 1_000_000,
             verify_burst: 1_000_000,
             record_burst: 1_000_000,
+            analysis_burst: 1_000_000,
             max_live_tables: 1_000_000,
             max_live_tables_per_ip: 1_000_000,
             min_bot_delay_ms: 0,
@@ -214,6 +243,8 @@ struct Inner {
     bot_gate: Arc<Semaphore>,
     /// Record checks run one at a time, server-wide.
     verify_gate: Semaphore,
+    /// Post-game analyses: the queue and the one that runs.
+    analyses: crate::analysis::Analyses,
     metrics: Arc<Metrics>,
     ops: ops::Ops,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
@@ -273,6 +304,7 @@ impl AppState {
                 quotas: Quotas::new(limits),
                 bot_gate: Arc::new(Semaphore::new(limits.bot_threads.max(1))),
                 verify_gate: Semaphore::new(1),
+                analyses: crate::analysis::Analyses::default(),
                 metrics: Arc::new(Metrics::new()),
                 ops: ops::Ops::new(),
                 proxies: std::sync::OnceLock::new(),
@@ -412,6 +444,20 @@ impl AppState {
         self.inner.quotas.take(kind, who).inspect_err(|_| {
             self.inner.metrics.refused(kind.into());
         })
+    }
+
+    pub(crate) fn analyses(&self) -> &crate::analysis::Analyses {
+        &self.inner.analyses
+    }
+
+    /// Post-game analyses waiting or running in this process.
+    pub fn analyses_pending(&self) -> usize {
+        self.inner.analyses.pending()
+    }
+
+    /// Gives back a token of `kind` taken for work that was not done.
+    pub(crate) fn give_back_quota(&self, kind: quota::Kind, who: ClientAddr) {
+        self.inner.quotas.give_back(kind, who);
     }
 
     pub(crate) fn verify_gate(&self) -> &Semaphore {
@@ -559,6 +605,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(web::routes())
         .merge(lobby::routes(state.clone()))
+        .merge(crate::analysis::routes())
         .merge(ops::routes())
         .merge(
             Router::new()

@@ -80,7 +80,12 @@ impl<T: DeserializeOwned> FromRequest<AppState> for JsonBody<T> {
 }
 
 /// Takes a token of `kind` for `addr`, or refuses with `Retry-After`.
-fn meter(state: &AppState, kind: Kind, addr: ClientAddr, what: &str) -> Result<(), Error> {
+pub(crate) fn meter(
+    state: &AppState,
+    kind: Kind,
+    addr: ClientAddr,
+    what: &str,
+) -> Result<(), Error> {
     state
         .take_quota(kind, addr)
         .map_err(|wait| Error::quota(what, wait))
@@ -845,7 +850,7 @@ async fn fill(
 /// A finished table's record, for a download or a replay (`what`, in the
 /// quota's refusal): metered per address, since each replays a game;
 /// refused before the end (`not_over`).
-async fn finished_record(
+pub(crate) async fn finished_record(
     state: &AppState,
     addr: ClientAddr,
     id: String,

@@ -79,6 +79,8 @@ pub(crate) enum Refusal {
     Verify,
     /// The per-address quota on record downloads and table loads.
     Record,
+    /// The per-address quota on starting analyses.
+    Analysis,
     /// The caps on unfinished tables (in all and per address).
     LiveTables,
     /// The connection caps (in all and per address).
@@ -86,11 +88,12 @@ pub(crate) enum Refusal {
 }
 
 impl Refusal {
-    const ALL: [Refusal; 6] = [
+    const ALL: [Refusal; 7] = [
         Refusal::Create,
         Refusal::Join,
         Refusal::Verify,
         Refusal::Record,
+        Refusal::Analysis,
         Refusal::LiveTables,
         Refusal::Connections,
     ];
@@ -101,6 +104,7 @@ impl Refusal {
             Refusal::Join => "join",
             Refusal::Verify => "verify",
             Refusal::Record => "record",
+            Refusal::Analysis => "analysis",
             Refusal::LiveTables => "live_tables",
             Refusal::Connections => "connections",
         }
@@ -114,6 +118,7 @@ impl From<crate::quota::Kind> for Refusal {
             crate::quota::Kind::Join => Refusal::Join,
             crate::quota::Kind::Verify => Refusal::Verify,
             crate::quota::Kind::Record => Refusal::Record,
+            crate::quota::Kind::Analysis => Refusal::Analysis,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Per-client-address token buckets for the requests that cost the
 //! server something lasting: creating a table, joining a seat, checking a
-//! record (F5, F6). A refusal says when to try again (`Retry-After`).
+//! record (F5, F6), starting a post-game analysis. A refusal says when to try again (`Retry-After`).
 //!
 //! A bucket holds up to `burst` tokens and gains one every `every`
 //! seconds; each request takes one. Buckets live in one map behind a
@@ -25,6 +25,8 @@ pub enum Kind {
     Verify,
     /// `GET /api/tables/{id}/record` (a replay of the whole game).
     Record,
+    /// `POST /api/tables/{id}/analysis` that starts an analysis.
+    Analysis,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -59,6 +61,7 @@ impl Quotas {
             Kind::Join => (l.join_burst, l.join_every_s),
             Kind::Verify => (l.verify_burst, l.verify_every_s),
             Kind::Record => (l.record_burst, l.record_every_s),
+            Kind::Analysis => (l.analysis_burst, l.analysis_every_s),
         };
         (f64::from(burst.max(1)), f64::from(every.max(1)))
     }

@@ -2,6 +2,7 @@
 //! client, a real SQLite file.
 
 mod it {
+    mod analysis;
     mod bad_input;
     mod cluster;
     mod i18n;

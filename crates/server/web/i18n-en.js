@@ -277,5 +277,22 @@
     'board.title': 'Leaderboard', 'board.player': 'Player', 'board.rating': 'Rating',
     'board.games': { one: '{n} game', other: '{n} games' }, 'board.none': 'Nobody is rated yet: finish a game to appear here.',
     'board.you': 'you', 'board.about': 'Weng–Lin ratings (like TrueSkill): finished games against people and bots count; bots keep a fixed rating per level.',
+    /* analysis */
+    'an.title': 'Analysis by the strongest bot',
+    'an.intro': 'The search bot judges every decision from the player\'s own view at that moment, never from hidden cards: the value of the move played against the best one it finds.',
+    'an.start': 'Analyse this game', 'an.again': 'Try again',
+    'an.queued': 'Waiting for other analyses to finish…', 'an.running': 'Analysing decision {done} of {total}…', 'an.progress': 'Analysis progress',
+    'an.failed': 'The analysis failed.',
+    'an.unit': 'Values are expected finishing places (1 = first): lower is better. A loss is how many places the move played gave up against the best move found.',
+    'an.summary': 'Summary per player', 'an.player': 'Player', 'an.decisions': 'Decisions', 'an.meanLoss': 'Mean loss (places)', 'an.accuracy': 'Accuracy',
+    'an.label.good': 'good', 'an.label.inaccuracy': 'inaccuracy', 'an.label.mistake': 'mistake', 'an.label.blunder': 'blunder',
+    'an.graph': 'Evaluation graph', 'an.graphAbout': 'Expected finishing place after each of the player\'s decisions; better is higher.',
+    'an.better': 'better', 'an.worse': 'worse', 'an.axisMove': 'move',
+    'an.graphLine': '{who}: place {from} after move {a}, {to} after move {b}; best {best}, worst {worst}.',
+    'an.turning': 'Turning points', 'an.noTurning': 'No large swing.',
+    'an.turn': '{who}: from {from} to {to} ({table} from the table, {choice} from the choice)',
+    'an.list': 'Decisions that were not good', 'an.allGood': 'Every decision was good.',
+    'an.move': 'Move', 'an.played': 'Played', 'an.best': 'Best', 'an.loss': 'Loss (places)', 'an.label': 'Label', 'an.goto': 'Show move {n} in the replay',
+    'err.busy': 'The server is busy with other analyses: try again in a few minutes.', 'err.abandoned': 'This game was abandoned before its end: it has no analysis.',
   };
 })();

@@ -277,5 +277,22 @@
     'board.title': 'Classement', 'board.player': 'Joueur', 'board.rating': 'Cote',
     'board.games': { one: '{n} partie', other: '{n} parties' }, 'board.none': 'Personne n\'est encore classé : finissez une partie pour apparaître ici.',
     'board.you': 'vous', 'board.about': 'Cotes Weng–Lin (comme TrueSkill) : les parties finies contre des personnes et des bots comptent ; les bots ont une cote fixe par niveau.',
+    /* analysis */
+    'an.title': 'Analyse par le meilleur bot',
+    'an.intro': 'Le bot de recherche juge chaque décision du point de vue du joueur à ce moment, jamais avec les cartes cachées : la valeur du coup joué contre le meilleur qu\'il trouve.',
+    'an.start': 'Analyser cette partie', 'an.again': 'Réessayer',
+    'an.queued': 'En attente de la fin d\'autres analyses…', 'an.running': 'Analyse de la décision {done} sur {total}…', 'an.progress': 'Progression de l\'analyse',
+    'an.failed': 'L\'analyse a échoué.',
+    'an.unit': 'Les valeurs sont la place finale attendue (1 = premier) : plus bas est meilleur. La perte est le nombre de places cédées par le coup joué face au meilleur coup trouvé.',
+    'an.summary': 'Résumé par joueur', 'an.player': 'Joueur', 'an.decisions': 'Décisions', 'an.meanLoss': 'Perte moyenne (places)', 'an.accuracy': 'Précision',
+    'an.label.good': 'bon', 'an.label.inaccuracy': 'imprécision', 'an.label.mistake': 'erreur', 'an.label.blunder': 'gaffe',
+    'an.graph': 'Graphique d\'évaluation', 'an.graphAbout': 'Place finale attendue après chaque décision du joueur ; plus haut est meilleur.',
+    'an.better': 'mieux', 'an.worse': 'moins bien', 'an.axisMove': 'coup',
+    'an.graphLine': '{who} : place {from} après le coup {a}, {to} après le coup {b} ; meilleure {best}, pire {worst}.',
+    'an.turning': 'Tournants', 'an.noTurning': 'Aucun grand écart.',
+    'an.turn': '{who} : de {from} à {to} ({table} dû à la table, {choice} dû au choix)',
+    'an.list': 'Décisions qui ne sont pas bonnes', 'an.allGood': 'Toutes les décisions étaient bonnes.',
+    'an.move': 'Coup', 'an.played': 'Joué', 'an.best': 'Meilleur', 'an.loss': 'Perte (places)', 'an.label': 'Jugement', 'an.goto': 'Montrer le coup {n} dans le replay',
+    'err.busy': 'Le serveur est occupé par d\'autres analyses : réessayez dans quelques minutes.', 'err.abandoned': 'Cette partie a été abandonnée avant la fin : elle n\'a pas d\'analyse.',
   };
 })();

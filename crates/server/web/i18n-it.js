@@ -276,5 +276,22 @@
     'board.title': 'Classifica', 'board.player': 'Giocatore', 'board.rating': 'Punteggio',
     'board.games': { one: '{n} partita', other: '{n} partite' }, 'board.none': 'Ancora nessuno in classifica: finisci una partita per comparire qui.',
     'board.you': 'tu', 'board.about': 'Punteggi Weng–Lin (come TrueSkill): contano le partite finite contro persone e bot; i bot hanno un punteggio fisso per livello.',
+    /* analysis */
+    'an.title': 'Analisi del bot più forte',
+    'an.intro': 'Il bot di ricerca giudica ogni decisione dal punto di vista del giocatore in quel momento, mai dalle carte nascoste: il valore della mossa giocata contro la migliore che trova.',
+    'an.start': 'Analizza questa partita', 'an.again': 'Riprova',
+    'an.queued': 'In attesa che finiscano altre analisi…', 'an.running': 'Analisi della decisione {done} di {total}…', 'an.progress': 'Avanzamento dell\'analisi',
+    'an.failed': 'L\'analisi non è riuscita.',
+    'an.unit': 'I valori sono il piazzamento finale atteso (1 = primo): più basso è meglio. La perdita è quante posizioni la mossa giocata ha ceduto rispetto alla migliore trovata.',
+    'an.summary': 'Riepilogo per giocatore', 'an.player': 'Giocatore', 'an.decisions': 'Decisioni', 'an.meanLoss': 'Perdita media (posizioni)', 'an.accuracy': 'Precisione',
+    'an.label.good': 'buona', 'an.label.inaccuracy': 'imprecisione', 'an.label.mistake': 'errore', 'an.label.blunder': 'svista grave',
+    'an.graph': 'Grafico di valutazione', 'an.graphAbout': 'Piazzamento finale atteso dopo ogni decisione del giocatore; più in alto è meglio.',
+    'an.better': 'meglio', 'an.worse': 'peggio', 'an.axisMove': 'mossa',
+    'an.graphLine': '{who}: posizione {from} dopo la mossa {a}, {to} dopo la mossa {b}; migliore {best}, peggiore {worst}.',
+    'an.turning': 'Momenti decisivi', 'an.noTurning': 'Nessuna grande oscillazione.',
+    'an.turn': '{who}: da {from} a {to} ({table} dal tavolo, {choice} dalla scelta)',
+    'an.list': 'Decisioni non buone', 'an.allGood': 'Ogni decisione è stata buona.',
+    'an.move': 'Mossa', 'an.played': 'Giocata', 'an.best': 'Migliore', 'an.loss': 'Perdita (posizioni)', 'an.label': 'Giudizio', 'an.goto': 'Mostra la mossa {n} nella replica',
+    'err.busy': 'Il server è occupato con altre analisi: riprova tra qualche minuto.', 'err.abandoned': 'Questa partita è stata abbandonata prima della fine: non ha analisi.',
   };
 })();

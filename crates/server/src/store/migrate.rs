@@ -216,6 +216,26 @@ CREATE TABLE ratings (
 CREATE INDEX ratings_board ON ratings(game, score);
 ",
     },
+    Migration {
+        version: 6,
+        name: "post-game analyses",
+        sqlite: "
+CREATE TABLE analyses (
+  table_id TEXT PRIMARY KEY REFERENCES tables(id),
+  format TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+",
+        postgres: "
+CREATE TABLE analyses (
+  table_id TEXT PRIMARY KEY REFERENCES tables(id),
+  format TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+",
+    },
 ];
 
 /// The newest version this program knows.

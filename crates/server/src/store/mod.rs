@@ -519,6 +519,19 @@ pub trait Store: Send + Sync + 'static {
     /// The best rated people of `game`, at most `limit`.
     fn leaderboard(&self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StoreError>;
 
+    /// Stores the post-game analysis of finished table `table` (its JSON,
+    /// format `format`), replacing any earlier one ([`crate::analysis`]).
+    fn put_analysis(
+        &self,
+        table: &str,
+        format: &str,
+        body: &str,
+        at: i64,
+    ) -> Result<(), StoreError>;
+
+    /// The stored analysis of table `table`: its format and JSON.
+    fn analysis(&self, table: &str) -> Result<Option<(String, String)>, StoreError>;
+
     /// Person `player`'s rating in every game they are rated in.
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError>;
 

@@ -1742,6 +1742,39 @@ impl Store for PgStore {
         rows.iter().map(rating_row).collect()
     }
 
+    fn put_analysis(
+        &self,
+        table: &str,
+        format: &str,
+        body: &str,
+        at: i64,
+    ) -> Result<(), StoreError> {
+        const PUT: &str = concat!(
+            "INSERT INTO analyses (table_id, format, body, created_at) VALUES ($1, $2, $3, $4)",
+            " ON CONFLICT (table_id) DO UPDATE SET format = $2, body = $3, created_at = $4"
+        );
+        self.block(execute(
+            self.pool(),
+            PUT,
+            vec![
+                Box::new(table.to_string()),
+                Box::new(format.to_string()),
+                Box::new(body.to_string()),
+                Box::new(at),
+            ],
+        ))
+        .map(|_| ())
+    }
+
+    fn analysis(&self, table: &str) -> Result<Option<(String, String)>, StoreError> {
+        const GET: &str = "SELECT format, body FROM analyses WHERE table_id = $1";
+        let rows = self.block(query(self.pool(), GET, vec![Box::new(table.to_string())]))?;
+        match rows.first() {
+            Some(r) => Ok(Some((r.try_get(0)?, r.try_get(1)?))),
+            None => Ok(None),
+        }
+    }
+
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
         const MINE: &str = concat!(
             "SELECT game, player, name, rating, uncertainty, score, games FROM ratings",

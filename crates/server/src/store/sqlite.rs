@@ -142,6 +142,13 @@ enum Write {
     },
     /// Stores this secret unless the site has one; reads the site's back.
     SiteSecret(String),
+    /// A finished table's analysis (replacing an earlier one).
+    Analysis {
+        table: String,
+        format: String,
+        body: String,
+        at: i64,
+    },
     /// A finished game's result and the ratings it moves.
     Result {
         table: String,
@@ -816,6 +823,22 @@ impl SqliteStore {
                 }
                 Ok(Applied::Changed(true))
             }
+            Write::Analysis {
+                table,
+                format,
+                body,
+                at,
+            } => {
+                let n = tx
+                    .prepare_cached(
+                        "INSERT INTO analyses (table_id, format, body, created_at)
+                         VALUES (?1, ?2, ?3, ?4)
+                         ON CONFLICT (table_id) DO UPDATE SET format = ?2, body = ?3,
+                           created_at = ?4",
+                    )?
+                    .execute(params![table, format, body, at])?;
+                Ok(Applied::Changed(n > 0))
+            }
             Write::SiteSecret(fresh) => {
                 tx.prepare_cached(
                     "INSERT INTO site (key, value) VALUES ('secret', ?1)
@@ -1435,6 +1458,30 @@ impl Store for SqliteStore {
             .query_map(params![game, limit as i64], rating_row)?
             .collect::<Result<_, _>>()?;
         Ok(rows)
+    }
+
+    fn put_analysis(
+        &self,
+        table: &str,
+        format: &str,
+        body: &str,
+        at: i64,
+    ) -> Result<(), StoreError> {
+        self.write(Write::Analysis {
+            table: table.to_string(),
+            format: format.to_string(),
+            body: body.to_string(),
+            at,
+        })
+        .map(|_| ())
+    }
+
+    fn analysis(&self, table: &str) -> Result<Option<(String, String)>, StoreError> {
+        Ok(self
+            .reader()
+            .prepare_cached("SELECT format, body FROM analyses WHERE table_id = ?1")?
+            .query_row(params![table], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?)
     }
 
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {

@@ -1,0 +1,316 @@
+//! Post-game analysis on the server (issue 11, item 4): a finished game
+//! judged decision by decision by the strongest bot
+//! ([`analysis::analyze::analyze`]), run in the background with progress,
+//! its result stored and served to the replay page (docs/server.md,
+//! "Post-game analysis").
+//!
+//! - `POST /api/tables/{id}/analysis` starts the analysis of a finished
+//!   game (202 `queued`). A game that is not over is refused (409
+//!   `not_over`), one abandoned before its end too (409 `abandoned`). A
+//!   second request while the game's analysis waits or runs starts nothing
+//!   and answers its progress; once stored, it answers `done`.
+//! - `GET /api/tables/{id}/analysis` answers `{status: "done", analysis}`
+//!   (200), `{status: "queued" | "running", done, total}` (202),
+//!   `{status: "failed", message}` (500) or `{status: "none"}` (404).
+//!
+//! Analyses cost whole seconds of CPU, so they are bounded server-wide:
+//! one runs at a time ([`Analyses`]' gate), on the blocking pool, with
+//! [`Limits::analysis_threads`] worker threads (1 or 2, so play stays
+//! responsive); at most [`Limits::analysis_queue`] wait behind it, beyond
+//! which a request is refused (503 `busy`). Starting one is metered per
+//! client address (`Kind::Analysis`), and loading the record like a record
+//! download. The JSON result is stored in the store's `analyses` table
+//! (at most [`Limits::analysis_max_bytes`]; the candidates are dropped
+//! first to fit), so it is served from there after a restart. Progress
+//! lives in the memory of the process running the analysis: a restart
+//! forgets analyses that were waiting or running, and they may be asked
+//! for again.
+
+use crate::error::Error;
+use crate::lobby;
+use crate::net::ClientAddr;
+use crate::quota::Kind;
+use crate::{AppState, Limits};
+use ::analysis::analyze::{Analysis, Config, FORMAT};
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use game::Game as _;
+use serde_json::json;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use tokio::sync::Semaphore;
+
+/// Where an analysis that is not stored yet stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Job {
+    /// Waiting for the one running to end.
+    Queued,
+    /// Judging decisions: `done` of `total`.
+    Running { done: usize, total: usize },
+    /// It failed (the cause is logged); asking again starts it again.
+    Failed,
+}
+
+/// The analyses this process has been asked for and not yet stored, and
+/// the gate that lets one run at a time.
+#[derive(Debug)]
+pub struct Analyses {
+    jobs: Mutex<HashMap<String, Job>>,
+    gate: Arc<Semaphore>,
+}
+
+impl Default for Analyses {
+    fn default() -> Analyses {
+        Analyses {
+            jobs: Mutex::new(HashMap::new()),
+            gate: Arc::new(Semaphore::new(1)),
+        }
+    }
+}
+
+impl Analyses {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Job>> {
+        self.jobs.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn get(&self, id: &str) -> Option<Job> {
+        self.lock().get(id).cloned()
+    }
+
+    fn set(&self, id: &str, job: Job) {
+        self.lock().insert(id.to_string(), job);
+    }
+
+    fn remove(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    /// Queues the analysis of `id` unless one is waiting or running (its
+    /// state is returned) or one runs and `waiting` wait already (`Err`).
+    fn enqueue(&self, id: &str, waiting: usize) -> Result<Option<Job>, ()> {
+        let mut jobs = self.lock();
+        match jobs.get(id) {
+            Some(Job::Failed) | None => {}
+            Some(job) => return Ok(Some(job.clone())),
+        }
+        let pending = jobs.values().filter(|j| **j != Job::Failed).count();
+        if pending > waiting {
+            return Err(());
+        }
+        jobs.insert(id.to_string(), Job::Queued);
+        Ok(None)
+    }
+
+    /// Analyses waiting or running in this process.
+    pub fn pending(&self) -> usize {
+        self.lock().values().filter(|j| **j != Job::Failed).count()
+    }
+}
+
+/// The analysis routes.
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/api/tables/{id}/analysis", get(status).post(start))
+}
+
+/// A job's answer: 202 with its progress, or 500 for a failure.
+fn job_response(job: &Job) -> Response {
+    match job {
+        Job::Queued => (
+            StatusCode::ACCEPTED,
+            Json(json!({"status": "queued", "done": 0, "total": 0})),
+        )
+            .into_response(),
+        Job::Running { done, total } => (
+            StatusCode::ACCEPTED,
+            Json(json!({"status": "running", "done": done, "total": total})),
+        )
+            .into_response(),
+        Job::Failed => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({"status": "failed", "message": "the analysis failed: ask for it again"})),
+        )
+            .into_response(),
+    }
+}
+
+/// The stored analysis of `id` (its JSON text), if any.
+async fn stored(state: &AppState, id: &str) -> Result<Option<String>, Error> {
+    let store = state.store();
+    let key = id.to_string();
+    let row = tokio::task::spawn_blocking(move || store.analysis(&key))
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))??;
+    Ok(row.map(|(_format, body)| body))
+}
+
+/// `GET /api/tables/{id}/analysis`.
+async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, Error> {
+    if !lobby::valid_id(&id) {
+        return Err(Error::UnknownTable);
+    }
+    // The job first: a finished one is stored before it leaves the map.
+    if let Some(job) = state.analyses().get(&id) {
+        if job != Job::Failed {
+            return Ok(job_response(&job));
+        }
+    }
+    match stored(&state, &id).await? {
+        // The body was encoded by this server from an `Analysis`.
+        Some(body) => Ok((
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "application/json")],
+            format!(r#"{{"status":"done","analysis":{body}}}"#),
+        )
+            .into_response()),
+        None => match state.analyses().get(&id) {
+            Some(job) => Ok(job_response(&job)),
+            None => Ok((StatusCode::NOT_FOUND, Json(json!({"status": "none"}))).into_response()),
+        },
+    }
+}
+
+/// `POST /api/tables/{id}/analysis`.
+async fn start(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    Path(id): Path<String>,
+) -> Result<Response, Error> {
+    if !lobby::valid_id(&id) {
+        return Err(Error::UnknownTable);
+    }
+    match state.analyses().get(&id) {
+        Some(Job::Failed) | None => {}
+        Some(job) => return Ok(job_response(&job)),
+    }
+    if stored(&state, &id).await?.is_some() {
+        return Ok((StatusCode::OK, Json(json!({"status": "done"}))).into_response());
+    }
+    let record = lobby::finished_record(&state, addr, id.clone(), "analyses").await?;
+    let record = tokio::task::spawn_blocking(move || {
+        let over = crate::with_game!(record.game.as_str(), G => record
+                .replay::<G>(false, |_, _, _| {})
+                .map_err(|e| Error::Internal(e.to_string()))?
+                .outcome()
+                .is_some(),
+            _ => false);
+        if over {
+            Ok(record)
+        } else {
+            Err(Error::Abandoned)
+        }
+    })
+    .await
+    .map_err(|e| Error::Internal(e.to_string()))??;
+    lobby::meter(&state, Kind::Analysis, addr, "analyses")?;
+    let limits = state.limits();
+    match state.analyses().enqueue(&id, limits.analysis_queue) {
+        Ok(None) => {}
+        Ok(Some(job)) => return Ok(job_response(&job)),
+        Err(()) => {
+            state.give_back_quota(Kind::Analysis, addr);
+            return Err(Error::Busy(format!(
+                "the server is analysing other games ({} waiting): try again in a few minutes",
+                limits.analysis_queue
+            )));
+        }
+    }
+    tokio::spawn(run(state.clone(), id.clone(), record));
+    Ok(job_response(&Job::Queued))
+}
+
+/// Waits for the gate, analyses `record` on the blocking pool with
+/// progress, and stores the result.
+async fn run(state: AppState, id: String, record: game::Record) {
+    let gate = Arc::clone(&state.analyses().gate);
+    let mut closing = state.closing();
+    let permit = tokio::select! {
+        p = gate.acquire_owned() => p,
+        _ = closing.changed() => {
+            state.analyses().remove(&id);
+            return;
+        }
+    };
+    let Ok(permit) = permit else {
+        state.analyses().remove(&id);
+        return;
+    };
+    state
+        .analyses()
+        .set(&id, Job::Running { done: 0, total: 0 });
+    let limits = state.limits();
+    let (shared, key) = (state.clone(), id.clone());
+    let outcome = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let analysis = compute(&record, &limits, |done, total| {
+            shared.analyses().set(&key, Job::Running { done, total });
+        })?;
+        let body = encode(analysis, limits.analysis_max_bytes)?;
+        shared
+            .store()
+            .put_analysis(&key, FORMAT, &body, crate::table::unix_now())
+            .map_err(|e| e.to_string())
+    })
+    .await;
+    match outcome {
+        Ok(Ok(())) => state.analyses().remove(&id),
+        Ok(Err(cause)) => {
+            tracing::error!("analysis of {id} failed: {cause}");
+            state.analyses().set(&id, Job::Failed);
+        }
+        Err(e) => {
+            tracing::error!("analysis of {id} stopped: {e}");
+            state.analyses().set(&id, Job::Failed);
+        }
+    }
+}
+
+/// The analysis' settings on this server: the game's defaults, with the
+/// budget and threads of `limits`.
+pub fn config_for<G: ::analysis::analyze::Judge>(limits: &Limits) -> Config {
+    let mut cfg = Config::for_game::<G>();
+    if limits.analysis_search > 0 {
+        cfg.search = limits.analysis_search;
+    }
+    if limits.analysis_rollouts > 0 {
+        cfg.rollouts = limits.analysis_rollouts;
+    }
+    cfg.threads = limits.analysis_threads.clamp(1, 2);
+    cfg
+}
+
+/// Analyses a finished game's record with the server's settings.
+fn compute(
+    record: &game::Record,
+    limits: &Limits,
+    progress: impl FnMut(usize, usize),
+) -> Result<Analysis, String> {
+    crate::with_game!(record.game.as_str(), G => {
+            let cfg = config_for::<G>(limits);
+            ::analysis::analyze::analyze::<G>(record, &cfg, progress).map_err(|e| e.to_string())
+        },
+        _ => Err(format!("unknown game {}", record.game)))
+}
+
+/// The analysis as stored: its JSON, at most `max` bytes (without the
+/// candidates if it must).
+fn encode(mut a: Analysis, max: usize) -> Result<String, String> {
+    let body = serde_json::to_string(&a).map_err(|e| e.to_string())?;
+    if body.len() <= max {
+        return Ok(body);
+    }
+    for d in &mut a.decisions {
+        d.candidates.clear();
+    }
+    let body = serde_json::to_string(&a).map_err(|e| e.to_string())?;
+    if body.len() <= max {
+        Ok(body)
+    } else {
+        Err(format!(
+            "the analysis takes {} bytes, more than the {max} kept",
+            body.len()
+        ))
+    }
+}
