@@ -301,6 +301,14 @@ impl Ws {
                 apply_update(state, &v);
                 state.clone()
             }
+            Some("presence") => {
+                // Who is connected changes between updates: a client takes
+                // the seats from here as well (the table page does).
+                if let Some(state) = self.state.as_mut() {
+                    state["seats"] = v["seats"].clone();
+                }
+                v
+            }
             _ => v,
         };
         (raw, v)
