@@ -1,6 +1,6 @@
 // Takes the screenshots in docs/screenshots/ (not a test): the lobby, a
 // table of each game, the waiting room, a re-roll chosen on the dice, a
-// finished game and its replay, at desktop (1280×800) and phone (390×844)
+// finished game, its replay and its analysis, at desktop (1280×800) and phone (390×844)
 // size. Run after `cargo build -p cli`:
 //   node e2e/screenshots.mjs [out-dir]     (default docs/screenshots)
 // Debian's fonts-noto-color-emoji draws the icons as a browser would.
@@ -10,7 +10,8 @@ import { startServer, launchBrowser, api, joinViaForm, waitForState, playToEnd, 
 
 const out = resolve(process.argv[2] || resolve(ROOT, 'docs/screenshots'));
 mkdirSync(out, { recursive: true });
-const server = await startServer();
+// a small analysis budget: the screenshot shows the page, not the judge's strength
+const server = await startServer({ args: ['--analysis-budget', '64,32'] });
 const browser = await launchBrowser();
 const SIZES = [
   ['desktop', 1280, 800],
@@ -90,6 +91,12 @@ try {
       await p.locator('#moves li').first().waitFor();
       await p.keyboard.press('End');
       await shot(p, `replay-${size}`);
+      // the analysis by the strongest bot, on the replay page
+      await p.locator('#analysis').getByRole('button', { name: 'Analyse this game' }).click();
+      await p.waitForFunction(() => document.body.dataset.analysis === 'done', null, { timeout: 180000 });
+      await p.locator('#analysis').scrollIntoViewIfNeeded();
+      await p.locator('#analysis').screenshot({ path: resolve(out, `analysis-${size}.png`) });
+      console.log(`analysis-${size}`);
     }
     await p.context().close();
   }
