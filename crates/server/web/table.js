@@ -192,7 +192,7 @@
     renderJoin();
     renderTurn();
     RR.fill('board', isDal() ? dalBoard() : bcBoard());
-    RR.fill('players', seatsInOrder().map((id) => (isDal() ? dalSeat(id) : bcSeat(id))));
+    RR.fill('players', drawSeats());
     renderMine();
     renderLog();
     renderRules();
@@ -534,6 +534,12 @@
     return out;
   }
 
+  /** Every seat's tile, in order around the table; the log is read once for all of them. */
+  function drawSeats() {
+    const acts = lastActs();
+    return seatsInOrder().map((id) => (isDal() ? dalSeat(id, acts) : bcSeat(id, acts)));
+  }
+
   /** The speech bubble by a seat: its bid, its pass, the set it played. */
   function bubble(ev) {
     if (!ev) return null;
@@ -663,7 +669,7 @@
     return el('div', { class: 'box last' }, el('h3', { text: '🎲 ' + t('bc.lastRolls') }), rolls.map((ev) => el('div', { text: evText(ev) })));
   }
 
-  function bcSeat(id) {
+  function bcSeat(id, acts) {
     const p = pv();
     const s = (p.seats || []).find((x) => RR.seatId(x.seat) === id);
     if (!s) return null;
@@ -672,7 +678,7 @@
     if (a && RR.seatId(a.leader) === id) tags.push(el('span', { class: 'tag', text: t('tag.leader') }));
     if (a && a.bidder && RR.seatId(a.bidder) === id) tags.push(el('span', { class: 'tag hi', text: t('tag.high', { n: a.high }) }));
     // a pass shows in the seat's bubble; without a log (the replay) as a tag
-    if (a && a.passed.map(RR.seatId).includes(id) && !lastActs()[id]) tags.push(el('span', { class: 'tag pass', text: t('tag.passed') }));
+    if (a && a.passed.map(RR.seatId).includes(id) && !acts[id]) tags.push(el('span', { class: 'tag pass', text: t('tag.passed') }));
     const projects = s.projects.map(([c, k]) => el('span', { class: 'proj', title: t('bc.maturesIn', { n: k }), 'data-k': c }, bcCard(c), el('span', { class: 'chips', 'aria-label': t('bc.chipsOn', { n: k }), 'data-k': 'k' + k }, '🐭', el('b', { text: k }))));
     const hand = [];
     for (let i = 0; i < s.vetos; i++) hand.push(bcCard('V'));
@@ -683,7 +689,7 @@
       { class: seatClass(id), 'data-seat': id, 'data-k': id },
       seatHead(id),
       tags.length ? el('div', {}, tags) : null,
-      bubble(lastActs()[id]),
+      bubble(acts[id]),
       el('div', { class: 'score', 'data-k': 's' + s.score, text: t('bc.score', { n: s.score, target: p.target, k: s.scored }) }),
       el('div', { class: 'bar', role: 'presentation' }, el('i', { style: { width: pct + '%' } })),
       el('div', { class: 'chipline', 'data-k': 'f' + s.free }, '🐭 ', t('bc.free', { n: s.free }), s.hired ? ' · ' + t('bc.hired', { n: s.hired }) : ''),
@@ -952,7 +958,7 @@
     return el('div', { class: 'mute' }, lines.map((l) => el('div', { text: l })));
   }
 
-  function dalSeat(id) {
+  function dalSeat(id, acts) {
     const p = pv();
     const i = RR.seatIndex(id);
     const pos = (p.order || []).map(RR.seatId).indexOf(id);
@@ -960,7 +966,7 @@
     const tags = [];
     const fin = p.finished.map(RR.seatId).indexOf(id);
     if (fin >= 0) tags.push(el('span', { class: 'tag out', text: t('tag.out', { n: fin + 1 }) }));
-    if (p.passed.map(RR.seatId).includes(id) && !lastActs()[id]) tags.push(el('span', { class: 'tag pass', text: t('tag.passed') }));
+    if (p.passed.map(RR.seatId).includes(id) && !acts[id]) tags.push(el('span', { class: 'tag pass', text: t('tag.passed') }));
     const left = p.cards_left[i];
     return el(
       'div',
@@ -969,7 +975,7 @@
       el('div', { class: 'role' }, (RR.roleIcon(role) + ' ' + RR.roleName(role)).trim()),
       el('div', { class: 'left', 'data-k': 'l' + left + ':' + p.scores[i] }, el('span', { class: 'backs', 'aria-hidden': 'true' }, Array.from({ length: Math.min(left, 8) }, (_, k) => el('i', { 'data-k': String(k) }))), t('dal.cardsLeft', { n: left }), ' · ', t('dal.points', { n: p.scores[i] })),
       tags.length ? el('div', {}, tags) : null,
-      p.phase === 'play' ? bubble(lastActs()[id]) : null
+      p.phase === 'play' ? bubble(acts[id]) : null
     );
   }
 
@@ -1074,7 +1080,7 @@
   RR.tableBoard = function (st) {
     T.st = st;
     T.log = st.log || [];
-    return { board: isDal() ? dalBoard() : bcBoard(), players: seatsInOrder().map((id) => (isDal() ? dalSeat(id) : bcSeat(id))) };
+    return { board: isDal() ? dalBoard() : bcBoard(), players: drawSeats() };
   };
 
   // The replay page borrows the renderers; it has no table to connect to.
