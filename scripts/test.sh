@@ -34,6 +34,8 @@ echo "== the server's integration tests again, each server on a PostgreSQL datab
 RATRACE_IT_BACKEND=postgres cargo test -p server --test tests --locked
 echo "== the README's \`cargo run -- ...\` finds exactly one binary"
 cargo run --locked -q -- --version
+echo "== Python package: the wheel in a virtual environment, pytest with the frameworks' own checks"
+bash scripts/python-test.sh
 echo "== browser end-to-end tests (e2e/: playwright-core + Debian chromium, node --test)"
 # what they need on a fresh machine (CI runs this as root): chromium from
 # apt, the locked npm packages, and the debug server binary

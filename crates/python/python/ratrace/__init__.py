@@ -1,0 +1,56 @@
+"""ratrace: The Big Cheese and The Great Dalmuti at engine speed.
+
+The engines, bots and statistics are ratrace's Rust crates; this package is
+their Python face:
+
+- ``Game``: one game (rules version, options, seed, actions), with text and
+  integer actions, views as dicts, observation tensors and action masks as
+  numpy arrays, events, records, cloning and determinization (``resample``).
+- ``Bot``: a bot from the ladder (``random``, ``heuristic``, ``strong``,
+  ``search:1000``), acting from one seat's view only.
+- ``simulate``, ``tournament``: bot games in bulk, as the CLI plays them.
+- ``VectorEnv``: many tables stepped in Rust, writing numpy arrays in place.
+- ``ratrace.pettingzoo``, ``ratrace.gym``, ``ratrace.open_spiel``: the
+  frameworks' environments.
+
+See docs/python.md for the observation layouts and action spaces.
+"""
+
+from ._ratrace import (
+    Bot,
+    Game,
+    IllegalAction,
+    RecordError,
+    SetupError,
+    games,
+    simulate,
+    tournament,
+    verify,
+)
+
+__all__ = [
+    "Bot",
+    "Game",
+    "IllegalAction",
+    "RecordError",
+    "SetupError",
+    "games",
+    "simulate",
+    "tournament",
+    "verify",
+]
+
+
+def _register_gymnasium() -> None:
+    """Registers the Gymnasium environments when Gymnasium is installed, so
+    ``gymnasium.make("ratrace/Dalmuti-v0")`` works after ``import ratrace``."""
+    import importlib.util
+
+    if importlib.util.find_spec("gymnasium") is None:
+        return
+    try:
+        from .gym import register
+
+        register()
+    except ImportError:  # a Gymnasium too old for these environments
+        pass

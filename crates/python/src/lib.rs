@@ -1,0 +1,467 @@
+//! `ratrace._ratrace`: the extension module behind the Python package
+//! `ratrace` (the Python half lives in `crates/python/python/ratrace`).
+//!
+//! It is a thin shell, like the CLI and the server: the rules, bots and
+//! statistics are the workspace's crates, reached through one object-safe
+//! trait (`table::DynGame`) so each Python method is written once for
+//! both games. Structured values (views, events, outcomes, reports) cross
+//! as JSON text that the Python side turns into dicts; the hot paths
+//! (observations, masks, the vector env) write numpy arrays in place
+//! through the buffer protocol. Every error from outside is a Python
+//! exception naming what was wrong; nothing here panics on bad input.
+
+use game::{Record, Seed};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use std::any::Any;
+use std::sync::Mutex;
+
+mod runs;
+mod table;
+
+use table::DynGame;
+
+create_exception!(
+    _ratrace,
+    IllegalAction,
+    PyValueError,
+    "An action the rules refuse; the message names the rule."
+);
+create_exception!(
+    _ratrace,
+    SetupError,
+    PyValueError,
+    "A game that cannot be set up: an unknown game, option, seed or player count."
+);
+create_exception!(
+    _ratrace,
+    RecordError,
+    PyValueError,
+    "A record that cannot be read or replayed."
+);
+
+/// Reads a seed given as an int (a legacy 64-bit seed), as text (64 hex
+/// digits, or a number), or `None` (a fresh random one).
+fn seed_of(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Seed> {
+    let Some(seed) = seed.filter(|s| !s.is_none()) else {
+        return Ok(Seed::Legacy(rand::random::<u64>()));
+    };
+    if let Ok(n) = seed.extract::<u64>() {
+        return Ok(Seed::Legacy(n));
+    }
+    if let Ok(text) = seed.extract::<String>() {
+        return table::parse_seed(&text).map_err(SetupError::new_err);
+    }
+    Err(SetupError::new_err(
+        "a seed is a non-negative int below 2**64 or text (64 hex digits)",
+    ))
+}
+
+/// Reads options given as a dict `{key: value}`, as `"key=value,..."`
+/// text, or `None` (the defaults).
+fn options_of(options: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<(String, String)>> {
+    let Some(options) = options.filter(|o| !o.is_none()) else {
+        return Ok(Vec::new());
+    };
+    if let Ok(text) = options.extract::<String>() {
+        return text
+            .split([',', ' '])
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| {
+                p.split_once('=')
+                    .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                    .ok_or_else(|| {
+                        SetupError::new_err(format!("`{p}` is not of the form key=value"))
+                    })
+            })
+            .collect();
+    }
+    if let Ok(dict) = options.cast::<pyo3::types::PyDict>() {
+        let mut pairs = Vec::new();
+        for (k, v) in dict.iter() {
+            let key: String = k
+                .extract()
+                .map_err(|_| SetupError::new_err("option keys are text"))?;
+            let value = if let Ok(b) = v.extract::<bool>() {
+                if b { "on" } else { "off" }.to_string()
+            } else {
+                v.str()?.to_string()
+            };
+            pairs.push((key, value));
+        }
+        return Ok(pairs);
+    }
+    Err(SetupError::new_err(
+        "options are a dict {key: value} or text \"key=value,key=value\"",
+    ))
+}
+
+fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// One game of The Big Cheese or The Great Dalmuti.
+#[pyclass(module = "ratrace._ratrace")]
+pub struct Game {
+    inner: Box<dyn DynGame>,
+}
+
+impl Game {
+    fn seat(&self, seat: i64) -> PyResult<usize> {
+        let players = self.inner.players();
+        usize::try_from(seat)
+            .ok()
+            .filter(|&s| s < players)
+            .ok_or_else(|| {
+                PyIndexError::new_err(format!(
+                    "seat {seat} does not exist: this game has seats 0..{players}"
+                ))
+            })
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// `Game(name, players=None, options=None, seed=None)`.
+    #[new]
+    #[pyo3(signature = (name, players=None, options=None, seed=None))]
+    fn new(
+        name: &str,
+        players: Option<usize>,
+        options: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Game> {
+        let pairs = options_of(options)?;
+        let seed = seed_of(seed)?;
+        let inner = table::start(name, &pairs, players, seed).map_err(SetupError::new_err)?;
+        Ok(Game { inner })
+    }
+
+    /// The game's machine name: `bigcheese` or `dalmuti`.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    /// The rules version records carry.
+    #[getter]
+    fn rules_version(&self) -> &'static str {
+        self.inner.rules_version()
+    }
+
+    /// Number of seats now.
+    #[getter]
+    fn players(&self) -> usize {
+        self.inner.players()
+    }
+
+    /// The options as `{key: value}` text.
+    #[getter]
+    fn options(&self) -> std::collections::BTreeMap<String, String> {
+        self.inner.options().into_iter().collect()
+    }
+
+    /// The seed, as records write it. Whoever holds this object is the
+    /// referee: never show it to a player before the game ends.
+    #[getter]
+    fn seed(&self) -> String {
+        self.inner.seed()
+    }
+
+    /// Whose turn as the table may know it: `None` when the game is over,
+    /// and while a secret decision is pending (D7, the revolution).
+    #[getter]
+    fn to_move(&self) -> Option<usize> {
+        self.inner.to_move()
+    }
+
+    /// Who must act now, secret decisions included (for referees and
+    /// environments; not for the other players' eyes).
+    #[getter]
+    fn actor(&self) -> Option<usize> {
+        self.inner.actor()
+    }
+
+    /// Whether the game is over.
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.inner.actor().is_none()
+    }
+
+    /// The actor's legal actions, as text.
+    fn legal_actions(&self) -> Vec<String> {
+        self.inner.legal()
+    }
+
+    /// Plays `action` (text) for `seat` (default: the actor). An illegal
+    /// action raises `IllegalAction` naming the rule, and changes nothing.
+    #[pyo3(signature = (action, seat=None))]
+    fn apply(&mut self, action: &str, seat: Option<i64>) -> PyResult<()> {
+        let seat = seat.map(|s| self.seat(s)).transpose()?;
+        self.inner
+            .apply_text(seat, action)
+            .map_err(IllegalAction::new_err)
+    }
+
+    /// What `seat` sees, as a dict.
+    fn view<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.seat(seat)?;
+        loads(py, &self.inner.view_json(seat))
+    }
+
+    /// What a spectator sees, as a dict.
+    fn public_view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        loads(py, &self.inner.public_view_json())
+    }
+
+    /// The text board `seat` sees (`None`: a spectator's).
+    #[pyo3(signature = (seat=None))]
+    fn render(&self, seat: Option<i64>) -> PyResult<String> {
+        let seat = seat.map(|s| self.seat(s)).transpose()?;
+        Ok(self.inner.view_text(seat))
+    }
+
+    /// The events `seat` may see (`None`: the public ones), from log index
+    /// `start` on: dicts with `index`, `kind`, `text`, `private`, `event`.
+    #[pyo3(signature = (seat=None, start=0))]
+    fn events<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<i64>,
+        start: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seat = seat.map(|s| self.seat(s)).transpose()?;
+        loads(py, &self.inner.events_json(seat, start))
+    }
+
+    /// The result once the game is over (`None` before): winners, places
+    /// (1 = first), scores, and whether a length cap stopped it.
+    #[getter]
+    fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.inner.outcome() {
+            None => Ok(None),
+            Some(o) => {
+                let text =
+                    serde_json::to_string(&o).map_err(|e| PyValueError::new_err(e.to_string()))?;
+                loads(py, &text).map(Some)
+            }
+        }
+    }
+
+    /// Each seat's return: 1 for first place down to -1 for last, linear
+    /// in the place (tied seats share a place); all 0 before the end and
+    /// for a game a length cap stopped.
+    fn returns(&self) -> Vec<f64> {
+        returns(self.inner.outcome().as_ref(), self.inner.players())
+    }
+
+    /// A copy that plays on independently.
+    #[pyo3(name = "clone")]
+    fn clone_game(&self) -> Game {
+        Game {
+            inner: self.inner.clone_box(),
+        }
+    }
+
+    fn __copy__(&self) -> Game {
+        self.clone_game()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        self.clone_game()
+    }
+
+    /// The game record so far (JSON text: rules version, options, seed,
+    /// actions, outcome), as `ratrace replay`/`verify` read it.
+    fn record(&self) -> PyResult<String> {
+        serde_json::to_string_pretty(self.inner.record())
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// Replays a record (JSON text) into a game.
+    #[staticmethod]
+    fn load(record: &str) -> PyResult<Game> {
+        let record: Record =
+            serde_json::from_str(record).map_err(|e| RecordError::new_err(e.to_string()))?;
+        let inner = table::load(record).map_err(RecordError::new_err)?;
+        Ok(Game { inner })
+    }
+
+    /// A state consistent with everything `seat` sees, the hidden rest
+    /// (deck order, other hands, dice to come) drawn from `seed`: the
+    /// determinization search bots use. It has no record of its own.
+    fn resample(&self, seat: i64, seed: u64) -> PyResult<Game> {
+        let seat = self.seat(seat)?;
+        Ok(Game {
+            inner: self.inner.resample(seat, seed),
+        })
+    }
+
+    /// Actions played so far.
+    fn __len__(&self) -> usize {
+        self.inner.actions_played()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ratrace.Game({:?}, players={}, actions={}, over={})",
+            self.inner.name(),
+            self.inner.players(),
+            self.inner.actions_played(),
+            if self.inner.actor().is_none() {
+                "True"
+            } else {
+                "False"
+            }
+        )
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.view_text(None)
+    }
+}
+
+/// Each seat's return from an outcome: see `Game.returns`.
+fn returns(outcome: Option<&game::Outcome>, players: usize) -> Vec<f64> {
+    match outcome {
+        Some(o) if !o.capped && players > 1 => o
+            .places
+            .iter()
+            .map(|&p| 1.0 - 2.0 * (f64::from(p) - 1.0) / (players as f64 - 1.0))
+            .collect(),
+        _ => vec![0.0; players],
+    }
+}
+
+/// A bot from the ladder (`random`, `heuristic`, `strong`, `search:1000`,
+/// ...), for either game: made for a game the first time it acts in one.
+#[pyclass(module = "ratrace._ratrace")]
+pub struct Bot {
+    spec: String,
+    seed: u64,
+    slot: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+impl Bot {
+    fn slot(&self) -> std::sync::MutexGuard<'_, Option<Box<dyn Any + Send>>> {
+        self.slot.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[pymethods]
+impl Bot {
+    /// `Bot(spec, seed=0)`.
+    #[new]
+    #[pyo3(signature = (spec, seed=0))]
+    fn new(spec: &str, seed: u64) -> PyResult<Bot> {
+        // Refuse an unknown spec now, not at the first move.
+        for name in registry::GAMES {
+            let known = registry::dispatch!(*name,
+                G => <G as bots::Roster>::bot(spec, seed).map(|_| ()),
+                _ => Ok(()));
+            if known.is_ok() {
+                return Ok(Bot {
+                    spec: spec.to_string(),
+                    seed,
+                    slot: Mutex::new(None),
+                });
+            }
+        }
+        let why = registry::dispatch!("dalmuti",
+            G => <G as bots::Roster>::bot(spec, seed).err(), _ => None);
+        Err(SetupError::new_err(
+            why.unwrap_or_else(|| format!("unknown bot `{spec}`")),
+        ))
+    }
+
+    /// The spec it was made from.
+    #[getter]
+    fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    /// The action (text) this bot chooses for `seat` (default: the
+    /// actor), from that seat's view only.
+    #[pyo3(signature = (game, seat=None))]
+    fn act(&self, py: Python<'_>, game: &Game, seat: Option<i64>) -> PyResult<String> {
+        let seat = match seat {
+            Some(s) => game.seat(s)?,
+            None => game
+                .inner
+                .actor()
+                .ok_or_else(|| IllegalAction::new_err("the game is over"))?,
+        };
+        // The bot leaves its slot while it thinks without the GIL, and
+        // comes back whatever the result.
+        let mut bot = self.slot().take();
+        let inner = &game.inner;
+        let (spec, seed) = (self.spec.as_str(), self.seed);
+        let chosen = py.detach(|| inner.bot_choose(&mut bot, spec, seed, seat));
+        *self.slot() = bot;
+        chosen.map_err(IllegalAction::new_err)
+    }
+
+    /// The bot's value of each legal action for `seat`, best first, as
+    /// `(action, value, visits)`; `None` for a bot without values.
+    #[pyo3(signature = (game, seat=None))]
+    fn evaluate(
+        &self,
+        py: Python<'_>,
+        game: &Game,
+        seat: Option<i64>,
+    ) -> PyResult<Option<Vec<table::Valued>>> {
+        let seat = match seat {
+            Some(s) => game.seat(s)?,
+            None => game
+                .inner
+                .actor()
+                .ok_or_else(|| IllegalAction::new_err("the game is over"))?,
+        };
+        let mut bot = self.slot().take();
+        let inner = &game.inner;
+        let (spec, seed) = (self.spec.as_str(), self.seed);
+        let list = py.detach(|| inner.bot_evaluate(&mut bot, spec, seed, seat));
+        *self.slot() = bot;
+        let mut list = list.map_err(IllegalAction::new_err)?;
+        if let Some(list) = list.as_mut() {
+            list.sort_by(|a, b| b.1.total_cmp(&a.1));
+        }
+        Ok(list)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("ratrace.Bot({:?}, seed={})", self.spec, self.seed)
+    }
+}
+
+/// Checks a record (JSON text): replays it and compares the outcome and,
+/// for fair-deal records, the seed's commitment; a dict with `ok`,
+/// `checks`, `chance`, `error`.
+#[pyfunction]
+fn verify<'py>(py: Python<'py>, record: &str) -> PyResult<Bound<'py, PyAny>> {
+    let record: Record =
+        serde_json::from_str(record).map_err(|e| RecordError::new_err(e.to_string()))?;
+    loads(py, &table::verify(&record))
+}
+
+/// The games this build knows.
+#[pyfunction]
+fn games() -> Vec<&'static str> {
+    registry::GAMES.to_vec()
+}
+
+/// The module.
+#[pymodule]
+fn _ratrace(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<Game>()?;
+    m.add_class::<Bot>()?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    runs::register(m)?;
+    m.add("IllegalAction", py.get_type::<IllegalAction>())?;
+    m.add("SetupError", py.get_type::<SetupError>())?;
+    m.add("RecordError", py.get_type::<RecordError>())?;
+    Ok(())
+}

@@ -1,0 +1,154 @@
+//! Bot games in bulk from Python: `simulate` and `tournament`, the same
+//! library calls `ratrace simulate` and `ratrace tournament` make
+//! (`analysis`), returning their JSON reports as dicts.
+//!
+//! They run with the GIL released, on `threads` worker threads (default:
+//! every core), and their figures equal the CLI's for the same arguments.
+
+use crate::{loads, options_of, SetupError};
+use analysis::simulate as sim;
+use analysis::tournament as tour;
+use game::{Game, GameOptions};
+use pyo3::prelude::*;
+
+fn cores(threads: Option<usize>) -> usize {
+    threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+fn players_of<G: Game>(players: Option<usize>) -> Result<usize, String> {
+    let p = players.unwrap_or(G::DEFAULT_PLAYERS);
+    if G::PLAYERS.contains(&p) {
+        Ok(p)
+    } else {
+        Err(format!(
+            "{} is played by {} to {} players, not {p}",
+            G::NAME,
+            G::PLAYERS.start(),
+            G::PLAYERS.end()
+        ))
+    }
+}
+
+fn parsed<G: Game>(pairs: &[(String, String)]) -> Result<G::Options, String> {
+    let mut options = G::Options::default();
+    for (k, v) in pairs {
+        options.set(k, v).map_err(|e| e.to_string())?;
+    }
+    Ok(options)
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, String> {
+    serde_json::to_string(value).map_err(|e| e.to_string())
+}
+
+/// Plays `games` bot games and returns the simulator's summary (per seat
+/// and per bot win rates with 95% intervals, game lengths).
+#[pyfunction]
+#[pyo3(signature = (game, games, bots=None, players=None, options=None, seed=0, threads=None, max_actions=100_000, rotate=false))]
+#[allow(clippy::too_many_arguments)]
+fn simulate<'py>(
+    py: Python<'py>,
+    game: &str,
+    games: u64,
+    bots: Option<Vec<String>>,
+    players: Option<usize>,
+    options: Option<&Bound<'py, PyAny>>,
+    seed: u64,
+    threads: Option<usize>,
+    max_actions: u64,
+    rotate: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let pairs = options_of(options)?;
+    let bots = bots.unwrap_or_else(|| vec!["random".to_string()]);
+    let threads = cores(threads);
+    let text = py
+        .detach(|| {
+            registry::dispatch!(game, G => {
+                let cfg = sim::Config::<G> {
+                    games,
+                    players: players_of::<G>(players)?,
+                    bots,
+                    options: parsed::<G>(&pairs)?,
+                    seed,
+                    threads,
+                    max_actions,
+                    rotate,
+                };
+                let summary = sim::run(&cfg, &analysis::Quiet).map_err(|e| e.to_string())?;
+                to_json(&summary)
+            }, _ => Err(registry::unknown_game(game)))
+        })
+        .map_err(SetupError::new_err)?;
+    loads(py, &text)
+}
+
+/// Plays a duplicate tournament: `candidate` against `field` (default:
+/// the game's default opponent), or a round robin of `bots`, over `deals`
+/// deals (or exactly `games` games) in every seat rotation; returns the
+/// report (rates with intervals, paired differences, Plackett-Luce
+/// ratings, per-seat figures, SPRT verdict when `sprt` is given as
+/// `"p0,p1[,alpha,beta]"`).
+#[pyfunction]
+#[pyo3(signature = (game, candidate=None, field=None, bots=None, players=None, options=None, deals=None, games=None, seed=0, threads=None, max_actions=100_000, sprt=None))]
+#[allow(clippy::too_many_arguments)]
+fn tournament<'py>(
+    py: Python<'py>,
+    game: &str,
+    candidate: Option<String>,
+    field: Option<String>,
+    bots: Option<Vec<String>>,
+    players: Option<usize>,
+    options: Option<&Bound<'py, PyAny>>,
+    deals: Option<u64>,
+    games: Option<u64>,
+    seed: u64,
+    threads: Option<usize>,
+    max_actions: u64,
+    sprt: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let pairs = options_of(options)?;
+    let threads = cores(threads);
+    let text = py
+        .detach(|| {
+            registry::dispatch!(game, G => {
+                let mode = match (candidate, bots) {
+                    (Some(candidate), _) => tour::Mode::Candidate {
+                        candidate,
+                        field: field.unwrap_or_else(|| <G as bots::Roster>::BOTS[0].to_string()),
+                    },
+                    (None, Some(bots)) if !bots.is_empty() => tour::Mode::RoundRobin { bots },
+                    _ => return Err("give candidate= (against field=) or bots=[...] for a round robin".to_string()),
+                };
+                let length = match (deals, games) {
+                    (_, Some(g)) => tour::Length::Games(g),
+                    (d, None) => tour::Length::Deals(d.unwrap_or(100)),
+                };
+                let cfg = tour::Config::<G> {
+                    mode,
+                    players: players_of::<G>(players)?,
+                    options: parsed::<G>(&pairs)?,
+                    length,
+                    seed,
+                    threads,
+                    max_actions,
+                    sprt: sprt.map(|s| s.parse()).transpose().map_err(|e: tour::BadSprt| e.to_string())?,
+                    out: None,
+                    resume: tour::Resume::Fresh,
+                    command: "ratrace.tournament (Python)".to_string(),
+                };
+                let report = tour::run(&cfg, &analysis::Quiet).map_err(|e| e.to_string())?;
+                to_json(&report)
+            }, _ => Err(registry::unknown_game(game)))
+        })
+        .map_err(SetupError::new_err)?;
+    loads(py, &text)
+}
+
+/// Adds the functions to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(tournament, m)?)?;
+    Ok(())
+}
