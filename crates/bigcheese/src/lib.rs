@@ -27,6 +27,7 @@ mod event;
 mod options;
 mod scenario;
 mod state;
+mod tensor;
 mod view;
 
 pub use action::{Action, Faces, RerollDice};

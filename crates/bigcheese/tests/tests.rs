@@ -6,4 +6,5 @@ mod it {
     mod props;
     mod records;
     mod scenarios;
+    mod tensor;
 }

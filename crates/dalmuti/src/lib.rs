@@ -35,6 +35,7 @@ mod role;
 mod sample;
 mod scenario;
 mod state;
+mod tensor;
 mod view;
 
 pub use action::{Action, Gift, Play, Side};

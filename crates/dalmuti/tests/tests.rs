@@ -5,4 +5,5 @@
 mod it {
     mod properties;
     mod scenarios;
+    mod tensor;
 }

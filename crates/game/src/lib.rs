@@ -17,6 +17,7 @@ mod record;
 pub mod scenario;
 mod seat;
 mod seed;
+mod tensor;
 
 pub use event::{check_event_kinds, GameEvent, LogEntry};
 pub use options::{
@@ -27,6 +28,7 @@ pub use record::{Contribution, Fairness, Record, RecordError};
 pub use scenario::{Scenario, ScenarioError};
 pub use seat::{Seat, SeatParseError};
 pub use seed::{Seed, SeedParseError};
+pub use tensor::{check_encoding, check_obs, scaled, Tensor};
 
 #[doc(hidden)]
 pub use serde as __serde;

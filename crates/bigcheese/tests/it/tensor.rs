@@ -1,0 +1,116 @@
+//! The tensor encoding ([`game::Tensor`]) over random games of every dice
+//! mode and option: ids of legal actions are distinct, in range and read
+//! back; the legal mask is the legal set; observations are in `[0, 1]`
+//! and hide what the view hides (the deck order, the dice to come, B3).
+
+use bigcheese::{Action, BigCheese, DiceMode, Options};
+use game::{check_encoding, check_obs, Game, Seat, Tensor};
+use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// Plays one random game, checking the encoding at every step and the
+/// hiding every few steps. Returns how many sampled states had the same
+/// view (and so had to give the same observation).
+fn check_game(opts: &Options, players: usize, seed: u64) -> Result<usize, String> {
+    let mut g = BigCheese::new(opts, players, seed).map_err(|e| e.to_string())?;
+    let num = BigCheese::num_actions(opts, players);
+    let len = BigCheese::obs_len(opts, players);
+    let mut rng = SmallRng::seed_from_u64(seed ^ 0x5eed);
+    let (mut mask, mut ids, mut prev) = (vec![0u8; num], Vec::new(), Vec::new());
+    let mut legal: Vec<Action> = Vec::new();
+    let mut same = 0;
+    let mut full_checks = 0;
+    for step in 0..5_000 {
+        // every id read back: often in small spaces, a few times in big ones
+        let all = if num > 1_000 {
+            g.to_move().is_some() && full_checks < 2 && step % 50 == 0
+        } else {
+            step % 10 == 0
+        };
+        full_checks += usize::from(all);
+        check_encoding(&g, all, &mut mask, &mut ids, &mut prev)?;
+        for p in 0..players {
+            let seat = Seat::new(p);
+            let obs = check_obs(&g, seat, len)?;
+            if step % 7 == 0 {
+                let view = g.view(seat);
+                for _ in 0..2 {
+                    let s = BigCheese::sample_from_view(&view, &mut rng);
+                    if s.view(seat) == view {
+                        same += 1;
+                        if check_obs(&s, seat, len)? != obs {
+                            return Err(format!(
+                                "{seat}'s observation depends on hidden state at step {step}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        if g.to_move().is_none() {
+            break;
+        }
+        g.legal_actions(&mut legal);
+        let a = legal[rng.random_range(0..legal.len())];
+        g.apply(a).map_err(|e| e.to_string())?;
+    }
+    Ok(same)
+}
+
+#[test]
+fn every_dice_mode_encodes_and_hides() {
+    let mut same = 0;
+    for (i, dice) in DiceMode::ALL.into_iter().enumerate() {
+        for players in 3..=6 {
+            let opts = Options {
+                dice,
+                specials: players != 5,
+                exact: players == 4,
+                veto_before_bid: players == 6,
+                chips: 6 + players as u8,
+                ..Options::default()
+            };
+            for seed in 0..2 {
+                same += check_game(&opts, players, (i * 100 + players * 10) as u64 + seed)
+                    .unwrap_or_else(|e| panic!("{dice} {players}p seed {seed}: {e}"));
+            }
+        }
+    }
+    assert!(same > 100, "only {same} sampled states shared a view");
+}
+
+#[test]
+fn sizes_at_four_players() {
+    let o = Options::default();
+    assert_eq!(BigCheese::num_actions(&o, 4), 260);
+    assert_eq!(BigCheese::obs_len(&o, 4), 207);
+    let g = BigCheese::new(&o, 4, 1).unwrap();
+    assert_eq!(g.action_id(Action::Bid(3)), Some(7));
+    assert_eq!(g.action_of(260), None);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn random_options_encode(
+        dice in 0usize..5,
+        players in 3usize..=6,
+        specials: bool,
+        exact: bool,
+        veto: bool,
+        chips in 1u8..=20,
+        seed: u64,
+    ) {
+        let opts = Options {
+            dice: DiceMode::ALL[dice],
+            specials,
+            exact,
+            veto_before_bid: veto,
+            chips,
+            ..Options::default()
+        };
+        check_game(&opts, players, seed).map_err(TestCaseError::fail)?;
+    }
+}

@@ -1,0 +1,197 @@
+//! Fixed action spaces and observation tensors, for reinforcement-learning
+//! frameworks (PettingZoo, Gymnasium, OpenSpiel) and batched vector
+//! environments.
+//!
+//! Those frameworks want a policy to output one logit per action id from a
+//! space whose size never changes during a game, and to read a flat `f32`
+//! vector of a fixed length. [`Tensor`] gives both, fixed per
+//! `(options, players)`: a game maps each of its actions to an id and back,
+//! writes a seat's observation into a caller's buffer, and writes the
+//! legal-action mask from the caller's reusable list. Nothing here
+//! allocates once the caller's buffers have grown, so a vector environment
+//! can encode millions of steps per second.
+//!
+//! Each rules crate documents its own layout (ids and observation slices)
+//! in its `tensor` module and in `docs/python.md`.
+
+use crate::{Game, Seat};
+
+/// Fixed action space and observation tensor of a game (for RL frameworks).
+///
+/// Ids and the observation layout depend only on the options and the
+/// number of players the game was started with, never on the state, so
+/// one network serves a whole game. An observation holds only what the
+/// seat's [`Game::view`] shows; values are finite and in `[0, 1]`.
+pub trait Tensor: Game {
+    /// Number of distinct action ids for these options and starting player
+    /// count: every id is `< num_actions`.
+    fn num_actions(options: &Self::Options, players: usize) -> usize;
+
+    /// Length of the observation vector for these options and starting
+    /// player count.
+    fn obs_len(options: &Self::Options, players: usize) -> usize;
+
+    /// The id of `action` in this game's action space: `Some` (and below
+    /// [`Tensor::num_actions`]) for every action that is legal in some
+    /// state of this game; `None` for an action no state of it allows
+    /// (a re-roll of three dice with `best-of-two` dice, say). Distinct
+    /// legal actions of one state have distinct ids. Actions that name a
+    /// seat are numbered relative to the seat to move, so that one policy
+    /// serves every seat.
+    fn action_id(&self, action: Self::Action) -> Option<usize>;
+
+    /// The action with this id, if the id names one (not necessarily legal
+    /// now); `action_id` of it gives `id` back.
+    fn action_of(&self, id: usize) -> Option<Self::Action>;
+
+    /// Writes `seat`'s observation into `out`, whose length must be
+    /// [`Tensor::obs_len`], using only what [`Game::view`] of `seat`
+    /// shows. No allocation.
+    ///
+    /// # Panics
+    /// If `out` is shorter than the observation.
+    fn write_obs(&self, seat: Seat, out: &mut [f32]);
+
+    /// Fills `legal` with the legal actions of the seat to move (as
+    /// [`Game::legal_actions`]) and writes their mask into `mask` (length
+    /// [`Tensor::num_actions`]): 1 at each legal action's id, 0 elsewhere.
+    /// Returns the number of legal actions. Clears the whole mask: see
+    /// [`Tensor::update_mask`] for large action spaces.
+    ///
+    /// # Panics
+    /// If `mask` is shorter than the action space.
+    fn write_mask(&self, legal: &mut Vec<Self::Action>, mask: &mut [u8]) -> usize {
+        mask.fill(0);
+        self.legal_actions(legal);
+        for &a in legal.iter() {
+            if let Some(id) = self.action_id(a) {
+                mask[id] = 1;
+            }
+        }
+        legal.len()
+    }
+
+    /// [`Tensor::write_mask`] in time proportional to the legal lists, not
+    /// to the action space (for `half-of-n` dice, whose space has 230,489
+    /// ids): clears the ids listed in `ids` (the ones this call set at the
+    /// previous step), then fills `legal`, sets the new ids in `mask` and
+    /// lists them in `ids`. Start with an empty `ids` and an all-zero mask.
+    /// Returns the number of legal actions.
+    fn update_mask(
+        &self,
+        legal: &mut Vec<Self::Action>,
+        ids: &mut Vec<u32>,
+        mask: &mut [u8],
+    ) -> usize {
+        for &id in ids.iter() {
+            mask[id as usize] = 0;
+        }
+        ids.clear();
+        self.legal_actions(legal);
+        for &a in legal.iter() {
+            if let Some(id) = self.action_id(a) {
+                mask[id] = 1;
+                ids.push(id as u32);
+            }
+        }
+        legal.len()
+    }
+}
+
+/// `x / max`, clamped to `[0, 1]` (0 when `max` is 0): how observations
+/// scale counts.
+#[inline]
+pub fn scaled(x: f32, max: f32) -> f32 {
+    if max > 0.0 {
+        (x / max).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+/// Checks `game`'s [`Tensor`] encoding in its current state, for the
+/// rules crates' tests: every legal action has an id below
+/// `num_actions`, distinct from the others', that `action_of` reads back;
+/// [`Tensor::write_mask`] and [`Tensor::update_mask`] mark exactly the
+/// legal ids; every seat's observation has `obs_len` finite values in
+/// `[0, 1]`; and, with `all_ids`, `action_of` of every id is `None` or an
+/// action whose id is that id. `mask`, `ids` and `prev` are the caller's
+/// [`Tensor::update_mask`] state, carried from step to step. Allocates:
+/// for tests only.
+pub fn check_encoding<G: Tensor>(
+    game: &G,
+    all_ids: bool,
+    mask: &mut [u8],
+    ids: &mut Vec<u32>,
+    prev: &mut Vec<G::Action>,
+) -> Result<(), String> {
+    // A session that grows (Dalmuti joins) keeps the sizes it started with.
+    let num = mask.len();
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    let mut seen = std::collections::HashSet::new();
+    for &a in &legal {
+        let id = game
+            .action_id(a)
+            .ok_or_else(|| format!("legal action {a} has no id"))?;
+        if id >= num {
+            return Err(format!("{a} has id {id} >= {num}"));
+        }
+        if !seen.insert(id) {
+            return Err(format!("{a} shares id {id} with another legal action"));
+        }
+        if game.action_of(id) != Some(a) {
+            return Err(format!(
+                "action_of({id}) = {:?}, not {a}",
+                game.action_of(id)
+            ));
+        }
+    }
+    let mut full = vec![7u8; num];
+    let count = game.write_mask(prev, &mut full);
+    if count != legal.len() || *prev != legal {
+        return Err("write_mask's list is not legal_actions'".to_string());
+    }
+    for (id, &m) in full.iter().enumerate() {
+        if (m == 1) != seen.contains(&id) || m > 1 {
+            return Err(format!("write_mask at {id} is {m}"));
+        }
+    }
+    game.update_mask(prev, ids, mask);
+    if mask != full.as_slice() {
+        return Err("update_mask differs from write_mask".to_string());
+    }
+    if all_ids {
+        for id in 0..num {
+            if let Some(a) = game.action_of(id) {
+                if game.action_id(a) != Some(id) {
+                    return Err(format!(
+                        "action_of({id}) = {a}, whose id is {:?}",
+                        game.action_id(a)
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks `seat`'s observation: `len` values, all finite and in `[0, 1]`,
+/// and nothing written past them (the buffer is one longer and that value
+/// must stay untouched). Returns the observation.
+pub fn check_obs<G: Tensor>(game: &G, seat: Seat, len: usize) -> Result<Vec<f32>, String> {
+    let mut out = vec![-1.0f32; len + 1];
+    game.write_obs(seat, &mut out);
+    if out[len] != -1.0 {
+        return Err("write_obs wrote past obs_len".to_string());
+    }
+    out.truncate(len);
+    if let Some((i, v)) = out
+        .iter()
+        .enumerate()
+        .find(|(_, v)| !v.is_finite() || **v < 0.0 || **v > 1.0)
+    {
+        return Err(format!("{seat}'s observation at {i} is {v}"));
+    }
+    Ok(out)
+}
