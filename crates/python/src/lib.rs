@@ -11,14 +11,17 @@
 //! exception naming what was wrong; nothing here panics on bad input.
 
 use game::{Record, Seed};
+use pyo3::buffer::PyBuffer;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use std::any::Any;
 use std::sync::Mutex;
 
+mod env;
 mod runs;
 mod table;
+mod vector;
 
 use table::DynGame;
 
@@ -95,6 +98,52 @@ fn options_of(options: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<(String, Strin
     Err(SetupError::new_err(
         "options are a dict {key: value} or text \"key=value,key=value\"",
     ))
+}
+
+/// A new zeroed numpy array.
+fn zeros<'py>(
+    py: Python<'py>,
+    shape: impl IntoPyObject<'py>,
+    dtype: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    py.import("numpy")?.call_method1("zeros", (shape, dtype))
+}
+
+/// The buffer of `array` seen as elements of type `T` (a numpy `int8` or
+/// `bool` array is written through its `uint8` view).
+fn buffer_of<T: pyo3::buffer::Element>(
+    array: &Bound<'_, PyAny>,
+    view_as: Option<&str>,
+) -> PyResult<PyBuffer<T>> {
+    match view_as {
+        Some(dtype) => PyBuffer::get(&array.call_method1("view", (dtype,))?),
+        None => PyBuffer::get(array),
+    }
+}
+
+/// Copies `data` into a numpy array given by the caller or made here;
+/// a wrong shape or dtype is a `ValueError` naming what was expected.
+fn fill<'py, T: pyo3::buffer::Element + Copy>(
+    py: Python<'py>,
+    out: Option<Bound<'py, PyAny>>,
+    data: &[T],
+    dtype: &str,
+    view_as: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let out = match out.filter(|o| !o.is_none()) {
+        Some(o) => o,
+        None => zeros(py, data.len(), dtype)?,
+    };
+    let buffer = buffer_of::<T>(&out, view_as).map_err(|e| {
+        PyValueError::new_err(format!(
+            "out must be a writable, contiguous numpy array of {} {dtype}: {e}",
+            data.len()
+        ))
+    })?;
+    buffer.copy_from_slice(py, data).map_err(|e| {
+        PyValueError::new_err(format!("out must hold {} {dtype} values: {e}", data.len()))
+    })?;
+    Ok(out)
 }
 
 fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -254,6 +303,76 @@ impl Game {
     /// for a game a length cap stopped.
     fn returns(&self) -> Vec<f64> {
         returns(self.inner.outcome().as_ref(), self.inner.players())
+    }
+
+    /// The size of the fixed action space: ids are `0..num_actions`
+    /// (layout in docs/python.md).
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.inner.num_actions()
+    }
+
+    /// The length of an observation vector.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.inner.obs_len()
+    }
+
+    /// The actor's legal actions, as ids.
+    fn legal_ids(&self) -> Vec<usize> {
+        self.inner.legal_ids()
+    }
+
+    /// The text of action id `id` (`None` if it names no action).
+    fn action_text(&self, id: usize) -> Option<String> {
+        self.inner.action_text(id)
+    }
+
+    /// The id of an action given as text.
+    fn action_id(&self, action: &str) -> PyResult<usize> {
+        self.inner.action_id(action).map_err(IllegalAction::new_err)
+    }
+
+    /// Plays action id `id` for `seat` (default: the actor); an illegal
+    /// one raises `IllegalAction` and changes nothing.
+    #[pyo3(signature = (id, seat=None))]
+    fn apply_id(&mut self, id: usize, seat: Option<i64>) -> PyResult<()> {
+        let seat = seat.map(|s| self.seat(s)).transpose()?;
+        self.inner
+            .apply_id(seat, id)
+            .map_err(IllegalAction::new_err)
+    }
+
+    /// `seat`'s observation as a float32 numpy vector (written into `out`
+    /// when given), from what that seat sees only.
+    #[pyo3(signature = (seat, out=None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: i64,
+        out: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.seat(seat)?;
+        let mut data = vec![0.0f32; self.inner.obs_len()];
+        self.inner.write_obs(seat, &mut data);
+        fill(py, out, &data, "float32", None)
+    }
+
+    /// The actor's legal actions as an int8 numpy mask over the action
+    /// ids (written into `out` when given); all 0 once the game is over.
+    #[pyo3(signature = (out=None))]
+    fn action_mask<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut data = vec![0u8; self.inner.num_actions()];
+        self.inner.write_mask(&mut data);
+        let out = match out.filter(|o| !o.is_none()) {
+            Some(o) => o,
+            None => zeros(py, data.len(), "int8")?,
+        };
+        fill(py, Some(out), &data, "int8", Some("uint8"))
     }
 
     /// A copy that plays on independently.
@@ -457,6 +576,7 @@ fn _ratrace(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<Game>()?;
     m.add_class::<Bot>()?;
+    m.add_class::<env::VectorEnv>()?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     runs::register(m)?;

@@ -8,7 +8,7 @@
 //! Views, events and bots only ever get what a seat may see.
 
 use bots::{Bot, Roster};
-use game::{Game, GameEvent, GameOptions, Outcome, Record, Seat, Seed};
+use game::{Game, GameEvent, GameOptions, Outcome, Record, Seat, Seed, Tensor};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::any::Any;
@@ -65,6 +65,22 @@ pub(crate) trait DynGame: Send + Sync {
         seed: u64,
         seat: usize,
     ) -> Result<Option<Vec<Valued>>, String>;
+    /// The size of the fixed action space ([`Tensor::num_actions`]).
+    fn num_actions(&self) -> usize;
+    /// The observation's length ([`Tensor::obs_len`]).
+    fn obs_len(&self) -> usize;
+    /// The actor's legal actions as ids.
+    fn legal_ids(&self) -> Vec<usize>;
+    /// The text of the action with this id, if it names one.
+    fn action_text(&self, id: usize) -> Option<String>;
+    /// The id of an action given as text.
+    fn action_id(&self, text: &str) -> Result<usize, String>;
+    /// [`DynGame::apply_text`] for an action id.
+    fn apply_id(&mut self, seat: Option<usize>, id: usize) -> Result<(), String>;
+    /// Writes `seat`'s observation (`out.len() == obs_len`).
+    fn write_obs(&self, seat: usize, out: &mut [f32]);
+    /// Writes the actor's legal-action mask (`out.len() == num_actions`).
+    fn write_mask(&self, out: &mut [u8]);
 }
 
 /// A game and its record.
@@ -82,7 +98,7 @@ pub(crate) fn options_of<G: Game>(pairs: &[(String, String)]) -> Result<G::Optio
         .map_err(|e| e.to_string())
 }
 
-impl<G: Roster> Table<G> {
+impl<G: Roster + Tensor> Table<G> {
     /// A new game, with its event log on.
     pub(crate) fn start(
         pairs: &[(String, String)],
@@ -124,6 +140,20 @@ impl<G: Roster> Table<G> {
         }
     }
 
+    /// Plays `action` for `seat` (`None`: the actor) and records it.
+    fn act(&mut self, seat: Option<usize>, action: G::Action) -> Result<(), String> {
+        let seat = match seat {
+            Some(s) => self.seat(s)?,
+            None => self.game.to_move().ok_or("the game is over")?,
+        };
+        self.game.act(seat, action).map_err(|e| e.to_string())?;
+        if self.recorded {
+            self.record.push::<G>(seat, action);
+            self.record.outcome = self.game.outcome();
+        }
+        Ok(())
+    }
+
     fn bot<'a>(
         slot: &'a mut Option<Box<dyn Any + Send>>,
         spec: &str,
@@ -155,7 +185,7 @@ fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
 }
 
-impl<G: Roster> DynGame for Table<G> {
+impl<G: Roster + Tensor> DynGame for Table<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }
@@ -194,16 +224,54 @@ impl<G: Roster> DynGame for Table<G> {
         let action: G::Action = action
             .parse()
             .map_err(|e: game::ParseError| e.to_string())?;
-        let seat = match seat {
-            Some(s) => self.seat(s)?,
-            None => self.game.to_move().ok_or("the game is over")?,
-        };
-        self.game.act(seat, action).map_err(|e| e.to_string())?;
-        if self.recorded {
-            self.record.push::<G>(seat, action);
-            self.record.outcome = self.game.outcome();
-        }
-        Ok(())
+        self.act(seat, action)
+    }
+
+    fn num_actions(&self) -> usize {
+        G::num_actions(self.game.options(), self.record.players)
+    }
+
+    fn obs_len(&self) -> usize {
+        G::obs_len(self.game.options(), self.record.players)
+    }
+
+    fn legal_ids(&self) -> Vec<usize> {
+        let mut legal = Vec::new();
+        self.game.legal_actions(&mut legal);
+        legal
+            .iter()
+            .filter_map(|&a| self.game.action_id(a))
+            .collect()
+    }
+
+    fn action_text(&self, id: usize) -> Option<String> {
+        self.game.action_of(id).map(|a| a.to_string())
+    }
+
+    fn action_id(&self, text: &str) -> Result<usize, String> {
+        let action: G::Action = text.parse().map_err(|e: game::ParseError| e.to_string())?;
+        self.game
+            .action_id(action)
+            .ok_or_else(|| format!("`{action}` is in no state of this game"))
+    }
+
+    fn apply_id(&mut self, seat: Option<usize>, id: usize) -> Result<(), String> {
+        let action = self.game.action_of(id).ok_or_else(|| {
+            format!(
+                "action id {id} names no action (ids are 0..{})",
+                self.num_actions()
+            )
+        })?;
+        self.act(seat, action)
+    }
+
+    fn write_obs(&self, seat: usize, out: &mut [f32]) {
+        self.game.write_obs(Seat::new(seat), out);
+    }
+
+    fn write_mask(&self, out: &mut [u8]) {
+        let mut legal = Vec::new();
+        self.game.write_mask(&mut legal, out);
     }
 
     fn view_json(&self, seat: usize) -> String {

@@ -22,6 +22,7 @@ from ._ratrace import (
     IllegalAction,
     RecordError,
     SetupError,
+    VectorEnv,
     games,
     simulate,
     tournament,
@@ -34,6 +35,7 @@ __all__ = [
     "IllegalAction",
     "RecordError",
     "SetupError",
+    "VectorEnv",
     "games",
     "simulate",
     "tournament",
@@ -54,3 +56,5 @@ def _register_gymnasium() -> None:
         register()
     except ImportError:  # a Gymnasium too old for these environments
         pass
+
+_register_gymnasium()

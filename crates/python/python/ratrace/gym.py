@@ -1,0 +1,123 @@
+"""Gymnasium single-agent environments: one learner seat, ladder bots in
+the others, stepped inside Rust.
+
+    import gymnasium, ratrace
+    env = gymnasium.make("ratrace/Dalmuti-v0", players=4, opponents="heuristic")
+
+The observation is the learner's float32 vector (layout in docs/python.md);
+the legal actions are ``info["action_mask"]`` (int8, one per action id) and
+``env.unwrapped.action_masks()`` (bool, for maskable learners). An action
+the rules refuse ends the episode with ``illegal_reward`` (default -1, the
+worst return) and ``info["illegal_action"] = True``, and changes nothing
+in the game, so random exploration never crashes. The reward is the
+learner's return at the end (1 for first place down to -1 for last) and 0
+before; a game stopped by the length cap is truncated with reward 0.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import VectorEnv
+
+IDS = {"bigcheese": "ratrace/BigCheese-v0", "dalmuti": "ratrace/Dalmuti-v0"}
+
+
+class RatraceEnv(gymnasium.Env):
+    """One learner against ``opponents`` (a bot spec: ``random``,
+    ``heuristic``, ``strong``, ``search:200``...) in the other seats."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game: str = "dalmuti",
+        players: int | None = None,
+        options=None,
+        opponents: str = "heuristic",
+        seat: int | None = 0,
+        illegal_reward: float = -1.0,
+        max_actions: int = 100_000,
+        render_mode: str | None = None,
+    ):
+        super().__init__()
+        self._vec = VectorEnv(
+            game,
+            1,
+            players=players,
+            options=options,
+            opponents=opponents,
+            seat=0 if seat is None else seat,
+            autoreset=False,
+            max_actions=max_actions,
+        )
+        self._random_seat = seat is None
+        self.game_name = game
+        self.players = self._vec.players
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, (self._vec.observation_size,), np.float32)
+        self.action_space = spaces.Discrete(self._vec.num_actions)
+        self._actions = np.zeros(1, dtype=np.int64)
+        self._over = True
+
+    @property
+    def seat(self) -> int:
+        """The learner's seat this episode."""
+        return int(self._vec.seats[0])
+
+    def _info(self):
+        return {"action_mask": self._vec.action_masks[0].copy(), "seat": self.seat}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as booleans (for maskable policies)."""
+        return self._vec.action_masks[0].astype(bool)
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if self._random_seat:
+            self._vec.set_seat(0, int(self.np_random.integers(self.players)))
+        self._vec.reset([int(self.np_random.integers(2**63))])
+        self._over = False
+        return self._vec.observations[0].copy(), self._info()
+
+    def step(self, action):
+        vec = self._vec
+        action = int(action)
+        if not (0 <= action < vec.num_actions) or not vec.action_masks[0, action]:
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = True
+            return vec.observations[0].copy(), self.illegal_reward, True, False, info
+        self._actions[0] = action
+        vec.step(self._actions)
+        terminated, truncated = bool(vec.terminated[0]), bool(vec.truncated[0])
+        reward = float(vec.rewards[0, self.seat])
+        if self.render_mode == "human":
+            print(self.render())
+        return vec.observations[0].copy(), reward, terminated, truncated, self._info()
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        text = self._vec.render(0, self.seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+def register() -> None:
+    """Registers ``ratrace/BigCheese-v0`` and ``ratrace/Dalmuti-v0``."""
+    from gymnasium.envs.registration import register as gym_register, registry
+
+    for game, env_id in IDS.items():
+        if env_id not in registry:
+            gym_register(
+                id=env_id,
+                entry_point="ratrace.gym:RatraceEnv",
+                kwargs={"game": game},
+                disable_env_checker=False,
+            )

@@ -1,0 +1,135 @@
+"""The PettingZoo AEC environment shared by ``bigcheese_v0`` and ``dalmuti_v0``.
+
+One ``ratrace.Game`` is the referee. Observations are
+``{"observation": float32 vector, "action_mask": int8 vector}``; the layout
+and the action ids are documented in docs/python.md. Only the agent to act
+has a non-zero mask. Rewards come once, at the end: each seat's return
+(1 for first place down to -1 for last; 0 for all when the length cap
+stops a game, which is then a truncation).
+
+Agents are ``player_0`` ... in seat order. ``agent_selection`` is whoever
+must act, a secret Dalmuti revolution decision (D7) included: the
+environment is the referee. What each agent observes never shows it.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .. import Game
+
+
+class RatraceAECEnv(AECEnv):
+    """A table of ``players`` seats playing one game of ``game``."""
+
+    metadata = {"render_modes": ["human", "ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        options=None,
+        render_mode: str | None = None,
+        max_actions: int = 100_000,
+    ):
+        super().__init__()
+        probe = Game(game, players=players, options=options, seed=0)
+        self._game_name = game
+        self._options = probe.options
+        self._players = probe.players
+        self._max_actions = max_actions
+        self.metadata = dict(self.metadata, name=f"{game}_v0")
+        self.render_mode = render_mode
+        n_obs, n_act = probe.observation_size, probe.num_actions
+        self.possible_agents = [f"player_{i}" for i in range(self._players)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (n_obs,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(n_act) for a in self.possible_agents}
+        self._mask = np.zeros(n_act, dtype=np.int8)
+        self._no_mask = np.zeros(n_act, dtype=np.int8)
+        self._seeds = random.Random()
+        self.game: Game | None = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self.game = Game(
+            self._game_name,
+            players=self._players,
+            options=self._options,
+            seed=self._seeds.getrandbits(64),
+        )
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[self.game.actor]
+        self.game.action_mask(self._mask)
+
+    def observe(self, agent):
+        seat = self._index[agent]
+        game = self.game
+        mask = self._mask.copy() if seat == game.actor else self._no_mask.copy()
+        return {"observation": game.observation(seat), "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        game.apply_id(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        if game.is_over:
+            returns = game.returns()
+            for a, r in zip(self.agents, returns):
+                self.rewards[a] = r
+                self.terminations[a] = True
+        elif len(game) >= self._max_actions:
+            for a in self.agents:
+                self.truncations[a] = True
+        else:
+            self.agent_selection = self.agents[game.actor]
+            game.action_mask(self._mask)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        text = self.game.render() if self.game is not None else ""
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+def make_env(game: str, **kwargs):
+    """The wrapped environment, as PettingZoo's ``env()`` functions give:
+    order enforced (no step before reset, no peeking at attributes)."""
+    return wrappers.OrderEnforcingWrapper(RatraceAECEnv(game, **kwargs))

@@ -1,0 +1,550 @@
+//! The batched vector environment: N tables stepped in Rust, their
+//! observations, masks, rewards and episode ends written into numpy
+//! arrays that Python allocated once.
+//!
+//! Shaped for throughput: each table (a [`Lane`]) keeps its legal list,
+//! mask ids and bots between steps, so a step allocates nothing but the
+//! views the opponents' bots read; the tables are split across worker
+//! threads with the GIL released; and ladder bots in the other seats play
+//! inside Rust until the learner's turn, never returning to Python.
+//!
+//! Two modes:
+//! - self-play (`opponents = None`): every step is one action by whoever
+//!   must act at each table; `to_move` says who, and the observation and
+//!   mask are that seat's;
+//! - against bots: the learner sits at `seats[i]`, the bots take every
+//!   other turn, and each step is one learner action.
+//!
+//! A finished table reports its returns in `rewards` (per seat) with
+//! `terminated` (or `truncated` at the length cap, B17, returns 0) and,
+//! with `autoreset`, is dealt again at once: the arrays then show the new
+//! episode's first observation (the "same-step" convention).
+
+use bots::{Bot, Roster};
+use game::{Game, Seat, Seed, Tensor};
+
+/// A table and what it keeps between steps.
+struct Lane<G: Game> {
+    game: G,
+    legal: Vec<G::Action>,
+    /// The mask ids set at the previous step ([`Tensor::update_mask`]).
+    ids: Vec<u32>,
+    /// Bots by seat (`None` at the learner's seat and in self-play).
+    bots: Vec<Option<Box<dyn Bot<G>>>>,
+    /// The learner's seat (bot mode).
+    seat: usize,
+    /// The seed of the first episode, and how many were dealt since.
+    seed: u64,
+    episode: u64,
+    actions: u64,
+}
+
+/// What one step of one table reports.
+#[derive(Clone, Copy, Default)]
+struct Ended {
+    terminated: bool,
+    truncated: bool,
+}
+
+/// How to build a vector env (the Python constructor's arguments).
+pub(crate) struct Config {
+    pub(crate) num_envs: usize,
+    pub(crate) players: Option<usize>,
+    pub(crate) opponents: Option<String>,
+    pub(crate) seat: usize,
+    pub(crate) seed: u64,
+    pub(crate) threads: usize,
+    pub(crate) autoreset: bool,
+    pub(crate) max_actions: u64,
+}
+
+/// The settings every table shares.
+struct Shared<G: Game> {
+    options: G::Options,
+    players: usize,
+    obs_len: usize,
+    num_actions: usize,
+    opponents: Option<String>,
+    autoreset: bool,
+    max_actions: u64,
+}
+
+/// The vector environment for game `G`.
+pub(crate) struct Vector<G: Game> {
+    shared: Shared<G>,
+    lanes: Vec<Lane<G>>,
+    threads: usize,
+    pub(crate) obs: Vec<f32>,
+    pub(crate) mask: Vec<u8>,
+    pub(crate) rewards: Vec<f32>,
+    pub(crate) terminated: Vec<u8>,
+    pub(crate) truncated: Vec<u8>,
+    pub(crate) to_move: Vec<i64>,
+    pub(crate) seats: Vec<i64>,
+}
+
+/// What the Python class needs of a vector env, without naming the game.
+pub(crate) trait DynVector: Send {
+    fn num_envs(&self) -> usize;
+    fn players(&self) -> usize;
+    fn obs_len(&self) -> usize;
+    fn num_actions(&self) -> usize;
+    fn reset(&mut self, seeds: &[u64]) -> Result<(), String>;
+    fn step(&mut self, actions: &[i64]) -> Result<(), String>;
+    fn set_seat(&mut self, lane: usize, seat: usize) -> Result<(), String>;
+    fn render(&self, lane: usize, seat: Option<usize>) -> Result<String, String>;
+    fn arrays(&self) -> Arrays<'_>;
+}
+
+/// The arrays a step writes, in the order the Python class copies them.
+pub(crate) struct Arrays<'a> {
+    pub(crate) obs: &'a [f32],
+    pub(crate) mask: &'a [u8],
+    pub(crate) rewards: &'a [f32],
+    pub(crate) terminated: &'a [u8],
+    pub(crate) truncated: &'a [u8],
+    pub(crate) to_move: &'a [i64],
+    pub(crate) seats: &'a [i64],
+}
+
+/// Seat `seat`'s return from a finished game (see `Game.returns`).
+fn returns_into(outcome: Option<&game::Outcome>, players: usize, out: &mut [f32]) {
+    out.fill(0.0);
+    if let Some(o) = outcome.filter(|o| !o.capped && players > 1) {
+        for (r, &p) in out.iter_mut().zip(&o.places) {
+            *r = 1.0 - 2.0 * (f32::from(p) - 1.0) / (players as f32 - 1.0);
+        }
+    }
+}
+
+impl<G: Tensor + Roster> Lane<G> {
+    fn new(shared: &Shared<G>, seed: u64, seat: usize) -> Result<Lane<G>, String> {
+        let mut lane = Lane {
+            game: G::new_seeded(&shared.options, shared.players, &Seed::Legacy(seed))
+                .map_err(|e| e.to_string())?,
+            legal: Vec::new(),
+            ids: Vec::new(),
+            bots: Vec::new(),
+            seat,
+            seed,
+            episode: 0,
+            actions: 0,
+        };
+        lane.deal(shared, seed)?;
+        lane.settle(shared, true)?;
+        Ok(lane)
+    }
+
+    /// Starts an episode from `seed` and makes its bots.
+    fn deal(&mut self, shared: &Shared<G>, seed: u64) -> Result<(), String> {
+        self.game = G::new_seeded(&shared.options, shared.players, &Seed::Legacy(seed))
+            .map_err(|e| e.to_string())?;
+        self.actions = 0;
+        self.bots.clear();
+        if let Some(spec) = &shared.opponents {
+            for s in 0..shared.players {
+                self.bots.push(if s == self.seat {
+                    None
+                } else {
+                    Some(G::bot(spec, analysis::derive_seed(seed, s as u64))?)
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The seed of episode `episode` of this lane: the lane's seed itself
+    /// first, then derived from it.
+    fn episode_seed(&self) -> u64 {
+        if self.episode == 0 {
+            self.seed
+        } else {
+            analysis::derive_seed(self.seed, self.episode)
+        }
+    }
+
+    /// Lets the bots play until the learner's turn or the end.
+    fn bots_play(&mut self, shared: &Shared<G>) {
+        while let Some(s) = self.game.to_move() {
+            if self.actions >= shared.max_actions {
+                return;
+            }
+            let Some(Some(bot)) = self.bots.get_mut(s.index()) else {
+                return;
+            };
+            self.game.legal_actions(&mut self.legal);
+            let view = self.game.view(s);
+            let action = bot.choose(&view, &self.legal);
+            if self.game.apply(action).is_err() {
+                // A bot bug: play the first legal action rather than stall.
+                self.game.apply_unchecked(self.legal[0]);
+            }
+            self.actions += 1;
+        }
+    }
+
+    /// Lets the bots play (bot mode). With `redeal`, an episode that ends
+    /// before the learner's first turn (which no learner played) is dealt
+    /// again from the next seed, so Python always has a decision to take.
+    fn settle(&mut self, shared: &Shared<G>, redeal: bool) -> Result<(), String> {
+        if shared.opponents.is_none() {
+            return Ok(());
+        }
+        for _ in 0..100 {
+            self.bots_play(shared);
+            if !redeal || self.game.to_move().is_some() || self.actions >= shared.max_actions {
+                return Ok(());
+            }
+            self.episode += 1;
+            let seed = self.episode_seed();
+            self.deal(shared, seed)?;
+        }
+        Err("100 deals in a row ended before the learner's turn".into())
+    }
+
+    /// Which seat Python acts for now, if any.
+    fn acting(&self, shared: &Shared<G>) -> Option<usize> {
+        let s = self.game.to_move()?.index();
+        if shared.opponents.is_some() && s != self.seat {
+            return None;
+        }
+        Some(s)
+    }
+
+    fn ended(&self, shared: &Shared<G>) -> Option<Ended> {
+        if self.game.to_move().is_none() {
+            Some(Ended {
+                terminated: true,
+                truncated: false,
+            })
+        } else if self.actions >= shared.max_actions {
+            Some(Ended {
+                terminated: false,
+                truncated: true,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Writes this lane's observation, mask and seat to act into its
+    /// slices.
+    fn write(&mut self, shared: &Shared<G>, obs: &mut [f32], mask: &mut [u8], to_move: &mut i64) {
+        let seat = match shared.opponents {
+            Some(_) => self.seat,
+            None => self.game.to_move().map_or(0, Seat::index),
+        };
+        *to_move = self.acting(shared).map_or(-1, |s| s as i64);
+        self.game.write_obs(Seat::new(seat), obs);
+        if *to_move >= 0 {
+            self.game.update_mask(&mut self.legal, &mut self.ids, mask);
+        } else {
+            for &id in &self.ids {
+                mask[id as usize] = 0;
+            }
+            self.ids.clear();
+        }
+    }
+
+    /// One step of this lane: `action` for the seat Python acts for, then
+    /// the bots; the episode's end (and the next deal) if it comes.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        shared: &Shared<G>,
+        action: G::Action,
+        obs: &mut [f32],
+        mask: &mut [u8],
+        rewards: &mut [f32],
+        ended: &mut Ended,
+        to_move: &mut i64,
+    ) -> Result<(), String> {
+        self.game.apply_unchecked(action);
+        self.actions += 1;
+        self.settle(shared, false)?;
+        *ended = self.ended(shared).unwrap_or_default();
+        if ended.terminated || ended.truncated {
+            returns_into(self.game.outcome().as_ref(), shared.players, rewards);
+            if ended.truncated {
+                rewards.fill(0.0);
+            }
+            if shared.autoreset {
+                self.episode += 1;
+                let seed = self.episode_seed();
+                self.deal(shared, seed)?;
+                self.settle(shared, true)?;
+            }
+        } else {
+            rewards.fill(0.0);
+        }
+        self.write(shared, obs, mask, to_move);
+        Ok(())
+    }
+}
+
+/// The tables one worker steps, with their slices of the arrays.
+struct Chunk<'a, G: Game> {
+    lanes: &'a mut [Lane<G>],
+    acts: &'a [G::Action],
+    obs: &'a mut [f32],
+    mask: &'a mut [u8],
+    rewards: &'a mut [f32],
+    ends: &'a mut [Ended],
+    to_move: &'a mut [i64],
+}
+
+impl<G: Tensor + Roster> Chunk<'_, G> {
+    fn run(self, shared: &Shared<G>) -> Result<(), String> {
+        let (o, a, p) = (shared.obs_len, shared.num_actions, shared.players);
+        for (j, lane) in self.lanes.iter_mut().enumerate() {
+            lane.step(
+                shared,
+                self.acts[j],
+                &mut self.obs[j * o..(j + 1) * o],
+                &mut self.mask[j * a..(j + 1) * a],
+                &mut self.rewards[j * p..(j + 1) * p],
+                &mut self.ends[j],
+                &mut self.to_move[j],
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl<G: Tensor + Roster> Vector<G> {
+    pub(crate) fn new(pairs: &[(String, String)], config: Config) -> Result<Vector<G>, String> {
+        let Config {
+            num_envs,
+            players,
+            opponents,
+            seat,
+            seed,
+            threads,
+            autoreset,
+            max_actions,
+        } = config;
+        let options = crate::table::options_of::<G>(pairs)?;
+        let players = players.unwrap_or(G::DEFAULT_PLAYERS);
+        if num_envs == 0 || num_envs > 1 << 20 {
+            return Err(format!("num_envs is 1 to {}, not {num_envs}", 1 << 20));
+        }
+        if seat >= players {
+            return Err(format!(
+                "seat {seat} does not exist: seats are 0..{players}"
+            ));
+        }
+        if let Some(spec) = &opponents {
+            G::bot(spec, 0)?;
+        }
+        // Probe the setup once, with its own error.
+        G::new_seeded(&options, players, &Seed::Legacy(seed)).map_err(|e| e.to_string())?;
+        let shared = Shared {
+            obs_len: G::obs_len(&options, players),
+            num_actions: G::num_actions(&options, players),
+            options,
+            players,
+            opponents,
+            autoreset,
+            max_actions: max_actions.max(1),
+        };
+        let lanes = (0..num_envs)
+            .map(|i| Lane::new(&shared, analysis::derive_seed(seed, i as u64), seat))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut v = Vector {
+            obs: vec![0.0; num_envs * shared.obs_len],
+            mask: vec![0; num_envs * shared.num_actions],
+            rewards: vec![0.0; num_envs * players],
+            terminated: vec![0; num_envs],
+            truncated: vec![0; num_envs],
+            to_move: vec![0; num_envs],
+            seats: vec![seat as i64; num_envs],
+            shared,
+            lanes,
+            threads: threads.clamp(1, 64),
+        };
+        v.rewrite();
+        Ok(v)
+    }
+
+    /// Writes every lane's observation and mask (after a reset).
+    fn rewrite(&mut self) {
+        let shared = &self.shared;
+        let (o, a) = (shared.obs_len, shared.num_actions);
+        for (i, lane) in self.lanes.iter_mut().enumerate() {
+            lane.write(
+                shared,
+                &mut self.obs[i * o..(i + 1) * o],
+                &mut self.mask[i * a..(i + 1) * a],
+                &mut self.to_move[i],
+            );
+        }
+    }
+}
+
+impl<G: Tensor + Roster> DynVector for Vector<G> {
+    fn num_envs(&self) -> usize {
+        self.lanes.len()
+    }
+
+    fn players(&self) -> usize {
+        self.shared.players
+    }
+
+    fn obs_len(&self) -> usize {
+        self.shared.obs_len
+    }
+
+    fn num_actions(&self) -> usize {
+        self.shared.num_actions
+    }
+
+    fn reset(&mut self, seeds: &[u64]) -> Result<(), String> {
+        if seeds.len() != self.lanes.len() {
+            return Err(format!(
+                "reset needs one seed per table: {} seeds for {} tables",
+                seeds.len(),
+                self.lanes.len()
+            ));
+        }
+        let shared = &self.shared;
+        for (lane, &seed) in self.lanes.iter_mut().zip(seeds) {
+            lane.seed = seed;
+            lane.episode = 0;
+            lane.deal(shared, seed)?;
+            lane.settle(shared, true)?;
+        }
+        self.rewards.fill(0.0);
+        self.terminated.fill(0);
+        self.truncated.fill(0);
+        self.rewrite();
+        Ok(())
+    }
+
+    fn step(&mut self, actions: &[i64]) -> Result<(), String> {
+        let n = self.lanes.len();
+        if actions.len() != n {
+            return Err(format!(
+                "step needs one action per table: {} actions for {n} tables",
+                actions.len()
+            ));
+        }
+        // Check every table's action before changing any.
+        let a = self.shared.num_actions;
+        let mut chosen = Vec::with_capacity(n);
+        for (i, (lane, &id)) in self.lanes.iter().zip(actions).enumerate() {
+            if lane.acting(&self.shared).is_none() {
+                return Err(format!(
+                    "table {i} has no decision to take: its episode is over (reset it, or use autoreset)"
+                ));
+            }
+            let legal = usize::try_from(id)
+                .ok()
+                .filter(|&id| id < a && self.mask[i * a + id] == 1)
+                .and_then(|id| lane.game.action_of(id));
+            match legal {
+                Some(action) => chosen.push(action),
+                None => {
+                    return Err(format!(
+                        "table {i}: action id {id} is not legal now (see action_masks[{i}])"
+                    ))
+                }
+            }
+        }
+        let shared = &self.shared;
+        let (o, p) = (shared.obs_len, shared.players);
+        let per = n.div_ceil(self.threads);
+        let mut ends = vec![Ended::default(); n];
+        let jobs = self
+            .lanes
+            .chunks_mut(per)
+            .zip(chosen.chunks(per))
+            .zip(self.obs.chunks_mut(per * o))
+            .zip(self.mask.chunks_mut(per * a))
+            .zip(self.rewards.chunks_mut(per * p))
+            .zip(ends.chunks_mut(per))
+            .zip(self.to_move.chunks_mut(per))
+            .map(
+                |((((((lanes, acts), obs), mask), rewards), ends), to_move)| Chunk {
+                    lanes,
+                    acts,
+                    obs,
+                    mask,
+                    rewards,
+                    ends,
+                    to_move,
+                },
+            );
+        if self.threads == 1 || n < 64 {
+            for job in jobs {
+                job.run(shared)?;
+            }
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = jobs
+                    .map(|job| scope.spawn(move || job.run(shared)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|_| Err("a worker failed".into())))
+                    .collect::<Result<Vec<()>, String>>()
+            })?;
+        }
+        for (i, e) in ends.iter().enumerate() {
+            self.terminated[i] = u8::from(e.terminated);
+            self.truncated[i] = u8::from(e.truncated);
+        }
+        Ok(())
+    }
+
+    fn set_seat(&mut self, lane: usize, seat: usize) -> Result<(), String> {
+        if seat >= self.shared.players {
+            return Err(format!(
+                "seat {seat} does not exist: seats are 0..{}",
+                self.shared.players
+            ));
+        }
+        let l = self
+            .lanes
+            .get_mut(lane)
+            .ok_or_else(|| format!("table {lane} does not exist"))?;
+        l.seat = seat;
+        self.seats[lane] = seat as i64;
+        Ok(())
+    }
+
+    fn render(&self, lane: usize, seat: Option<usize>) -> Result<String, String> {
+        let l = self
+            .lanes
+            .get(lane)
+            .ok_or_else(|| format!("table {lane} does not exist"))?;
+        Ok(match seat {
+            Some(s) if s < self.shared.players => l.game.view(Seat::new(s)).to_string(),
+            Some(s) => return Err(format!("seat {s} does not exist")),
+            None => l.game.public_view().to_string(),
+        })
+    }
+
+    fn arrays(&self) -> Arrays<'_> {
+        Arrays {
+            obs: &self.obs,
+            mask: &self.mask,
+            rewards: &self.rewards,
+            terminated: &self.terminated,
+            truncated: &self.truncated,
+            to_move: &self.to_move,
+            seats: &self.seats,
+        }
+    }
+}
+
+/// Makes a vector env for the game called `name`.
+pub(crate) fn make(
+    name: &str,
+    pairs: &[(String, String)],
+    config: Config,
+) -> Result<Box<dyn DynVector>, String> {
+    registry::dispatch!(name,
+        G => Vector::<G>::new(pairs, config)
+            .map(|v| Box::new(v) as Box<dyn DynVector>),
+        _ => Err(registry::unknown_game(name)))
+}
