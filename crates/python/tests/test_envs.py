@@ -1,0 +1,223 @@
+"""The environments: PettingZoo AEC (its api_test, seed_test and
+performance_benchmark), Gymnasium (check_env, registration, illegal
+actions), and the batched VectorEnv (arrays equal to a Game's, determinism,
+bad input refused without moving any table, bots, truncation)."""
+
+import numpy as np
+import pytest
+
+import ratrace
+
+GAMES = ["bigcheese", "dalmuti"]
+
+
+# ---------------------------------------------------------------- PettingZoo
+
+
+@pytest.fixture(params=GAMES)
+def aec_module(request):
+    from ratrace.pettingzoo import bigcheese_v0, dalmuti_v0
+
+    return {"bigcheese": bigcheese_v0, "dalmuti": dalmuti_v0}[request.param]
+
+
+def test_pettingzoo_api_test(aec_module):
+    from pettingzoo.test import api_test
+
+    api_test(aec_module.env(players=4), num_cycles=300, verbose_progress=False)
+
+
+def test_pettingzoo_seed_test(aec_module):
+    from pettingzoo.test import seed_test
+
+    seed_test(lambda: aec_module.env(players=4), num_cycles=200)
+
+
+def test_pettingzoo_performance_benchmark_runs(aec_module, capsys):
+    from pettingzoo.test import performance_benchmark
+
+    performance_benchmark(aec_module.env(players=4))
+    out = capsys.readouterr().out
+    turns = float(out.split(" turns per second")[0].split()[-1])
+    # a figure, not a goal (speed goals live in crates/python/bench)
+    assert turns > 0
+
+
+def test_pettingzoo_plays_whole_games_with_returns_at_the_end(aec_module):
+    env = aec_module.env(players=3)
+    env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    totals = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter(100_000):
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert mask.dtype == np.int8 and mask.sum() >= 1
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert sorted(totals.values())[-1] == 1.0
+    assert min(totals.values()) < 1.0
+
+
+def test_pettingzoo_only_the_actor_has_a_mask():
+    from ratrace.pettingzoo import dalmuti_v0
+
+    env = dalmuti_v0.raw_env(players=4)
+    env.reset(seed=1)
+    actor = env.agent_selection
+    for agent in env.agents:
+        mask = env.observe(agent)["action_mask"]
+        assert (mask.sum() > 0) == (agent == actor)
+
+
+# ---------------------------------------------------------------- Gymnasium
+
+
+@pytest.mark.parametrize("env_id", ["ratrace/Dalmuti-v0", "ratrace/BigCheese-v0"])
+def test_gymnasium_check_env(env_id):
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make(env_id, players=4, opponents="heuristic")
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+def test_gymnasium_episode_against_bots_and_illegal_actions():
+    import gymnasium
+
+    env = gymnasium.make("ratrace/Dalmuti-v0", players=4, opponents="random", options={"hands": 1})
+    obs, info = env.reset(seed=3)
+    assert obs.shape == env.observation_space.shape and obs.dtype == np.float32
+    rng = np.random.default_rng(1)
+    total, steps, done = 0.0, 0, False
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        assert legal.size and env.unwrapped.action_masks()[legal].all()
+        obs, reward, term, trunc, info = env.step(int(rng.choice(legal)))
+        total += reward
+        steps += 1
+        done = term or trunc
+    assert steps > 0 and -1.0 <= total <= 1.0
+    # an illegal action ends the episode with the worst reward; no crash
+    obs, info = env.reset(seed=4)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs, reward, term, trunc, info = env.step(illegal)
+    assert term and reward == -1.0 and info["illegal_action"]
+
+
+def test_gymnasium_reset_is_deterministic_per_seed():
+    import gymnasium
+
+    a = gymnasium.make("ratrace/BigCheese-v0", opponents="heuristic")
+    b = gymnasium.make("ratrace/BigCheese-v0", opponents="heuristic")
+    oa, _ = a.reset(seed=9)
+    ob, _ = b.reset(seed=9)
+    assert np.array_equal(oa, ob)
+    for _ in range(20):
+        act = int(np.flatnonzero(a.unwrapped.action_masks())[0])
+        ra = a.step(act)
+        rb = b.step(act)
+        assert np.array_equal(ra[0], rb[0]) and ra[1:4] == rb[1:4]
+        if ra[2] or ra[3]:
+            break
+
+
+# ---------------------------------------------------------------- VectorEnv
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_vector_arrays_equal_a_games_own(name):
+    env = ratrace.VectorEnv(name, 4, players=4, seed=1, threads=1)
+    seeds = [11, 12, 13, 14]
+    env.reset(seeds)
+    games = [ratrace.Game(name, players=4, seed=s) for s in seeds]
+    assert env.observations.shape == (4, games[0].observation_size)
+    assert env.action_masks.shape == (4, games[0].num_actions)
+    assert env.observations.dtype == np.float32 and env.action_masks.dtype == np.int8
+    assert env.terminated.dtype == np.bool_ and env.rewards.shape == (4, 4)
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        for i, g in enumerate(games):
+            assert env.to_move[i] == g.actor
+            assert np.array_equal(env.observations[i], g.observation(g.actor))
+            assert np.array_equal(env.action_masks[i], g.action_mask())
+        actions = [int(rng.choice(np.flatnonzero(m))) for m in env.action_masks]
+        env.step(np.array(actions))
+        for g, a in zip(games, actions):
+            g.apply_id(a)
+        assert not env.terminated.any()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_vector_env_is_deterministic_and_threads_do_not_change_it(threads):
+    def run(threads):
+        env = ratrace.VectorEnv("dalmuti", 128, players=4, seed=3, threads=threads, options={"hands": 1})
+        rng = np.random.default_rng(0)
+        ends, total = 0, np.zeros(4)
+        for _ in range(300):
+            masks = env.action_masks
+            actions = (rng.random(masks.shape) * masks).argmax(1)
+            env.step(actions)
+            ends += int(env.terminated.sum())
+            total += env.rewards.sum(0)
+        return ends, total, env.observations.copy()
+
+    a, b = run(1), run(threads)
+    assert a[0] == b[0] and a[0] > 0
+    assert np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2])
+
+
+def test_vector_env_refuses_bad_input_and_moves_no_table():
+    env = ratrace.VectorEnv("dalmuti", 8, players=4, seed=1)
+    before = env.observations.copy(), env.action_masks.copy()
+    legal = env.action_masks.argmax(1)
+    bad = legal.copy()
+    bad[5] = int(np.flatnonzero(env.action_masks[5] == 0)[0])
+    with pytest.raises(ratrace.IllegalAction, match="table 5"):
+        env.step(bad)
+    with pytest.raises(ratrace.IllegalAction):
+        env.step(legal[:3])
+    with pytest.raises(ratrace.IllegalAction):
+        env.step(np.full(8, -1))
+    with pytest.raises(ValueError):
+        env.step("not actions")
+    assert np.array_equal(before[0], env.observations)
+    assert np.array_equal(before[1], env.action_masks)
+    with pytest.raises(ValueError):
+        env.reset([1, 2])
+    with pytest.raises(ratrace.SetupError):
+        ratrace.VectorEnv("dalmuti", 0)
+    with pytest.raises(ratrace.SetupError):
+        ratrace.VectorEnv("dalmuti", 4, opponents="nobody")
+    with pytest.raises(ratrace.SetupError):
+        ratrace.VectorEnv("dalmuti", 4, players=4, seat=4)
+
+
+def test_vector_env_with_bots_steps_only_the_learner():
+    env = ratrace.VectorEnv(
+        "dalmuti", 64, players=4, seed=2, opponents="heuristic", seat=2, options={"hands": 1}
+    )
+    rng = np.random.default_rng(3)
+    finished, wins = 0, 0
+    for _ in range(400):
+        assert (env.to_move == 2).all() and (env.seats == 2).all()
+        masks = env.action_masks
+        env.step((rng.random(masks.shape) * masks).argmax(1))
+        done = env.terminated
+        finished += int(done.sum())
+        wins += int((env.rewards[done, 2] == 1.0).sum())
+        assert (env.rewards[~done] == 0).all()
+    assert finished > 50 and 0 <= wins < finished
+
+
+def test_vector_env_truncates_at_the_length_cap():
+    env = ratrace.VectorEnv("bigcheese", 4, players=4, seed=1, max_actions=5)
+    for _ in range(5):
+        env.step(env.action_masks.argmax(1))
+    assert env.truncated.all() and not env.terminated.any()
+    assert (env.rewards == 0).all()
+    # and dealt again
+    env.step(env.action_masks.argmax(1))
+    assert not env.truncated.any()
