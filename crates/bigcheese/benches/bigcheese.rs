@@ -1,12 +1,13 @@
 //! Benchmarks of the rollout hot paths: a whole random 4-player game,
-//! `legal_actions`, and `apply`.
+//! `legal_actions`, `apply`, and one step's tensor encoding (the mover's
+//! observation plus the legal mask, [`game::Tensor`]).
 
 // criterion_group! generates an undocumented pub fn.
 #![allow(missing_docs)]
 
 use bigcheese::{Action, BigCheese, Options};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use game::Game;
+use game::{Game, Tensor};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
@@ -100,6 +101,28 @@ fn benches(c: &mut Criterion) {
             |(g, a)| g.apply_unchecked(*a),
             criterion::BatchSize::SmallInput,
         )
+    });
+    // one RL step's encoding: the mover's observation and the legal mask
+    // (update_mask: clears only the previous step's ids)
+    let o = Options::default();
+    let mut obs = vec![0f32; BigCheese::obs_len(&o, 4)];
+    let mut mask = vec![0u8; BigCheese::num_actions(&o, 4)];
+    let mut ids = Vec::with_capacity(64);
+    c.bench_function("encode_step", |b| {
+        b.iter(|| {
+            i = (i + 1) % pos.len();
+            let g = &pos[i];
+            g.write_obs(g.to_move().expect("a decision"), &mut obs);
+            black_box(g.update_mask(&mut legal, &mut ids, &mut mask))
+        })
+    });
+    c.bench_function("write_obs", |b| {
+        b.iter(|| {
+            i = (i + 1) % pos.len();
+            let g = &pos[i];
+            g.write_obs(g.to_move().expect("a decision"), &mut obs);
+            black_box(obs[0])
+        })
     });
 }
 

@@ -1,14 +1,15 @@
 //! Criterion benches for the hot paths: a whole random 5-player hand with
 //! taxes (drawn by the list-free `random_action`, and by a uniform pick
 //! from `legal_actions` as the baseline, in one group), `new` (seating draw
-//! and deal), `legal_actions`, and `apply`.
+//! and deal), `legal_actions`, `apply`, and one step's tensor encoding
+//! (the mover's observation plus the legal mask, [`game::Tensor`]).
 
 // criterion's macros generate undocumented public functions
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use dalmuti::{Action, Dalmuti, Options};
-use game::Game;
+use game::{Game, Tensor};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -118,6 +119,28 @@ fn benches(c: &mut Criterion) {
             let mut g = g.clone();
             g.apply_unchecked(*a);
             black_box(g.to_move())
+        })
+    });
+    // one RL step's encoding: the mover's observation and the legal mask
+    // (update_mask: clears only the previous step's ids)
+    let mut obs = vec![0f32; Dalmuti::obs_len(&opts, 5)];
+    let mut mask = vec![0u8; Dalmuti::num_actions(&opts, 5)];
+    let mut ids = Vec::with_capacity(256);
+    c.bench_function("encode_step", |b| {
+        b.iter(|| {
+            i = (i + 1) % positions.len();
+            let g = &positions[i].0;
+            let seat = g.to_move().expect("a decision");
+            g.write_obs(seat, &mut obs);
+            black_box(g.update_mask(&mut legal, &mut ids, &mut mask))
+        })
+    });
+    c.bench_function("write_obs", |b| {
+        b.iter(|| {
+            i = (i + 1) % positions.len();
+            let g = &positions[i].0;
+            g.write_obs(g.to_move().expect("a decision"), &mut obs);
+            black_box(obs[0])
         })
     });
 }

@@ -114,3 +114,20 @@ proptest! {
         check_game(&opts, players, seed).map_err(TestCaseError::fail)?;
     }
 }
+
+/// docs/python.md carries this module's tables: every table row of the
+/// module doc is in it, so the two cannot drift apart.
+#[test]
+fn python_doc_has_the_tables() {
+    let module = include_str!("../../src/tensor.rs");
+    let doc = include_str!("../../../../docs/python.md");
+    let rows: Vec<&str> = module
+        .lines()
+        .filter_map(|l| l.strip_prefix("//! "))
+        .filter(|l| l.starts_with('|'))
+        .collect();
+    assert!(rows.len() > 20);
+    for row in rows {
+        assert!(doc.contains(row), "docs/python.md lacks `{row}`");
+    }
+}

@@ -78,7 +78,7 @@ fn every_option_encodes_and_hides() {
     let (mut same, mut secret) = (0, 0);
     for (i, o) in sets.iter().enumerate() {
         for players in [3, 4, 5, 6, 7, 8, 11] {
-            for seed in 0..4 {
+            for seed in 0..3 {
                 let (a, b) = check_session(o, players, (i * 1000 + players * 10) as u64 + seed)
                     .unwrap_or_else(|e| panic!("options {i}, {players}p, seed {seed}: {e}"));
                 same += a;
@@ -158,5 +158,22 @@ proptest! {
             ..opts(if join { &[("joins", "2")] } else { &[] })
         };
         check_session(&o, players, seed).map_err(TestCaseError::fail)?;
+    }
+}
+
+/// docs/python.md carries this module's tables: every table row of the
+/// module doc is in it, so the two cannot drift apart.
+#[test]
+fn python_doc_has_the_tables() {
+    let module = include_str!("../../src/tensor.rs");
+    let doc = include_str!("../../../../docs/python.md");
+    let rows: Vec<&str> = module
+        .lines()
+        .filter_map(|l| l.strip_prefix("//! "))
+        .filter(|l| l.starts_with('|'))
+        .collect();
+    assert!(rows.len() > 20);
+    for row in rows {
+        assert!(doc.contains(row), "docs/python.md lacks `{row}`");
     }
 }
