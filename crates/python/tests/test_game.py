@@ -177,3 +177,29 @@ def test_simulate_and_tournament_return_their_figures():
         ratrace.tournament("bigcheese")
     with pytest.raises(ratrace.SetupError):
         ratrace.simulate("bigcheese", games=10, players=99)
+
+
+def test_the_type_stubs_name_everything_the_module_has():
+    import ast
+    import pathlib
+
+    import ratrace._ratrace as ext
+
+    stub = pathlib.Path(ratrace.__file__).with_name("_ratrace.pyi")
+    tree = ast.parse(stub.read_text())
+    declared = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            declared[node.name] = {
+                n.name for n in node.body if isinstance(n, ast.FunctionDef)
+            }
+        elif isinstance(node, ast.FunctionDef):
+            declared[node.name] = set()
+    for name in dir(ext):
+        if name.startswith("_"):
+            continue
+        assert name in declared, f"{name} is missing from _ratrace.pyi"
+        obj = getattr(ext, name)
+        if isinstance(obj, type) and not issubclass(obj, Exception):
+            public = {m for m in vars(obj) if not m.startswith("_")}
+            assert public <= declared[name], f"{name}: {public - declared[name]} not stubbed"
