@@ -24,6 +24,22 @@ pub mod tournament;
 
 pub use error::{Error, Result};
 
+/// The seats at a table of `G`: `players`, or the game's default, checked
+/// against the counts the game allows.
+pub fn players<G: game::Game>(players: Option<usize>) -> Result<usize> {
+    let p = players.unwrap_or(G::DEFAULT_PLAYERS);
+    if G::PLAYERS.contains(&p) {
+        Ok(p)
+    } else {
+        Err(Error::Config(format!(
+            "{} is played by {} to {} players, not {p}",
+            G::NAME,
+            G::PLAYERS.start(),
+            G::PLAYERS.end()
+        )))
+    }
+}
+
 /// Mixes a base seed and an index into an independent 64-bit seed
 /// (SplitMix64), so game `i` of a run does not depend on the thread count.
 pub fn derive_seed(base: u64, index: u64) -> u64 {

@@ -599,17 +599,7 @@ fn parse_options<G: Game>(pairs: &[String]) -> Result<G::Options, Error> {
 }
 
 fn players<G: Game>(p: Option<usize>) -> Result<usize, Error> {
-    let p = p.unwrap_or(G::DEFAULT_PLAYERS);
-    if G::PLAYERS.contains(&p) {
-        Ok(p)
-    } else {
-        Err(Error::Usage(format!(
-            "{} is played by {} to {} players, not {p}",
-            G::NAME,
-            G::PLAYERS.start(),
-            G::PLAYERS.end()
-        )))
-    }
+    Ok(analysis::players::<G>(p)?)
 }
 
 fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
@@ -677,108 +667,6 @@ fn clock_seed() -> u64 {
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0)
         % 1_000_000_000
-}
-
-/// The flags of `ratrace lab`.
-struct LabArgs {
-    variants: Vec<String>,
-    presets: Vec<String>,
-    players: Option<usize>,
-    options: Vec<String>,
-    deals: u64,
-    seed: u64,
-    threads: Option<usize>,
-    bots: Vec<String>,
-    max_actions: u64,
-    out: PathBuf,
-}
-
-/// Turns the flags of `ratrace lab` into a checked lab configuration.
-fn lab_config<G: lab::Positions>(game: &str, a: LabArgs) -> Result<lab::Config<G>, Error> {
-    let players = players::<G>(a.players)?;
-    let mut base = G::Options::default();
-    for pair in lab::base_options(game)
-        .iter()
-        .copied()
-        .map(String::from)
-        .chain(a.options.iter().cloned())
-    {
-        base.set_pair(&pair)?;
-    }
-    let mut texts: Vec<String> = Vec::new();
-    let mut questions = Vec::new();
-    for name in &a.presets {
-        let p = lab::preset(game, name)?;
-        questions.push(p.question);
-        texts.extend(p.variants.iter().map(|v| v.to_string()));
-    }
-    texts.extend(a.variants.iter().cloned());
-    if texts.is_empty() {
-        texts.push("default".into());
-    }
-    let variants = texts
-        .iter()
-        .map(|t| lab::parse_variant::<G>(t, &base, players))
-        .collect::<Result<Vec<_>, _>>()?;
-    let (weak, strong) = match a.bots.as_slice() {
-        [] => (
-            G::LADDER.first().copied().unwrap_or("random").to_string(),
-            // The strongest bot that decides at once: a lab plays hundreds
-            // of thousands of games, which a search bot would take hours for
-            // (name it with --bots to use it anyway).
-            G::LADDER
-                .iter()
-                .rev()
-                .find(|b| **b != "search")
-                .copied()
-                .unwrap_or("random")
-                .to_string(),
-        ),
-        [weak, strong] => (weak.trim().to_string(), strong.trim().to_string()),
-        _ => return Err(Error::Usage("--bots takes two bots: WEAK,STRONG".into())),
-    };
-    let mut command = format!("ratrace lab {game}");
-    for p in &a.presets {
-        command += &format!(" --preset {p}");
-    }
-    for v in &a.variants {
-        command += &format!(" --variant {v}");
-    }
-    if let Some(p) = a.players {
-        command += &format!(" --players {p}");
-    }
-    for o in &a.options {
-        command += &format!(" --option {o}");
-    }
-    if !a.bots.is_empty() {
-        command += &format!(" --bots {weak},{strong}");
-    }
-    command += &format!(" --deals {} --seed {}", a.deals, a.seed);
-    if a.max_actions != 100_000 {
-        command += &format!(" --max-actions {}", a.max_actions);
-    }
-    command += &format!(" --out {}", a.out.display());
-    let title = if a.presets.is_empty() {
-        format!("{} lab", G::NAME)
-    } else {
-        format!("{} lab: {}", G::NAME, a.presets.join(", "))
-    };
-    let question = (!questions.is_empty()).then(|| questions.join(" "));
-    let cfg = lab::Config::<G> {
-        variants,
-        deals: a.deals,
-        seed: a.seed,
-        threads: all_cores_unless(a.threads),
-        weak,
-        strong,
-        max_actions: a.max_actions,
-        out: a.out,
-        title,
-        question,
-        command,
-    };
-    lab::validate(&cfg)?;
-    Ok(cfg)
 }
 
 /// Prints a run's result: as JSON with `--json`, else as its text form.
@@ -937,8 +825,9 @@ fn run(cli: Cli) -> Result<bool, Error> {
             out,
         } => {
             dispatch!(game.as_str(), G => {
-                let cfg = lab_config::<G>(&game, LabArgs {
-                    variants, presets, players: p, options, deals, seed, threads, bots, max_actions, out,
+                let cfg = lab::configure::<G>(&game, lab::Args {
+                    variants, presets, players: p, options, deals, seed,
+                    threads: all_cores_unless(threads), bots, max_actions, out,
                 })?;
                 lab::report::check_out_dir(&cfg.out)?;
                 let report = lab::run(&cfg, &cli::Bar::default())?;

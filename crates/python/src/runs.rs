@@ -1,6 +1,6 @@
-//! Bot games in bulk from Python: `simulate` and `tournament`, the same
-//! library calls `ratrace simulate` and `ratrace tournament` make
-//! (`analysis`), returning their JSON reports as dicts.
+//! Bot games in bulk from Python: `simulate`, `tournament` and `lab`, the
+//! same library calls `ratrace simulate`, `ratrace tournament` and
+//! `ratrace lab` make (`analysis`), returning their JSON reports as dicts.
 //!
 //! They run with the GIL released, on `threads` worker threads (default:
 //! every core), and their figures equal the CLI's for the same arguments.
@@ -18,17 +18,7 @@ fn cores(threads: Option<usize>) -> usize {
 }
 
 fn players_of<G: Game>(players: Option<usize>) -> Result<usize, String> {
-    let p = players.unwrap_or(G::DEFAULT_PLAYERS);
-    if G::PLAYERS.contains(&p) {
-        Ok(p)
-    } else {
-        Err(format!(
-            "{} is played by {} to {} players, not {p}",
-            G::NAME,
-            G::PLAYERS.start(),
-            G::PLAYERS.end()
-        ))
-    }
+    analysis::players::<G>(players).map_err(|e| e.to_string())
 }
 
 fn parsed<G: Game>(pairs: &[(String, String)]) -> Result<G::Options, String> {
@@ -146,9 +136,65 @@ fn tournament<'py>(
     loads(py, &text)
 }
 
+/// Runs the rules lab: each variant's seat advantage, game length, skill
+/// index and luck share (as `ratrace lab`); `variants` are `NAME` or
+/// `NAME=key=value,...`, `presets` named question sets. With `out`, the
+/// HTML and Markdown reports with their plots are written there too.
+#[pyfunction]
+#[pyo3(signature = (game, variants=None, presets=None, players=None, options=None, deals=200, seed=0, threads=None, bots=None, max_actions=100_000, out=None))]
+#[allow(clippy::too_many_arguments)]
+fn lab<'py>(
+    py: Python<'py>,
+    game: &str,
+    variants: Option<Vec<String>>,
+    presets: Option<Vec<String>>,
+    players: Option<usize>,
+    options: Option<&Bound<'py, PyAny>>,
+    deals: u64,
+    seed: u64,
+    threads: Option<usize>,
+    bots: Option<Vec<String>>,
+    max_actions: u64,
+    out: Option<std::path::PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let options: Vec<String> = options_of(options)?
+        .into_iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let args = analysis::lab::Args {
+        variants: variants.unwrap_or_default(),
+        presets: presets.unwrap_or_default(),
+        players,
+        options,
+        deals,
+        seed,
+        threads: cores(threads),
+        bots: bots.unwrap_or_default(),
+        max_actions,
+        out: out.clone().unwrap_or_default(),
+    };
+    let text = py
+        .detach(|| {
+            registry::dispatch!(game, G => {
+                let cfg = analysis::lab::configure::<G>(game, args).map_err(|e| e.to_string())?;
+                if let Some(dir) = &out {
+                    analysis::lab::report::check_out_dir(dir).map_err(|e| e.to_string())?;
+                }
+                let report = analysis::lab::run(&cfg, &analysis::Quiet).map_err(|e| e.to_string())?;
+                if let Some(dir) = &out {
+                    analysis::lab::report::write(&report, dir).map_err(|e| e.to_string())?;
+                }
+                to_json(&report)
+            }, _ => Err(registry::unknown_game(game)))
+        })
+        .map_err(SetupError::new_err)?;
+    loads(py, &text)
+}
+
 /// Adds the functions to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(lab, m)?)?;
     Ok(())
 }

@@ -203,3 +203,19 @@ def test_the_type_stubs_name_everything_the_module_has():
         if isinstance(obj, type) and not issubclass(obj, Exception):
             public = {m for m in vars(obj) if not m.startswith("_")}
             assert public <= declared[name], f"{name}: {public - declared[name]} not stubbed"
+
+
+def test_the_lab_reports_each_variant_and_writes_its_files(tmp_path):
+    report = ratrace.lab(
+        "dalmuti",
+        variants=["default", "market=market=on"],
+        players=4,
+        deals=10,
+        seed=1,
+        threads=1,
+        out=str(tmp_path / "lab"),
+    )
+    assert [v["name"] for v in report["variants"]] == ["default", "market"]
+    assert (tmp_path / "lab" / "report.md").exists()
+    with pytest.raises(ratrace.SetupError, match="two bots"):
+        ratrace.lab("dalmuti", bots=["random"], deals=2)

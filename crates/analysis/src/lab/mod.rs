@@ -266,6 +266,122 @@ pub fn preset(game: &str, name: &str) -> Result<&'static Preset, Error> {
     })
 }
 
+/// What a lab run is asked for: the flags of `ratrace lab` (the CLI) or
+/// the arguments of `ratrace.lab` (Python).
+#[derive(Clone, Debug)]
+pub struct Args {
+    /// Variants: `NAME` or `NAME=key=value,...`.
+    pub variants: Vec<String>,
+    /// Presets by name ([`presets`]).
+    pub presets: Vec<String>,
+    /// Seats (default: the game's).
+    pub players: Option<usize>,
+    /// `key=value` options under every variant.
+    pub options: Vec<String>,
+    /// Deals per variant and study.
+    pub deals: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// `[WEAK, STRONG]`, or empty for the ladder's default pair.
+    pub bots: Vec<String>,
+    /// The length cap (B17).
+    pub max_actions: u64,
+    /// Where the report goes.
+    pub out: PathBuf,
+}
+
+/// Turns a lab request into a checked configuration: the game's base
+/// options, then `options`, then each preset's and variant's own.
+pub fn configure<G: Positions>(game: &str, a: Args) -> Result<Config<G>, Error> {
+    let players = crate::players::<G>(a.players)?;
+    let mut base = G::Options::default();
+    for pair in base_options(game)
+        .iter()
+        .copied()
+        .map(String::from)
+        .chain(a.options.iter().cloned())
+    {
+        base.set_pair(&pair)
+            .map_err(|e| Error::Config(e.to_string()))?;
+    }
+    let mut texts: Vec<String> = Vec::new();
+    let mut questions = Vec::new();
+    for name in &a.presets {
+        let p = preset(game, name)?;
+        questions.push(p.question);
+        texts.extend(p.variants.iter().map(|v| v.to_string()));
+    }
+    texts.extend(a.variants.iter().cloned());
+    if texts.is_empty() {
+        texts.push("default".into());
+    }
+    let variants = texts
+        .iter()
+        .map(|t| parse_variant::<G>(t, &base, players))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (weak, strong) = match a.bots.as_slice() {
+        [] => (
+            G::LADDER.first().copied().unwrap_or("random").to_string(),
+            // The strongest bot that decides at once: a lab plays hundreds
+            // of thousands of games, which a search bot would take hours for
+            // (name it with --bots to use it anyway).
+            G::LADDER
+                .iter()
+                .rev()
+                .find(|b| **b != "search")
+                .copied()
+                .unwrap_or("random")
+                .to_string(),
+        ),
+        [weak, strong] => (weak.trim().to_string(), strong.trim().to_string()),
+        _ => return Err(Error::Config("--bots takes two bots: WEAK,STRONG".into())),
+    };
+    let mut command = format!("ratrace lab {game}");
+    for p in &a.presets {
+        command += &format!(" --preset {p}");
+    }
+    for v in &a.variants {
+        command += &format!(" --variant {v}");
+    }
+    if let Some(p) = a.players {
+        command += &format!(" --players {p}");
+    }
+    for o in &a.options {
+        command += &format!(" --option {o}");
+    }
+    if !a.bots.is_empty() {
+        command += &format!(" --bots {weak},{strong}");
+    }
+    command += &format!(" --deals {} --seed {}", a.deals, a.seed);
+    if a.max_actions != 100_000 {
+        command += &format!(" --max-actions {}", a.max_actions);
+    }
+    command += &format!(" --out {}", a.out.display());
+    let title = if a.presets.is_empty() {
+        format!("{} lab", G::NAME)
+    } else {
+        format!("{} lab: {}", G::NAME, a.presets.join(", "))
+    };
+    let question = (!questions.is_empty()).then(|| questions.join(" "));
+    let cfg = Config::<G> {
+        variants,
+        deals: a.deals,
+        seed: a.seed,
+        threads: a.threads,
+        weak,
+        strong,
+        max_actions: a.max_actions,
+        out: a.out,
+        title,
+        question,
+        command,
+    };
+    validate(&cfg)?;
+    Ok(cfg)
+}
+
 /// What the lab runs.
 #[derive(Clone, Debug)]
 pub struct Config<G: Game> {

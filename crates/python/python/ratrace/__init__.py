@@ -8,7 +8,7 @@ their Python face:
   numpy arrays, events, records, cloning and determinization (``resample``).
 - ``Bot``: a bot from the ladder (``random``, ``heuristic``, ``strong``,
   ``search:1000``), acting from one seat's view only.
-- ``simulate``, ``tournament``: bot games in bulk, as the CLI plays them.
+- ``simulate``, ``tournament``, ``lab``: bot games in bulk, as the CLI plays them.
 - ``VectorEnv``: many tables stepped in Rust, writing numpy arrays in place.
 - ``ratrace.pettingzoo``, ``ratrace.gym``, ``ratrace.open_spiel``: the
   frameworks' environments.
@@ -24,6 +24,7 @@ from ._ratrace import (
     SetupError,
     VectorEnv,
     games,
+    lab,
     simulate,
     tournament,
     verify,
@@ -37,6 +38,7 @@ __all__ = [
     "SetupError",
     "VectorEnv",
     "games",
+    "lab",
     "simulate",
     "tournament",
     "verify",

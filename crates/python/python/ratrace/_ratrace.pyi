@@ -152,3 +152,16 @@ def tournament(
     max_actions: int = 100_000,
     sprt: str | None = None,
 ) -> dict[str, Any]: ...
+def lab(
+    game: str,
+    variants: Sequence[str] | None = None,
+    presets: Sequence[str] | None = None,
+    players: int | None = None,
+    options: Options = None,
+    deals: int = 200,
+    seed: int = 0,
+    threads: int | None = None,
+    bots: Sequence[str] | None = None,
+    max_actions: int = 100_000,
+    out: str | None = None,
+) -> dict[str, Any]: ...
