@@ -27,7 +27,7 @@ mod event;
 mod options;
 mod scenario;
 mod state;
-mod tensor;
+pub mod tensor;
 mod view;
 
 pub use action::{Action, Faces, RerollDice};

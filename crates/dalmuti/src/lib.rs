@@ -35,7 +35,7 @@ mod role;
 mod sample;
 mod scenario;
 mod state;
-mod tensor;
+pub mod tensor;
 mod view;
 
 pub use action::{Action, Gift, Play, Side};

@@ -3,7 +3,7 @@
 //! back; the legal mask is the legal set; observations are in `[0, 1]`
 //! and hide what the view hides (the deck order, the dice to come, B3).
 
-use bigcheese::{Action, BigCheese, DiceMode, Options};
+use bigcheese::{Action, BigCheese, DiceMode, Options, RerollDice};
 use game::{check_encoding, check_obs, Game, Seat, Tensor};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -11,8 +11,14 @@ use rand::{Rng, SeedableRng};
 
 /// Plays one random game, checking the encoding at every step and the
 /// hiding every few steps. Returns how many sampled states had the same
-/// view (and so had to give the same observation).
-fn check_game(opts: &Options, players: usize, seed: u64) -> Result<usize, String> {
+/// view (and so had to give the same observation); counts in `rerolls`
+/// the legal re-rolls of several dice seen.
+fn check_game(
+    opts: &Options,
+    players: usize,
+    seed: u64,
+    rerolls: &mut usize,
+) -> Result<usize, String> {
     let mut g = BigCheese::new(opts, players, seed).map_err(|e| e.to_string())?;
     let num = BigCheese::num_actions(opts, players);
     let len = BigCheese::obs_len(opts, players);
@@ -52,6 +58,10 @@ fn check_game(opts: &Options, players: usize, seed: u64) -> Result<usize, String
             break;
         }
         g.legal_actions(&mut legal);
+        *rerolls += legal
+            .iter()
+            .filter(|a| matches!(a, Action::Reroll(RerollDice::Faces(f)) if f.len() > 1))
+            .count();
         let a = legal[rng.random_range(0..legal.len())];
         g.apply(a).map_err(|e| e.to_string())?;
     }
@@ -61,6 +71,7 @@ fn check_game(opts: &Options, players: usize, seed: u64) -> Result<usize, String
 #[test]
 fn every_dice_mode_encodes_and_hides() {
     let mut same = 0;
+    let mut rerolls = 0;
     for (i, dice) in DiceMode::ALL.into_iter().enumerate() {
         for players in 3..=6 {
             let opts = Options {
@@ -72,12 +83,21 @@ fn every_dice_mode_encodes_and_hides() {
                 ..Options::default()
             };
             for seed in 0..2 {
-                same += check_game(&opts, players, (i * 100 + players * 10) as u64 + seed)
-                    .unwrap_or_else(|e| panic!("{dice} {players}p seed {seed}: {e}"));
+                same += check_game(
+                    &opts,
+                    players,
+                    (i * 100 + players * 10) as u64 + seed,
+                    &mut rerolls,
+                )
+                .unwrap_or_else(|e| panic!("{dice} {players}p seed {seed}: {e}"));
             }
         }
     }
     assert!(same > 100, "only {same} sampled states shared a view");
+    assert!(
+        rerolls > 100,
+        "only {rerolls} re-rolls of several dice (B11)"
+    );
 }
 
 #[test]
@@ -111,7 +131,7 @@ proptest! {
             chips,
             ..Options::default()
         };
-        check_game(&opts, players, seed).map_err(TestCaseError::fail)?;
+        check_game(&opts, players, seed, &mut 0).map_err(TestCaseError::fail)?;
     }
 }
 

@@ -9,12 +9,19 @@ use game::{check_encoding, check_obs, Game, GameOptions, Seat, Tensor};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::collections::BTreeSet;
 
 /// Plays one random session, checking the encoding at every step and the
 /// hiding every few steps. Returns how many sampled states had the same
 /// view (and so had to give the same observation), and how many of those
-/// were during a pending revolution.
-fn check_session(opts: &Options, players: usize, seed: u64) -> Result<(usize, usize), String> {
+/// were during a pending revolution; adds the kinds of legal actions seen
+/// to `kinds`.
+fn check_session(
+    opts: &Options,
+    players: usize,
+    seed: u64,
+    kinds: &mut BTreeSet<&'static str>,
+) -> Result<(usize, usize), String> {
     let mut g = Dalmuti::new(opts, players, seed).map_err(|e| e.to_string())?;
     let num = Dalmuti::num_actions(opts, players);
     let len = Dalmuti::obs_len(opts, players);
@@ -49,10 +56,28 @@ fn check_session(opts: &Options, players: usize, seed: u64) -> Result<(usize, us
             break;
         }
         g.legal_actions(&mut legal);
+        kinds.extend(legal.iter().map(|a| kind(*a)));
         let a = legal[rng.random_range(0..legal.len())];
         g.apply(a).map_err(|e| e.to_string())?;
     }
     Ok((same, secret))
+}
+
+/// The kind of an action, for coverage.
+fn kind(a: Action) -> &'static str {
+    match a {
+        Action::Pass => "pass",
+        Action::Play(p) if p.jesters() > 0 && p.naturals() > 0 => "play with Jesters",
+        Action::Play(_) => "play",
+        Action::Give(g) if g.len() == 2 => "give two",
+        Action::Give(_) => "give one",
+        Action::Revolution => "revolution",
+        Action::NoRevolution => "no-revolution",
+        Action::Market(..) => "market",
+        Action::BlackMarket(_) => "black market",
+        Action::NoMarket => "no-market",
+        Action::SeatNew(_) => "seat-new",
+    }
 }
 
 fn opts(pairs: &[(&str, &str)]) -> Options {
@@ -76,11 +101,17 @@ fn every_option_encodes_and_hides() {
         ]),
     ];
     let (mut same, mut secret) = (0, 0);
+    let mut kinds = BTreeSet::new();
     for (i, o) in sets.iter().enumerate() {
         for players in [3, 4, 5, 6, 7, 8, 11] {
             for seed in 0..3 {
-                let (a, b) = check_session(o, players, (i * 1000 + players * 10) as u64 + seed)
-                    .unwrap_or_else(|e| panic!("options {i}, {players}p, seed {seed}: {e}"));
+                let (a, b) = check_session(
+                    o,
+                    players,
+                    (i * 1000 + players * 10) as u64 + seed,
+                    &mut kinds,
+                )
+                .unwrap_or_else(|e| panic!("options {i}, {players}p, seed {seed}: {e}"));
                 same += a;
                 secret += b;
             }
@@ -88,6 +119,7 @@ fn every_option_encodes_and_hides() {
     }
     assert!(same > 1000, "only {same} sampled states shared a view");
     assert!(secret > 0, "no pending revolution was checked (D7)");
+    assert_eq!(kinds.len(), 11, "only {kinds:?} were legal");
 }
 
 #[test]
@@ -157,7 +189,7 @@ proptest! {
             target: flags[5].then_some(4),
             ..opts(if join { &[("joins", "2")] } else { &[] })
         };
-        check_session(&o, players, seed).map_err(TestCaseError::fail)?;
+        check_session(&o, players, seed, &mut BTreeSet::new()).map_err(TestCaseError::fail)?;
     }
 }
 
