@@ -143,6 +143,47 @@ impl Dalmuti {
         scratch[rng.random_range(0..scratch.len())]
     }
 
+    /// A uniform pick from the list with the same draws and the same action
+    /// as indexing `legal_actions` (see [`game::Game::pick_uniform`]): the
+    /// list-free paths whose numbering is the list's order (a lead with no
+    /// Jester in hand, a follow with no Jester to add, a gift of one card);
+    /// the list otherwise.
+    ///
+    /// # Panics
+    /// If the session is over.
+    #[inline]
+    pub(crate) fn pick_listed<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        scratch: &mut Vec<Action>,
+    ) -> Action {
+        let hand = &self.hands[self.turn as usize];
+        match self.phase {
+            Phase::Play => match self.trick {
+                None if hand.jesters() == 0 => return self.sample_lead(rng),
+                Some((last, _)) if hand.jesters() == 0 || last.size() == 1 => {
+                    return self.sample_follow(last, rng)
+                }
+                _ => {}
+            },
+            Phase::GreaterTax | Phase::LesserTax | Phase::MarketReturn => {
+                let k = match self.phase {
+                    Phase::GreaterTax => self.tax_size(true),
+                    Phase::LesserTax => self.tax_size(false),
+                    _ => 1,
+                };
+                if k == 1 {
+                    let kinds = Kinds::of(hand);
+                    let u = rng.random_range(0..kinds.gifts(1));
+                    return Action::Give(kinds.gift(1, u));
+                }
+            }
+            Phase::SeatNew | Phase::Revolution | Phase::Market | Phase::Over => {}
+        }
+        self.legal_into(scratch);
+        scratch[rng.random_range(0..scratch.len())]
+    }
+
     /// Leading a trick (D9, D6): each rank r held c times gives c * (jc + 1)
     /// sets (1..=c naturals, 0..=jc Jesters), plus jc sets of Jesters alone.
     #[inline(always)]
@@ -289,5 +330,35 @@ mod tests {
         assert!(checked > 10_000, "{checked}");
         assert!(gifts_checked > 500, "{gifts_checked}");
         assert!(returns_checked > 10, "{returns_checked}");
+    }
+
+    /// `pick_uniform` takes the same action with the same draws as a pick
+    /// from the list, in every phase (the simulator's figures rest on it).
+    #[test]
+    fn pick_uniform_draws_as_the_list() {
+        use rand_chacha::ChaCha8Rng;
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let (mut legal, mut scratch) = (Vec::new(), Vec::new());
+        let mut checked = 0;
+        for (players, seed) in (3..=13).flat_map(|p| (0..12u64).map(move |s| (p, s))) {
+            let opts = Options {
+                hands: 2,
+                standard_deck: seed % 2 == 0,
+                market: seed % 3 == 0,
+                ..Options::default()
+            };
+            let mut g = Dalmuti::new(&opts, players, seed).unwrap();
+            while g.to_move().is_some() {
+                let mut list_rng = rng.clone();
+                let a = g.pick_uniform(&mut rng, &mut scratch);
+                g.legal_actions(&mut legal);
+                let b = legal[list_rng.random_range(0..legal.len())];
+                assert_eq!(a, b, "{g:?}");
+                assert_eq!(rng, list_rng, "not the same draws");
+                g.apply_unchecked(a);
+                checked += 1;
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }
