@@ -185,7 +185,8 @@ pub fn play_out_at<'n, G: Game>(
         } else {
             // A bot bug: the checked path words the error (and would apply
             // the action only if the engine found it legal after all).
-            game.apply(action).map_err(|e| Error::Engine(illegal(s, action.to_string(), e.to_string())))?;
+            game.apply(action)
+                .map_err(|e| Error::Engine(illegal(s, action.to_string(), e.to_string())))?;
         }
         actions += 1;
     };

@@ -31,7 +31,15 @@ pub fn ordered<T: Send>(
     on_task: impl FnMut(),
     on_group: impl FnMut(usize, Vec<T>) -> Result<bool, Error>,
 ) -> Result<(), Error> {
-    ordered_with(tasks, group, threads, || (), |_, t| work(t), on_task, on_group)
+    ordered_with(
+        tasks,
+        group,
+        threads,
+        || (),
+        |_, t| work(t),
+        on_task,
+        on_group,
+    )
 }
 
 /// How long a worker holds finished tasks before handing them on, at most

@@ -221,7 +221,11 @@ reroll 1,1,2 half-of-n: play a Big Cheese to re-roll the dice showing these valu
     /// list (`pass`, the bids up, `veto`) and maps it to the action, with
     /// the same draws as a pick from the list; rolls use the list.
     #[inline]
-    fn pick_uniform<R: rand::Rng + ?Sized>(&self, rng: &mut R, scratch: &mut Vec<Action>) -> Action {
+    fn pick_uniform<R: rand::Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        scratch: &mut Vec<Action>,
+    ) -> Action {
         self.sample_action(rng, scratch)
     }
 
