@@ -196,3 +196,91 @@ pub fn play_out_at<'n, G: Game>(
         think,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bots::Roster;
+
+    /// Games at one reused table play exactly as with new bots, random
+    /// (drawn by the engine, untimed and timed) or not.
+    fn reuse_changes_nothing<G: Roster>(players: usize, lineups: &[&[&str]]) {
+        let mut table = Table::<G>::new();
+        for (i, lineup) in lineups.iter().cycle().take(24).enumerate() {
+            let name = |s: usize| lineup[s % lineup.len()];
+            let seed = |s: usize| 1000 * i as u64 + s as u64;
+            for timed in [false, true] {
+                let opts = G::Options::default();
+                let mut fresh = G::new(&opts, players, i as u64).unwrap();
+                let want = play_out(
+                    &mut fresh,
+                    100_000,
+                    timed,
+                    |s| G::bot(name(s), seed(s)).map_err(Error::Bot),
+                    |_, a, e| format!("{a}: {e}"),
+                )
+                .unwrap();
+                let mut reused = G::new(&opts, players, i as u64).unwrap();
+                let got = play_out_at(
+                    &mut table,
+                    &mut reused,
+                    100_000,
+                    timed,
+                    |s| (name(s), seed(s)),
+                    |s, bot_seed| G::bot(name(s), bot_seed).map_err(Error::Bot),
+                    |_, a, e| format!("{a}: {e}"),
+                )
+                .unwrap();
+                assert_eq!(got.outcome, want.outcome, "game {i}");
+                assert_eq!(got.actions, want.actions, "game {i}");
+                let decisions =
+                    |p: &PlayedOut| p.think.iter().map(|t| t.decisions).collect::<Vec<_>>();
+                assert_eq!(decisions(&got), decisions(&want), "game {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_reused_table_plays_as_new_bots() {
+        let lineups: &[&[&str]] = &[
+            &["random"],
+            &["random", "heuristic"],
+            &["heuristic", "random", "strong"],
+        ];
+        reuse_changes_nothing::<bigcheese::BigCheese>(4, lineups);
+        reuse_changes_nothing::<dalmuti::Dalmuti>(5, lineups);
+    }
+
+    /// A bot that answers with an action not in the list (a bot bug).
+    struct Cheat;
+
+    impl Bot<bigcheese::BigCheese> for Cheat {
+        fn name(&self) -> &'static str {
+            "cheat"
+        }
+
+        fn choose(
+            &mut self,
+            _view: &bigcheese::View,
+            _legal: &[bigcheese::Action],
+        ) -> bigcheese::Action {
+            bigcheese::Action::Bid(99)
+        }
+    }
+
+    #[test]
+    fn an_illegal_choice_is_an_error_and_is_not_applied() {
+        let mut g = bigcheese::BigCheese::new(&Default::default(), 4, 1).unwrap();
+        let before = format!("{:?}", g.public_view());
+        let err = play_out(
+            &mut g,
+            100_000,
+            false,
+            |_| Ok(Box::new(Cheat)),
+            |s, a, e| format!("seat {s} chose `{a}`: {e}"),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("bid 99"), "{err}");
+        assert_eq!(format!("{:?}", g.public_view()), before);
+    }
+}

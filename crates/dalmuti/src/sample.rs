@@ -419,9 +419,8 @@ mod tests {
             let mut g = Dalmuti::new(&opts, players, seed).unwrap();
             while g.to_move().is_some() {
                 let hand = &g.hands[g.turn as usize];
-                jester_leads += usize::from(
-                    g.phase == Phase::Play && g.trick.is_none() && hand.jesters() > 0,
-                );
+                jester_leads +=
+                    usize::from(g.phase == Phase::Play && g.trick.is_none() && hand.jesters() > 0);
                 two_card_gifts += usize::from(
                     g.phase == Phase::GreaterTax && g.tax_size(true) == 2
                         || g.phase == Phase::LesserTax && g.tax_size(false) == 2,
