@@ -14,7 +14,7 @@
 //! random stream in every rotation; when play differs, the same rolls may
 //! land in different auctions. That is as "duplicate" as dice can be.
 
-use crate::playout::{play_out, Think};
+use crate::playout::{play_out_at, Table, Think};
 use crate::Error;
 use bots::Roster;
 use game::{Game, Seat};
@@ -125,17 +125,33 @@ impl<G: Roster> Match<G> {
 
     /// Plays deal `deal` in rotation `rotation`, timing the bots.
     pub fn play(&self, deal: u64, rotation: usize) -> Result<GameResult, Error> {
+        self.play_at(&mut Table::new(), deal, rotation)
+    }
+
+    /// [`Match::play`] at a worker's `table`, reusing its bots (the result
+    /// is the same).
+    pub fn play_at(
+        &self,
+        table: &mut Table<G>,
+        deal: u64,
+        rotation: usize,
+    ) -> Result<GameResult, Error> {
         let seed = self.deal_seed(deal);
         let mut game = G::new(&self.options, self.players, seed)?;
         let bot_seed = crate::derive_seed(seed, 1 + rotation as u64);
         let name = |seat: usize| &self.entrants[self.entrant(rotation, seat)];
-        let played = play_out(
+        let played = play_out_at(
+            table,
             &mut game,
             self.max_actions,
             true,
             |seat| {
-                G::bot(name(seat), crate::derive_seed(bot_seed, seat as u64)).map_err(Error::Bot)
+                (
+                    name(seat).as_str(),
+                    crate::derive_seed(bot_seed, seat as u64),
+                )
             },
+            |seat, seed| G::bot(name(seat), seed).map_err(Error::Bot),
             |seat, action, e| {
                 format!(
                     "bot {} chose an illegal action `{action}` in deal {deal} rotation {rotation}: {e}",
@@ -176,11 +192,12 @@ pub fn run<G: Roster>(
     mut on_deal: impl FnMut(Vec<GameResult>) -> Result<bool, Error>,
 ) -> Result<(), Error> {
     let r = m.rotations();
-    crate::pool::ordered(
+    crate::pool::ordered_with(
         deals.len() * r,
         r,
         threads,
-        |t| m.play(deals[t / r], t % r),
+        Table::new,
+        |table, t| m.play_at(table, deals[t / r], t % r),
         on_game,
         |_, games| on_deal(games),
     )

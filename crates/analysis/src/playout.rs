@@ -9,10 +9,19 @@
 //! the game's seed and the bots' seeds. Who sits where, and how a bot is
 //! seeded, is the caller's: that is where the simulator and duplicate play
 //! differ.
+//!
+//! The loop is made to cost little more than the engine's own random
+//! rollouts when bots are cheap: a bot that plays uniformly at random
+//! ([`Bot::uniform_rng`]) gets no view and no list, the engine draws for it
+//! with [`Game::pick_uniform`] (the same action from the same draws); an
+//! action taken from the legal list is applied without the engine's check;
+//! and a [`Table`] kept by a worker reuses its bots ([`Bot::reseed`]) and
+//! its list from game to game.
 
 use crate::Error;
 use bots::Bot;
 use game::{Game, Outcome};
+use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 /// How long one seat's bot thought over a game, counting only the
@@ -27,6 +36,16 @@ pub struct Think {
     pub max_us: u64,
 }
 
+impl Think {
+    /// Counts one decision with a choice, begun at `clock`.
+    fn add(&mut self, clock: std::time::Instant) {
+        let us = clock.elapsed().as_micros() as u64;
+        self.decisions += 1;
+        self.total_us += us;
+        self.max_us = self.max_us.max(us);
+    }
+}
+
 /// A game played out by bots.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayedOut {
@@ -37,6 +56,30 @@ pub struct PlayedOut {
     /// Per seat that got a bot, in seat order, how long it thought (all
     /// zero unless the play was timed).
     pub think: Vec<Think>,
+}
+
+/// What the game loop keeps from one game to the next on one worker: the
+/// bots of the last game by seat (each with the name it was made from)
+/// and the list of legal actions.
+pub struct Table<G: Game> {
+    slots: Vec<(String, Box<dyn Bot<G>>)>,
+    legal: Vec<G::Action>,
+}
+
+impl<G: Game> Table<G> {
+    /// An empty table: its first game makes every bot.
+    pub fn new() -> Table<G> {
+        Table {
+            slots: Vec::new(),
+            legal: Vec::new(),
+        }
+    }
+}
+
+impl<G: Game> Default for Table<G> {
+    fn default() -> Table<G> {
+        Table::new()
+    }
 }
 
 /// Plays `game` to its end with bots, stopping it with
@@ -52,9 +95,36 @@ pub fn play_out<G: Game>(
     mut bot: impl FnMut(usize) -> Result<Box<dyn Bot<G>>, Error>,
     illegal: impl Fn(usize, String, String) -> String,
 ) -> Result<PlayedOut, Error> {
-    let mut bots: Vec<Box<dyn Bot<G>>> = Vec::new();
-    let mut think: Vec<Think> = Vec::new();
-    let mut legal = Vec::new();
+    play_out_at(
+        &mut Table::new(),
+        game,
+        max_actions,
+        timed,
+        |_| ("", 0),
+        |seat, _| bot(seat),
+        illegal,
+    )
+}
+
+/// [`play_out`] at a worker's [`Table`], reusing its bots: when seat index
+/// `s` first moves, `seat_bot(s)` says which bot sits there, by its name
+/// (`heuristic`, `search:2000`) and its seed. The bot that sat in seat `s`
+/// in the table's last game is reseeded ([`Bot::reseed`]) if it has that
+/// name; otherwise `make(s, seed)` makes a new one. A game plays exactly
+/// as with new bots.
+pub fn play_out_at<'n, G: Game>(
+    table: &mut Table<G>,
+    game: &mut G,
+    max_actions: u64,
+    timed: bool,
+    seat_bot: impl Fn(usize) -> (&'n str, u64),
+    mut make: impl FnMut(usize, u64) -> Result<Box<dyn Bot<G>>, Error>,
+    illegal: impl Fn(usize, String, String) -> String,
+) -> Result<PlayedOut, Error> {
+    let Table { slots, legal } = table;
+    // Seats with a bot in this game: 0..seated.
+    let mut seated = 0usize;
+    let mut think: Vec<Think> = Vec::with_capacity(game.players());
     let mut actions = 0u64;
     let outcome = loop {
         let Some(seat) = game.to_move() else {
@@ -65,23 +135,59 @@ pub fn play_out<G: Game>(
         if actions >= max_actions {
             break game.capped_outcome();
         }
-        while bots.len() <= seat.index() {
-            bots.push(bot(bots.len())?);
+        let s = seat.index();
+        while seated <= s {
+            let (name, seed) = seat_bot(seated);
+            let reused = match slots.get_mut(seated) {
+                Some((n, b)) if n == name => b.reseed(seed),
+                _ => false,
+            };
+            if !reused {
+                let b = make(seated, seed)?;
+                if seated < slots.len() {
+                    slots[seated] = (name.to_string(), b);
+                } else {
+                    slots.push((name.to_string(), b));
+                }
+            }
             think.push(Think::default());
+            seated += 1;
         }
-        game.legal_actions(&mut legal);
+        let bot = &mut slots[s].1;
+        if let Some(rng) = bot.uniform_rng() {
+            // The bot's pick from the list, drawn as its `choose` would:
+            // legal by construction.
+            let action = if timed {
+                game.legal_actions(legal);
+                let clock = std::time::Instant::now();
+                let action = legal[rng.random_range(0..legal.len())];
+                if legal.len() > 1 {
+                    think[s].add(clock);
+                }
+                action
+            } else {
+                game.pick_uniform(rng, legal)
+            };
+            game.apply_unchecked(action);
+            actions += 1;
+            continue;
+        }
+        game.legal_actions(legal);
         let view = game.view(seat);
         let clock = timed.then(std::time::Instant::now);
-        let action = bots[seat.index()].choose(&view, &legal);
+        let action = bot.choose(&view, legal);
         if let Some(clock) = clock.filter(|_| legal.len() > 1) {
-            let us = clock.elapsed().as_micros() as u64;
-            let t = &mut think[seat.index()];
-            t.decisions += 1;
-            t.total_us += us;
-            t.max_us = t.max_us.max(us);
+            think[s].add(clock);
         }
-        game.apply(action)
-            .map_err(|e| Error::Engine(illegal(seat.index(), action.to_string(), e.to_string())))?;
+        if legal.contains(&action) {
+            // Taken from the list: the engine's check would only agree.
+            game.apply_unchecked(action);
+        } else {
+            // A bot bug: the checked path words the error (and would apply
+            // the action only if the engine found it legal after all).
+            game.apply(action)
+                .map_err(|e| Error::Engine(illegal(s, action.to_string(), e.to_string())))?;
+        }
         actions += 1;
     };
     Ok(PlayedOut {
@@ -89,4 +195,92 @@ pub fn play_out<G: Game>(
         actions,
         think,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bots::Roster;
+
+    /// Games at one reused table play exactly as with new bots, random
+    /// (drawn by the engine, untimed and timed) or not.
+    fn reuse_changes_nothing<G: Roster>(players: usize, lineups: &[&[&str]]) {
+        let mut table = Table::<G>::new();
+        for (i, lineup) in lineups.iter().cycle().take(24).enumerate() {
+            let name = |s: usize| lineup[s % lineup.len()];
+            let seed = |s: usize| 1000 * i as u64 + s as u64;
+            for timed in [false, true] {
+                let opts = G::Options::default();
+                let mut fresh = G::new(&opts, players, i as u64).unwrap();
+                let want = play_out(
+                    &mut fresh,
+                    100_000,
+                    timed,
+                    |s| G::bot(name(s), seed(s)).map_err(Error::Bot),
+                    |_, a, e| format!("{a}: {e}"),
+                )
+                .unwrap();
+                let mut reused = G::new(&opts, players, i as u64).unwrap();
+                let got = play_out_at(
+                    &mut table,
+                    &mut reused,
+                    100_000,
+                    timed,
+                    |s| (name(s), seed(s)),
+                    |s, bot_seed| G::bot(name(s), bot_seed).map_err(Error::Bot),
+                    |_, a, e| format!("{a}: {e}"),
+                )
+                .unwrap();
+                assert_eq!(got.outcome, want.outcome, "game {i}");
+                assert_eq!(got.actions, want.actions, "game {i}");
+                let decisions =
+                    |p: &PlayedOut| p.think.iter().map(|t| t.decisions).collect::<Vec<_>>();
+                assert_eq!(decisions(&got), decisions(&want), "game {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_reused_table_plays_as_new_bots() {
+        let lineups: &[&[&str]] = &[
+            &["random"],
+            &["random", "heuristic"],
+            &["heuristic", "random", "strong"],
+        ];
+        reuse_changes_nothing::<bigcheese::BigCheese>(4, lineups);
+        reuse_changes_nothing::<dalmuti::Dalmuti>(5, lineups);
+    }
+
+    /// A bot that answers with an action not in the list (a bot bug).
+    struct Cheat;
+
+    impl Bot<bigcheese::BigCheese> for Cheat {
+        fn name(&self) -> &'static str {
+            "cheat"
+        }
+
+        fn choose(
+            &mut self,
+            _view: &bigcheese::View,
+            _legal: &[bigcheese::Action],
+        ) -> bigcheese::Action {
+            bigcheese::Action::Bid(99)
+        }
+    }
+
+    #[test]
+    fn an_illegal_choice_is_an_error_and_is_not_applied() {
+        let mut g = bigcheese::BigCheese::new(&Default::default(), 4, 1).unwrap();
+        let before = format!("{:?}", g.public_view());
+        let err = play_out(
+            &mut g,
+            100_000,
+            false,
+            |_| Ok(Box::new(Cheat)),
+            |s, a, e| format!("seat {s} chose `{a}`: {e}"),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("bid 99"), "{err}");
+        assert_eq!(format!("{:?}", g.public_view()), before);
+    }
 }

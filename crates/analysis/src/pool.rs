@@ -5,11 +5,14 @@
 //! Threads take the next task from a shared counter, so a few long games
 //! still spread over the cores; results come back in completion order and
 //! are held until every earlier group is in, so what is made of them never
-//! depends on the thread count or on which thread finished first.
+//! depends on the thread count or on which thread finished first. Workers
+//! hand results on in batches (at most every 10 ms), so a run of short
+//! games does not pay a channel message and a wake-up per game.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use crate::Error;
 
@@ -25,6 +28,36 @@ pub fn ordered<T: Send>(
     group: usize,
     threads: usize,
     work: impl Fn(usize) -> Result<T, Error> + Sync,
+    on_task: impl FnMut(),
+    on_group: impl FnMut(usize, Vec<T>) -> Result<bool, Error>,
+) -> Result<(), Error> {
+    ordered_with(
+        tasks,
+        group,
+        threads,
+        || (),
+        |_, t| work(t),
+        on_task,
+        on_group,
+    )
+}
+
+/// How long a worker holds finished tasks before handing them on, at most
+/// (a task that takes longer is handed on as soon as it is done).
+const FLUSH: Duration = Duration::from_millis(10);
+
+/// [`ordered`] with a state per worker thread: `init()` makes it on the
+/// thread, and every task the thread runs gets it (the game loop's
+/// [`crate::playout::Table`], reused from game to game). Whatever the state
+/// holds must not change a task's result. Workers hand their results on
+/// in batches, at most every 10 ms, rather than one by one.
+#[allow(clippy::too_many_arguments)]
+pub fn ordered_with<S, T: Send>(
+    tasks: usize,
+    group: usize,
+    threads: usize,
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize) -> Result<T, Error> + Sync,
     mut on_task: impl FnMut(),
     mut on_group: impl FnMut(usize, Vec<T>) -> Result<bool, Error>,
 ) -> Result<(), Error> {
@@ -32,23 +65,36 @@ pub fn ordered<T: Send>(
     let threads = threads.clamp(1, tasks.max(1));
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, Result<T, Error>)>();
+    type Batch<T> = Vec<(usize, Result<T, Error>)>;
+    let (tx, rx) = mpsc::channel::<Batch<T>>();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (next, stop, work) = (&next, &stop, &work);
-            scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
-                    return;
+            let (next, stop, work, init) = (&next, &stop, &work, &init);
+            scope.spawn(move || {
+                let mut state = init();
+                let mut batch: Batch<T> = Vec::new();
+                let mut since = Instant::now();
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let t = next.fetch_add(1, Ordering::Relaxed);
+                    if t >= tasks {
+                        break;
+                    }
+                    let result = work(&mut state, t);
+                    let failed = result.is_err();
+                    batch.push((t, result));
+                    if failed || since.elapsed() >= FLUSH {
+                        if tx.send(std::mem::take(&mut batch)).is_err() || failed {
+                            return;
+                        }
+                        since = Instant::now();
+                    }
                 }
-                let t = next.fetch_add(1, Ordering::Relaxed);
-                if t >= tasks {
-                    return;
-                }
-                let result = work(t);
-                let failed = result.is_err();
-                if tx.send((t, result)).is_err() || failed {
-                    return;
+                if !batch.is_empty() {
+                    let _ = tx.send(batch);
                 }
             });
         }
@@ -57,7 +103,7 @@ pub fn ordered<T: Send>(
         let mut pending: BTreeMap<usize, (Vec<Option<T>>, usize)> = BTreeMap::new();
         let mut want = 0usize;
         let result = (|| {
-            for (t, r) in rx.iter() {
+            for (t, r) in rx.iter().flatten() {
                 on_task();
                 let value = r?;
                 let (g, k) = (t / group, t % group);

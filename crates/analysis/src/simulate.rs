@@ -5,7 +5,7 @@
 //! results are summed as exact integers, so the same seed gives the same
 //! figures whatever the thread count (the games per second aside).
 
-use crate::playout::play_out;
+use crate::playout::{play_out_at, Table};
 use crate::stats::pct;
 use crate::stats::Rate;
 use crate::Error;
@@ -110,25 +110,6 @@ struct Tally {
     actions: u64,
 }
 
-impl Tally {
-    fn add(&mut self, other: &Tally) {
-        grow_add(&mut self.seat_credit, &other.seat_credit);
-        grow_add(&mut self.bot_credit, &other.bot_credit);
-        self.shared += other.shared;
-        self.capped += other.capped;
-        self.actions += other.actions;
-    }
-}
-
-fn grow_add(into: &mut Vec<u64>, from: &[u64]) {
-    if into.len() < from.len() {
-        into.resize(from.len(), 0);
-    }
-    for (a, b) in into.iter_mut().zip(from) {
-        *a += b;
-    }
-}
-
 /// The distinct bot names of a run, in first-seen order.
 fn distinct(bots: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -162,51 +143,80 @@ fn bot_index(
         .expect("bot names come from the list")
 }
 
-/// Plays one game between bots; returns the tally of that game.
+/// What one game adds to the figures.
+struct OneGame {
+    /// Actions played.
+    actions: u64,
+    /// Seats at the end (Dalmuti joins can add seats).
+    players: usize,
+    /// The winners; empty when capped.
+    winners: Vec<Seat>,
+    /// Stopped by the length cap (B17).
+    capped: bool,
+}
+
+/// Plays game `index` between bots at a worker's `table`.
 fn play_one<G: Roster>(
     cfg: &Config<G>,
     names: &[String],
     index: u64,
-    tally: &mut Tally,
-) -> Result<(), Error> {
+    table: &mut Table<G>,
+) -> Result<OneGame, Error> {
     let seed = crate::derive_seed(cfg.seed, index);
     let mut game = G::new(&cfg.options, cfg.players, seed)?;
-    let name =
-        |seat: usize| &names[bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, seat)];
-    let played = play_out(
+    let who = |seat: usize| bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, seat);
+    let played = play_out_at(
+        table,
         &mut game,
         cfg.max_actions,
         false,
-        |seat| G::bot(name(seat), crate::derive_seed(seed, 1 + seat as u64)).map_err(Error::Bot),
+        |seat| {
+            (
+                names[who(seat)].as_str(),
+                crate::derive_seed(seed, 1 + seat as u64),
+            )
+        },
+        |seat, bot_seed| G::bot(&names[who(seat)], bot_seed).map_err(Error::Bot),
         |seat, action, e| {
             format!(
                 "bot {} chose an illegal action `{action}` in game {index}: {e}",
-                name(seat)
+                names[who(seat)]
             )
         },
     )?;
-    let (outcome, actions) = (played.outcome, played.actions);
-    tally.actions += actions;
-    if outcome.capped || outcome.winners.is_empty() {
-        tally.capped += 1;
-        return Ok(());
+    let outcome = played.outcome;
+    Ok(OneGame {
+        actions: played.actions,
+        players: game.players(),
+        capped: outcome.capped || outcome.winners.is_empty(),
+        winners: outcome.winners,
+    })
+}
+
+impl Tally {
+    /// Adds game `index`'s figures.
+    fn add_game<G: Game>(&mut self, cfg: &Config<G>, names: &[String], index: u64, one: &OneGame) {
+        self.actions += one.actions;
+        if one.capped {
+            self.capped += 1;
+            return;
+        }
+        if one.winners.len() > 1 {
+            self.shared += 1;
+        }
+        let credit = WIN / one.winners.len() as u64;
+        if self.seat_credit.len() < one.players {
+            self.seat_credit.resize(one.players, 0);
+        }
+        if self.bot_credit.len() < names.len() {
+            self.bot_credit.resize(names.len(), 0);
+        }
+        for w in &one.winners {
+            self.seat_credit[w.index()] += credit;
+            let b = bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, w.index());
+            self.bot_credit[b] += credit;
+        }
     }
-    if outcome.winners.len() > 1 {
-        tally.shared += 1;
-    }
-    let credit = WIN / outcome.winners.len() as u64;
-    if tally.seat_credit.len() < game.players() {
-        tally.seat_credit.resize(game.players(), 0);
-    }
-    if tally.bot_credit.len() < names.len() {
-        tally.bot_credit.resize(names.len(), 0);
-    }
-    for w in &outcome.winners {
-        tally.seat_credit[w.index()] += credit;
-        let b = bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, w.index());
-        tally.bot_credit[b] += credit;
-    }
-    Ok(())
 }
 
 /// Runs the simulation, telling `progress` of every game played.
@@ -229,19 +239,16 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
     let start = Instant::now();
     progress.start(cfg.games);
     let mut total = Tally::default();
-    crate::pool::ordered(
+    crate::pool::ordered_with(
         cfg.games as usize,
         1,
         threads,
-        |i| {
-            let mut tally = Tally::default();
-            play_one(cfg, &names, i as u64, &mut tally)?;
-            Ok(tally)
-        },
+        Table::new,
+        |table, i| play_one(cfg, &names, i as u64, table),
         || progress.game_done(),
-        |_, tallies| {
-            for t in &tallies {
-                total.add(t);
+        |i, games| {
+            for one in &games {
+                total.add_game(cfg, &names, i as u64, one);
             }
             Ok(true)
         },

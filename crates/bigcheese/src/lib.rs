@@ -218,6 +218,18 @@ reroll 1,1,2 half-of-n: play a Big Cheese to re-roll the dice showing these valu
         self.sample_action(rng, scratch)
     }
 
+    /// The list-free sampler: in an auction it draws the index into the
+    /// list (`pass`, the bids up, `veto`) and maps it to the action, with
+    /// the same draws as a pick from the list; rolls use the list.
+    #[inline]
+    fn pick_uniform<R: rand::Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        scratch: &mut Vec<Action>,
+    ) -> Action {
+        self.sample_action(rng, scratch)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.outcome_now()
     }

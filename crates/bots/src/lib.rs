@@ -40,7 +40,30 @@ pub trait Bot<G: Game>: Send {
         let _ = (view, legal);
         None
     }
+
+    /// `Some(rng)` for a bot that only ever plays a uniformly random legal
+    /// action, drawn as `legal[rng.random_range(0..legal.len())]` with its
+    /// own `rng` (its [`Bot::choose`] does exactly that and looks at
+    /// nothing else). A game loop may then draw for it with
+    /// [`Game::pick_uniform`], which takes the same action from the same
+    /// draws, without building the view or the list; the bot still sees
+    /// nothing of the game. `None` (the default) for every other bot.
+    fn uniform_rng(&mut self) -> Option<&mut BotRng> {
+        None
+    }
+
+    /// Makes the bot play from now on exactly as a new bot of its kind
+    /// made with `seed` would, and returns true; or returns false (the
+    /// default) when it cannot, and then a new bot must be made. Lets a
+    /// worker reuse its bots from game to game.
+    fn reseed(&mut self, seed: u64) -> bool {
+        let _ = seed;
+        false
+    }
 }
+
+/// The RNG a bot owns: ChaCha8 seeded from a 64-bit seed.
+pub type BotRng = ChaCha8Rng;
 
 /// How much thinking a search bot may do per decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,7 +139,7 @@ impl std::fmt::Display for BotSpec {
 /// Plays a uniformly random legal action.
 #[derive(Debug)]
 pub struct RandomBot {
-    rng: ChaCha8Rng,
+    rng: BotRng,
 }
 
 impl RandomBot {
@@ -135,6 +158,15 @@ impl<G: Game> Bot<G> for RandomBot {
 
     fn choose(&mut self, _view: &G::View, legal: &[G::Action]) -> G::Action {
         legal[self.rng.random_range(0..legal.len())]
+    }
+
+    fn uniform_rng(&mut self) -> Option<&mut BotRng> {
+        Some(&mut self.rng)
+    }
+
+    fn reseed(&mut self, seed: u64) -> bool {
+        *self = RandomBot::new(seed);
+        true
     }
 }
 

@@ -240,6 +240,11 @@ seat-new above|below Greater Dalmuti seats a newcomer above or below the middle 
         self.sample_action(rng, scratch)
     }
 
+    #[inline]
+    fn pick_uniform<R: Rng + ?Sized>(&self, rng: &mut R, scratch: &mut Vec<Action>) -> Action {
+        self.pick_listed(rng, scratch)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         self.session_outcome()
     }

@@ -83,6 +83,28 @@ impl Kinds {
         }
     }
 
+    /// The `u`-th gift of two cards of `hand` (whose kinds these are) in
+    /// the list's order: by the first card, best first, its pair before
+    /// it with each worse kind held.
+    fn pair_listed(&self, hand: &Hand, u: u32) -> Gift {
+        let card = |i: u8| Card::from_index(i as usize);
+        let mut v = u;
+        for x in 0..self.n_held {
+            let i = self.held[x as usize];
+            let pair = u32::from(hand.0[i as usize] >= 2);
+            if v < pair {
+                return Gift::two(card(i), card(i));
+            }
+            v -= pair;
+            let rest = self.n_held - 1 - x;
+            if v < rest {
+                return Gift::two(card(i), card(self.held[(x + 1 + v) as usize]));
+            }
+            v -= rest;
+        }
+        unreachable!("a gift number below the number of gifts")
+    }
+
     /// The `u`-th gift of `k` cards, a bijection from `0..self.gifts(k)`:
     /// first the pairs of one kind, then the two distinct kinds (i, j),
     /// i < j, row by row.
@@ -141,6 +163,94 @@ impl Dalmuti {
         }
         self.legal_into(scratch);
         scratch[rng.random_range(0..scratch.len())]
+    }
+
+    /// A uniform pick from the list with the same draws and the same action
+    /// as indexing `legal_actions` (see [`game::Game::pick_uniform`]),
+    /// without the list where a number maps to the list's action: leads,
+    /// follows with no Jester to add (the sampler's own numbering is the
+    /// list's there), gifts of one or two cards; the list otherwise
+    /// (following with Jesters on a set of 2 or more, the rare decisions).
+    ///
+    /// # Panics
+    /// If the session is over.
+    #[inline]
+    pub(crate) fn pick_listed<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        scratch: &mut Vec<Action>,
+    ) -> Action {
+        let hand = &self.hands[self.turn as usize];
+        match self.phase {
+            Phase::Play => match self.trick {
+                None if hand.jesters() == 0 => return self.sample_lead(rng),
+                None => {
+                    let s = self.turn as usize;
+                    let jc = hand.jesters() as u32;
+                    let naturals = self.left[s] as u32 - jc;
+                    let u = rng.random_range(0..naturals * (jc + 1) + jc);
+                    return self.lead_listed(u);
+                }
+                Some((last, _)) if hand.jesters() == 0 || last.size() == 1 => {
+                    return self.sample_follow(last, rng)
+                }
+                _ => {}
+            },
+            Phase::GreaterTax | Phase::LesserTax | Phase::MarketReturn => {
+                let k = match self.phase {
+                    Phase::GreaterTax => self.tax_size(true),
+                    Phase::LesserTax => self.tax_size(false),
+                    _ => 1,
+                };
+                if k == 1 || k == 2 {
+                    let kinds = Kinds::of(hand);
+                    let u = rng.random_range(0..kinds.gifts(k));
+                    return Action::Give(if k == 1 {
+                        kinds.gift(1, u)
+                    } else {
+                        kinds.pair_listed(hand, u)
+                    });
+                }
+            }
+            Phase::SeatNew | Phase::Revolution | Phase::Market | Phase::Over => {}
+        }
+        self.legal_into(scratch);
+        scratch[rng.random_range(0..scratch.len())]
+    }
+
+    /// The `u`-th lead in the list's order (by rank, then size, then
+    /// Jesters; Jesters alone last), for `u` in `0..naturals * (jc + 1) +
+    /// jc`. Rank r's c natural cards give a run of c * (jc + 1) leads, so
+    /// the q-th natural card, q = u / (jc + 1), names the rank.
+    #[inline]
+    fn lead_listed(&self, u: u32) -> Action {
+        let s = self.turn as usize;
+        let hand = &self.hands[s];
+        let jc = hand.jesters() as u32;
+        let with_naturals = (self.left[s] as u32 - jc) * (jc + 1);
+        if u >= with_naturals {
+            // Jesters alone rank 13 (D6)
+            return Action::Play(Play::raw(JESTER as u8, 0, (u - with_naturals + 1) as u8));
+        }
+        let q = u / (jc + 1);
+        let sums = prefix_sums(hand.lanes() & NATURALS);
+        let r = first_at_least(sums, q + 1);
+        let before = (sums >> (8 * (r - 1))) as u8 as u32;
+        let c = hand.0[r as usize] as u32;
+        // the offset in rank r's run: sizes 1.., each with Jesters from
+        // max(0, size - c) to min(jc, size - 1)
+        let mut o = u - before * (jc + 1);
+        let mut size = 1u32;
+        loop {
+            let (jlo, jhi) = (size.saturating_sub(c), jc.min(size - 1));
+            let n = jhi + 1 - jlo;
+            if o < n {
+                let j = jlo + o;
+                return Action::Play(Play::raw(r as u8, (size - j) as u8, j as u8));
+            }
+            o -= n;
+            size += 1;
+        }
     }
 
     /// Leading a trick (D9, D6): each rank r held c times gives c * (jc + 1)
@@ -289,5 +399,44 @@ mod tests {
         assert!(checked > 10_000, "{checked}");
         assert!(gifts_checked > 500, "{gifts_checked}");
         assert!(returns_checked > 10, "{returns_checked}");
+    }
+
+    /// `pick_uniform` takes the same action with the same draws as a pick
+    /// from the list, in every phase (the simulator's figures rest on it).
+    #[test]
+    fn pick_uniform_draws_as_the_list() {
+        use rand_chacha::ChaCha8Rng;
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let (mut legal, mut scratch) = (Vec::new(), Vec::new());
+        let (mut checked, mut jester_leads, mut two_card_gifts) = (0, 0, 0);
+        for (players, seed) in (3..=13).flat_map(|p| (0..12u64).map(move |s| (p, s))) {
+            let opts = Options {
+                hands: 2,
+                standard_deck: seed % 2 == 0,
+                market: seed % 3 == 0,
+                ..Options::default()
+            };
+            let mut g = Dalmuti::new(&opts, players, seed).unwrap();
+            while g.to_move().is_some() {
+                let hand = &g.hands[g.turn as usize];
+                jester_leads +=
+                    usize::from(g.phase == Phase::Play && g.trick.is_none() && hand.jesters() > 0);
+                two_card_gifts += usize::from(
+                    g.phase == Phase::GreaterTax && g.tax_size(true) == 2
+                        || g.phase == Phase::LesserTax && g.tax_size(false) == 2,
+                );
+                let mut list_rng = rng.clone();
+                let a = g.pick_uniform(&mut rng, &mut scratch);
+                g.legal_actions(&mut legal);
+                let b = legal[list_rng.random_range(0..legal.len())];
+                assert_eq!(a, b, "{g:?}");
+                assert_eq!(rng, list_rng, "not the same draws");
+                g.apply_unchecked(a);
+                checked += 1;
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+        assert!(jester_leads > 200, "{jester_leads}");
+        assert!(two_card_gifts > 200, "{two_card_gifts}");
     }
 }

@@ -413,6 +413,26 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
         scratch[rng.random_range(0..scratch.len())]
     }
 
+    /// A uniform pick from [`Game::legal_actions`] drawn exactly as
+    /// `list[rng.random_range(0..list.len())]` on the list: the same action
+    /// from the same draws of `rng`, so a random player plays the same game
+    /// whether or not the list is built (the simulator's random bots). The
+    /// default builds the list in `scratch`; engines override it with a
+    /// path that indexes their list without building it where they can.
+    /// Unlike [`Game::random_action`], which only promises the distribution,
+    /// this promises the draws.
+    ///
+    /// # Panics
+    /// If the game is over (there is no legal action).
+    fn pick_uniform<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        scratch: &mut Vec<Self::Action>,
+    ) -> Self::Action {
+        self.legal_actions(scratch);
+        scratch[rng.random_range(0..scratch.len())]
+    }
+
     /// Applies an action known to be legal (rollouts).
     ///
     /// # Panics

@@ -27,6 +27,7 @@
 pub mod report;
 
 use crate::duplicate::{GameResult, Match};
+use crate::playout::Table;
 use crate::stats::{self, Decomposition, Histogram, Interval, Obs};
 use crate::Error;
 use bots::Roster;
@@ -498,16 +499,17 @@ pub struct Report {
     pub seconds: f64,
 }
 
-/// Runs `jobs` jobs on `threads` threads and returns their results in job
-/// order; stops at the first error.
-fn ordered<T: Send>(
+/// Runs `jobs` jobs on `threads` threads, each with its worker's game
+/// loop [`Table`], and returns their results in job order; stops at the
+/// first error.
+fn ordered<G: Game, T: Send>(
     jobs: usize,
     threads: usize,
-    job: impl Fn(usize) -> Result<T, Error> + Sync,
+    job: impl Fn(&mut Table<G>, usize) -> Result<T, Error> + Sync,
     tick: impl Fn(),
 ) -> Result<Vec<T>, Error> {
     let mut out = Vec::with_capacity(jobs);
-    crate::pool::ordered(jobs, 1, threads, job, tick, |_, mut one| {
+    crate::pool::ordered_with(jobs, 1, threads, Table::new, job, tick, |_, mut one| {
         out.extend(one.pop());
         Ok(true)
     })?;
@@ -678,14 +680,20 @@ pub fn run<G: Positions>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Res
         let seat_games = ordered(
             n * d,
             cfg.threads,
-            |i| {
+            |table, i| {
                 let start = G::new(&v.options, n, all.deal_seed(i as u64))?;
-                Ok((all.play(i as u64, 0)?, G::start_positions(&start)))
+                Ok((all.play_at(table, i as u64, 0)?, G::start_positions(&start)))
             },
             tick,
         )?;
-        let rotated =
-            |m: &Match<G>| ordered(n * d, cfg.threads, |i| m.play((i / n) as u64, i % n), tick);
+        let rotated = |m: &Match<G>| {
+            ordered(
+                n * d,
+                cfg.threads,
+                |table, i| m.play_at(table, (i / n) as u64, i % n),
+                tick,
+            )
+        };
         let lone_games = rotated(&lone)?;
         let mixed_games = rotated(&mixed)?;
         let lengths: Vec<u64> = seat_games.iter().map(|g| g.0.actions).collect();

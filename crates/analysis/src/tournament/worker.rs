@@ -48,16 +48,17 @@ pub fn run_deals<G: Roster>(
     };
     let per_deal = matches.len() * players;
     let tasks = (deals.end.saturating_sub(deals.start)) as usize * per_deal;
-    crate::pool::ordered(
+    crate::pool::ordered_with(
         tasks,
         per_deal,
         threads,
-        |t| {
+        crate::playout::Table::new,
+        |table, t| {
             let deal = deals.start + (t / per_deal) as u64;
             let j = t % per_deal;
             let lineup = j / players;
             matches[lineup]
-                .play(deal, j % players)
+                .play_at(table, deal, j % players)
                 .map(|game| Played { lineup, game })
         },
         on_game,

@@ -313,3 +313,33 @@ fn a_seat_past_the_table_is_not_its_turn() {
         }
     }
 }
+
+/// `pick_uniform` takes the same action with the same draws as a pick from
+/// `legal_actions`, under every dice mode (the simulator's figures rest on
+/// it).
+#[test]
+fn pick_uniform_draws_as_the_list() {
+    use rand_chacha::ChaCha8Rng;
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let (mut legal, mut scratch) = (Vec::new(), Vec::new());
+    let mut checked = 0;
+    for dice in 0..DiceMode::ALL.len() {
+        for (players, seed) in (3..=6).flat_map(|p| (0..6u64).map(move |s| (p, s))) {
+            let opts = options(dice, seed % 2 == 0, seed % 3 == 0);
+            let mut g = BigCheese::new(&opts, players, seed).unwrap();
+            let mut steps = 0;
+            while g.to_move().is_some() && steps < STEP_CAP {
+                let mut list_rng = rng.clone();
+                let a = g.pick_uniform(&mut rng, &mut scratch);
+                g.legal_actions(&mut legal);
+                let b = legal[list_rng.random_range(0..legal.len())];
+                assert_eq!(a, b);
+                assert_eq!(rng, list_rng, "not the same draws");
+                g.apply_unchecked(a);
+                checked += 1;
+                steps += 1;
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
