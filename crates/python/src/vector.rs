@@ -135,19 +135,22 @@ impl<G: Tensor + Roster> Lane<G> {
         Ok(lane)
     }
 
-    /// Starts an episode from `seed` and makes its bots.
+    /// Starts an episode from `seed`, with its bots reseeded (or made, the
+    /// first time and when the learner's seat moved).
     fn deal(&mut self, shared: &Shared<G>, seed: u64) -> Result<(), String> {
         self.game = G::new_seeded(&shared.options, shared.players, &Seed::Legacy(seed))
             .map_err(|e| e.to_string())?;
         self.actions = 0;
-        self.bots.clear();
-        if let Some(spec) = &shared.opponents {
-            for s in 0..shared.players {
-                self.bots.push(if s == self.seat {
-                    None
-                } else {
-                    Some(G::bot(spec, analysis::derive_seed(seed, s as u64))?)
-                });
+        let Some(spec) = &shared.opponents else {
+            return Ok(());
+        };
+        self.bots.resize_with(shared.players, || None);
+        for (s, slot) in self.bots.iter_mut().enumerate() {
+            let bot_seed = analysis::derive_seed(seed, s as u64);
+            if s == self.seat {
+                *slot = None;
+            } else if !slot.as_mut().is_some_and(|b| b.reseed(bot_seed)) {
+                *slot = Some(G::bot(spec, bot_seed)?);
             }
         }
         Ok(())
@@ -172,12 +175,20 @@ impl<G: Tensor + Roster> Lane<G> {
             let Some(Some(bot)) = self.bots.get_mut(s.index()) else {
                 return;
             };
-            self.game.legal_actions(&mut self.legal);
-            let view = self.game.view(s);
-            let action = bot.choose(&view, &self.legal);
-            if self.game.apply(action).is_err() {
-                // A bot bug: play the first legal action rather than stall.
-                self.game.apply_unchecked(self.legal[0]);
+            if let Some(rng) = bot.uniform_rng() {
+                // A random bot: drawn without a view or a list.
+                let action = self.game.pick_uniform(rng, &mut self.legal);
+                self.game.apply_unchecked(action);
+            } else {
+                self.game.legal_actions(&mut self.legal);
+                let view = self.game.view(s);
+                let action = bot.choose(&view, &self.legal);
+                if self.legal.contains(&action) {
+                    self.game.apply_unchecked(action);
+                } else {
+                    // A bot bug: play the first legal action rather than stall.
+                    self.game.apply_unchecked(self.legal[0]);
+                }
             }
             self.actions += 1;
         }
