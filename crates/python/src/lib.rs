@@ -398,6 +398,23 @@ impl Game {
             .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
+    /// Writes the record to `path` (as `ratrace play --save` does).
+    fn save(&self, path: std::path::PathBuf) -> PyResult<()> {
+        let text = self.record()?;
+        std::fs::write(&path, text + "\n")
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display())))
+    }
+
+    /// Reads a record file and replays it (every action must be legal,
+    /// a recorded outcome must match).
+    #[staticmethod]
+    fn open(path: std::path::PathBuf) -> PyResult<Game> {
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            pyo3::exceptions::PyOSError::new_err(format!("{}: {e}", path.display()))
+        })?;
+        Game::load(&text)
+    }
+
     /// Replays a record (JSON text) into a game.
     #[staticmethod]
     fn load(record: &str) -> PyResult<Game> {

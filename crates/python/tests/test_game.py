@@ -43,6 +43,20 @@ def test_a_whole_game_plays_and_its_record_replays_and_verifies(name):
         ratrace.Game.load(json.dumps(forged))
 
 
+def test_records_save_to_a_file_and_open_again(tmp_path):
+    game = ratrace.Game("bigcheese", seed=12)
+    play_random(game, random.Random(3))
+    path = tmp_path / "game.json"
+    game.save(str(path))
+    again = ratrace.Game.open(str(path))
+    assert again.outcome == game.outcome and len(again) == len(game)
+    with pytest.raises(OSError):
+        ratrace.Game.open(str(tmp_path / "missing.json"))
+    path.write_text("{not json")
+    with pytest.raises(ratrace.RecordError):
+        ratrace.Game.open(str(path))
+
+
 @pytest.mark.parametrize("name", ["bigcheese", "dalmuti"])
 def test_the_same_seed_and_actions_give_the_same_game(name):
     a, b = ratrace.Game(name, seed=3), ratrace.Game(name, seed=3)
