@@ -336,8 +336,8 @@ impl<G: Tensor + Roster> Vector<G> {
         } = config;
         let options = crate::table::options_of::<G>(pairs)?;
         let players = players.unwrap_or(G::DEFAULT_PLAYERS);
-        if num_envs == 0 || num_envs > 1 << 20 {
-            return Err(format!("num_envs is 1 to {}, not {num_envs}", 1 << 20));
+        if num_envs == 0 || num_envs > 1 << 16 {
+            return Err(format!("num_envs is 1 to {}, not {num_envs}", 1 << 16));
         }
         if seat >= players {
             return Err(format!(
