@@ -476,12 +476,40 @@ fn returns(outcome: Option<&game::Outcome>, players: usize) -> Vec<f64> {
 pub struct Bot {
     spec: String,
     seed: u64,
-    slot: Mutex<Option<Box<dyn Any + Send>>>,
+    slot: Mutex<Slot>,
 }
 
+/// A bot slot: the bot made for the game it last played, if any.
+type Slot = Option<Box<dyn Any + Send>>;
+
 impl Bot {
-    fn slot(&self) -> std::sync::MutexGuard<'_, Option<Box<dyn Any + Send>>> {
+    fn slot(&self) -> std::sync::MutexGuard<'_, Slot> {
         self.slot.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f` for `seat` (default: the actor) with the GIL released:
+    /// the bot leaves its slot while it thinks, and comes back whatever
+    /// the result.
+    fn think<T: Send>(
+        &self,
+        py: Python<'_>,
+        game: &Game,
+        seat: Option<i64>,
+        f: impl FnOnce(&dyn DynGame, &mut Slot, &str, u64, usize) -> Result<T, String> + Send,
+    ) -> PyResult<T> {
+        let seat = match seat {
+            Some(s) => game.seat(s)?,
+            None => game
+                .inner
+                .actor()
+                .ok_or_else(|| IllegalAction::new_err("the game is over"))?,
+        };
+        let mut bot = self.slot().take();
+        let inner = &*game.inner;
+        let (spec, seed) = (self.spec.as_str(), self.seed);
+        let result = py.detach(|| f(inner, &mut bot, spec, seed, seat));
+        *self.slot() = bot;
+        result.map_err(IllegalAction::new_err)
     }
 }
 
@@ -521,21 +549,9 @@ impl Bot {
     /// actor), from that seat's view only.
     #[pyo3(signature = (game, seat=None))]
     fn act(&self, py: Python<'_>, game: &Game, seat: Option<i64>) -> PyResult<String> {
-        let seat = match seat {
-            Some(s) => game.seat(s)?,
-            None => game
-                .inner
-                .actor()
-                .ok_or_else(|| IllegalAction::new_err("the game is over"))?,
-        };
-        // The bot leaves its slot while it thinks without the GIL, and
-        // comes back whatever the result.
-        let mut bot = self.slot().take();
-        let inner = &game.inner;
-        let (spec, seed) = (self.spec.as_str(), self.seed);
-        let chosen = py.detach(|| inner.bot_choose(&mut bot, spec, seed, seat));
-        *self.slot() = bot;
-        chosen.map_err(IllegalAction::new_err)
+        self.think(py, game, seat, |inner, bot, spec, seed, seat| {
+            inner.bot_choose(bot, spec, seed, seat)
+        })
     }
 
     /// The bot's value of each legal action for `seat`, best first, as
@@ -547,19 +563,9 @@ impl Bot {
         game: &Game,
         seat: Option<i64>,
     ) -> PyResult<Option<Vec<table::Valued>>> {
-        let seat = match seat {
-            Some(s) => game.seat(s)?,
-            None => game
-                .inner
-                .actor()
-                .ok_or_else(|| IllegalAction::new_err("the game is over"))?,
-        };
-        let mut bot = self.slot().take();
-        let inner = &game.inner;
-        let (spec, seed) = (self.spec.as_str(), self.seed);
-        let list = py.detach(|| inner.bot_evaluate(&mut bot, spec, seed, seat));
-        *self.slot() = bot;
-        let mut list = list.map_err(IllegalAction::new_err)?;
+        let mut list = self.think(py, game, seat, |inner, bot, spec, seed, seat| {
+            inner.bot_evaluate(bot, spec, seed, seat)
+        })?;
         if let Some(list) = list.as_mut() {
             list.sort_by(|a, b| b.1.total_cmp(&a.1));
         }
