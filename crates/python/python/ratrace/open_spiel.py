@@ -11,8 +11,11 @@ Game parameters (all optional):
 - ``players``: the number of seats (Big Cheese 3-6, default 4; Dalmuti
   3-13, default 5).
 - ``options``: the rules options as ``"key=value,key=value"`` text, as
-  ``ratrace.Game`` takes them. For Dalmuti, ``hands`` defaults to 1 here
-  (one hand, not the engine's 20-hand session) unless the text sets it.
+  ``ratrace.Game`` takes them; ``key:value`` pairs separated by spaces or
+  semicolons also do, for pyspiel's string form, which cannot hold ``=``
+  or ``,`` in a value: ``"python_ratrace_bigcheese(options=chips:5 dice:d6)"``.
+  For Dalmuti, ``hands`` defaults to 1 here (one hand, not the engine's
+  20-hand session) unless the options set it.
 - ``seed``: seeds the game's own generator (Python ``random.Random``);
   each new initial state takes the next 64-bit number from it as its
   ``ratrace.Game`` seed, which fixes every shuffle and die of that
@@ -61,13 +64,21 @@ _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def _options_text(name: str, options: str) -> str:
-    """The options for ``ratrace.Game``: Dalmuti plays one hand unless told."""
-    options = options.strip()
-    if name == "dalmuti":
-        keys = {p.split("=", 1)[0].strip() for p in options.replace(" ", ",").split(",") if p}
-        if "hands" not in keys:
-            options = f"hands=1,{options}" if options else "hands=1"
-    return options
+    """The options for ``ratrace.Game``: ``key=value`` pairs, or ``key:value``
+    (pyspiel's ``name(param=value)`` strings cannot hold ``=`` or ``,`` in a
+    value), separated by commas, semicolons or spaces. Dalmuti plays one
+    hand unless told."""
+    pairs = []
+    for part in options.replace(";", ",").replace(" ", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "=" not in part and ":" in part:
+            part = part.replace(":", "=", 1)
+        pairs.append(part)
+    if name == "dalmuti" and "hands" not in {p.split("=", 1)[0].strip() for p in pairs}:
+        pairs.insert(0, "hands=1")
+    return ",".join(pairs)
 
 
 def _game_type(name: str) -> pyspiel.GameType:
@@ -235,6 +246,28 @@ class RatraceState(pyspiel.State):
     def is_terminal(self):
         return self._cur == _TERMINAL
 
+    # Called from Python, these three answer without the round trip
+    # through pyspiel's C++ trampoline (which calls back into Python
+    # several times per question); C++ callers get the same answers from
+    # `current_player`, `is_terminal` and `_legal_actions`.
+    def is_chance_node(self):
+        return False  # the dice and shuffles are inside the engine
+
+    def is_player_node(self):
+        return self._cur >= 0
+
+    def legal_actions(self, player=None):
+        cur = self._cur
+        if cur == _TERMINAL:
+            return []
+        if player is not None and player != cur:
+            if player < 0:
+                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+            return []
+        ids = self._g.legal_ids()
+        ids.sort()
+        return ids
+
     def _legal_actions(self, player):
         if player != self._cur:
             return []
@@ -245,12 +278,11 @@ class RatraceState(pyspiel.State):
     def _apply_action(self, action):
         g = self._g
         g.apply_id(action)
-        if g.is_over:
-            self._cur = _TERMINAL
-        elif len(g) >= self._setup.max_actions:
-            self._cur = _TERMINAL  # capped: every return 0
+        actor = g.actor
+        if actor is None or len(g) >= self._setup.max_actions:
+            self._cur = _TERMINAL  # over, or capped (every return 0)
         else:
-            self._cur = g.actor
+            self._cur = actor
 
     def _action_to_string(self, player, action):
         text = self._g.action_text(action)
