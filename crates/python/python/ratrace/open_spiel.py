@@ -111,15 +111,14 @@ class _Setup:
     cap and the generator of seeds. States hold it by reference (a
     clone shares it), so OpenSpiel's deep copy skips it."""
 
-    __slots__ = ("name", "players", "options", "max_actions", "rng", "game")
+    __slots__ = ("name", "players", "options", "max_actions", "rng")
 
-    def __init__(self, name, players, options, max_actions, seed, game):
+    def __init__(self, name, players, options, max_actions, seed):
         self.name = name
         self.players = players
         self.options = options
         self.max_actions = max_actions
         self.rng = random.Random(None if seed < 0 else seed)
-        self.game = game
 
     def __deepcopy__(self, memo):
         return self
@@ -178,7 +177,7 @@ class RatraceGame(pyspiel.Game):
             max_game_length=max_actions,
         )
         super().__init__(game_type, info, params)
-        self._setup = _Setup(name, players, options, max_actions, seed, self)
+        self._setup = _Setup(name, players, options, max_actions, seed)
         self.observation_size = probe.observation_size
 
     def new_initial_state(self):
@@ -301,7 +300,7 @@ class RatraceState(pyspiel.State):
         OpenSpiel passes it). The new state has no OpenSpiel history."""
         seed = int(probability_sampler() * 2.0**53)
         table = self._g.resample(int(player_id), seed)
-        return RatraceState(self._setup.game, self._setup, table)
+        return RatraceState(self.get_game(), self._setup, table)
 
     def __str__(self):
         g = self._g
