@@ -22,7 +22,7 @@ Game parameters (all optional):
   game. The same seed gives the same sequence of games, so runs are
   reproducible. ``-1``: seeded from the operating system. Default 0.
 - ``max_actions``: the length cap (default 20,000, far above what play
-  reaches: about 180 actions for a 5-player hand of Dalmuti, about 500
+  reaches: at most about 180 actions for a 5-player hand of Dalmuti, 500
   for a 6-player game of Big Cheese). A game that reaches it ends there,
   every return 0, as ratrace's runners cap games (ruling B17). It is the
   game's ``max_game_length``.
