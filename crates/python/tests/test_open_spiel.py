@@ -147,6 +147,12 @@ def test_the_length_cap_ends_a_game_with_zero_returns():
     assert not state.table.is_over
     assert state.returns() == [0.0] * game.num_players()
     assert state.legal_actions() == []
+    # A world resampled near the cap is capped at the same count.
+    state = play_random(game.new_initial_state(), random.Random(5), limit=8)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    world = state.resample_from_infostate(state.current_player(), sampler)
+    assert len(play_random(world, random.Random(6)).table) == 0  # no record of its own
+    assert world.is_terminal() and world.returns() == [0.0] * game.num_players()
 
 
 def test_the_current_player_is_the_real_actor_during_the_secret_revolution():

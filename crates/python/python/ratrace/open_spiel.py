@@ -212,23 +212,25 @@ class RatraceState(pyspiel.State):
 
     Its Python attributes are what OpenSpiel copies on ``clone()``: the
     shared setup, the seed, the game (``Game.__deepcopy__`` clones it in
-    Rust) and the cached actor."""
+    Rust), the cached actor and the number of actions played (which the
+    length cap counts, in resampled worlds too)."""
 
-    def __init__(self, game, setup=None, table=None):
+    def __init__(self, game, setup=None, table=None, played=0):
         super().__init__(game)
         self._setup = setup if setup is not None else game._setup
         self._seed = _Seed(self._setup)
         if table is not None:
-            self._set_table(table)
+            self._set_table(table, played)
 
-    def _set_table(self, table):
+    def _set_table(self, table, played=0):
         self._g = table
         self._seed = None
-        self._cur = _TERMINAL if table.is_over else table.actor
+        self._n = played
+        self._cur = _TERMINAL if table.is_over or played >= self._setup.max_actions else table.actor
 
     def __getattr__(self, attr):
-        # `_g` and `_cur` are made on first use (see `_Seed`).
-        if attr in ("_g", "_cur") and "_seed" in self.__dict__ and self._seed is not None:
+        # `_g`, `_cur` and `_n` are made on first use (see `_Seed`).
+        if attr in ("_g", "_cur", "_n") and "_seed" in self.__dict__ and self._seed is not None:
             s = self._setup
             self._set_table(Game(s.name, s.players, s.options, self._seed.get()))
             return self.__dict__[attr]
@@ -277,8 +279,9 @@ class RatraceState(pyspiel.State):
     def _apply_action(self, action):
         g = self._g
         g.apply_id(action)
+        self._n += 1
         actor = g.actor
-        if actor is None or len(g) >= self._setup.max_actions:
+        if actor is None or self._n >= self._setup.max_actions:
             self._cur = _TERMINAL  # over, or capped (every return 0)
         else:
             self._cur = actor
@@ -300,7 +303,7 @@ class RatraceState(pyspiel.State):
         OpenSpiel passes it). The new state has no OpenSpiel history."""
         seed = int(probability_sampler() * 2.0**53)
         table = self._g.resample(int(player_id), seed)
-        return RatraceState(self.get_game(), self._setup, table)
+        return RatraceState(self.get_game(), self._setup, table, self._n)
 
     def __str__(self):
         g = self._g
