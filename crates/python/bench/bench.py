@@ -11,7 +11,9 @@ Measures, in one run:
   ``pygame``), else a non-card classic one, else none;
 - ``ratrace.VectorEnv`` with 1,024 tables in self-play, random legal actions
   drawn in numpy from the masks: table-steps per second of ``step`` alone
-  and of the whole loop (the draw included), threads=1 and threads=2;
+  and of the whole loop (the draw included), threads=1 and threads=2, and
+  the rate the numpy draw alone would allow (``num_envs x num_actions``
+  random floats per step: the whole loop's limit when it is the slower);
 - Gymnasium ``ratrace/Dalmuti-v0`` and ``ratrace/BigCheese-v0`` with
   ``heuristic`` opponents: learner steps per second with random legal
   actions (from ``info["action_mask"]``), through ``gymnasium.make`` (its
@@ -108,6 +110,7 @@ def vector_rows(seconds: float):
             label = f"VectorEnv {game}, 1024 tables, threads={threads}"
             rows.append(("Vector", label + ": step()", steps / in_step, "table-steps/s", GOALS["vector"]))
             rows.append(("Vector", label + ": whole loop", steps / total, "table-steps/s", GOALS["vector"]))
+            rows.append(("Vector", label + ": the draw alone", steps / (total - in_step), "table-steps/s", None))
     return rows
 
 
