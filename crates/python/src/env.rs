@@ -69,6 +69,12 @@ impl VectorEnv {
 
 /// Reads a list or array of ints as `i64`s.
 fn ints(py: Python<'_>, values: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    // The common case, a contiguous int64 array, is read as it is.
+    if let Ok(buffer) = PyBuffer::<i64>::get(values) {
+        if buffer.is_c_contiguous() {
+            return buffer.to_vec(py);
+        }
+    }
     let array = py
         .import("numpy")?
         .call_method1("ascontiguousarray", (values, "int64"))

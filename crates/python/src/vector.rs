@@ -490,14 +490,21 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
                 job.run(shared)?;
             }
         } else {
+            // The calling thread steps the last chunk itself: one thread
+            // fewer to spawn at every step.
+            let mut jobs: Vec<_> = jobs.collect();
+            let last = jobs.pop();
             std::thread::scope(|scope| {
                 let handles: Vec<_> = jobs
+                    .into_iter()
                     .map(|job| scope.spawn(move || job.run(shared)))
                     .collect();
+                let mine = last.map_or(Ok(()), |job| job.run(shared));
                 handles
                     .into_iter()
                     .map(|h| h.join().unwrap_or_else(|_| Err("a worker failed".into())))
-                    .collect::<Result<Vec<()>, String>>()
+                    .collect::<Result<Vec<()>, String>>()?;
+                mine
             })?;
         }
         for (i, e) in ends.iter().enumerate() {

@@ -62,42 +62,56 @@ class RatraceEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self._vec.num_actions)
         self._actions = np.zeros(1, dtype=np.int64)
         self._over = True
+        # The vector env refreshes these arrays in place: read them through
+        # views made once rather than through its getters at every step.
+        self._obs = self._vec.observations[0]
+        self._mask = self._vec.action_masks[0]
+        self._rewards = self._vec.rewards[0]
+        self._terminated = self._vec.terminated
+        self._truncated = self._vec.truncated
+        self._n_actions = self._vec.num_actions
+        self._seat = int(self._vec.seats[0])
 
     @property
     def seat(self) -> int:
         """The learner's seat this episode."""
-        return int(self._vec.seats[0])
+        return self._seat
 
     def _info(self):
-        return {"action_mask": self._vec.action_masks[0].copy(), "seat": self.seat}
+        return {"action_mask": self._mask.copy(), "seat": self._seat}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as booleans (for maskable policies)."""
-        return self._vec.action_masks[0].astype(bool)
+        return self._mask.astype(bool)
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         if self._random_seat:
             self._vec.set_seat(0, int(self.np_random.integers(self.players)))
         self._vec.reset([int(self.np_random.integers(2**63))])
+        self._seat = int(self._vec.seats[0])
         self._over = False
-        return self._vec.observations[0].copy(), self._info()
+        return self._obs.copy(), self._info()
 
     def step(self, action):
-        vec = self._vec
         action = int(action)
-        if not (0 <= action < vec.num_actions) or not vec.action_masks[0, action]:
+        if not (0 <= action < self._n_actions) or not self._mask[action]:
             self._over = True
             info = self._info()
             info["illegal_action"] = True
-            return vec.observations[0].copy(), self.illegal_reward, True, False, info
+            return self._obs.copy(), self.illegal_reward, True, False, info
         self._actions[0] = action
-        vec.step(self._actions)
-        terminated, truncated = bool(vec.terminated[0]), bool(vec.truncated[0])
-        reward = float(vec.rewards[0, self.seat])
+        self._vec.step(self._actions)
+        reward = float(self._rewards[self._seat])
         if self.render_mode == "human":
             print(self.render())
-        return vec.observations[0].copy(), reward, terminated, truncated, self._info()
+        return (
+            self._obs.copy(),
+            reward,
+            bool(self._terminated[0]),
+            bool(self._truncated[0]),
+            {"action_mask": self._mask.copy(), "seat": self._seat},
+        )
 
     def render(self):
         if self.render_mode is None:

@@ -106,13 +106,15 @@ class RatraceAECEnv(AECEnv):
             for a, r in zip(self.agents, returns):
                 self.rewards[a] = r
                 self.terminations[a] = True
+            self._accumulate_rewards()
         elif len(game) >= self._max_actions:
             for a in self.agents:
                 self.truncations[a] = True
+            self._accumulate_rewards()
         else:
+            # Rewards are all 0 until the end: nothing to accumulate.
             self.agent_selection = self.agents[game.actor]
             game.action_mask(self._mask)
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -129,7 +131,68 @@ class RatraceAECEnv(AECEnv):
         pass
 
 
+class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with the same checks, minus
+    its cost: the stock wrapper reaches every attribute of the env through
+    two ``__getattr__`` calls, about ten times a turn (``last()`` alone
+    reads five). Here the attributes a loop reads each turn are properties
+    and ``last()`` runs on the env itself, each behind the same "before
+    reset" check."""
+
+    def _check(self, name):
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return self.env
+
+    @property
+    def agents(self):
+        if self._has_reset:
+            return self.env.agents
+        raise AttributeError("agents cannot be accessed before reset")
+
+    @property
+    def num_agents(self):
+        return len(self._check("num_agents").agents)
+
+    @property
+    def agent_selection(self):
+        if self._has_reset:
+            return self.env.agent_selection
+        raise AttributeError("agent_selection cannot be accessed before reset")
+
+    @property
+    def rewards(self):
+        if self._has_reset:
+            return self.env.rewards
+        raise AttributeError("rewards cannot be accessed before reset")
+
+    @property
+    def terminations(self):
+        if self._has_reset:
+            return self.env.terminations
+        raise AttributeError("terminations cannot be accessed before reset")
+
+    @property
+    def truncations(self):
+        if self._has_reset:
+            return self.env.truncations
+        raise AttributeError("truncations cannot be accessed before reset")
+
+    @property
+    def infos(self):
+        if self._has_reset:
+            return self.env.infos
+        raise AttributeError("infos cannot be accessed before reset")
+
+    @property
+    def _cumulative_rewards(self):
+        return self.env._cumulative_rewards
+
+    def last(self, observe: bool = True):
+        return self._check("agent_selection").last(observe)
+
+
 def make_env(game: str, **kwargs):
     """The wrapped environment, as PettingZoo's ``env()`` functions give:
     order enforced (no step before reset, no peeking at attributes)."""
-    return wrappers.OrderEnforcingWrapper(RatraceAECEnv(game, **kwargs))
+    return _OrderEnforcingWrapper(RatraceAECEnv(game, **kwargs))

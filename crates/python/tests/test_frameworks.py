@@ -1,0 +1,80 @@
+"""The PettingZoo and Gymnasium environments pass their frameworks' checks
+(kept here since the speed work in _aec.py and gym.py replaced the stock
+order-enforcing wrapper's attribute hops and the per-step array reads)."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+pettingzoo = pytest.importorskip("pettingzoo")
+gymnasium = pytest.importorskip("gymnasium")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from ratrace.pettingzoo import bigcheese_v0, dalmuti_v0  # noqa: E402
+
+
+@pytest.mark.parametrize("module", [dalmuti_v0, bigcheese_v0])
+def test_pettingzoo_api_and_seed_tests_pass(module):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(module.env(), num_cycles=200)
+        seed_test(module.env, num_cycles=50)
+
+
+@pytest.mark.parametrize("name", ["agents", "num_agents", "agent_selection", "rewards", "terminations", "truncations", "infos"])
+def test_pettingzoo_attributes_before_reset_raise(name):
+    env = dalmuti_v0.env()
+    with pytest.raises(AttributeError, match="before reset"):
+        getattr(env, name)
+    env.reset(seed=1)
+    getattr(env, name)
+
+
+def test_pettingzoo_last_matches_the_raw_env():
+    env = dalmuti_v0.env()
+    with pytest.raises(AttributeError):
+        env.last()
+    env.reset(seed=2)
+    for agent in env.agent_iter(2000):
+        obs, reward, term, trunc, info = env.last()
+        assert agent == env.unwrapped.agent_selection
+        raw = env.unwrapped.last()
+        assert np.array_equal(obs["observation"], raw[0]["observation"])
+        assert np.array_equal(obs["action_mask"], raw[0]["action_mask"])
+        assert (reward, term, trunc) == raw[1:4]
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert sum(env.unwrapped._cumulative_rewards.values()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("env_id", ["ratrace/Dalmuti-v0", "ratrace/BigCheese-v0"])
+@pytest.mark.parametrize("seat", [0, None])
+def test_gymnasium_check_env_and_a_game(env_id, seat):
+    env = gymnasium.make(env_id, opponents="heuristic", seat=seat)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped, skip_render_check=True)
+    obs, info = env.reset(seed=7)
+    assert info["seat"] == env.unwrapped.seat == int(env.unwrapped._vec.seats[0])
+    total = 0.0
+    for _ in range(10_000):
+        legal = np.flatnonzero(info["action_mask"])
+        assert np.array_equal(env.unwrapped.action_masks(), info["action_mask"].astype(bool))
+        obs, reward, terminated, truncated, info = env.step(int(legal[0]))
+        total += reward
+        if terminated or truncated:
+            break
+    assert terminated
+    inner = env.unwrapped
+    assert total == pytest.approx(float(inner._vec.rewards[0, inner.seat]))
+    assert total != 0.0
+    # The arrays handed out are copies: stepping on does not change them.
+    last, kept = obs, obs.copy()
+    obs, info = env.reset(seed=8)
+    assert np.array_equal(last, kept)
+    # An illegal action ends the episode with illegal_reward, nothing played.
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
