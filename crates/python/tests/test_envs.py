@@ -1,6 +1,6 @@
 """The environments: PettingZoo AEC (its api_test, seed_test and
-performance_benchmark), Gymnasium (check_env, registration, illegal
-actions), and the batched VectorEnv (arrays equal to a Game's, determinism,
+performance_benchmark), Gymnasium (registration, determinism, illegal
+actions; check_env is in test_frameworks.py), and the batched VectorEnv (arrays equal to a Game's, determinism,
 bad input refused without moving any table, bots, truncation)."""
 
 import numpy as np
@@ -73,15 +73,6 @@ def test_pettingzoo_only_the_actor_has_a_mask():
 
 
 # ---------------------------------------------------------------- Gymnasium
-
-
-@pytest.mark.parametrize("env_id", ["ratrace/Dalmuti-v0", "ratrace/BigCheese-v0"])
-def test_gymnasium_check_env(env_id):
-    import gymnasium
-    from gymnasium.utils.env_checker import check_env
-
-    env = gymnasium.make(env_id, players=4, opponents="heuristic")
-    check_env(env.unwrapped, skip_render_check=True)
 
 
 def test_gymnasium_episode_against_bots_and_illegal_actions():
