@@ -111,6 +111,14 @@ def vector_rows(seconds: float):
             rows.append(("Vector", label + ": step()", steps / in_step, "table-steps/s", GOALS["vector"]))
             rows.append(("Vector", label + ": whole loop", steps / total, "table-steps/s", GOALS["vector"]))
             rows.append(("Vector", label + ": the draw alone", steps / (total - in_step), "table-steps/s", None))
+            # The same with the random legal actions drawn in Rust.
+            steps = 0
+            start = time.perf_counter()
+            while time.perf_counter() - start <= seconds:
+                env.step(env.sample_actions())
+                steps += env.num_envs
+            total = time.perf_counter() - start
+            rows.append(("Vector", label + ": loop with sample_actions()", steps / total, "table-steps/s", GOALS["vector"]))
     return rows
 
 

@@ -174,6 +174,16 @@ impl VectorEnv {
         self.refresh(py)
     }
 
+    /// A uniformly random legal action id for every table (-1 where there
+    /// is no decision), drawn in Rust from a generator seeded by the env's
+    /// `seed`: exploration and baselines without a numpy draw per action.
+    fn sample_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut inner = self.inner();
+        let mut out = vec![0i64; inner.num_envs()];
+        inner.sample_actions(&mut out);
+        crate::fill(py, None, &out, "int64", None)
+    }
+
     /// Seats the learner of table `table` at `seat` from its next deal.
     fn set_seat(&mut self, py: Python<'_>, table: usize, seat: usize) -> PyResult<()> {
         self.inner()

@@ -81,6 +81,8 @@ pub(crate) struct Vector<G: Game> {
     pub(crate) truncated: Vec<u8>,
     pub(crate) to_move: Vec<i64>,
     pub(crate) seats: Vec<i64>,
+    /// Draws `sample_actions` makes (seeded from the env's seed).
+    rng: rand::rngs::SmallRng,
 }
 
 /// What the Python class needs of a vector env, without naming the game.
@@ -92,6 +94,9 @@ pub(crate) trait DynVector: Send {
     fn reset(&mut self, seeds: &[u64]) -> Result<(), String>;
     fn step(&mut self, actions: &[i64]) -> Result<(), String>;
     fn set_seat(&mut self, lane: usize, seat: usize) -> Result<(), String>;
+    /// A uniformly random legal action id per table (-1 where Python has
+    /// no decision), from the legal lists the last step kept.
+    fn sample_actions(&mut self, out: &mut [i64]);
     fn render(&self, lane: usize, seat: Option<usize>) -> Result<String, String>;
     fn arrays(&self) -> Arrays<'_>;
 }
@@ -372,6 +377,7 @@ impl<G: Tensor + Roster> Vector<G> {
             shared,
             lanes,
             threads: threads.clamp(1, 64),
+            rng: rand::SeedableRng::seed_from_u64(analysis::derive_seed(seed, u64::MAX)),
         };
         v.rewrite();
         Ok(v)
@@ -512,6 +518,17 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
             self.truncated[i] = u8::from(e.truncated);
         }
         Ok(())
+    }
+
+    fn sample_actions(&mut self, out: &mut [i64]) {
+        use rand::Rng;
+        for ((lane, o), &moving) in self.lanes.iter().zip(out.iter_mut()).zip(&self.to_move) {
+            *o = if moving < 0 || lane.ids.is_empty() {
+                -1
+            } else {
+                i64::from(lane.ids[self.rng.random_range(0..lane.ids.len())])
+            };
+        }
     }
 
     fn set_seat(&mut self, lane: usize, seat: usize) -> Result<(), String> {

@@ -212,3 +212,22 @@ def test_vector_env_truncates_at_the_length_cap():
     # and dealt again
     env.step(env.action_masks.argmax(1))
     assert not env.truncated.any()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_vector_env_samples_legal_actions_reproducibly(name):
+    def run():
+        env = ratrace.VectorEnv(name, 32, players=4, seed=5, opponents=None)
+        seen = []
+        for _ in range(200):
+            actions = env.sample_actions()
+            assert actions.dtype == np.int64 and actions.shape == (32,)
+            rows = np.arange(32)
+            assert (env.action_masks[rows, actions] == 1).all()
+            seen.append(actions.copy())
+            env.step(actions)
+        return np.array(seen)
+
+    a, b = run(), run()
+    assert np.array_equal(a, b)
+    assert len(np.unique(a)) > 10
