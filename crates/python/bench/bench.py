@@ -7,13 +7,15 @@ Measures, in one run:
 - PettingZoo: ``pettingzoo.test.performance_benchmark`` (random legal
   actions, 5 s each, fixed by PettingZoo) on ``dalmuti_v0.env()`` and
   ``bigcheese_v0.env()``, and on a PettingZoo classic env as a baseline:
-  the first of its card games that runs here (most need ``rlcard`` or
-  ``pygame``), else a non-card classic one, else none;
+  the first of its card games that runs here (they need ``pip install
+  pygame rlcard``, which the test environment leaves out), else a non-card
+  classic one, else none;
 - ``ratrace.VectorEnv`` with 1,024 tables in self-play, random legal actions
   drawn in numpy from the masks: table-steps per second of ``step`` alone
   and of the whole loop (the draw included), threads=1 and threads=2, and
   the rate the numpy draw alone would allow (``num_envs x num_actions``
-  random floats per step: the whole loop's limit when it is the slower);
+  random floats per step: the whole loop's limit when it is the slower),
+  and the loop with the actions drawn in Rust (``sample_actions``);
 - Gymnasium ``ratrace/Dalmuti-v0`` and ``ratrace/BigCheese-v0`` with
   ``heuristic`` opponents: learner steps per second with random legal
   actions (from ``info["action_mask"]``), through ``gymnasium.make`` (its
