@@ -230,6 +230,9 @@ async fn updates_build_the_same_state_as_a_resync() {
                         }
                         if v["type"] == "state" {
                             built = v;
+                        } else if v["type"] == "presence" {
+                            // Who is connected may change meanwhile too.
+                            built["seats"] = v["seats"].clone();
                         }
                     };
                     for k in [
