@@ -203,6 +203,10 @@ impl Tensor for Dalmuti {
         MARKET_BASE + 14 * (slots(options, players) - 1)
     }
 
+    fn max_players(options: &Options, players: usize) -> usize {
+        slots(options, players)
+    }
+
     fn obs_len(options: &Options, players: usize) -> usize {
         let s = slots(options, players);
         GLOBAL + s * (31 + s)

@@ -31,6 +31,14 @@ pub trait Tensor: Game {
     /// player count.
     fn obs_len(options: &Self::Options, players: usize) -> usize;
 
+    /// The most seats a game started with these options and `players`
+    /// can reach (Dalmuti sessions grow by their joins, D13): how many
+    /// agents an environment must provide for.
+    fn max_players(options: &Self::Options, players: usize) -> usize {
+        let _ = options;
+        players
+    }
+
     /// The id of `action` in this game's action space: `Some` (and below
     /// [`Tensor::num_actions`]) for every action that is legal in some
     /// state of this game; `None` for an action no state of it allows

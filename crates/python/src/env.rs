@@ -34,7 +34,7 @@ struct Out {
 /// seat=0, seed=0, threads=None, autoreset=True, max_actions=100_000)`.
 /// Arrays, refreshed in place by `reset` and `step`:
 /// `observations` (N, observation_size) float32, `action_masks`
-/// (N, num_actions) int8, `rewards` (N, players) float32 (each seat's
+/// (N, num_actions) int8, `rewards` (N, max_players) float32 (each seat's
 /// return on the step an episode ends, else 0), `terminated` and
 /// `truncated` (N,) bool, `to_move` (N,) int64 (the seat whose decision
 /// the observation and mask are for; -1 when none), `seats` (N,) int64
@@ -121,7 +121,7 @@ impl VectorEnv {
                 )
             })
             .map_err(SetupError::new_err)?;
-        let (n, p) = (inner.num_envs(), inner.players());
+        let (n, p) = (inner.num_envs(), inner.max_players());
         let observations = zeros(py, (n, inner.obs_len()), "float32")?;
         let action_masks = zeros(py, (n, inner.num_actions()), "int8")?;
         let rewards = zeros(py, (n, p), "float32")?;
@@ -207,10 +207,17 @@ impl VectorEnv {
         self.inner().num_envs()
     }
 
-    /// Seats per table.
+    /// Seats per table at the start.
     #[getter]
     fn players(&self) -> usize {
         self.inner().players()
+    }
+
+    /// The most seats a table can reach (Dalmuti joins, D13): the width
+    /// of `rewards`.
+    #[getter]
+    fn max_players(&self) -> usize {
+        self.inner().max_players()
     }
 
     /// The length of one observation.

@@ -318,6 +318,13 @@ impl Game {
         self.inner.obs_len()
     }
 
+    /// The most seats this game can reach: `players` at the start, more
+    /// when Dalmuti newcomers join between hands (D13).
+    #[getter]
+    fn max_players(&self) -> usize {
+        self.inner.max_players()
+    }
+
     /// The actor's legal actions, as ids.
     fn legal_ids(&self) -> Vec<usize> {
         self.inner.legal_ids()

@@ -69,6 +69,8 @@ pub(crate) trait DynGame: Send + Sync {
     fn num_actions(&self) -> usize;
     /// The observation's length ([`Tensor::obs_len`]).
     fn obs_len(&self) -> usize;
+    /// The most seats this game can reach ([`Tensor::max_players`]).
+    fn max_players(&self) -> usize;
     /// The actor's legal actions as ids.
     fn legal_ids(&self) -> Vec<usize>;
     /// The text of the action with this id, if it names one.
@@ -233,6 +235,10 @@ impl<G: Roster + Tensor> DynGame for Table<G> {
 
     fn obs_len(&self) -> usize {
         G::obs_len(self.game.options(), self.record.players)
+    }
+
+    fn max_players(&self) -> usize {
+        G::max_players(self.game.options(), self.record.players)
     }
 
     fn legal_ids(&self) -> Vec<usize> {

@@ -62,6 +62,9 @@ pub(crate) struct Config {
 struct Shared<G: Game> {
     options: G::Options,
     players: usize,
+    /// The most seats a table can reach (Dalmuti joins, D13): the
+    /// rewards' width.
+    seats: usize,
     obs_len: usize,
     num_actions: usize,
     opponents: Option<String>,
@@ -89,6 +92,7 @@ pub(crate) struct Vector<G: Game> {
 pub(crate) trait DynVector: Send {
     fn num_envs(&self) -> usize;
     fn players(&self) -> usize;
+    fn max_players(&self) -> usize;
     fn obs_len(&self) -> usize;
     fn num_actions(&self) -> usize;
     fn reset(&mut self, seeds: &[u64]) -> Result<(), String>;
@@ -113,9 +117,10 @@ pub(crate) struct Arrays<'a> {
 }
 
 /// Seat `seat`'s return from a finished game (see `Game.returns`).
-fn returns_into(outcome: Option<&game::Outcome>, players: usize, out: &mut [f32]) {
+fn returns_into(outcome: Option<&game::Outcome>, out: &mut [f32]) {
     out.fill(0.0);
-    if let Some(o) = outcome.filter(|o| !o.capped && players > 1) {
+    if let Some(o) = outcome.filter(|o| !o.capped && o.places.len() > 1) {
+        let players = o.places.len();
         for (r, &p) in out.iter_mut().zip(&o.places) {
             *r = 1.0 - 2.0 * (f32::from(p) - 1.0) / (players as f32 - 1.0);
         }
@@ -149,7 +154,7 @@ impl<G: Tensor + Roster> Lane<G> {
         let Some(spec) = &shared.opponents else {
             return Ok(());
         };
-        self.bots.resize_with(shared.players, || None);
+        self.bots.resize_with(shared.seats, || None);
         for (s, slot) in self.bots.iter_mut().enumerate() {
             let bot_seed = analysis::derive_seed(seed, s as u64);
             if s == self.seat {
@@ -280,7 +285,7 @@ impl<G: Tensor + Roster> Lane<G> {
         self.settle(shared, false)?;
         *ended = self.ended(shared).unwrap_or_default();
         if ended.terminated || ended.truncated {
-            returns_into(self.game.outcome().as_ref(), shared.players, rewards);
+            returns_into(self.game.outcome().as_ref(), rewards);
             if ended.truncated {
                 rewards.fill(0.0);
             }
@@ -311,7 +316,7 @@ struct Chunk<'a, G: Game> {
 
 impl<G: Tensor + Roster> Chunk<'_, G> {
     fn run(self, shared: &Shared<G>) -> Result<(), String> {
-        let (o, a, p) = (shared.obs_len, shared.num_actions, shared.players);
+        let (o, a, p) = (shared.obs_len, shared.num_actions, shared.seats);
         for (j, lane) in self.lanes.iter_mut().enumerate() {
             lane.step(
                 shared,
@@ -355,6 +360,7 @@ impl<G: Tensor + Roster> Vector<G> {
         // Probe the setup once, with its own error.
         G::new_seeded(&options, players, &Seed::Legacy(seed)).map_err(|e| e.to_string())?;
         let shared = Shared {
+            seats: G::max_players(&options, players),
             obs_len: G::obs_len(&options, players),
             num_actions: G::num_actions(&options, players),
             options,
@@ -369,7 +375,7 @@ impl<G: Tensor + Roster> Vector<G> {
         let mut v = Vector {
             obs: vec![0.0; num_envs * shared.obs_len],
             mask: vec![0; num_envs * shared.num_actions],
-            rewards: vec![0.0; num_envs * players],
+            rewards: vec![0.0; num_envs * shared.seats],
             terminated: vec![0; num_envs],
             truncated: vec![0; num_envs],
             to_move: vec![0; num_envs],
@@ -405,6 +411,10 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
 
     fn players(&self) -> usize {
         self.shared.players
+    }
+
+    fn max_players(&self) -> usize {
+        self.shared.seats
     }
 
     fn obs_len(&self) -> usize {
@@ -468,7 +478,7 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
             }
         }
         let shared = &self.shared;
-        let (o, p) = (shared.obs_len, shared.players);
+        let (o, p) = (shared.obs_len, shared.seats);
         let per = n.div_ceil(self.threads);
         let mut ends = vec![Ended::default(); n];
         let jobs = self
@@ -553,7 +563,7 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
             .get(lane)
             .ok_or_else(|| format!("table {lane} does not exist"))?;
         Ok(match seat {
-            Some(s) if s < self.shared.players => l.game.view(Seat::new(s)).to_string(),
+            Some(s) if s < l.game.players() => l.game.view(Seat::new(s)).to_string(),
             Some(s) => return Err(format!("seat {s} does not exist")),
             None => l.game.public_view().to_string(),
         })

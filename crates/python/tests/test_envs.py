@@ -231,3 +231,31 @@ def test_vector_env_samples_legal_actions_reproducibly(name):
     a, b = run(), run()
     assert np.array_equal(a, b)
     assert len(np.unique(a)) > 10
+
+
+def test_newcomers_join_the_pettingzoo_env_and_the_vector_env():
+    from pettingzoo.test import api_test
+
+    from ratrace.pettingzoo import dalmuti_v0
+
+    options = {"joins": "2,3", "hands": 3}
+    env = dalmuti_v0.env(players=4, options=options)
+    assert len(env.possible_agents) == 6
+    env.reset(seed=1)
+    assert len(env.agents) == 4
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter(100_000):
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert env.unwrapped.game.players == 6
+    api_test(dalmuti_v0.env(players=4, options=options), num_cycles=300, verbose_progress=False)
+
+    vec = ratrace.VectorEnv("dalmuti", 8, players=4, options=options, opponents="random", seed=1)
+    assert vec.players == 4 and vec.max_players == 6 and vec.rewards.shape == (8, 6)
+    ends = 0
+    for _ in range(2000):
+        vec.step(vec.sample_actions())
+        done = vec.terminated
+        ends += int(done.sum())
+        assert (vec.rewards[done].max(axis=1) == 1.0).all()
+    assert ends > 0

@@ -73,6 +73,8 @@ def test_bad_parameters_are_refused():
         pyspiel.load_game("python_ratrace_bigcheese", {"players": 8})
     with pytest.raises(Exception):
         pyspiel.load_game("python_ratrace_dalmuti", {"options": "no_such_option=1"})
+    with pytest.raises(Exception, match="fixed number of players"):
+        pyspiel.load_game("python_ratrace_dalmuti", {"players": 4, "options": "joins=2"})
 
 
 @pytest.mark.parametrize("name", NAMES)

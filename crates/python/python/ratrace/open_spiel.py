@@ -167,6 +167,11 @@ class RatraceGame(pyspiel.Game):
         if max_actions < 1:
             raise ValueError("max_actions must be at least 1")
         probe = Game(name, players, options, 0)  # refuses bad players or options
+        if probe.max_players != players:
+            raise ValueError(
+                "an OpenSpiel game has a fixed number of players: Dalmuti's joins "
+                "(D13) are not offered here (use the PettingZoo or vector env)"
+            )
         info = pyspiel.GameInfo(
             num_distinct_actions=probe.num_actions,
             max_chance_outcomes=0,

@@ -46,7 +46,9 @@ class RatraceAECEnv(AECEnv):
         self.metadata = dict(self.metadata, name=f"{game}_v0")
         self.render_mode = render_mode
         n_obs, n_act = probe.observation_size, probe.num_actions
-        self.possible_agents = [f"player_{i}" for i in range(self._players)]
+        # Dalmuti newcomers join between hands (D13): they are possible
+        # agents from the start and join `agents` when they are seated.
+        self.possible_agents = [f"player_{i}" for i in range(probe.max_players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_spaces = {
             a: spaces.Dict(
@@ -78,7 +80,7 @@ class RatraceAECEnv(AECEnv):
             options=self._options,
             seed=self._seeds.getrandbits(64),
         )
-        self.agents = self.possible_agents[:]
+        self.agents = self.possible_agents[: self._players]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
@@ -100,6 +102,8 @@ class RatraceAECEnv(AECEnv):
             return
         game = self.game
         game.apply_id(int(action))
+        if game.players > len(self.agents):
+            self._seat_newcomers(game.players)
         self._cumulative_rewards[agent] = 0.0
         if game.is_over:
             returns = game.returns()
@@ -117,6 +121,15 @@ class RatraceAECEnv(AECEnv):
             game.action_mask(self._mask)
         if self.render_mode == "human":
             self.render()
+
+    def _seat_newcomers(self, players):
+        for agent in self.possible_agents[len(self.agents) : players]:
+            self.agents.append(agent)
+            self.rewards[agent] = 0.0
+            self._cumulative_rewards[agent] = 0.0
+            self.terminations[agent] = False
+            self.truncations[agent] = False
+            self.infos[agent] = {}
 
     def render(self):
         if self.render_mode is None:
