@@ -91,6 +91,8 @@ def test_gymnasium_episode_against_bots_and_illegal_actions():
         steps += 1
         done = term or trunc
     assert steps > 0 and -1.0 <= total <= 1.0
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.step(0)
     # an illegal action ends the episode with the worst reward; no crash
     obs, info = env.reset(seed=4)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])

@@ -94,6 +94,8 @@ class RatraceEnv(gymnasium.Env):
         return self._obs.copy(), self._info()
 
     def step(self, action):
+        if self._over:
+            raise gymnasium.error.ResetNeeded("the episode is over: call reset() first")
         action = int(action)
         if not (0 <= action < self._n_actions) or not self._mask[action]:
             self._over = True
@@ -103,13 +105,15 @@ class RatraceEnv(gymnasium.Env):
         self._actions[0] = action
         self._vec.step(self._actions)
         reward = float(self._rewards[self._seat])
+        terminated, truncated = bool(self._terminated[0]), bool(self._truncated[0])
+        self._over = terminated or truncated
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
         return (
             self._obs.copy(),
             reward,
-            bool(self._terminated[0]),
-            bool(self._truncated[0]),
+            terminated,
+            truncated,
             {"action_mask": self._mask.copy(), "seat": self._seat},
         )
 
