@@ -24,6 +24,13 @@ pub mod tournament;
 
 pub use error::{Error, Result};
 
+/// Worker threads: `requested`, or one per core (at least 1).
+pub fn all_cores_unless(requested: Option<usize>) -> usize {
+    requested
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
 /// The seats at a table of `G`: `players`, or the game's default, checked
 /// against the counts the game allows.
 pub fn players<G: game::Game>(players: Option<usize>) -> Result<usize> {

@@ -685,13 +685,6 @@ fn print_result<T: serde::Serialize + std::fmt::Display>(
     Ok(())
 }
 
-/// `--threads`, or every core when it is not given.
-fn all_cores_unless(threads: Option<usize>) -> usize {
-    threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1)
-}
-
 fn run(cli: Cli) -> Result<bool, Error> {
     match cli.command {
         Command::Play {
@@ -745,7 +738,7 @@ fn run(cli: Cli) -> Result<bool, Error> {
                     bots,
                     options: parse_options::<G>(&options)?,
                     seed,
-                    threads: all_cores_unless(threads),
+                    threads: analysis::all_cores_unless(threads),
                     max_actions,
                     rotate,
                 };
@@ -792,7 +785,7 @@ fn run(cli: Cli) -> Result<bool, Error> {
                     options: parse_options::<G>(&options)?,
                     length,
                     seed,
-                    threads: all_cores_unless(threads),
+                    threads: analysis::all_cores_unless(threads),
                     max_actions,
                     sprt: sprt.map(|s| s.parse()).transpose()?,
                     out,
@@ -827,7 +820,7 @@ fn run(cli: Cli) -> Result<bool, Error> {
             dispatch!(game.as_str(), G => {
                 let cfg = lab::configure::<G>(&game, lab::Args {
                     variants, presets, players: p, options, deals, seed,
-                    threads: all_cores_unless(threads), bots, max_actions, out,
+                    threads: analysis::all_cores_unless(threads), bots, max_actions, out,
                 })?;
                 lab::report::check_out_dir(&cfg.out)?;
                 let report = lab::run(&cfg, &cli::Bar::default())?;
@@ -879,7 +872,7 @@ fn run(cli: Cli) -> Result<bool, Error> {
             field,
             tables,
         } => {
-            let threads = all_cores_unless(threads);
+            let threads = analysis::all_cores_unless(threads);
             let budget = |mut c: analysis::analyze::Config| {
                 if let Some(s) = search {
                     c.search = s;

@@ -53,6 +53,20 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Each seat's return, for learning and search: 1 for first place down
+    /// to -1 for last, linear in the place (tied seats share a place); all
+    /// 0 for a game a length cap stopped (B17), which nobody won.
+    pub fn returns(&self) -> impl Iterator<Item = f64> + '_ {
+        let n = self.places.len();
+        self.places.iter().map(move |&p| {
+            if self.capped || n < 2 {
+                0.0
+            } else {
+                1.0 - 2.0 * (f64::from(p) - 1.0) / (n as f64 - 1.0)
+            }
+        })
+    }
+
     /// Builds an outcome from scores where higher is better: places are
     /// dense ranks by score, and `winners` are the given seats.
     pub fn from_scores(scores: Vec<i64>, winners: Vec<Seat>) -> Outcome {
@@ -495,6 +509,21 @@ pub trait Game: Clone + Debug + Send + Sync + Sized + 'static {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn returns_are_linear_in_the_place_and_zero_when_capped() {
+        let o = Outcome::from_scores(vec![5, 9, 5, 1], vec![Seat::new(1)]);
+        // places 2, 1, 2, 4 of 4 seats
+        let r: Vec<f64> = o.returns().collect();
+        let want = [1.0 / 3.0, 1.0, 1.0 / 3.0, -1.0];
+        assert!(
+            r.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-12),
+            "{r:?}"
+        );
+        let capped = Outcome::capped(vec![5, 9, 5, 1]);
+        assert!(capped.returns().all(|r| r == 0.0));
+        assert_eq!(capped.returns().count(), 4);
+    }
 
     #[test]
     fn places_are_dense_ranks_by_score() {

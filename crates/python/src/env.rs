@@ -101,8 +101,7 @@ impl VectorEnv {
         max_actions: u64,
     ) -> PyResult<VectorEnv> {
         let pairs = options_of(options)?;
-        let threads =
-            threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let threads = analysis::all_cores_unless(threads);
         let inner = py
             .detach(|| {
                 vector::make(

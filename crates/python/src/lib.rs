@@ -54,7 +54,9 @@ fn seed_of(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Seed> {
         return Ok(Seed::Legacy(n));
     }
     if let Ok(text) = seed.extract::<String>() {
-        return table::parse_seed(&text).map_err(SetupError::new_err);
+        return text
+            .parse::<Seed>()
+            .map_err(|e| SetupError::new_err(e.to_string()));
     }
     Err(SetupError::new_err(
         "a seed is a non-negative int below 2**64 or text (64 hex digits)",
@@ -302,7 +304,10 @@ impl Game {
     /// in the place (tied seats share a place); all 0 before the end and
     /// for a game a length cap stopped.
     fn returns(&self) -> Vec<f64> {
-        returns(self.inner.outcome().as_ref(), self.inner.players())
+        match self.inner.outcome() {
+            Some(o) => o.returns().collect(),
+            None => vec![0.0; self.inner.players()],
+        }
     }
 
     /// The size of the fixed action space: ids are `0..num_actions`
@@ -375,11 +380,7 @@ impl Game {
     ) -> PyResult<Bound<'py, PyAny>> {
         let mut data = vec![0u8; self.inner.num_actions()];
         self.inner.write_mask(&mut data);
-        let out = match out.filter(|o| !o.is_none()) {
-            Some(o) => o,
-            None => zeros(py, data.len(), "int8")?,
-        };
-        fill(py, Some(out), &data, "int8", Some("uint8"))
+        fill(py, out, &data, "int8", Some("uint8"))
     }
 
     /// A copy that plays on independently.
@@ -462,18 +463,6 @@ impl Game {
 
     fn __str__(&self) -> String {
         self.inner.view_text(None)
-    }
-}
-
-/// Each seat's return from an outcome: see `Game.returns`.
-fn returns(outcome: Option<&game::Outcome>, players: usize) -> Vec<f64> {
-    match outcome {
-        Some(o) if !o.capped && players > 1 => o
-            .places
-            .iter()
-            .map(|&p| 1.0 - 2.0 * (f64::from(p) - 1.0) / (players as f64 - 1.0))
-            .collect(),
-        _ => vec![0.0; players],
     }
 }
 

@@ -8,25 +8,11 @@
 use crate::{loads, options_of, SetupError};
 use analysis::simulate as sim;
 use analysis::tournament as tour;
-use game::{Game, GameOptions};
+use game::Game;
 use pyo3::prelude::*;
-
-fn cores(threads: Option<usize>) -> usize {
-    threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1)
-}
 
 fn players_of<G: Game>(players: Option<usize>) -> Result<usize, String> {
     analysis::players::<G>(players).map_err(|e| e.to_string())
-}
-
-fn parsed<G: Game>(pairs: &[(String, String)]) -> Result<G::Options, String> {
-    let mut options = G::Options::default();
-    for (k, v) in pairs {
-        options.set(k, v).map_err(|e| e.to_string())?;
-    }
-    Ok(options)
 }
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<String, String> {
@@ -52,7 +38,7 @@ fn simulate<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let pairs = options_of(options)?;
     let bots = bots.unwrap_or_else(|| vec!["random".to_string()]);
-    let threads = cores(threads);
+    let threads = analysis::all_cores_unless(threads);
     let text = py
         .detach(|| {
             registry::dispatch!(game, G => {
@@ -60,7 +46,7 @@ fn simulate<'py>(
                     games,
                     players: players_of::<G>(players)?,
                     bots,
-                    options: parsed::<G>(&pairs)?,
+                    options: crate::table::options_of::<G>(&pairs)?,
                     seed,
                     threads,
                     max_actions,
@@ -99,7 +85,7 @@ fn tournament<'py>(
     sprt: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let pairs = options_of(options)?;
-    let threads = cores(threads);
+    let threads = analysis::all_cores_unless(threads);
     let text = py
         .detach(|| {
             registry::dispatch!(game, G => {
@@ -118,7 +104,7 @@ fn tournament<'py>(
                 let cfg = tour::Config::<G> {
                     mode,
                     players: players_of::<G>(players)?,
-                    options: parsed::<G>(&pairs)?,
+                    options: crate::table::options_of::<G>(&pairs)?,
                     length,
                     seed,
                     threads,
@@ -168,7 +154,7 @@ fn lab<'py>(
         options,
         deals,
         seed,
-        threads: cores(threads),
+        threads: analysis::all_cores_unless(threads),
         bots: bots.unwrap_or_default(),
         max_actions,
         out: out.clone().unwrap_or_default(),

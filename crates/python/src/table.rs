@@ -403,8 +403,3 @@ pub(crate) fn load(record: Record) -> Result<Box<dyn DynGame>, String> {
 pub(crate) fn verify(record: &Record) -> String {
     json(&registry::verify::verify(record))
 }
-
-/// Makes sure a seed-like value parses; used by the Python layer.
-pub(crate) fn parse_seed(text: &str) -> Result<Seed, String> {
-    text.parse::<Seed>().map_err(|e| e.to_string())
-}

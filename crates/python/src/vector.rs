@@ -116,13 +116,13 @@ pub(crate) struct Arrays<'a> {
     pub(crate) seats: &'a [i64],
 }
 
-/// Seat `seat`'s return from a finished game (see `Game.returns`).
+/// Each seat's return from a finished game ([`game::Outcome::returns`]),
+/// 0 for seats it does not name.
 fn returns_into(outcome: Option<&game::Outcome>, out: &mut [f32]) {
     out.fill(0.0);
-    if let Some(o) = outcome.filter(|o| !o.capped && o.places.len() > 1) {
-        let players = o.places.len();
-        for (r, &p) in out.iter_mut().zip(&o.places) {
-            *r = 1.0 - 2.0 * (f32::from(p) - 1.0) / (players as f32 - 1.0);
+    if let Some(o) = outcome {
+        for (r, v) in out.iter_mut().zip(o.returns()) {
+            *r = v as f32;
         }
     }
 }
@@ -140,17 +140,22 @@ impl<G: Tensor + Roster> Lane<G> {
             episode: 0,
             actions: 0,
         };
-        lane.deal(shared, seed)?;
+        lane.seat_bots(shared, seed)?;
         lane.settle(shared, true)?;
         Ok(lane)
     }
 
-    /// Starts an episode from `seed`, with its bots reseeded (or made, the
-    /// first time and when the learner's seat moved).
+    /// Starts an episode from `seed`.
     fn deal(&mut self, shared: &Shared<G>, seed: u64) -> Result<(), String> {
         self.game = G::new_seeded(&shared.options, shared.players, &Seed::Legacy(seed))
             .map_err(|e| e.to_string())?;
         self.actions = 0;
+        self.seat_bots(shared, seed)
+    }
+
+    /// Reseeds the episode's bots (or makes them: the first time, and
+    /// where the learner's seat moved).
+    fn seat_bots(&mut self, shared: &Shared<G>, seed: u64) -> Result<(), String> {
         let Some(spec) = &shared.opponents else {
             return Ok(());
         };
@@ -284,19 +289,17 @@ impl<G: Tensor + Roster> Lane<G> {
         self.actions += 1;
         self.settle(shared, false)?;
         *ended = self.ended(shared).unwrap_or_default();
-        if ended.terminated || ended.truncated {
+        // Returns only for a finished game: a truncated one has none (B17).
+        if ended.terminated {
             returns_into(self.game.outcome().as_ref(), rewards);
-            if ended.truncated {
-                rewards.fill(0.0);
-            }
-            if shared.autoreset {
-                self.episode += 1;
-                let seed = self.episode_seed();
-                self.deal(shared, seed)?;
-                self.settle(shared, true)?;
-            }
         } else {
             rewards.fill(0.0);
+        }
+        if (ended.terminated || ended.truncated) && shared.autoreset {
+            self.episode += 1;
+            let seed = self.episode_seed();
+            self.deal(shared, seed)?;
+            self.settle(shared, true)?;
         }
         self.write(shared, obs, mask, to_move);
         Ok(())

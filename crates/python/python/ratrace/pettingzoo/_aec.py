@@ -144,6 +144,18 @@ class RatraceAECEnv(AECEnv):
         pass
 
 
+def _after_reset(name):
+    """A property reading the env's `name`, refused before reset as the
+    stock wrapper refuses it."""
+
+    def get(self):
+        if self._has_reset:
+            return getattr(self.env, name)
+        raise AttributeError(f"{name} cannot be accessed before reset")
+
+    return property(get)
+
+
 class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` with the same checks, minus
     its cost: the stock wrapper reaches every attribute of the env through
@@ -157,45 +169,16 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             raise AttributeError(f"{name} cannot be accessed before reset")
         return self.env
 
-    @property
-    def agents(self):
-        if self._has_reset:
-            return self.env.agents
-        raise AttributeError("agents cannot be accessed before reset")
+    agents = _after_reset("agents")
+    agent_selection = _after_reset("agent_selection")
+    rewards = _after_reset("rewards")
+    terminations = _after_reset("terminations")
+    truncations = _after_reset("truncations")
+    infos = _after_reset("infos")
 
     @property
     def num_agents(self):
         return len(self._check("num_agents").agents)
-
-    @property
-    def agent_selection(self):
-        if self._has_reset:
-            return self.env.agent_selection
-        raise AttributeError("agent_selection cannot be accessed before reset")
-
-    @property
-    def rewards(self):
-        if self._has_reset:
-            return self.env.rewards
-        raise AttributeError("rewards cannot be accessed before reset")
-
-    @property
-    def terminations(self):
-        if self._has_reset:
-            return self.env.terminations
-        raise AttributeError("terminations cannot be accessed before reset")
-
-    @property
-    def truncations(self):
-        if self._has_reset:
-            return self.env.truncations
-        raise AttributeError("truncations cannot be accessed before reset")
-
-    @property
-    def infos(self):
-        if self._has_reset:
-            return self.env.infos
-        raise AttributeError("infos cannot be accessed before reset")
 
     @property
     def _cumulative_rewards(self):
