@@ -83,7 +83,7 @@ impl<G: Roster> Match<G> {
             return Err(Error::Config("no bots given".into()));
         }
         for e in &self.entrants {
-            G::bot(e, 0).map_err(Error::Bot)?;
+            extbot::check::<G>(e).map_err(Error::Bot)?;
         }
         if self.lineup.len() != self.players {
             return Err(Error::Config(format!(
@@ -151,7 +151,7 @@ impl<G: Roster> Match<G> {
                     crate::derive_seed(bot_seed, seat as u64),
                 )
             },
-            |seat, seed| G::bot(name(seat), seed).map_err(Error::Bot),
+            |seat, seed| extbot::bot::<G>(name(seat), seed).map_err(Error::Bot),
             |seat, action, e| {
                 format!(
                     "bot {} chose an illegal action `{action}` in deal {deal} rotation {rotation}: {e}",

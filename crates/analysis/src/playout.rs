@@ -56,6 +56,10 @@ pub struct PlayedOut {
     /// Per seat that got a bot, in seat order, how long it thought (all
     /// zero unless the play was timed).
     pub think: Vec<Think>,
+    /// The strikes bot programs earned (seat index, reason): each a
+    /// decision their stand-in played (see the `extbot` crate). Empty for
+    /// the ladder's bots.
+    pub strikes: Vec<(usize, String)>,
 }
 
 /// What the game loop keeps from one game to the next on one worker: the
@@ -126,7 +130,19 @@ pub fn play_out_at<'n, G: Game>(
     let mut seated = 0usize;
     let mut think: Vec<Think> = Vec::with_capacity(game.players());
     let mut actions = 0u64;
+    // Bot programs hear the game as it goes (start, events, end): the log
+    // is kept only when one plays, from before the first action.
+    let listening = (0..game.players()).any(|s| extbot::command(seat_bot(s).0).is_some());
+    if listening {
+        game.set_logging(true);
+    }
+    // Events already delivered to the seated bots.
+    let mut heard = 0usize;
     let outcome = loop {
+        if listening {
+            deliver(&mut slots[..seated], 0, game.events(), heard);
+            heard = game.events().len();
+        }
         let Some(seat) = game.to_move() else {
             break game.outcome().ok_or_else(|| {
                 Error::Engine("the game has no one to move but no outcome".into())
@@ -138,6 +154,14 @@ pub fn play_out_at<'n, G: Game>(
         let s = seat.index();
         while seated <= s {
             let (name, seed) = seat_bot(seated);
+            // A bot of that name at a seat not yet seated in this game
+            // moves here: seat rotations keep their bots (and a bot
+            // program its process).
+            if slots.get(seated).is_some_and(|(n, _)| n != name) {
+                if let Some(k) = (seated + 1..slots.len()).find(|&k| slots[k].0 == name) {
+                    slots.swap(seated, k);
+                }
+            }
             let reused = match slots.get_mut(seated) {
                 Some((n, b)) if n == name => b.reseed(seed),
                 _ => false,
@@ -151,6 +175,14 @@ pub fn play_out_at<'n, G: Game>(
                 }
             }
             think.push(Think::default());
+            if listening {
+                let bot = &mut slots[seated].1;
+                if bot.listens() {
+                    bot.start(game::Seat::new(seated), game.players(), game.options());
+                    // What it missed before it sat down.
+                    deliver(&mut slots[seated..=seated], seated, &game.events()[..heard], 0);
+                }
+            }
             seated += 1;
         }
         let bot = &mut slots[s].1;
@@ -190,11 +222,44 @@ pub fn play_out_at<'n, G: Game>(
         }
         actions += 1;
     };
+    let mut strikes = Vec::new();
+    if listening {
+        deliver(&mut slots[..seated], 0, game.events(), heard);
+        for (s, (_, bot)) in slots[..seated].iter_mut().enumerate() {
+            if bot.listens() {
+                bot.finish(&outcome);
+                strikes.extend(bot.take_strikes().into_iter().map(|r| (s, r)));
+            }
+        }
+    }
     Ok(PlayedOut {
         outcome,
         actions,
         think,
+        strikes,
     })
+}
+
+/// Hands each listening bot of `slots` (the bots of seats `first`,
+/// `first + 1`, ...) the entries of `log` from `from` on that its seat may
+/// see.
+fn deliver<G: Game>(
+    slots: &mut [(String, Box<dyn Bot<G>>)],
+    first: usize,
+    log: &[game::LogEntry<G::Event>],
+    from: usize,
+) {
+    let Some(new) = log.get(from..).filter(|n| !n.is_empty()) else {
+        return;
+    };
+    for (i, (_, bot)) in slots.iter_mut().enumerate() {
+        if bot.listens() {
+            let seat = Some(game::Seat::new(first + i));
+            for e in new.iter().filter(|e| e.visible_to(seat)) {
+                bot.observe(&e.event);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -176,7 +176,7 @@ fn play_one<G: Roster>(
                 crate::derive_seed(seed, 1 + seat as u64),
             )
         },
-        |seat, bot_seed| G::bot(&names[who(seat)], bot_seed).map_err(Error::Bot),
+        |seat, bot_seed| extbot::bot::<G>(&names[who(seat)], bot_seed).map_err(Error::Bot),
         |seat, action, e| {
             format!(
                 "bot {} chose an illegal action `{action}` in game {index}: {e}",
@@ -232,7 +232,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
     }
     let names = distinct(&cfg.bots);
     for n in &names {
-        G::bot(n, 0).map_err(Error::Bot)?;
+        extbot::check::<G>(n).map_err(Error::Bot)?;
     }
     G::new(&cfg.options, cfg.players, cfg.seed)?;
     let threads = cfg.threads.max(1);

@@ -5,7 +5,7 @@
 //! full state, so a bot cannot peek even by accident. Each bot owns its
 //! seeded RNG, so a simulation is reproducible from its seed.
 
-use game::Game;
+use game::{Game, Outcome, Seat};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -59,6 +59,43 @@ pub trait Bot<G: Game>: Send {
     fn reseed(&mut self, seed: u64) -> bool {
         let _ = seed;
         false
+    }
+
+    /// True for a bot that wants to hear about the game as it goes
+    /// ([`Bot::start`], [`Bot::observe`], [`Bot::finish`]): a bot that
+    /// runs as its own process (the bot protocol) does. A game loop may
+    /// skip those calls, and the event log, when no bot at the table
+    /// listens. False (the default) for the ladder, which decides from
+    /// the view alone.
+    fn listens(&self) -> bool {
+        false
+    }
+
+    /// A game begins and this bot sits at `seat` of `players` seats with
+    /// these rules options. Called before the bot's first decision of each
+    /// game, by loops whose bots listen ([`Bot::listens`]).
+    fn start(&mut self, seat: Seat, players: usize, options: &G::Options) {
+        let _ = (seat, players, options);
+    }
+
+    /// Something happened that this bot's seat may see
+    /// ([`game::LogEntry::visible_to`]): the loop filters, so a bot only
+    /// ever gets its own seat's events.
+    fn observe(&mut self, event: &G::Event) {
+        let _ = event;
+    }
+
+    /// The game is over.
+    fn finish(&mut self, outcome: &Outcome) {
+        let _ = outcome;
+    }
+
+    /// Takes the strikes this bot earned since the last call: each a
+    /// reason in words (`no answer in 1000 ms`), for a bot whose decisions
+    /// can fail (a bot process) and were then played by a stand-in. Empty
+    /// (the default) for the ladder.
+    fn take_strikes(&mut self) -> Vec<String> {
+        Vec::new()
     }
 }
 

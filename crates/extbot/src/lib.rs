@@ -1,0 +1,56 @@
+//! `extbot`: bots in any language. A bot program speaks `ratrace-bot/1`
+//! (docs/bot-protocol.md), one JSON object per line over its stdin and
+//! stdout, and sits at any table as an ordinary [`bots::Bot`]:
+//! [`External`] runs it as a child process and answers for it (with the
+//! `heuristic` bot) whenever it fails, so that no bot can hurt a game.
+//!
+//! Bots are named `cmd:COMMAND` wherever a bot name is taken
+//! (`ratrace play --bots`, `ratrace tournament --candidate`); [`bot`] makes
+//! either kind from a name, so the shells need no case of their own.
+
+mod bot;
+pub mod process;
+pub mod protocol;
+
+pub use bot::{Answer, External, Limits, Record};
+pub use process::Process;
+
+use bots::{Bot, Roster};
+
+/// The prefix that names a bot program: `cmd:python3 my_bot.py`.
+pub const PREFIX: &str = "cmd:";
+
+/// The command of a bot named `cmd:COMMAND`, or `None` for a roster name.
+pub fn command(spec: &str) -> Option<&str> {
+    spec.trim_start().strip_prefix(PREFIX).map(str::trim)
+}
+
+/// Makes the bot named by `spec`: a bot program for `cmd:COMMAND` (run
+/// under `limits`, its stand-in seeded with `seed`), otherwise the
+/// roster's bot ([`Roster::bot`]).
+pub fn bot_with<G: Roster>(
+    spec: &str,
+    seed: u64,
+    limits: &Limits,
+) -> Result<Box<dyn Bot<G>>, String> {
+    match command(spec) {
+        Some("") => Err(format!("empty command in bot `{spec}`: write cmd:COMMAND")),
+        Some(cmd) => Ok(Box::new(External::<G>::new(cmd, limits.clone(), seed)?)),
+        None => G::bot(spec, seed),
+    }
+}
+
+/// [`bot_with`] under the default [`Limits`].
+pub fn bot<G: Roster>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, String> {
+    bot_with(spec, seed, &Limits::default())
+}
+
+/// Checks a bot name without starting anything: a `cmd:` name with a
+/// command, or a roster name.
+pub fn check<G: Roster>(spec: &str) -> Result<(), String> {
+    match command(spec) {
+        Some("") => Err(format!("empty command in bot `{spec}`: write cmd:COMMAND")),
+        Some(_) => Ok(()),
+        None => G::bot(spec, 0).map(|_| ()),
+    }
+}

@@ -1,0 +1,292 @@
+//! A bot program as a child process: its stdin, stdout and stderr each
+//! served by a thread, so that no misbehaviour of the bot can block the
+//! game that runs it.
+//!
+//! - **stdin** is written by a writer thread from a bounded queue: a bot
+//!   that stops reading fills the queue, which the referee sees at once
+//!   (a full queue), instead of blocking in `write`.
+//! - **stdout** is read by a reader thread, line by line with a length cap,
+//!   into a bounded channel: the referee waits on it with a deadline
+//!   (`recv_timeout`), so a hung bot costs exactly its time limit.
+//! - **stderr** is drained by a third thread, which counts the bytes and
+//!   keeps only the last few lines, so gigabytes of log cost no memory.
+//!
+//! The command runs under `/bin/sh -c` in a process group of its own, and
+//! [`Process`]'s drop (or [`Process::shutdown`]) kills the whole group and
+//! reaps the child: no process is left behind, children included.
+
+use crate::protocol::MAX_LINE;
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Messages queued for the bot's stdin before the bot counts as not
+/// reading (a whole game's events fit many times over).
+const WRITE_QUEUE: usize = 4096;
+/// Lines read ahead from the bot's stdout before the reader waits.
+const READ_QUEUE: usize = 64;
+/// How much of the bot's stderr is kept for reports.
+const STDERR_TAIL: usize = 4096;
+
+/// What the reader thread saw on the bot's stdout.
+#[derive(Debug)]
+pub(crate) enum Line {
+    /// One line, newline removed.
+    Text(String),
+    /// A line longer than [`MAX_LINE`]: a flood; the reader stops.
+    TooLong,
+    /// Not UTF-8.
+    Binary,
+    /// stdout closed (the bot exited or closed it).
+    Closed,
+}
+
+/// Why waiting for a line ended without one.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Wait {
+    /// The deadline passed.
+    Timeout,
+    /// The bot's stdout is gone.
+    Closed,
+}
+
+/// A running bot program.
+pub struct Process {
+    child: Child,
+    pgid: Pid,
+    to_bot: Option<SyncSender<Vec<u8>>>,
+    from_bot: Receiver<Line>,
+    stderr_bytes: Arc<AtomicU64>,
+    stderr_tail: Arc<Mutex<Vec<u8>>>,
+    /// The status, once reaped.
+    status: Option<ExitStatus>,
+}
+
+impl Process {
+    /// Starts `command` under `/bin/sh -c` in its own process group, with
+    /// piped stdin, stdout and stderr.
+    pub fn spawn(command: &str) -> std::io::Result<Process> {
+        let mut child = Command::new("/bin/sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()?;
+        let pgid = Pid::from_raw(child.id() as i32);
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let (to_bot, queue) = mpsc::sync_channel::<Vec<u8>>(WRITE_QUEUE);
+        std::thread::Builder::new()
+            .name("bot-stdin".into())
+            .spawn(move || write_loop(stdin, queue))?;
+        let (lines, from_bot) = mpsc::sync_channel(READ_QUEUE);
+        std::thread::Builder::new()
+            .name("bot-stdout".into())
+            .spawn(move || read_loop(stdout, lines))?;
+        let stderr_bytes = Arc::new(AtomicU64::new(0));
+        let stderr_tail = Arc::new(Mutex::new(Vec::new()));
+        {
+            let (bytes, tail) = (stderr_bytes.clone(), stderr_tail.clone());
+            std::thread::Builder::new()
+                .name("bot-stderr".into())
+                .spawn(move || drain_loop(stderr, &bytes, &tail))?;
+        }
+        Ok(Process {
+            child,
+            pgid,
+            to_bot: Some(to_bot),
+            from_bot,
+            stderr_bytes,
+            stderr_tail,
+            status: None,
+        })
+    }
+
+    /// Queues one message (a line, newline included) for the bot's stdin.
+    /// False when the bot is not reading (the queue is full) or its stdin
+    /// is gone.
+    pub(crate) fn send(&mut self, line: Vec<u8>) -> bool {
+        match &self.to_bot {
+            Some(tx) => match tx.try_send(line) {
+                Ok(()) => true,
+                Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => false,
+            },
+            None => false,
+        }
+    }
+
+    /// The next line from the bot, waiting until `deadline` at most.
+    pub(crate) fn recv(&mut self, deadline: Instant) -> Result<Line, Wait> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.from_bot.recv_timeout(left) {
+            Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => Err(Wait::Closed),
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(Wait::Timeout),
+        }
+    }
+
+    /// Bytes the bot has written to stderr since the last
+    /// [`Process::reset_stderr`].
+    pub fn stderr_bytes(&self) -> u64 {
+        self.stderr_bytes.load(Ordering::Relaxed)
+    }
+
+    /// Starts counting stderr bytes from zero (at each game).
+    pub(crate) fn reset_stderr(&self) {
+        self.stderr_bytes.store(0, Ordering::Relaxed);
+    }
+
+    /// The last line the bot wrote to stderr (at most a few KiB kept).
+    pub fn stderr_last_line(&self) -> String {
+        let tail = self.stderr_tail.lock().map(|t| t.clone()).unwrap_or_default();
+        let text = String::from_utf8_lossy(&tail);
+        let line = text.trim_end().rsplit('\n').next().unwrap_or("").trim();
+        line.chars().take(200).collect()
+    }
+
+    /// How the bot ended, in words, waiting up to `wait` for it to end
+    /// (its stdout closes a moment before it is reaped): `exited with
+    /// status 1`, `killed by signal 11`, or `closed its output`.
+    pub(crate) fn ended(&mut self, wait: Duration) -> String {
+        match self.wait_exit(wait) {
+            Some(status) => describe(status),
+            None => "closed its output".to_string(),
+        }
+    }
+
+    /// Waits up to `wait` for the bot to exit by itself; its status if it
+    /// did.
+    pub(crate) fn wait_exit(&mut self, wait: Duration) -> Option<ExitStatus> {
+        if self.status.is_some() {
+            return self.status;
+        }
+        let deadline = Instant::now() + wait;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.status = Some(status);
+                return self.status;
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Ends the bot: closes its stdin (after `last`, if given: `quit`),
+    /// gives it `grace` to exit by itself, then kills its whole process
+    /// group and reaps it. Returns its status if it exited by itself in
+    /// time.
+    pub fn shutdown(&mut self, last: Option<Vec<u8>>, grace: Duration) -> Option<ExitStatus> {
+        if let Some(line) = last {
+            self.send(line);
+        }
+        self.to_bot = None;
+        let exited = self.wait_exit(grace);
+        self.kill();
+        exited
+    }
+
+    /// Kills the bot's process group and reaps the child.
+    pub(crate) fn kill(&mut self) {
+        self.to_bot = None;
+        // The group outlives its leader while children remain: always
+        // signal it. ESRCH (nobody left) is fine.
+        let _ = killpg(self.pgid, Signal::SIGKILL);
+        if self.status.is_none() {
+            if let Ok(status) = self.child.wait() {
+                self.status = Some(status);
+            }
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// An exit status in words.
+pub(crate) fn describe(status: ExitStatus) -> String {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with status {code}"),
+        (None, Some(sig)) => format!("killed by signal {sig}"),
+        (None, None) => "ended".to_string(),
+    }
+}
+
+fn write_loop(mut stdin: ChildStdin, queue: Receiver<Vec<u8>>) {
+    let mut buf = Vec::new();
+    while let Ok(first) = queue.recv() {
+        // Everything already queued goes in one write.
+        buf.clear();
+        buf.extend_from_slice(&first);
+        while let Ok(more) = queue.try_recv() {
+            buf.extend_from_slice(&more);
+        }
+        if stdin.write_all(&buf).and_then(|()| stdin.flush()).is_err() {
+            return;
+        }
+    }
+}
+
+fn read_loop(stdout: impl Read, lines: SyncSender<Line>) {
+    let mut reader = BufReader::with_capacity(16 * 1024, stdout);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let limit = (MAX_LINE + 1) as u64;
+        let n = match (&mut reader).take(limit).read_until(b'\n', &mut buf) {
+            Ok(n) => n,
+            Err(_) => 0,
+        };
+        if n == 0 {
+            let _ = lines.send(Line::Closed);
+            return;
+        }
+        if buf.last() == Some(&b'\n') {
+            buf.pop();
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+        } else if buf.len() > MAX_LINE {
+            let _ = lines.send(Line::TooLong);
+            return;
+        }
+        let line = match std::str::from_utf8(&buf) {
+            Ok(text) => Line::Text(text.to_string()),
+            Err(_) => Line::Binary,
+        };
+        if lines.send(line).is_err() {
+            return;
+        }
+    }
+}
+
+fn drain_loop(mut stderr: impl Read, bytes: &AtomicU64, tail: &Mutex<Vec<u8>>) {
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let n = match stderr.read(&mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => n,
+        };
+        bytes.fetch_add(n as u64, Ordering::Relaxed);
+        if let Ok(mut t) = tail.lock() {
+            t.extend_from_slice(&buf[..n]);
+            if t.len() > STDERR_TAIL {
+                let cut = t.len() - STDERR_TAIL;
+                t.drain(..cut);
+            }
+        }
+    }
+}
