@@ -244,6 +244,18 @@ class BotTests(unittest.TestCase):
             with self.subTest(bot=name):
                 self.play_session(argv)
 
+    def test_the_readme_skeleton_plays(self):
+        import tempfile
+        with open(os.path.join(HERE, "README.md")) as f:
+            code = re.search(r"```python\n(.*?)```", f.read(), re.S).group(1)
+        self.assertLessEqual(len(code.splitlines()), 20)
+        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+            f.write(code)
+        try:
+            self.play_session([PY, f.name])
+        finally:
+            os.unlink(f.name)
+
     def test_bots_exit_on_eof(self):
         fx = load_fixture("dalmuti")
         for name, argv in BOTS.items():

@@ -60,8 +60,11 @@ fn main() {
     let b = bigcheese::BigCheese::new(&bigcheese::Options::default(), 4, 7).expect("a valid table");
     for (name, v) in [("dalmuti", acts(d)), ("bigcheese", acts(b))] {
         let path = format!("{dir}/{name}.json");
-        std::fs::write(&path, serde_json::to_string_pretty(&v).expect("json") + "\n")
-            .expect("write the fixture");
+        std::fs::write(
+            &path,
+            serde_json::to_string_pretty(&v).expect("json") + "\n",
+        )
+        .expect("write the fixture");
         eprintln!("wrote {path}");
     }
 }
