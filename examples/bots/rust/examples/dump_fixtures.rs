@@ -90,6 +90,7 @@ fn main() {
         3,
         per_kind,
     );
+    std::fs::create_dir_all(&dir).expect("create the fixture directory");
     for (name, v) in [("dalmuti", d), ("bigcheese", b)] {
         let path = format!("{dir}/{name}.json");
         std::fs::write(
