@@ -265,10 +265,11 @@ fn read_loop(stdout: impl Read, lines: SyncSender<Line>) {
     loop {
         buf.clear();
         let limit = (MAX_LINE + 1) as u64;
-        let n = match (&mut reader).take(limit).read_until(b'\n', &mut buf) {
-            Ok(n) => n,
-            Err(_) => 0,
-        };
+        // A read error ends the stream as EOF does.
+        let n: usize = (&mut reader)
+            .take(limit)
+            .read_until(b'\n', &mut buf)
+            .unwrap_or_default();
         if n == 0 {
             let _ = lines.send(Line::Closed);
             return;
