@@ -51,6 +51,7 @@ fn simulate<G: bots::Roster>(options: &G::Options, players: usize, seed: u64) ->
         threads: 1,
         max_actions: 100_000,
         rotate: false,
+        limits: extbot::Limits::default(),
     };
     run(&cfg, &Quiet).expect("a valid run").mean_actions
 }

@@ -44,6 +44,10 @@ pub struct GameResult {
     /// from run to run, so it is kept out of every reproducible figure.
     #[serde(default)]
     pub think: Vec<Think>,
+    /// Strikes of bot programs (seat, reason); absent from the JSON when
+    /// there were none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strikes: Vec<(usize, String)>,
 }
 
 impl GameResult {
@@ -73,6 +77,8 @@ pub struct Match<G: Game> {
     pub seed: u64,
     /// Actions after which a game is stopped with no winner (B17).
     pub max_actions: u64,
+    /// The limits bot programs (`cmd:` bots) play under.
+    pub limits: extbot::Limits,
 }
 
 impl<G: Roster> Match<G> {
@@ -151,7 +157,7 @@ impl<G: Roster> Match<G> {
                     crate::derive_seed(bot_seed, seat as u64),
                 )
             },
-            |seat, seed| extbot::bot::<G>(name(seat), seed).map_err(Error::Bot),
+            |seat, seed| extbot::bot_with::<G>(name(seat), seed, &self.limits).map_err(Error::Bot),
             |seat, action, e| {
                 format!(
                     "bot {} chose an illegal action `{action}` in deal {deal} rotation {rotation}: {e}",
@@ -175,6 +181,7 @@ impl<G: Roster> Match<G> {
             actions: played.actions,
             capped: outcome.capped,
             think,
+            strikes: played.strikes,
         })
     }
 }
@@ -217,6 +224,7 @@ mod tests {
             lineup,
             seed: 7,
             max_actions: 100_000,
+            limits: extbot::Limits::default(),
         }
     }
 

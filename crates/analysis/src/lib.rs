@@ -13,6 +13,7 @@
 //! thread count.
 
 pub mod analyze;
+pub mod botcheck;
 pub mod duplicate;
 pub mod error;
 pub mod lab;
@@ -20,6 +21,7 @@ pub mod playout;
 pub mod pool;
 pub mod simulate;
 pub mod stats;
+pub mod strikes;
 pub mod tournament;
 
 pub use error::{Error, Result};

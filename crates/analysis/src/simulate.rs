@@ -8,6 +8,7 @@
 use crate::playout::{play_out_at, Table};
 use crate::stats::pct;
 use crate::stats::Rate;
+use crate::strikes::{StrikeStats, Tally as Strikes};
 use crate::Error;
 use bots::Roster;
 use game::{Game, Seat};
@@ -37,6 +38,8 @@ pub struct Config<G: Game> {
     /// Rotate the bots one seat per game, so per-bot figures do not carry
     /// a seat advantage.
     pub rotate: bool,
+    /// The limits bot programs (`cmd:` bots) play under.
+    pub limits: extbot::Limits,
 }
 
 /// The rate of `credit` win credits (see [`WIN`]) in `games`.
@@ -99,6 +102,9 @@ pub struct Summary {
     pub seconds: f64,
     /// Games per second.
     pub games_per_second: f64,
+    /// Strikes of bot programs, per bot (absent when there were none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub strikes: Vec<StrikeStats>,
 }
 
 #[derive(Default)]
@@ -108,6 +114,7 @@ struct Tally {
     shared: u64,
     capped: u64,
     actions: u64,
+    strikes: Strikes,
 }
 
 /// The distinct bot names of a run, in first-seen order.
@@ -153,6 +160,8 @@ struct OneGame {
     winners: Vec<Seat>,
     /// Stopped by the length cap (B17).
     capped: bool,
+    /// Strikes of bot programs: seat index and reason.
+    strikes: Vec<(usize, String)>,
 }
 
 /// Plays game `index` between bots at a worker's `table`.
@@ -176,7 +185,7 @@ fn play_one<G: Roster>(
                 crate::derive_seed(seed, 1 + seat as u64),
             )
         },
-        |seat, bot_seed| extbot::bot::<G>(&names[who(seat)], bot_seed).map_err(Error::Bot),
+        |seat, bot_seed| extbot::bot_with::<G>(&names[who(seat)], bot_seed, &cfg.limits).map_err(Error::Bot),
         |seat, action, e| {
             format!(
                 "bot {} chose an illegal action `{action}` in game {index}: {e}",
@@ -190,6 +199,7 @@ fn play_one<G: Roster>(
         players: game.players(),
         capped: outcome.capped || outcome.winners.is_empty(),
         winners: outcome.winners,
+        strikes: played.strikes,
     })
 }
 
@@ -197,6 +207,10 @@ impl Tally {
     /// Adds game `index`'s figures.
     fn add_game<G: Game>(&mut self, cfg: &Config<G>, names: &[String], index: u64, one: &OneGame) {
         self.actions += one.actions;
+        for (seat, reason) in &one.strikes {
+            let b = bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, *seat);
+            self.strikes.add(&names[b], reason);
+        }
         if one.capped {
             self.capped += 1;
             return;
@@ -296,6 +310,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         mean_actions: total.actions as f64 / games.max(1) as f64,
         seconds,
         games_per_second: games as f64 / seconds.max(1e-9),
+        strikes: total.strikes.into_stats(),
     })
 }
 
@@ -347,6 +362,13 @@ impl std::fmt::Display for Summary {
             self.shared_wins, self.capped
         )?;
         writeln!(f, "mean game length: {:.1} actions", self.mean_actions)?;
+        if !self.strikes.is_empty() {
+            writeln!(
+                f,
+                "strikes of bot programs (each a decision the heuristic bot played):"
+            )?;
+            crate::strikes::write_lines(f, &self.strikes, "  ")?;
+        }
         write!(
             f,
             "speed: {:.0} games/s ({:.2} s)",

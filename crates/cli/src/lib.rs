@@ -9,6 +9,7 @@
 //! `registry::dispatch!` macro.
 
 pub mod analyze;
+pub mod botcheck;
 pub mod error;
 pub mod play;
 pub mod prompt;

@@ -70,6 +70,10 @@ enum Command {
         /// --seed, else games/GAME-TIME.json).
         #[arg(long)]
         record: Option<PathBuf>,
+        /// Milliseconds a bot program (`cmd:COMMAND`) has per decision;
+        /// docs/bot-protocol.md.
+        #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+        bot_time: u64,
     },
     /// Play many bot games and report wins per seat and per bot.
     Simulate {
@@ -99,6 +103,10 @@ enum Command {
         /// Move the bots one seat along each game.
         #[arg(long)]
         rotate: bool,
+        /// Milliseconds a bot program (`cmd:COMMAND`) has per decision;
+        /// docs/bot-protocol.md.
+        #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+        bot_time: u64,
         /// Print the result as JSON.
         #[arg(long)]
         json: bool,
@@ -154,6 +162,10 @@ enum Command {
         /// Replace the checkpoint in --out instead of resuming it.
         #[arg(long, requires = "out")]
         fresh: bool,
+        /// Milliseconds a bot program (`cmd:COMMAND`) has per decision;
+        /// docs/bot-protocol.md.
+        #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+        bot_time: u64,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -199,6 +211,34 @@ enum Command {
         /// Where to write the report.
         #[arg(long, default_value = "lab")]
         out: PathBuf,
+    },
+    /// Check a bot program against the bot protocol (docs/bot-protocol.md):
+    /// it plays both games, every player count and a spread of options
+    /// against heuristic bots; the report gives the handshake, every
+    /// strike with what to fix, answer times and the exit after `quit`.
+    /// Exits 0 if the bot conforms, 1 if not.
+    BotCheck {
+        /// The bot's command, run by /bin/sh -c (e.g. "python3 my_bot.py").
+        command: String,
+        /// Games per configuration (game, players, options).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        games: u64,
+        /// Seed of the run.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Milliseconds the bot has per decision;
+        /// docs/bot-protocol.md.
+        #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+        bot_time: u64,
+        /// Configurations played at once (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
     },
     /// Print a readable play-by-play of a game record.
     Replay {
@@ -590,6 +630,14 @@ impl ServeLimits {
     }
 }
 
+/// The limits of bot programs with `--bot-time MS` per decision.
+fn bot_limits(ms: u64) -> extbot::Limits {
+    extbot::Limits {
+        move_time: std::time::Duration::from_millis(ms),
+        ..extbot::Limits::default()
+    }
+}
+
 fn parse_options<G: Game>(pairs: &[String]) -> Result<G::Options, Error> {
     let mut o = <G as Game>::Options::default();
     for p in pairs {
@@ -695,6 +743,7 @@ fn run(cli: Cli) -> Result<bool, Error> {
             bots,
             seat,
             record,
+            bot_time,
         } => {
             dispatch!(game.as_str(), G => {
                 let file_name = seed.map_or_else(|| unix_time().to_string(), |s| s.to_string());
@@ -706,6 +755,7 @@ fn run(cli: Cli) -> Result<bool, Error> {
                     bots,
                     human: seat,
                     record_path: record.unwrap_or_else(|| default_record(&game, &file_name)),
+                    limits: bot_limits(bot_time),
                 };
                 // A person at a terminal gets line editing and history;
                 // piped moves (scripts, tests) are read line by line.
@@ -729,6 +779,7 @@ fn run(cli: Cli) -> Result<bool, Error> {
             threads,
             max_actions,
             rotate,
+            bot_time,
             json,
         } => {
             dispatch!(game.as_str(), G => {
@@ -741,6 +792,7 @@ fn run(cli: Cli) -> Result<bool, Error> {
                     threads: analysis::all_cores_unless(threads),
                     max_actions,
                     rotate,
+                    limits: bot_limits(bot_time),
                 };
                 let summary = simulate::run(&cfg, &*cli::progress(!json && games >= 1000))?;
                 print_result(&summary, json)?;
@@ -763,6 +815,7 @@ fn run(cli: Cli) -> Result<bool, Error> {
             out,
             resume,
             fresh,
+            bot_time,
             json,
             quiet,
         } => {
@@ -797,6 +850,7 @@ fn run(cli: Cli) -> Result<bool, Error> {
                         tournament::Resume::Auto
                     },
                     command: std::env::args().collect::<Vec<_>>().join(" "),
+                    limits: bot_limits(bot_time),
                 };
                 let bar = cli::progress(!quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()));
                 let report = tournament::run(&cfg, &*bar)?;
@@ -939,6 +993,31 @@ fn run(cli: Cli) -> Result<bool, Error> {
                 out!("{}", cli::analyze::text(&a));
             }
             Ok(true)
+        }
+        Command::BotCheck {
+            command,
+            games,
+            seed,
+            bot_time,
+            threads,
+            json,
+            quiet,
+        } => {
+            let cfg = analysis::botcheck::Config {
+                command,
+                games,
+                seed,
+                limits: bot_limits(bot_time),
+                threads: analysis::all_cores_unless(threads),
+            };
+            let bar = cli::progress(!json && !quiet && std::io::stderr().is_terminal());
+            let report = analysis::botcheck::run(&cfg, &*bar)?;
+            if json {
+                outln!("{}", serde_json::to_string_pretty(&report).map_err(Error::Json)?);
+            } else {
+                out!("{}", cli::botcheck::text(&report));
+            }
+            Ok(report.conforms)
         }
         Command::Scenario { files } => run_scenarios(&files),
         Command::Serve {

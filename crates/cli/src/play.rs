@@ -33,6 +33,8 @@ pub struct Config<G: Game> {
     pub human: Seat,
     /// Where to save the record.
     pub record_path: PathBuf,
+    /// The limits bot programs (`cmd:` bots) play under.
+    pub limits: extbot::Limits,
 }
 
 /// How a terminal game ended.
@@ -49,7 +51,11 @@ struct Table<'a, G: Roster, W: Write> {
     game: G,
     record: Record,
     bots: Vec<Option<Box<dyn bots::Bot<G>>>>,
+    /// The bot names by seat (empty for the person's).
+    names: Vec<String>,
     shown: usize,
+    /// Log entries already handed to the listening bots (bot programs).
+    heard: usize,
     /// The strongest bot of the ladder, made on the first `hint`.
     adviser: Option<Box<dyn bots::Bot<G>>>,
     out: W,
@@ -82,17 +88,79 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
                 None
             } else {
                 let others = if s > self.cfg.human.index() { s - 1 } else { s };
-                let name = &self.cfg.bots[others % self.cfg.bots.len()];
-                Some(
-                    G::bot(name, crate::derive_seed(self.cfg.seed, 1000 + s as u64))
-                        .map_err(Error::Bot)?,
-                )
+                let name = self.cfg.bots[others % self.cfg.bots.len()].clone();
+                let seed = crate::derive_seed(self.cfg.seed, 1000 + s as u64);
+                let mut bot =
+                    extbot::bot_with::<G>(&name, seed, &self.cfg.limits).map_err(Error::Bot)?;
+                if bot.listens() {
+                    // A bot program hears the game from its start: what
+                    // happened before it sat down (a seat that joins),
+                    // then every event as it comes.
+                    bot.start(Seat::new(s), self.game.players(), self.game.options());
+                    let seat = Some(Seat::new(s));
+                    for e in &self.game.events()[..self.heard] {
+                        if e.visible_to(seat) {
+                            bot.observe(&e.event);
+                        }
+                    }
+                }
+                self.names.push(name);
+                Some(bot)
             };
+            if bot.is_none() {
+                self.names.push(String::new());
+            }
             self.bots.push(bot);
+            self.report_strikes(false)?;
         }
         Ok(self.bots[seat.index()]
             .as_mut()
             .expect("not the person's seat"))
+    }
+
+    /// Hands every listening bot the new log entries its seat may see.
+    fn deliver(&mut self) {
+        let log = self.game.events();
+        if self.heard >= log.len() {
+            return;
+        }
+        for (s, bot) in self.bots.iter_mut().enumerate() {
+            let Some(bot) = bot.as_mut().filter(|b| b.listens()) else {
+                continue;
+            };
+            let seat = Some(Seat::new(s));
+            for e in log[self.heard..].iter().filter(|e| e.visible_to(seat)) {
+                bot.observe(&e.event);
+            }
+        }
+        self.heard = log.len();
+    }
+
+    /// Prints the bot programs' new strikes; `decision` when they come
+    /// from a decision (which the heuristic bot then played).
+    fn report_strikes(&mut self, decision: bool) -> Result<(), Error> {
+        let mut lines = Vec::new();
+        for (s, bot) in self.bots.iter_mut().enumerate() {
+            let Some(bot) = bot.as_mut().filter(|b| b.listens()) else {
+                continue;
+            };
+            for reason in bot.take_strikes() {
+                let then = if decision {
+                    "; the heuristic bot played this decision"
+                } else {
+                    ""
+                };
+                lines.push(format!(
+                    "{} ({}): strike: {reason}{then}",
+                    Seat::new(s),
+                    self.names[s]
+                ));
+            }
+        }
+        for l in lines {
+            self.say(l)?;
+        }
+        Ok(())
     }
 
     /// `hint`: what the strongest bot of the ladder would play from the
@@ -249,7 +317,9 @@ pub fn play_with<G: Roster>(
         game,
         record: Record::new::<G>(&cfg.options, cfg.players, cfg.seed),
         bots: Vec::new(),
+        names: Vec::new(),
         shown: 0,
+        heard: 0,
         adviser: None,
         out,
     };
@@ -258,6 +328,9 @@ pub fn play_with<G: Roster>(
             t.bot_for(s)?;
         }
     }
+    // What happened before the first action (the deal) for bot programs.
+    t.deliver();
+    t.report_strikes(false)?;
     // The seed stays secret until the game ends: knowing it would reveal
     // the deck and every hand.
     t.say(format!(
@@ -287,16 +360,31 @@ pub fn play_with<G: Roster>(
             }
         } else {
             let view = t.game.view(seat);
-            t.bot_for(seat)?.choose(&view, &legal)
+            let action = t.bot_for(seat)?.choose(&view, &legal);
+            t.report_strikes(true)?;
+            action
         };
         t.game
             .act(seat, action)
             .map_err(|e| Error::Engine(format!("{seat} {action} refused: {e}")))?;
+        t.deliver();
+        t.report_strikes(false)?;
         t.record.push::<G>(seat, action);
         // Save after every action, so nothing is lost if the terminal dies.
         t.save()?;
     };
     t.save()?;
+    if ending == Ending::Finished {
+        // The bot programs hear the end (and, when dropped, `quit`).
+        t.deliver();
+        let outcome = t.game.outcome().expect("finished");
+        for bot in t.bots.iter_mut().flatten() {
+            if bot.listens() {
+                bot.finish(&outcome);
+            }
+        }
+        t.report_strikes(false)?;
+    }
     match ending {
         Ending::Finished => {
             let board = t.game.view(cfg.human);

@@ -51,6 +51,7 @@ fn simulate<'py>(
                     threads,
                     max_actions,
                     rotate,
+                    limits: Default::default(),
                 };
                 let summary = sim::run(&cfg, &analysis::Quiet).map_err(|e| e.to_string())?;
                 to_json(&summary)
@@ -113,6 +114,7 @@ fn tournament<'py>(
                     out: None,
                     resume: tour::Resume::Fresh,
                     command: "ratrace.tournament (Python)".to_string(),
+                    limits: Default::default(),
                 };
                 let report = tour::run(&cfg, &analysis::Quiet).map_err(|e| e.to_string())?;
                 to_json(&report)

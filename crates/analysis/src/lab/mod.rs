@@ -615,6 +615,7 @@ fn matches<G: Roster>(cfg: &Config<G>, v: &Variant<G>) -> [Match<G>; 3] {
         lineup,
         seed: cfg.seed,
         max_actions: cfg.max_actions,
+        limits: extbot::Limits::default(),
     };
     let pair = vec![cfg.strong.clone(), cfg.weak.clone()];
     [

@@ -77,6 +77,8 @@ pub struct Config<G: Game> {
     pub resume: Resume,
     /// The command line, for the report.
     pub command: String,
+    /// The limits bot programs (`cmd:` bots) play under.
+    pub limits: extbot::Limits,
 }
 
 /// The entrants' bot specs, their names in the report, and the lineups.

@@ -261,6 +261,7 @@ mod tests {
                 actions: 10,
                 capped: false,
                 think: Vec::new(),
+                strikes: Vec::new(),
             },
         }
     }

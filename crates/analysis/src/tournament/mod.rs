@@ -60,7 +60,7 @@ use bots::Roster;
 use checkpoint::open_checkpoint;
 use config::{lineup_name, plan};
 use game::GameOptions;
-use report::think_stats;
+use report::{strike_stats, think_stats};
 use std::io::Write;
 use std::time::Instant;
 
@@ -84,6 +84,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
             lineup: l.clone(),
             seed: cfg.seed,
             max_actions: cfg.max_actions,
+            limits: cfg.limits.clone(),
         })
         .collect();
     for m in &matches {
@@ -194,6 +195,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         deals_resumed,
         sprt,
         figures,
+        strikes: strike_stats(&deals, &labels),
         speed: Speed {
             threads: cfg.threads.max(1),
             games_played,

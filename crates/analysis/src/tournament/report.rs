@@ -7,6 +7,7 @@
 use super::figures::Figures;
 use super::sprt::Sprt;
 use super::worker::Deal;
+use crate::strikes::StrikeStats;
 use serde::Serialize;
 
 /// Timing, which (unlike everything else) varies from run to run.
@@ -65,6 +66,19 @@ pub(crate) fn think_stats(deals: &[Deal], labels: &[String]) -> Vec<ThinkStats> 
         .collect()
 }
 
+/// Counts the bot programs' strikes over `deals`, per entrant.
+pub(crate) fn strike_stats(deals: &[Deal], labels: &[String]) -> Vec<StrikeStats> {
+    let mut tally = crate::strikes::Tally::default();
+    for p in deals.iter().flat_map(|d| &d.games) {
+        for (seat, reason) in &p.game.strikes {
+            if let Some(bot) = p.game.seating.get(*seat).and_then(|&e| labels.get(e)) {
+                tally.add(bot, reason);
+            }
+        }
+    }
+    tally.into_stats()
+}
+
 /// The report: written as JSON and Markdown.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -97,6 +111,10 @@ pub struct Report {
     pub sprt: Option<Sprt>,
     /// The figures.
     pub figures: Figures,
+    /// Strikes of bot programs (`cmd:` bots), per entrant; absent when
+    /// there were none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub strikes: Vec<StrikeStats>,
     /// Timing.
     pub speed: Speed,
 }
@@ -259,6 +277,15 @@ impl std::fmt::Display for Report {
                 }
             }
             writeln!(f)?;
+        }
+
+        if !self.strikes.is_empty() {
+            writeln!(f, "\n## Strikes\n")?;
+            writeln!(
+                f,
+                "Bot programs' failures (docs/bot-protocol.md): each strike is a decision the heuristic bot played in their place.\n"
+            )?;
+            crate::strikes::write_lines(f, &self.strikes, "- ")?;
         }
 
         writeln!(f, "\n## Games\n")?;

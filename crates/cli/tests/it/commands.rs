@@ -184,6 +184,7 @@ fn play_scripted<G: bots::Roster>(
         bots: vec!["random".into(), "heuristic".into()],
         human: Seat::new(1),
         record_path: path.clone(),
+        limits: extbot::Limits::default(),
     };
     let mut input = String::from("help\nboard\nhint\nflibbertigibbet\n0\n999\n");
     input.push_str(&"1\n".repeat(20_000));
@@ -285,6 +286,7 @@ fn quitting_saves_the_game_so_far() {
         bots: vec!["random".into()],
         human: Seat::new(0),
         record_path: path.clone(),
+        limits: extbot::Limits::default(),
     };
     let mut out = Vec::new();
     let ending = play::play(&cfg, "1\n1\nquit\n".as_bytes(), &mut out).unwrap();
@@ -330,6 +332,7 @@ fn a_terminal_dalmuti_game_tells_each_tax_once() {
             bots: vec!["heuristic".into()],
             human: Seat::new(human),
             record_path: dir.join(format!("taxes-{seed}-{human}.json")),
+            limits: extbot::Limits::default(),
         };
         let input = "board\n1\n".repeat(5_000);
         let mut out = Vec::new();
@@ -380,6 +383,7 @@ fn sim<G: bots::Roster>(threads: usize, seed: u64) -> simulate::Summary {
         threads,
         max_actions: 100_000,
         rotate: true,
+        limits: extbot::Limits::default(),
     };
     simulate::run(&cfg, &analysis::Quiet).unwrap()
 }

@@ -32,6 +32,7 @@ fn config(mode: Mode, deals: u64, threads: usize) -> Config<dalmuti::Dalmuti> {
         out: None,
         resume: Resume::Auto,
         command: "test".into(),
+        limits: extbot::Limits::default(),
     }
 }
 

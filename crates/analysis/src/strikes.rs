@@ -1,0 +1,117 @@
+//! Strikes of bot programs (`cmd:` bots, see the `extbot` crate) counted
+//! per bot for the simulator's and the tournament's reports: how many, and
+//! the first few distinct reasons with their counts.
+//!
+//! A run without bot programs has no strikes, and the reports then carry
+//! no strikes field at all (their JSON stays what it was).
+
+use serde::{Deserialize, Serialize};
+
+/// Distinct reasons kept per bot; the others are only counted.
+pub const REASONS: usize = 5;
+
+/// One reason and how often it was given.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reason {
+    /// The strike's reason, as the bot's referee wrote it.
+    pub reason: String,
+    /// How many strikes gave it.
+    pub count: u64,
+}
+
+/// One bot's strikes over a run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StrikeStats {
+    /// The bot's name (as in the rest of the report).
+    pub bot: String,
+    /// Strikes in all: each a decision (or a game's start) its stand-in,
+    /// the heuristic bot, played.
+    pub strikes: u64,
+    /// The first [`REASONS`] distinct reasons, in the order first seen,
+    /// with their counts.
+    pub reasons: Vec<Reason>,
+}
+
+impl StrikeStats {
+    /// Strikes whose reason is not among [`StrikeStats::reasons`].
+    pub fn other(&self) -> u64 {
+        self.strikes - self.reasons.iter().map(|r| r.count).sum::<u64>()
+    }
+}
+
+/// The strikes of a run as they come, per bot in first-seen order.
+#[derive(Clone, Debug, Default)]
+pub struct Tally(Vec<StrikeStats>);
+
+impl Tally {
+    /// Counts one strike of `bot`.
+    pub fn add(&mut self, bot: &str, reason: &str) {
+        let i = match self.0.iter().position(|s| s.bot == bot) {
+            Some(i) => i,
+            None => {
+                self.0.push(StrikeStats {
+                    bot: bot.to_string(),
+                    strikes: 0,
+                    reasons: Vec::new(),
+                });
+                self.0.len() - 1
+            }
+        };
+        let s = &mut self.0[i];
+        s.strikes += 1;
+        if let Some(r) = s.reasons.iter_mut().find(|r| r.reason == reason) {
+            r.count += 1;
+        } else if s.reasons.len() < REASONS {
+            s.reasons.push(Reason {
+                reason: reason.to_string(),
+                count: 1,
+            });
+        }
+    }
+
+    /// The figures: empty when nothing struck.
+    pub fn into_stats(self) -> Vec<StrikeStats> {
+        self.0
+    }
+}
+
+/// The strikes as indented text lines (`bullet` before each line),
+/// for the reports' text and Markdown forms.
+pub fn write_lines(
+    f: &mut std::fmt::Formatter<'_>,
+    stats: &[StrikeStats],
+    bullet: &str,
+) -> std::fmt::Result {
+    for s in stats {
+        writeln!(f, "{bullet}{}: {} strike(s)", s.bot, s.strikes)?;
+        for r in &s.reasons {
+            writeln!(f, "  {bullet}{} x {}", r.count, r.reason)?;
+        }
+        if s.other() > 0 {
+            writeln!(f, "  {bullet}{} x other reasons", s.other())?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_per_bot_and_keeps_the_first_reasons() {
+        let mut t = Tally::default();
+        for i in 0..8 {
+            t.add("cmd:a", &format!("reason {}", i % 7));
+        }
+        t.add("cmd:b", "no answer in 1000 ms");
+        let s = t.into_stats();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].strikes, 8);
+        assert_eq!(s[0].reasons.len(), REASONS);
+        assert_eq!(s[0].reasons[0].count, 2);
+        assert_eq!(s[0].other(), 2);
+        assert_eq!(s[1].bot, "cmd:b");
+        assert!(Tally::default().into_stats().is_empty());
+    }
+}

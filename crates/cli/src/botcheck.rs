@@ -1,0 +1,91 @@
+//! The text of `ratrace bot-check`'s report ([`analysis::botcheck`]): one
+//! line per configuration, the totals, then each problem with what to fix.
+
+use analysis::botcheck::Report;
+use std::fmt::Write as _;
+
+/// The report as a bot author reads it.
+pub fn text(r: &Report) -> String {
+    let mut s = String::new();
+    let hello = match (&r.name, r.protocol) {
+        (Some(name), Some(p)) => format!("ready as \"{name}\", protocol {p}"),
+        _ => "never answered `start` with `ready`".to_string(),
+    };
+    let _ = writeln!(
+        s,
+        "bot-check `{}`: {hello}; {} ms per decision; {} game(s) per configuration, seed {}\n",
+        r.command, r.move_ms, r.games_per_config, r.seed
+    );
+    let options_of = |o: &[String]| {
+        if o.is_empty() {
+            "defaults".to_string()
+        } else {
+            o.join(",")
+        }
+    };
+    let w = r
+        .configs
+        .iter()
+        .map(|c| options_of(&c.options).len())
+        .max()
+        .unwrap_or(8);
+    let _ = writeln!(
+        s,
+        "{:<10} {:>7}  {:<w$} {:>5} {:>9} {:>9} {:>8} {:>7}  exit",
+        "game", "players", "options", "games", "decisions", "median ms", "max ms", "strikes"
+    );
+    let mut clean = 0;
+    for c in &r.configs {
+        let options = options_of(&c.options);
+        let exit = if c.unclean_exits.is_empty() {
+            clean += 1;
+            "clean".to_string()
+        } else {
+            c.unclean_exits.join("; ")
+        };
+        let _ = writeln!(
+            s,
+            "{:<10} {:>7}  {:<w$} {:>5} {:>9} {:>9.2} {:>8.2} {:>7}  {exit}",
+            c.game,
+            c.players,
+            options,
+            c.games,
+            c.decisions,
+            c.median_ms,
+            c.max_ms,
+            c.strikes.len()
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\ntotal: {} configurations, {} decisions, median {:.2} ms, longest {:.2} ms (limit {} ms), {} strike(s), {clean}/{} clean exits after quit, {:.1} s",
+        r.configs.len(),
+        r.decisions,
+        r.median_ms,
+        r.max_ms,
+        r.move_ms,
+        r.strikes,
+        r.configs.len(),
+        r.seconds
+    );
+    for w in &r.warnings {
+        let _ = writeln!(s, "warning: {w}");
+    }
+    if r.conforms {
+        let _ = writeln!(s, "\nPASS: the bot conforms to ratrace-bot/1.");
+    } else {
+        let _ = writeln!(s, "\nFAIL: {} problem(s) to fix:", r.problems.len());
+        for (i, p) in r.problems.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "{:>3}. {} ({} time(s), first in {})\n     fix: {}",
+                i + 1,
+                p.problem,
+                p.count,
+                p.first_seen,
+                p.fix
+            );
+        }
+    }
+    s
+}
