@@ -34,14 +34,18 @@ pub fn text(r: &Report) -> String {
         "{:<10} {:>7}  {:<w$} {:>5} {:>9} {:>9} {:>8} {:>7}  exit",
         "game", "players", "options", "games", "decisions", "median ms", "max ms", "strikes"
     );
-    let mut clean = 0;
+    let (mut clean, mut quits) = (0, 0);
     for c in &r.configs {
         let options = options_of(&c.options);
-        let exit = if c.unclean_exits.is_empty() {
-            clean += 1;
+        clean += c.clean_exits;
+        quits += c.clean_exits + c.unclean_exits.len() as u64;
+        let exit = if !c.unclean_exits.is_empty() {
+            c.unclean_exits.join("; ")
+        } else if c.clean_exits > 0 {
             "clean".to_string()
         } else {
-            c.unclean_exits.join("; ")
+            // Every process was replaced (killed) before the quit.
+            "-".to_string()
         };
         let _ = writeln!(
             s,
@@ -58,14 +62,13 @@ pub fn text(r: &Report) -> String {
     }
     let _ = writeln!(
         s,
-        "\ntotal: {} configurations, {} decisions, median {:.2} ms, longest {:.2} ms (limit {} ms), {} strike(s), {clean}/{} clean exits after quit, {:.1} s",
+        "\ntotal: {} configurations, {} decisions, median {:.2} ms, longest {:.2} ms (limit {} ms), {} strike(s), {clean}/{quits} clean exits after quit, {:.1} s",
         r.configs.len(),
         r.decisions,
         r.median_ms,
         r.max_ms,
         r.move_ms,
         r.strikes,
-        r.configs.len(),
         r.seconds
     );
     for w in &r.warnings {
