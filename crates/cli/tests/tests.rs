@@ -1,12 +1,14 @@
 //! Integration tests of the `ratrace` shell (one test binary, modules in
 //! `it/`): the commands, the lab and the tournament end to end, a real
 //! `ratrace serve` process killed and restarted mid-game, one stopped with
-//! SIGTERM, three of them sharing one database, and `ratrace db copy`.
+//! SIGTERM, three of them sharing one database, `ratrace db copy`, and
+//! bot programs (`bot-check`, `play`, tournaments).
 
 mod it {
     pub(crate) use commands::temp_dir;
 
     mod analyze;
+    mod bots;
     mod commands;
     mod db_copy;
     mod lab;

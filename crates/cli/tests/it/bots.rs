@@ -1,0 +1,210 @@
+//! Bot programs (`cmd:COMMAND`, docs/bot-protocol.md) through the real
+//! binary: `ratrace bot-check` passes the example bots and fails broken
+//! ones with the strike named, `ratrace play` seats a bot program against
+//! scripted input, and tournaments and simulations report strikes (and
+//! none for a well-behaved bot).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn ratrace(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ratrace"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A game that ends early leaves input unread: a broken pipe is fine.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// `python3 examples/bots/NAME`, by absolute path.
+fn example(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/bots").join(name);
+    format!("python3 {}", path.display())
+}
+
+/// A bot that answers every `act` with `answer` (a line, `{id}` replaced
+/// by the act's id), written to a temporary folder; its command.
+fn broken_bot(name: &str, answer: &str) -> (PathBuf, String) {
+    // Tests run in parallel: each bot gets its own folder.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = crate::it::temp_dir(&format!("bots-{name}-{n}"));
+    let path = dir.join(format!("{name}.py"));
+    let script = format!(
+        r#"import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "start":
+        print(json.dumps({{"type": "ready", "name": "{name}", "protocol": 1}}), flush=True)
+    elif m["type"] == "act":
+        print({answer:?}.replace("{{id}}", str(m["id"])), flush=True)
+    elif m["type"] == "quit":
+        break
+"#
+    );
+    std::fs::write(&path, script).unwrap();
+    (dir, format!("python3 {}", path.display()))
+}
+
+fn bot_check(command: &str) -> (Option<i32>, String) {
+    let out = ratrace(&["bot-check", command, "--games", "1", "--quiet"], "");
+    let stdout = text(&out.stdout);
+    assert!(out.stderr.is_empty(), "stderr: {}", text(&out.stderr));
+    (out.status.code(), stdout)
+}
+
+#[test]
+fn bot_check_passes_the_python_examples() {
+    for bot in ["random_bot.py", "rule_bot.py"] {
+        let (code, out) = bot_check(&example(bot));
+        assert_eq!(code, Some(0), "{bot}:\n{out}");
+        assert!(out.contains("PASS"), "{out}");
+        assert!(out.contains(", protocol 1;"), "{out}");
+        // Both games, every player count.
+        for line in ["bigcheese        3  defaults", "bigcheese        6", "dalmuti         13"] {
+            assert!(out.contains(line), "no `{line}` in\n{out}");
+        }
+        assert!(out.contains(" 0 strike(s)"), "{out}");
+    }
+    // The JSON report says the same.
+    let out = ratrace(
+        &["bot-check", &example("random_bot.py"), "--games", "1", "--json"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["conforms"], true);
+    assert_eq!(v["name"], "random");
+    assert_eq!(v["strikes"], 0);
+    let configs = v["configs"].as_array().unwrap();
+    assert!(configs.len() > 40, "{} configurations", configs.len());
+    assert!(configs
+        .iter()
+        .all(|c| c["clean_exits"] == 1 && c["answered"].as_u64() > Some(0)));
+}
+
+#[test]
+fn bot_check_fails_a_bot_that_answers_illegal_actions_or_garbage() {
+    let (dir, illegal) = broken_bot("illegal", r#"{"type":"action","id":{id},"action":"bid 999"}"#);
+    let (code, out) = bot_check(&illegal);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("FAIL"), "{out}");
+    assert!(out.contains("strike: unreadable action `bid 999`"), "{out}");
+    assert!(out.contains("fix: answer with one of the strings"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+
+    let (dir, garbage) = broken_bot("garbage", "this is not JSON");
+    let (code, out) = bot_check(&garbage);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("strike: garbage: expected"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn play_against_a_bot_program_with_scripted_input() {
+    let dir = crate::it::temp_dir("bots-play");
+    let input = "1\n".repeat(3000);
+    let record = dir.join("game.json");
+    let bots = format!("cmd:{}", example("random_bot.py"));
+    let args = [
+        "play", "dalmuti", "--option", "hands=1", "--players", "4", "--seed", "5", "--bots",
+        &bots, "--record", record.to_str().unwrap(),
+    ];
+    let out = ratrace(&args, &input);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}\n{stdout}", text(&out.stderr));
+    assert!(stdout.contains("Game over: won by"), "{stdout}");
+    assert!(!stdout.contains("strike"), "{stdout}");
+    assert!(record.exists());
+
+    // A bot program that misbehaves: every strike is printed as it
+    // happens, the heuristic bot plays for it, the game ends.
+    let (bad_dir, bad) = broken_bot("illegal", r#"{"type":"action","id":{id},"action":"bid 999"}"#);
+    let bots = format!("cmd:{bad},heuristic");
+    let args = [
+        "play", "bigcheese", "--seed", "5", "--bots", &bots, "--bot-time", "2000", "--record",
+        record.to_str().unwrap(),
+    ];
+    let out = ratrace(&args, &input);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}\n{stdout}", text(&out.stderr));
+    assert!(stdout.contains("Game over"), "{stdout}");
+    let strike = stdout
+        .lines()
+        .find(|l| l.contains("strike:"))
+        .unwrap_or_else(|| panic!("no strike printed:\n{stdout}"));
+    assert!(strike.starts_with("P2 (cmd:python3 "), "{strike}");
+    assert!(
+        strike.ends_with("; the heuristic bot played this decision"),
+        "{strike}"
+    );
+    assert!(stdout.contains("replaced by the heuristic bot for the rest of the game"));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&bad_dir).ok();
+}
+
+#[test]
+fn tournaments_and_simulations_report_strikes() {
+    let tournament = |candidate: &str| {
+        let candidate = format!("cmd:{candidate}");
+        let args = [
+            "tournament", "dalmuti", "--option", "hands=1", "--players", "4", "--candidate",
+            &candidate, "--field", "heuristic", "--deals", "3", "--threads", "2", "--json",
+            "--quiet",
+        ];
+        let out = ratrace(&args, "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    // A well-behaved bot: no strikes, so no strikes field at all.
+    let good = tournament(&example("random_bot.py"));
+    assert_eq!(good["figures"]["games"], 12);
+    assert!(good.get("strikes").is_none(), "{}", good["strikes"]);
+
+    let (dir, bad) = broken_bot("illegal", r#"{"type":"action","id":{id},"action":"bid 999"}"#);
+    let report = tournament(&bad);
+    let strikes = report["strikes"].as_array().expect("strikes reported");
+    assert_eq!(strikes.len(), 1);
+    assert_eq!(strikes[0]["bot"], format!("cmd:{bad}"));
+    assert!(strikes[0]["strikes"].as_u64() >= Some(12), "{}", strikes[0]);
+    assert!(strikes[0]["reasons"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("unreadable action `bid 999`"));
+
+    // The Markdown report has a section for them.
+    let candidate = format!("cmd:{bad}");
+    let out = ratrace(
+        &[
+            "tournament", "dalmuti", "--option", "hands=1", "--players", "4", "--candidate",
+            &candidate, "--deals", "1", "--quiet",
+        ],
+        "",
+    );
+    let md = text(&out.stdout);
+    assert!(md.contains("## Strikes"), "{md}");
+
+    // The simulator counts them per bot too.
+    let bots = format!("cmd:{bad},heuristic");
+    let out = ratrace(
+        &[
+            "simulate", "dalmuti", "--option", "hands=1", "--players", "4", "--bots", &bots,
+            "--games", "4", "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["strikes"][0]["bot"], format!("cmd:{bad}"));
+    assert!(v["strikes"][0]["strikes"].as_u64() > Some(0));
+    std::fs::remove_dir_all(&dir).ok();
+}
