@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's one test command (README, .ci/run): format, lints, every
 # test (unit, property, scenario, CLI), the doc build, the proof that the
-# rules crates stay free of async runtimes, and the browser end-to-end tests.
+# rules crates stay free of async runtimes, the example bots' conformance
+# (bot-check), and the browser end-to-end tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +33,20 @@ export RATRACE_REQUIRE_PG=1
 cargo test --workspace --locked
 echo "== the server's integration tests again, each server on a PostgreSQL database"
 RATRACE_IT_BACKEND=postgres cargo test -p server --test tests --locked
+echo "== example bots: their own tests, then \`ratrace bot-check\` passes each (docs/bot-protocol.md)"
+cargo build --locked -q -p cli -p example-bot
+bin="${CARGO_TARGET_DIR:-target}/debug"
+# (test_examples.py also plays the Rust bot, found in $CARGO_TARGET_DIR/debug or target/debug)
+python3 -m unittest examples/bots/test_examples.py
+for bot in "python3 examples/bots/random_bot.py" "python3 examples/bots/rule_bot.py" "$bin/example-bot"; do
+  if report=$("$bin/ratrace" bot-check "$bot" --games 1 --quiet); then
+    echo "$bot: $(grep '^total:' <<<"$report")"
+  else
+    echo "$report"
+    echo "error: \`ratrace bot-check $bot\` failed: the example bot does not conform" >&2
+    exit 1
+  fi
+done
 echo "== the README's \`cargo run -- ...\` finds exactly one binary"
 cargo run --locked -q -- --version
 echo "== Python package: the wheel in a virtual environment, pytest with the frameworks' own checks"

@@ -65,6 +65,9 @@ pub struct ConfigReport {
     pub name: Option<String>,
     /// The protocol it gave in `ready`.
     pub protocol: Option<u32>,
+    /// Wall-clock seconds of the configuration (the other bots' time and
+    /// the bot's start-up and exit included).
+    pub seconds: f64,
 }
 
 impl ConfigReport {
@@ -137,10 +140,14 @@ fn all(_: usize) -> bool {
     true
 }
 
-/// The options each game is checked under: its defaults and variants that
-/// reach every kind of decision (Big Cheese dice modes, no specials, exact
-/// scoring, veto timing; Dalmuti single hands, the market, the black
-/// market, joins, the settling hand).
+/// The options each game is checked under, and at which player counts:
+/// every count with one rich setting (Big Cheese's defaults; Dalmuti's
+/// three-hand session with the market, so taxes and the market come up),
+/// and variants that reach the other kinds of decision (Big Cheese dice
+/// modes, no specials, exact scoring, veto timing; Dalmuti single hands,
+/// the 20-hand default session, the black market, joins) at a few counts
+/// each, so the whole check stays a few seconds for a quick bot (each
+/// configuration starts one process).
 fn variants(game: &str) -> Vec<Variant> {
     match game {
         "bigcheese" => vec![
@@ -150,18 +157,22 @@ fn variants(game: &str) -> Vec<Variant> {
             },
             Variant {
                 options: &["dice=d6"],
-                players: all,
+                players: |p| matches!(p, 3 | 5),
             },
             Variant {
                 options: &["dice=no-dice", "specials=off"],
-                players: all,
+                players: |p| matches!(p, 4 | 6),
             },
             Variant {
                 options: &["exact=on", "veto=before-bid", "final_tie=chance"],
-                players: all,
+                players: |p| matches!(p, 3 | 6),
             },
         ],
         _ => vec![
+            Variant {
+                options: &["hands=3", "market=on"],
+                players: all,
+            },
             // The default session (20 hands) is long: the default table only.
             Variant {
                 options: &[],
@@ -169,11 +180,7 @@ fn variants(game: &str) -> Vec<Variant> {
             },
             Variant {
                 options: &["hands=1"],
-                players: all,
-            },
-            Variant {
-                options: &["hands=3", "market=on"],
-                players: all,
+                players: |p| matches!(p, 3 | 8 | 13),
             },
             Variant {
                 options: &[
@@ -183,11 +190,11 @@ fn variants(game: &str) -> Vec<Variant> {
                     "benevolent_rulers=on",
                     "the_elected=on",
                 ],
-                players: all,
+                players: |p| matches!(p, 4 | 9),
             },
             Variant {
                 options: &["hands=3", "joins=2"],
-                players: |p| p < 13,
+                players: |p| matches!(p, 6 | 12),
             },
         ],
     }
@@ -293,6 +300,7 @@ fn run_config<G: Roster>(
     opts: &G::Options,
     on_game: &(dyn Fn() + Sync),
 ) -> Result<ConfigReport, Error> {
+    let begun = Instant::now();
     let base = crate::derive_seed(cfg.seed, index as u64);
     let mut bot = External::<G>::new(&cfg.command, cfg.limits.clone(), base).map_err(Error::Bot)?;
     bot.keep_answers();
@@ -324,6 +332,7 @@ fn run_config<G: Roster>(
         unclean_exits: r.unclean_exits.clone(),
         name: r.name.clone(),
         protocol: r.protocol,
+        seconds: begun.elapsed().as_secs_f64(),
     })
 }
 
