@@ -249,14 +249,17 @@ fn play_game<G: Roster>(
     let mut heard = 0usize;
     let mut actions = 0u64;
     let outcome = loop {
-        for e in game.events()[heard..].iter().filter(|e| e.visible_to(Some(me))) {
+        for e in game.events()[heard..]
+            .iter()
+            .filter(|e| e.visible_to(Some(me)))
+        {
             bot.observe(&e.event);
         }
         heard = game.events().len();
         let Some(to) = game.to_move() else {
-            break game
-                .outcome()
-                .ok_or_else(|| Error::Engine("the game has no one to move but no outcome".into()))?;
+            break game.outcome().ok_or_else(|| {
+                Error::Engine("the game has no one to move but no outcome".into())
+            })?;
         };
         if actions >= MAX_ACTIONS {
             break game.capped_outcome();
@@ -284,7 +287,10 @@ fn play_game<G: Roster>(
             .map_err(|e| Error::Engine(format!("{to} {action} refused: {e}")))?;
         actions += 1;
     };
-    for e in game.events()[heard..].iter().filter(|e| e.visible_to(Some(me))) {
+    for e in game.events()[heard..]
+        .iter()
+        .filter(|e| e.visible_to(Some(me)))
+    {
         bot.observe(&e.event);
     }
     bot.finish(&outcome);
@@ -419,23 +425,29 @@ fn kind(reason: &str) -> String {
 /// wrong handshake.
 fn problems(configs: &[ConfigReport]) -> Vec<Problem> {
     let mut out: Vec<(String, Problem)> = Vec::new();
-    let mut add = |key: String, problem: &str, at: &ConfigReport, fix: &str| {
-        match out.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, p)) => p.count += 1,
-            None => out.push((
-                key,
-                Problem {
-                    problem: problem.to_string(),
-                    count: 1,
-                    first_seen: at.label(),
-                    fix: fix.to_string(),
-                },
-            )),
-        }
+    let mut add = |key: String, problem: &str, at: &ConfigReport, fix: &str| match out
+        .iter_mut()
+        .find(|(k, _)| *k == key)
+    {
+        Some((_, p)) => p.count += 1,
+        None => out.push((
+            key,
+            Problem {
+                problem: problem.to_string(),
+                count: 1,
+                first_seen: at.label(),
+                fix: fix.to_string(),
+            },
+        )),
     };
     for c in configs {
         for s in &c.strikes {
-            add(format!("strike {}", kind(s)), &format!("strike: {s}"), c, fix_for(s));
+            add(
+                format!("strike {}", kind(s)),
+                &format!("strike: {s}"),
+                c,
+                fix_for(s),
+            );
         }
         for e in &c.unclean_exits {
             add(

@@ -185,7 +185,9 @@ fn play_one<G: Roster>(
                 crate::derive_seed(seed, 1 + seat as u64),
             )
         },
-        |seat, bot_seed| extbot::bot_with::<G>(&names[who(seat)], bot_seed, &cfg.limits).map_err(Error::Bot),
+        |seat, bot_seed| {
+            extbot::bot_with::<G>(&names[who(seat)], bot_seed, &cfg.limits).map_err(Error::Bot)
+        },
         |seat, action, e| {
             format!(
                 "bot {} chose an illegal action `{action}` in game {index}: {e}",

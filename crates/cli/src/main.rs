@@ -1013,7 +1013,10 @@ fn run(cli: Cli) -> Result<bool, Error> {
             let bar = cli::progress(!json && !quiet && std::io::stderr().is_terminal());
             let report = analysis::botcheck::run(&cfg, &*bar)?;
             if json {
-                outln!("{}", serde_json::to_string_pretty(&report).map_err(Error::Json)?);
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).map_err(Error::Json)?
+                );
             } else {
                 out!("{}", cli::botcheck::text(&report));
             }

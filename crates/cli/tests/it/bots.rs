@@ -27,7 +27,9 @@ fn text(b: &[u8]) -> String {
 
 /// `python3 examples/bots/NAME`, by absolute path.
 fn example(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/bots").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/bots")
+        .join(name);
     format!("python3 {}", path.display())
 }
 
@@ -70,14 +72,24 @@ fn bot_check_passes_the_python_examples() {
         assert!(out.contains("PASS"), "{out}");
         assert!(out.contains(", protocol 1;"), "{out}");
         // Both games, every player count.
-        for line in ["bigcheese        3  defaults", "bigcheese        6", "dalmuti         13"] {
+        for line in [
+            "bigcheese        3  defaults",
+            "bigcheese        6",
+            "dalmuti         13",
+        ] {
             assert!(out.contains(line), "no `{line}` in\n{out}");
         }
         assert!(out.contains(" 0 strike(s)"), "{out}");
     }
     // The JSON report says the same.
     let out = ratrace(
-        &["bot-check", &example("random_bot.py"), "--games", "1", "--json"],
+        &[
+            "bot-check",
+            &example("random_bot.py"),
+            "--games",
+            "1",
+            "--json",
+        ],
         "",
     );
     assert_eq!(out.status.code(), Some(0));
@@ -94,7 +106,10 @@ fn bot_check_passes_the_python_examples() {
 
 #[test]
 fn bot_check_fails_a_bot_that_answers_illegal_actions_or_garbage() {
-    let (dir, illegal) = broken_bot("illegal", r#"{"type":"action","id":{id},"action":"bid 999"}"#);
+    let (dir, illegal) = broken_bot(
+        "illegal",
+        r#"{"type":"action","id":{id},"action":"bid 999"}"#,
+    );
     let (code, out) = bot_check(&illegal);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("FAIL"), "{out}");
@@ -116,8 +131,18 @@ fn play_against_a_bot_program_with_scripted_input() {
     let record = dir.join("game.json");
     let bots = format!("cmd:{}", example("random_bot.py"));
     let args = [
-        "play", "dalmuti", "--option", "hands=1", "--players", "4", "--seed", "5", "--bots",
-        &bots, "--record", record.to_str().unwrap(),
+        "play",
+        "dalmuti",
+        "--option",
+        "hands=1",
+        "--players",
+        "4",
+        "--seed",
+        "5",
+        "--bots",
+        &bots,
+        "--record",
+        record.to_str().unwrap(),
     ];
     let out = ratrace(&args, &input);
     let stdout = text(&out.stdout);
@@ -128,10 +153,21 @@ fn play_against_a_bot_program_with_scripted_input() {
 
     // A bot program that misbehaves: every strike is printed as it
     // happens, the heuristic bot plays for it, the game ends.
-    let (bad_dir, bad) = broken_bot("illegal", r#"{"type":"action","id":{id},"action":"bid 999"}"#);
+    let (bad_dir, bad) = broken_bot(
+        "illegal",
+        r#"{"type":"action","id":{id},"action":"bid 999"}"#,
+    );
     let bots = format!("cmd:{bad},heuristic");
     let args = [
-        "play", "bigcheese", "--seed", "5", "--bots", &bots, "--bot-time", "2000", "--record",
+        "play",
+        "bigcheese",
+        "--seed",
+        "5",
+        "--bots",
+        &bots,
+        "--bot-time",
+        "2000",
+        "--record",
         record.to_str().unwrap(),
     ];
     let out = ratrace(&args, &input);
@@ -157,8 +193,21 @@ fn tournaments_and_simulations_report_strikes() {
     let tournament = |candidate: &str| {
         let candidate = format!("cmd:{candidate}");
         let args = [
-            "tournament", "dalmuti", "--option", "hands=1", "--players", "4", "--candidate",
-            &candidate, "--field", "heuristic", "--deals", "3", "--threads", "2", "--json",
+            "tournament",
+            "dalmuti",
+            "--option",
+            "hands=1",
+            "--players",
+            "4",
+            "--candidate",
+            &candidate,
+            "--field",
+            "heuristic",
+            "--deals",
+            "3",
+            "--threads",
+            "2",
+            "--json",
             "--quiet",
         ];
         let out = ratrace(&args, "");
@@ -170,7 +219,10 @@ fn tournaments_and_simulations_report_strikes() {
     assert_eq!(good["figures"]["games"], 12);
     assert!(good.get("strikes").is_none(), "{}", good["strikes"]);
 
-    let (dir, bad) = broken_bot("illegal", r#"{"type":"action","id":{id},"action":"bid 999"}"#);
+    let (dir, bad) = broken_bot(
+        "illegal",
+        r#"{"type":"action","id":{id},"action":"bid 999"}"#,
+    );
     let report = tournament(&bad);
     let strikes = report["strikes"].as_array().expect("strikes reported");
     assert_eq!(strikes.len(), 1);
@@ -185,8 +237,17 @@ fn tournaments_and_simulations_report_strikes() {
     let candidate = format!("cmd:{bad}");
     let out = ratrace(
         &[
-            "tournament", "dalmuti", "--option", "hands=1", "--players", "4", "--candidate",
-            &candidate, "--deals", "1", "--quiet",
+            "tournament",
+            "dalmuti",
+            "--option",
+            "hands=1",
+            "--players",
+            "4",
+            "--candidate",
+            &candidate,
+            "--deals",
+            "1",
+            "--quiet",
         ],
         "",
     );
@@ -197,8 +258,17 @@ fn tournaments_and_simulations_report_strikes() {
     let bots = format!("cmd:{bad},heuristic");
     let out = ratrace(
         &[
-            "simulate", "dalmuti", "--option", "hands=1", "--players", "4", "--bots", &bots,
-            "--games", "4", "--json",
+            "simulate",
+            "dalmuti",
+            "--option",
+            "hands=1",
+            "--players",
+            "4",
+            "--bots",
+            &bots,
+            "--games",
+            "4",
+            "--json",
         ],
         "",
     );
