@@ -36,6 +36,7 @@ fn config(candidate: &str, seed: u64) -> Config<Dalmuti> {
         out: None,
         resume: Resume::Auto,
         command: String::new(),
+        limits: extbot::Limits::default(),
     }
 }
 

@@ -15,7 +15,7 @@
 use crate::Error;
 use bots::{Bot, Roster};
 use extbot::{External, Limits};
-use game::{GameOptions, Seat};
+use game::{Game, GameOptions, Seat};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -200,8 +200,12 @@ fn variants(game: &str) -> Vec<Variant> {
     }
 }
 
-/// The configurations of game `G`: (players, options).
-fn configs<G: Roster>() -> Result<Vec<(usize, Vec<String>, G::Options)>, Error> {
+/// One configuration to play: players, the options set (as text), the
+/// options.
+type Setup<G> = (usize, Vec<String>, <G as Game>::Options);
+
+/// The configurations of game `G`.
+fn configs<G: Roster>() -> Result<Vec<Setup<G>>, Error> {
     let mut out = Vec::new();
     for v in variants(G::NAME) {
         let mut options = G::Options::default();
