@@ -125,6 +125,41 @@ fn bot_check_fails_a_bot_that_answers_illegal_actions_or_garbage() {
 }
 
 #[test]
+fn bot_check_fails_a_bot_that_exits_badly_after_quit() {
+    let dir = crate::it::temp_dir("bots-bad-exit");
+    let path = dir.join("bad_exit.py");
+    // The random bot, but `quit` ends it with status 3.
+    let random = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/bots/random_bot.py"),
+    )
+    .unwrap();
+    let script = random.replace(
+        "elif t == \"quit\":\n                return 0",
+        "elif t == \"quit\":\n                return 3",
+    );
+    assert_ne!(script, random, "the quit branch of random_bot.py moved");
+    std::fs::write(&path, script).unwrap();
+    let out = ratrace(
+        &[
+            "bot-check",
+            &format!("python3 {}", path.display()),
+            "--games",
+            "1",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["conforms"], false);
+    assert_eq!(v["strikes"], 0);
+    let problem = &v["problems"][0];
+    assert_eq!(problem["problem"], "after quit: exited with status 3");
+    assert!(problem["fix"].as_str().unwrap().contains("status 0"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn play_against_a_bot_program_with_scripted_input() {
     let dir = crate::it::temp_dir("bots-play");
     let input = "1\n".repeat(3000);
