@@ -398,7 +398,7 @@ pub fn fix_for(reason: &str) -> &'static str {
         "write one line (under 64 KiB) per answer and nothing else on stdout"
     } else if r.starts_with("flooded stderr") {
         "write less to stderr: at most 1 MiB per game"
-    } else if r.starts_with("could not be started") {
+    } else if r.starts_with("could not be started") || r.starts_with("exited with status 127") {
         "check the command: it is run by /bin/sh -c from the current folder"
     } else if r.starts_with("exited")
         || r.starts_with("killed")
@@ -572,5 +572,7 @@ mod tests {
         );
         assert_ne!(kind("no answer in 1000 ms"), kind("garbage: x"));
         assert!(fix_for("illegal action `bid 99`").contains("legal"));
+        // sh's "command not found".
+        assert!(fix_for("exited with status 127 (replaced ...)").contains("check the command"));
     }
 }
