@@ -344,3 +344,88 @@ async fn remote_client_py_plays_a_seat_to_the_end() {
     assert_eq!(info["status"], "finished");
     assert_eq!(info["seats"][1]["name"], "Remote Ann");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reloaded_table_starts_a_fresh_process_that_hears_the_game_so_far() {
+    let db = temp_db("extbots-reload");
+    let dir = db.parent().unwrap().to_path_buf();
+    let tee = format!("tee -a '{}'/in-$$.log | {}", dir.display(), random_bot());
+    let offered = |state: &AppState| {
+        let p = Program {
+            name: "pyrandom".into(),
+            command: tee.clone(),
+        };
+        assert!(state.offer_bots(ExternalBots::new(vec![p], 2000, 4).unwrap()));
+    };
+    let store = || -> std::sync::Arc<dyn server::store::Store> {
+        std::sync::Arc::new(server::store::SqliteStore::open(&db).unwrap())
+    };
+    let (first, state) = start_state(store(), Limits::unlimited()).await;
+    offered(&state);
+    let id = create(
+        first.addr,
+        json!({"game": "dalmuti", "players": 4, "bot_delay_ms": 1, "seats": [
+            {"kind": "human"}, {"kind": "bot", "bot": "pyrandom"},
+            {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]}),
+    )
+    .await;
+    let token = join(first.addr, &id, "P1").await;
+    let mut ws = Ws::connect(first.addr, &id).await;
+    let mut m = ws.hello(Some(&token)).await;
+    // Play until the program has decided at least once.
+    let logs = || -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|f| f.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "log"))
+            .map(|p| std::fs::read_to_string(p).unwrap())
+            .collect();
+        v.sort_by_key(String::len);
+        v
+    };
+    let mut acted_at = None;
+    while !logs().iter().any(|l| l.contains("\"type\":\"act\"")) {
+        assert_ne!(m["over"], true, "the game ended too soon for this test");
+        let seq = m["seq"].as_u64().unwrap_or(0);
+        let legal = m["legal"].as_array().cloned().unwrap_or_default();
+        if m["type"] == "state" && m["to_move"] == "P1" && !legal.is_empty() && acted_at != Some(seq)
+        {
+            acted_at = Some(seq);
+            ws.send(json!({"type": "act", "seq": seq, "action": legal[0]}))
+                .await;
+        }
+        m = ws.next().await;
+    }
+    drop(ws);
+    state.drain().await;
+    drop(first);
+    slots_given_back(&state).await;
+    // A new server on the same database loads the table again.
+    let (second, state2) = start_state(store(), Limits::unlimited()).await;
+    offered(&state2);
+    let mut ws = Ws::connect(second.addr, &id).await;
+    let first_state = ws.hello(Some(&token)).await;
+    let last = play_to_end(&mut ws, "P1", first_state).await;
+    assert!(last["outcome"].is_object(), "{last}");
+    slots_given_back(&state2).await;
+    let logs = logs();
+    assert_eq!(logs.len(), 2, "a fresh process after the reload");
+    for text in &logs {
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines[0]["type"], "start");
+        assert_eq!(lines[0]["seat"], "P2");
+        // Before its first decision each process hears its own deal.
+        let first_act = lines.iter().position(|l| l["type"] == "act").unwrap();
+        assert!(
+            lines[..first_act]
+                .iter()
+                .any(|l| l["event"]["kind"] == "dealt" && l["event"]["seat"] == "P2"),
+            "{text}"
+        );
+    }
+    // The second process heard the whole game so far before deciding.
+    assert!(logs[1].contains("\"type\":\"end\""), "{}", logs[1]);
+}
