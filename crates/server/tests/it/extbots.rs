@@ -174,11 +174,7 @@ async fn misbehaving_bot_programs_never_hurt_the_game_and_leave_no_process() {
     let pids = dir.join("pids");
     // Exits at once.
     let crash = dir.join("crash.sh");
-    std::fs::write(
-        &crash,
-        format!("echo $$ >> '{}'\nexit 3\n", pids.display()),
-    )
-    .unwrap();
+    std::fs::write(&crash, format!("echo $$ >> '{}'\nexit 3\n", pids.display())).unwrap();
     // Says ready, starts a child of its own, then never answers a
     // decision.
     let hang = dir.join("hang.sh");
@@ -261,7 +257,10 @@ async fn a_client_names_only_offered_bots_and_never_a_command() {
         assert_eq!(v["error"]["code"], "bad_input");
         let message = v["error"]["message"].as_str().unwrap();
         assert!(message.contains("unknown bot"), "{message}");
-        assert!(message.contains("pyrandom"), "names the offered levels: {message}");
+        assert!(
+            message.contains("pyrandom"),
+            "names the offered levels: {message}"
+        );
     }
     // A server that offers none knows no such level.
     let plain = start_fast().await;
@@ -388,7 +387,10 @@ async fn a_reloaded_table_starts_a_fresh_process_that_hears_the_game_so_far() {
         assert_ne!(m["over"], true, "the game ended too soon for this test");
         let seq = m["seq"].as_u64().unwrap_or(0);
         let legal = m["legal"].as_array().cloned().unwrap_or_default();
-        if m["type"] == "state" && m["to_move"] == "P1" && !legal.is_empty() && acted_at != Some(seq)
+        if m["type"] == "state"
+            && m["to_move"] == "P1"
+            && !legal.is_empty()
+            && acted_at != Some(seq)
         {
             acted_at = Some(seq);
             ws.send(json!({"type": "act", "seq": seq, "action": legal[0]}))
