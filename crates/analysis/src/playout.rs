@@ -180,7 +180,12 @@ pub fn play_out_at<'n, G: Game>(
                 if bot.listens() {
                     bot.start(game::Seat::new(seated), game.players(), game.options());
                     // What it missed before it sat down.
-                    deliver(&mut slots[seated..=seated], seated, &game.events()[..heard], 0);
+                    deliver(
+                        &mut slots[seated..=seated],
+                        seated,
+                        &game.events()[..heard],
+                        0,
+                    );
                 }
             }
             seated += 1;

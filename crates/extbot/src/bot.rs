@@ -228,10 +228,14 @@ impl<G: Roster> External<G> {
     /// Waits for the answer to decision `id` (or for `ready` when `id` is
     /// 0) until `deadline`. `Err` is the strike's reason and whether it is
     /// fatal.
-    fn wait_for(&mut self, id: u64, deadline: Instant) -> Result<FromBot, (String, bool)> {
+    fn wait_for(
+        &mut self,
+        id: u64,
+        begun: Instant,
+        allowed: Duration,
+    ) -> Result<FromBot, (String, bool)> {
+        let deadline = begun + allowed;
         let mut stray = 0u32;
-        let allowed = |d: Instant, start: Instant| d.saturating_duration_since(start).as_millis();
-        let begun = Instant::now();
         // Answers to decisions already played are late, not garbage.
         let late_below = if id == 0 { self.next_id + 1 } else { id };
         let stray_limit = self.limits.stray_lines;
@@ -256,7 +260,7 @@ impl<G: Roster> External<G> {
                 }
                 Err(Wait::Timeout) => {
                     let what = if id == 0 { "no ready" } else { "no answer" };
-                    return Err((format!("{what} in {} ms", allowed(deadline, begun)), false));
+                    return Err((format!("{what} in {} ms", allowed.as_millis()), false));
                 }
             };
             let want = if id == 0 {
@@ -270,7 +274,10 @@ impl<G: Roster> External<G> {
                 Ok(msg @ FromBot::Action { id: got, .. }) if id > 0 && got == id => return Ok(msg),
                 Ok(msg @ FromBot::Ready { .. }) if id == 0 => return Ok(msg),
                 _ => {
-                    return Err((format!("garbage: expected {want}, got {}", cut(&line)), false));
+                    return Err((
+                        format!("garbage: expected {want}, got {}", cut(&line)),
+                        false,
+                    ));
                 }
             }
             stray += 1;
@@ -380,15 +387,12 @@ impl<G: Roster> Bot<G> for External<G> {
         } else {
             self.limits.move_time
         };
-        match self.wait_for(0, Instant::now() + wait) {
+        match self.wait_for(0, Instant::now(), wait) {
             Ok(FromBot::Ready { name, protocol }) => {
                 self.record.name = Some(name.chars().take(64).collect());
                 self.record.protocol = Some(protocol);
                 if protocol != PROTOCOL {
-                    self.strike(
-                        format!("speaks protocol {protocol}, not {PROTOCOL}"),
-                        true,
-                    );
+                    self.strike(format!("speaks protocol {protocol}, not {PROTOCOL}"), true);
                 }
             }
             Ok(FromBot::Action { .. }) => unreachable!("wait_for(0) gives only ready"),
@@ -430,37 +434,34 @@ impl<G: Roster> Bot<G> for External<G> {
             };
             let begun = Instant::now();
             if self.send(&msg) {
-                let answer = self.wait_for(id, begun + time);
+                let answer = self.wait_for(id, begun, time);
                 let took = begun.elapsed();
                 if let Some(bank) = &mut self.bank {
                     *bank = bank.saturating_sub(took);
                 }
                 match answer {
-                    Ok(FromBot::Action { action, .. }) => {
-                        match action.parse::<G::Action>() {
-                            Ok(a) if legal.contains(&a) => {
-                                if self.keep_answers {
-                                    self.record.answers.push(Answer {
-                                        micros: took.as_micros() as u64,
-                                        allowed_micros: time.as_micros() as u64,
-                                    });
-                                }
-                                return a;
+                    Ok(FromBot::Action { action, .. }) => match action.parse::<G::Action>() {
+                        Ok(a) if legal.contains(&a) => {
+                            if self.keep_answers {
+                                self.record.answers.push(Answer {
+                                    micros: took.as_micros() as u64,
+                                    allowed_micros: time.as_micros() as u64,
+                                });
                             }
-                            Ok(_) => self.strike(
-                                format!(
-                                    "illegal action {} (not among the {} legal actions)",
-                                    cut(&action),
-                                    legal.len()
-                                ),
-                                false,
-                            ),
-                            Err(e) => self.strike(
-                                format!("unreadable action {}: {e}", cut(&action)),
-                                false,
-                            ),
+                            return a;
                         }
-                    }
+                        Ok(_) => self.strike(
+                            format!(
+                                "illegal action {} (not among the {} legal actions)",
+                                cut(&action),
+                                legal.len()
+                            ),
+                            false,
+                        ),
+                        Err(e) => {
+                            self.strike(format!("unreadable action {}: {e}", cut(&action)), false)
+                        }
+                    },
                     Ok(FromBot::Ready { .. }) => {
                         self.strike("garbage: a ready in answer to act".into(), false)
                     }

@@ -16,6 +16,7 @@
 //! reaps the child: no process is left behind, children included.
 
 use crate::protocol::MAX_LINE;
+use nix::errno::Errno;
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -147,7 +148,11 @@ impl Process {
 
     /// The last line the bot wrote to stderr (at most a few KiB kept).
     pub fn stderr_last_line(&self) -> String {
-        let tail = self.stderr_tail.lock().map(|t| t.clone()).unwrap_or_default();
+        let tail = self
+            .stderr_tail
+            .lock()
+            .map(|t| t.clone())
+            .unwrap_or_default();
         let text = String::from_utf8_lossy(&tail);
         let line = text.trim_end().rsplit('\n').next().unwrap_or("").trim();
         line.chars().take(200).collect()
@@ -207,6 +212,13 @@ impl Process {
                 self.status = Some(status);
             }
         }
+        // SIGKILL takes effect when each member is next scheduled, and
+        // orphans are reaped by init: wait (briefly) until the group is
+        // gone, so that "killed" means gone.
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while killpg(self.pgid, None) != Err(Errno::ESRCH) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 }
 
@@ -219,6 +231,13 @@ impl Drop for Process {
 /// An exit status in words.
 pub(crate) fn describe(status: ExitStatus) -> String {
     match (status.code(), status.signal()) {
+        // `sh -c` reports a command killed by signal N as 128 + N.
+        (Some(code), _) if (129..160).contains(&code) => {
+            format!(
+                "exited with status {code} (killed by signal {})",
+                code - 128
+            )
+        }
         (Some(code), _) => format!("exited with status {code}"),
         (None, Some(sig)) => format!("killed by signal {sig}"),
         (None, None) => "ended".to_string(),
@@ -246,10 +265,11 @@ fn read_loop(stdout: impl Read, lines: SyncSender<Line>) {
     loop {
         buf.clear();
         let limit = (MAX_LINE + 1) as u64;
-        let n = match (&mut reader).take(limit).read_until(b'\n', &mut buf) {
-            Ok(n) => n,
-            Err(_) => 0,
-        };
+        // A read error ends the stream as EOF does.
+        let n: usize = (&mut reader)
+            .take(limit)
+            .read_until(b'\n', &mut buf)
+            .unwrap_or_default();
         if n == 0 {
             let _ = lines.send(Line::Closed);
             return;
