@@ -45,6 +45,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per run: the size of `serve`'s flags does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Play in the terminal against bots.
