@@ -1317,17 +1317,24 @@ impl<G: Roster> Table<G> {
             }
         };
         let legal = std::mem::take(&mut self.legal);
-        let hearing = if bot.listens() {
-            self.hearing(seat)
-        } else {
-            None
-        };
-        let gate = Arc::clone(&self.bot_gate);
+        let listens = bot.listens();
+        let hearing = if listens { self.hearing(seat) } else { None };
+        // The gate bounds the CPU bots take from the people. A bot program
+        // mostly waits for its process (up to its time limit, or its
+        // start-up): it does not queue behind the gate, nor hold it, and
+        // the process cap (`--bot-processes`) bounds how many wait.
+        let gate = (!listens).then(|| Arc::clone(&self.bot_gate));
         let (reply, answer) = oneshot::channel();
         tokio::spawn(async move {
-            let Ok(_permit) = gate.acquire_owned().await else {
-                crate::extbots::drop_off_runtime(bot);
-                return;
+            let _permit = match gate {
+                Some(gate) => match gate.acquire_owned().await {
+                    Ok(permit) => Some(permit),
+                    Err(_) => {
+                        crate::extbots::drop_off_runtime(bot);
+                        return;
+                    }
+                },
+                None => None,
             };
             // A search bot spends up to a tenth of a second per decision,
             // which must not stall the runtime's worker threads; a bot
