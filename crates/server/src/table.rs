@@ -384,7 +384,18 @@ fn spawn_game<G: Roster>(
                     }
                 }
             }
-            SeatKind::Bot(name) => Some(G::bot(name, rand::random())?),
+            SeatKind::Bot(name) => match G::bot(name, rand::random()) {
+                Ok(b) => Some(b),
+                // A bot program this server no longer offers (started
+                // without its --bot): the heuristic bot plays the seat.
+                Err(e) => {
+                    if !ended {
+                        tracing::warn!(table = %stored.id, seat = %s.seat,
+                            "{e}: the heuristic bot plays the seat");
+                    }
+                    None
+                }
+            },
             SeatKind::Human { .. } => None,
         });
     }

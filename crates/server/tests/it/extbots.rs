@@ -431,3 +431,35 @@ async fn a_reloaded_table_starts_a_fresh_process_that_hears_the_game_so_far() {
     // The second process heard the whole game so far before deciding.
     assert!(logs[1].contains("\"type\":\"end\""), "{}", logs[1]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_whose_bot_program_is_no_longer_offered_still_plays() {
+    let db = temp_db("extbots-gone");
+    let store = || -> std::sync::Arc<dyn server::store::Store> {
+        std::sync::Arc::new(server::store::SqliteStore::open(&db).unwrap())
+    };
+    let (first, state) = start_state(store(), Limits::unlimited()).await;
+    let p = Program {
+        name: "pyrandom".into(),
+        command: random_bot(),
+    };
+    assert!(state.offer_bots(ExternalBots::new(vec![p], 2000, 4).unwrap()));
+    let id = create(
+        first.addr,
+        json!({"game": "bigcheese", "players": 3, "bot_delay_ms": 1, "seats": [
+            {"kind": "human"}, {"kind": "bot", "bot": "pyrandom"}, {"kind": "bot"}]}),
+    )
+    .await;
+    let token = join(first.addr, &id, "P1").await;
+    state.drain().await;
+    drop(first);
+    slots_given_back(&state).await;
+    // The operator restarts without --bot: the seat's level is gone, the
+    // table still loads and the heuristic bot plays the seat.
+    let second = start_on(store(), Limits::unlimited()).await;
+    let mut ws = Ws::connect(second.addr, &id).await;
+    let first_state = ws.hello(Some(&token)).await;
+    assert_eq!(first_state["type"], "state", "{first_state}");
+    let last = play_to_end(&mut ws, "P1", first_state).await;
+    assert!(last["outcome"].is_object(), "{last}");
+}
