@@ -45,6 +45,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per run: the size of `serve`'s flags does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Play in the terminal against bots.
@@ -339,6 +341,8 @@ enum Command {
         #[command(flatten)]
         limits: ServeLimits,
         #[command(flatten)]
+        bots: ServeBots,
+        #[command(flatten)]
         ops: ServeOps,
     },
     /// Manage the database.
@@ -403,6 +407,28 @@ struct ClusterArgs {
     /// connection comes from the proxy).
     #[arg(long, value_name = "IP")]
     trusted_proxy: Vec<std::net::IpAddr>,
+}
+
+/// `ratrace serve`'s bot programs (docs/bot-protocol.md): levels in the
+/// lobby after the ladder.
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Bot programs")]
+struct ServeBots {
+    /// Offer a bot program as a level in the lobby, after the ladder
+    /// (repeatable): NAME (1 to 24 of a-z, 0-9, _ and -, not a built-in
+    /// bot's) is what players choose, COMMAND (run by /bin/sh -c, one
+    /// process per seat for the table's game) speaks ratrace-bot/1.
+    /// Players never give a command.
+    #[arg(long = "bot", value_name = "NAME=COMMAND", value_parser = server::extbots::Program::parse)]
+    bots: Vec<server::extbots::Program>,
+    /// Milliseconds a bot program may take for one decision (after that
+    /// the heuristic bot plays it, and the bot gets a strike).
+    #[arg(long, default_value_t = server::extbots::DEFAULT_MOVE_MS, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    bot_time: u64,
+    /// Bot-program processes alive at once, server-wide: a table that
+    /// would need more is refused (busy).
+    #[arg(long, default_value_t = server::extbots::DEFAULT_PROCESSES)]
+    bot_processes: usize,
 }
 
 /// `ratrace serve`'s logs and `/metrics` (docs/server.md, "Operations").
@@ -1028,8 +1054,9 @@ fn run(cli: Cli) -> Result<bool, Error> {
             db,
             cluster,
             limits,
+            bots,
             ops,
-        } => serve(addr, &db, &cluster, limits.limits(), ops),
+        } => serve(addr, &db, &cluster, limits.limits(), bots, ops),
         Command::Db {
             command: DbCommand::Copy { from, to },
         } => db_copy(&from, &to),
@@ -1122,9 +1149,13 @@ fn serve(
     db: &str,
     cluster: &ClusterArgs,
     mut limits: server::Limits,
+    bots: ServeBots,
     ops: ServeOps,
 ) -> Result<bool, Error> {
     init_logs(ops.log_format, ops.log_level.as_deref())?;
+    let offered = !bots.bots.is_empty();
+    let bots = server::extbots::ExternalBots::new(bots.bots, bots.bot_time, bots.bot_processes)
+        .map_err(Error::Server)?;
     let token = ops
         .metrics_token
         .or_else(|| std::env::var("RATRACE_METRICS_TOKEN").ok());
@@ -1193,6 +1224,14 @@ fn serve(
             state.require_metrics_token(t.trim());
         }
         state.trust_proxies(cluster.trusted_proxy.clone());
+        if offered {
+            tracing::info!(
+                "bot programs offered as levels: {} (at most {} processes at once)",
+                bots.names().join(", "),
+                bots.cap()
+            );
+        }
+        state.offer_bots(bots);
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| Error::Server(format!("{addr}: {e}")))?;
@@ -1215,7 +1254,8 @@ fn serve(
     });
     // Blocking store calls still running (none after a complete drain)
     // get a moment, not forever.
-    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    // Bot programs get up to a second to quit after their table ends.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(if offered { 2 } else { 1 }));
     served
 }
 

@@ -16,6 +16,7 @@
 pub mod analysis;
 pub mod cluster;
 pub mod error;
+pub mod extbots;
 pub mod lobby;
 pub mod metrics;
 pub mod net;
@@ -250,6 +251,9 @@ struct Inner {
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     proxies: std::sync::OnceLock<Vec<std::net::IpAddr>>,
     lobby: lobby::LobbyCache,
+    /// The bot programs the operator offers as levels (set once, before
+    /// serving; none by default).
+    external: std::sync::OnceLock<Arc<extbots::ExternalBots>>,
 }
 
 /// What a table task needs from the server.
@@ -262,6 +266,7 @@ pub(crate) struct TableCtx {
     pub(crate) limits: Limits,
     pub(crate) bot_gate: Arc<Semaphore>,
     pub(crate) metrics: Arc<Metrics>,
+    pub(crate) external: Arc<extbots::ExternalBots>,
 }
 
 impl AppState {
@@ -309,6 +314,7 @@ impl AppState {
                 ops: ops::Ops::new(),
                 proxies: std::sync::OnceLock::new(),
                 lobby: lobby::LobbyCache::default(),
+                external: std::sync::OnceLock::new(),
             }),
         };
         tokio::spawn(state.clone().sweeper());
@@ -379,6 +385,21 @@ impl AppState {
     /// is the last one they add. Set once, before serving.
     pub fn trust_proxies(&self, proxies: Vec<std::net::IpAddr>) {
         let _ = self.inner.proxies.set(proxies);
+    }
+
+    /// Offers these bot programs as levels (`ratrace serve --bot`). Set
+    /// once, before serving: `false` if they were already set (or read).
+    pub fn offer_bots(&self, bots: extbots::ExternalBots) -> bool {
+        self.inner.external.set(Arc::new(bots)).is_ok()
+    }
+
+    /// The bot programs offered as levels.
+    pub fn external_bots(&self) -> Arc<extbots::ExternalBots> {
+        Arc::clone(
+            self.inner
+                .external
+                .get_or_init(|| Arc::new(extbots::ExternalBots::default())),
+        )
     }
 
     pub(crate) fn lobby_cache(&self) -> &lobby::LobbyCache {
@@ -481,6 +502,7 @@ impl AppState {
             limits: self.inner.limits,
             bot_gate: Arc::clone(&self.inner.bot_gate),
             metrics: self.metrics(),
+            external: self.external_bots(),
         }
     }
 

@@ -10,6 +10,7 @@
 //! ([`crate::quota`]) and capped (issue 8).
 
 use crate::error::Error;
+use crate::extbots::ExternalBots;
 use crate::net::ClientAddr;
 use crate::quota::Kind;
 use crate::store::{Access, SeatKind, Social, StoredFair, StoredSeat, StoredTable, TableConfig};
@@ -181,10 +182,14 @@ struct GameDesc {
     players: [usize; 2],
     default_players: usize,
     options: Vec<OptionDesc>,
+    /// The ladder, weakest first.
     bots: &'static [&'static str],
+    /// The bot programs the operator offers (`ratrace serve --bot`),
+    /// levels after the ladder.
+    external: Vec<String>,
 }
 
-fn describe<G: Roster>() -> GameDesc {
+fn describe<G: Roster>(external: &ExternalBots) -> GameDesc {
     GameDesc {
         name: G::NAME,
         players: [*G::PLAYERS.start(), *G::PLAYERS.end()],
@@ -199,13 +204,15 @@ fn describe<G: Roster>() -> GameDesc {
             })
             .collect(),
         bots: G::LADDER,
+        external: external.names(),
     }
 }
 
-async fn games() -> Json<Vec<GameDesc>> {
+async fn games(State(state): State<AppState>) -> Json<Vec<GameDesc>> {
+    let external = state.external_bots();
     Json(vec![
-        describe::<bigcheese::BigCheese>(),
-        describe::<dalmuti::Dalmuti>(),
+        describe::<bigcheese::BigCheese>(&external),
+        describe::<dalmuti::Dalmuti>(&external),
     ])
 }
 
@@ -285,13 +292,16 @@ fn option_text(key: &str, v: &serde_json::Value) -> Result<String, Error> {
 /// A bot a table may have: one of the game's named bots at its default
 /// budget. A budget (`search:600000ms`, `search:10000000`) is the
 /// command line's, never a client's: it would let one table hold the
-/// server's bot threads for minutes.
-pub(crate) fn server_bot<G: Roster>(name: &str) -> Result<(), Error> {
-    if G::LADDER.contains(&name) || G::BOTS.contains(&name) {
+/// server's bot threads for minutes. Or one of the bot programs the
+/// operator offers, by name: a client never gives a command.
+pub(crate) fn server_bot<G: Roster>(name: &str, external: &ExternalBots) -> Result<(), Error> {
+    if G::LADDER.contains(&name) || G::BOTS.contains(&name) || external.offers(name) {
         Ok(())
     } else {
+        let offered = external.names();
         let mut names: Vec<&str> = G::LADDER.to_vec();
         names.extend(G::BOTS.iter().filter(|b| !G::LADDER.contains(b)));
+        names.extend(offered.iter().map(String::as_str));
         Err(Error::BadInput(format!(
             "unknown bot `{name}` (choose from: {})",
             names.join(", ")
@@ -301,7 +311,11 @@ pub(crate) fn server_bot<G: Roster>(name: &str) -> Result<(), Error> {
 
 /// Checks a table request against game `G` and the server's limits, and
 /// builds the stored table.
-fn build<G: Roster>(req: &CreateRequest, limits: &Limits) -> Result<StoredTable, Error> {
+fn build<G: Roster>(
+    req: &CreateRequest,
+    limits: &Limits,
+    external: &ExternalBots,
+) -> Result<StoredTable, Error> {
     let players = req.players.unwrap_or(G::DEFAULT_PLAYERS);
     if !G::PLAYERS.contains(&players) {
         return Err(Error::BadInput(format!(
@@ -348,7 +362,7 @@ fn build<G: Roster>(req: &CreateRequest, limits: &Limits) -> Result<StoredTable,
             },
             Some(SeatRequest::Bot { bot }) => {
                 let name = bot.clone().unwrap_or_else(|| G::BOTS[0].to_string());
-                server_bot::<G>(&name)?;
+                server_bot::<G>(&name, external)?;
                 SeatKind::Bot(name)
             }
             None => SeatKind::Bot(G::BOTS[0].to_string()),
@@ -423,9 +437,13 @@ async fn create_table(
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<(StatusCode, Json<Created>), Error> {
     let limits = state.limits();
-    let mut stored = crate::with_game!(req.game.as_str(), G => build::<G>(&req, &limits),
+    let external = state.external_bots();
+    let mut stored = crate::with_game!(req.game.as_str(), G => build::<G>(&req, &limits, &external),
         _ => Err(Error::BadInput(format!(
             "unknown game `{}` (choose from: {})", req.game, crate::GAMES.join(", ")))))?;
+    // Each bot program needs a process slot, held from now: a table
+    // that would need more than are free is refused before it exists.
+    let slots = external.reserve(table::external_seats(&stored.seats, &external))?;
     let owner = may_create(&state, addr).await?;
     let key = (!req.public).then(table::new_token);
     let creator = table::new_token();
@@ -449,7 +467,8 @@ async fn create_table(
         seed_hash: stored.seed_hash.clone(),
     };
     let id = stored.id.clone();
-    let handle = table::spawn(stored, state.ctx(), epoch).map_err(Error::Internal)?;
+    let handle =
+        table::spawn_with(stored, state.ctx(), epoch, Some(slots)).map_err(Error::Internal)?;
     state.insert(id, handle);
     state.metrics().table_created();
     Ok((StatusCode::CREATED, Json(created)))

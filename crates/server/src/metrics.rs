@@ -163,6 +163,10 @@ pub struct Metrics {
     pub(crate) websockets: Arc<Gauge>,
     /// Running table tasks (what shutdown waits for).
     pub(crate) table_tasks: Arc<Gauge>,
+    /// External bots holding a process slot (`ratrace serve --bot`).
+    pub(crate) bot_processes: Arc<Gauge>,
+    /// Strikes of external bots (a decision the stand-in played).
+    bot_strikes: AtomicU64,
     actions: AtomicU64,
     commit: Histogram,
     refusals: [AtomicU64; Refusal::ALL.len()],
@@ -179,8 +183,10 @@ impl std::fmt::Debug for Metrics {
 
 /// The names the server's own figures use (an extra gauge may not take
 /// one).
-const BUILT_IN: [&str; 9] = [
+const BUILT_IN: [&str; 11] = [
     "ratrace_live_tables",
+    "ratrace_bot_processes",
+    "ratrace_bot_strikes_total",
     "ratrace_connections",
     "ratrace_websockets",
     "ratrace_table_tasks",
@@ -223,6 +229,11 @@ impl Metrics {
     pub(crate) fn refused(&self, why: Refusal) {
         let i = Refusal::ALL.iter().position(|&r| r == why).unwrap_or(0);
         self.refusals[i].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// An external bot earned a strike.
+    pub(crate) fn bot_strike(&self) {
+        self.bot_strikes.fetch_add(1, Ordering::Relaxed);
     }
 
     /// A table was created.
@@ -279,6 +290,18 @@ impl Metrics {
             "gauge",
             "Running table tasks.",
             self.table_tasks.get().to_string(),
+        );
+        one(
+            "ratrace_bot_processes",
+            "gauge",
+            "External bots (ratrace serve --bot) holding a process slot.",
+            self.bot_processes.get().to_string(),
+        );
+        one(
+            "ratrace_bot_strikes_total",
+            "counter",
+            "Strikes of external bots: decisions their stand-in played.",
+            load(&self.bot_strikes).to_string(),
         );
         one(
             "ratrace_actions_total",

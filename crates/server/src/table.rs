@@ -19,6 +19,7 @@
 //! whoever makes it (F4).
 
 use crate::error::Error;
+use crate::extbots::ExternalBots;
 use crate::protocol::{SeatStatus, ServerMsg, StateMsg, UpdateMsg};
 use crate::store::{
     Access, Epoch, SeatKind, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable,
@@ -31,7 +32,7 @@ use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot, watch, Semaphore};
+use tokio::sync::{mpsc, oneshot, watch, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
 /// Why a connection is being closed by the server: a WebSocket close code
@@ -279,8 +280,29 @@ pub(crate) fn spawn(
     ctx: TableCtx,
     epoch: Epoch,
 ) -> Result<TableHandle, String> {
-    crate::with_game!(stored.game.as_str(), G => spawn_game::<G>(stored, ctx, epoch),
+    spawn_with(stored, ctx, epoch, None)
+}
+
+/// [`spawn`], with the process slots of the table's bot programs already
+/// taken (a new table: one per external seat). Without them (a table
+/// loaded again) each external seat takes a free slot if there is one,
+/// and is played by the heuristic bot otherwise.
+pub(crate) fn spawn_with(
+    stored: StoredTable,
+    ctx: TableCtx,
+    epoch: Epoch,
+    slots: Option<Vec<OwnedSemaphorePermit>>,
+) -> Result<TableHandle, String> {
+    crate::with_game!(stored.game.as_str(), G => spawn_game::<G>(stored, ctx, epoch, slots),
         _ => Err(format!("unknown game `{}`", stored.game)))
+}
+
+/// How many of `seats` are played by a bot program (`ratrace serve --bot`).
+pub(crate) fn external_seats(seats: &[StoredSeat], external: &ExternalBots) -> usize {
+    seats
+        .iter()
+        .filter(|s| matches!(&s.kind, SeatKind::Bot(name) if external.offers(name)))
+        .count()
 }
 
 /// Replays every unfinished table of `store` and marks those whose game
@@ -319,6 +341,7 @@ fn spawn_game<G: Roster>(
     stored: StoredTable,
     ctx: TableCtx,
     epoch: Epoch,
+    slots: Option<Vec<OwnedSemaphorePermit>>,
 ) -> Result<TableHandle, String> {
     for (i, a) in stored.actions.iter().enumerate() {
         if a.seq != i as u64 + 1 {
@@ -332,14 +355,50 @@ fn spawn_game<G: Roster>(
         .replay(true, |_, _, _| {})
         .map_err(|e| format!("table {}: {e}", stored.id))?;
     let now = Instant::now();
+    let over = game.outcome().is_some();
+    let ended = over || stored.finished_at.is_some();
+    let mut slots = slots.unwrap_or_default();
     let mut bots: Vec<Option<Box<dyn Bot<G>>>> = Vec::new();
     for s in &stored.seats {
         bots.push(match &s.kind {
-            SeatKind::Bot(name) => Some(G::bot(name, rand::random())?),
+            SeatKind::Bot(name) if ctx.external.offers(name) => {
+                // A bot program runs only while its game does.
+                let slot = if ended {
+                    None
+                } else {
+                    slots.pop().or_else(|| ctx.external.try_one())
+                };
+                match slot {
+                    Some(slot) => Some(ctx.external.make::<G>(
+                        name,
+                        slot,
+                        &ctx.metrics.bot_processes,
+                        rand::random(),
+                    )?),
+                    None => {
+                        if !ended {
+                            tracing::warn!(table = %stored.id, seat = %s.seat, bot = %name,
+                                "no free bot process slot: the heuristic bot plays the seat");
+                        }
+                        None
+                    }
+                }
+            }
+            SeatKind::Bot(name) => match G::bot(name, rand::random()) {
+                Ok(b) => Some(b),
+                // A bot program this server no longer offers (started
+                // without its --bot): the heuristic bot plays the seat.
+                Err(e) => {
+                    if !ended {
+                        tracing::warn!(table = %stored.id, seat = %s.seat,
+                            "{e}: the heuristic bot plays the seat");
+                    }
+                    None
+                }
+            },
             SeatKind::Human { .. } => None,
         });
     }
-    let over = game.outcome().is_some();
     let repair = over && stored.finished_at.is_none();
     let (tx, rx) = mpsc::channel(256);
     let mut table = Table {
@@ -356,6 +415,7 @@ fn spawn_game<G: Roster>(
         social: stored.social,
         chat: crate::social::ChatLog::default(),
         ctx: ctx.clone(),
+        heard: vec![None; stored.seats.len()],
         seats: stored.seats,
         bots,
         stand_ins: Vec::new(),
@@ -425,12 +485,33 @@ struct Thinking<G: Roster> {
     answer: oneshot::Receiver<Thought<G>>,
 }
 
-/// What a bot hands back: itself, the legal list, its choice.
+/// What a bot hands back: itself, the legal list, its choice, and the
+/// strikes it earned (a bot program's).
 type Thought<G> = (
     Box<dyn Bot<G>>,
     Vec<<G as Game>::Action>,
     <G as Game>::Action,
+    Vec<String>,
 );
+
+/// What a listening bot (a bot program) hears before a decision or at
+/// the end: `start` if it has not started yet, then its seat's events
+/// since it last heard.
+struct Hearing<G: Game> {
+    start: Option<(Seat, usize, G::Options)>,
+    events: Vec<G::Event>,
+}
+
+impl<G: Game> Hearing<G> {
+    fn tell(self, bot: &mut dyn Bot<G>) {
+        if let Some((seat, players, options)) = self.start {
+            bot.start(seat, players, &options);
+        }
+        for e in &self.events {
+            bot.observe(e);
+        }
+    }
+}
 
 /// A secret decision's window (D7, F4): the decision is held until
 /// `until`, then applied, whoever made it and whenever.
@@ -460,6 +541,9 @@ struct Table<G: Roster> {
     ctx: TableCtx,
     seats: Vec<StoredSeat>,
     bots: Vec<Option<Box<dyn Bot<G>>>>,
+    /// Per seat, for a listening bot (a bot program): `None` before its
+    /// `start`, then how much of the game's log it has heard.
+    heard: Vec<Option<usize>>,
     /// Heuristic bots playing for absent humans (and unconfigured seats
     /// that join a Dalmuti session), made on first use.
     stand_ins: Vec<Option<Box<dyn Bot<G>>>>,
@@ -520,6 +604,20 @@ async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(d) => tokio::time::sleep_until(d).await,
         None => std::future::pending().await,
+    }
+}
+
+impl<G: Roster> Drop for Table<G> {
+    /// The table task ends (the game left memory, or the server closes):
+    /// its bot programs end too, off the runtime (their end blocks).
+    fn drop(&mut self) {
+        for slot in &mut self.bots {
+            if slot.as_ref().is_some_and(|b| b.listens()) {
+                if let Some(bot) = slot.take() {
+                    crate::extbots::drop_off_runtime(bot);
+                }
+            }
+        }
     }
 }
 
@@ -630,6 +728,7 @@ impl<G: Roster> Table<G> {
                 self.finished = true;
                 self.abandoned = self.game.outcome().is_none();
                 self.quiet = None;
+                self.release_bots();
                 self.broadcast();
             }
         }
@@ -900,6 +999,7 @@ impl<G: Roster> Table<G> {
                     self.finished = true;
                     self.abandoned = true;
                     self.quiet = None;
+                    self.release_bots();
                     self.broadcast();
                 }
             }
@@ -1110,9 +1210,90 @@ impl<G: Roster> Table<G> {
             self.finished = true;
             self.abandoned = true;
         }
+        if self.finished {
+            self.release_bots();
+        }
         self.open_quiet_window();
         self.broadcast();
         Ok(())
+    }
+
+    /// What the listening bot of `seat` has not heard yet (see
+    /// [`Hearing`]): only events visible to its seat.
+    fn hearing(&mut self, seat: Seat) -> Option<Hearing<G>> {
+        let i = seat.index();
+        if self.heard.len() <= i {
+            self.heard.resize(i + 1, None);
+        }
+        let start = match self.heard[i] {
+            Some(_) => None,
+            None => {
+                let options = G::Options::from_pairs(
+                    self.options.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+                );
+                match options {
+                    Ok(o) => Some((seat, self.game.players(), o)),
+                    Err(e) => {
+                        tracing::error!(table = %self.id, "options do not read: {e}");
+                        return None;
+                    }
+                }
+            }
+        };
+        let log = self.game.events();
+        let from = self.heard[i].unwrap_or(0).min(log.len());
+        let events = log[from..]
+            .iter()
+            .filter(|e| e.visible_to(Some(seat)))
+            .map(|e| e.event.clone())
+            .collect();
+        self.heard[i] = Some(log.len());
+        Some(Hearing { start, events })
+    }
+
+    /// Logs and counts a bot program's strikes.
+    fn strikes(&self, seat: Seat, strikes: Vec<String>) {
+        for reason in strikes {
+            tracing::warn!(table = %self.id, seat = %seat, "bot strike: {reason}");
+            self.metrics.bot_strike();
+        }
+    }
+
+    /// The game is over (or abandoned): each bot program at the table
+    /// hears the rest of its seat's events and the outcome, and its
+    /// process ends, all on the blocking pool; its slot is given back.
+    fn release_bots(&mut self) {
+        let outcome = if self.abandoned {
+            None
+        } else {
+            self.game.outcome()
+        };
+        for i in 0..self.bots.len() {
+            if !self.bots[i].as_ref().is_some_and(|b| b.listens()) {
+                continue;
+            }
+            let Some(mut bot) = self.bots[i].take() else {
+                continue;
+            };
+            let seat = Seat::new(i);
+            let started = self.heard.get(i).is_some_and(Option::is_some);
+            let hearing = if started { self.hearing(seat) } else { None };
+            let outcome = outcome.clone();
+            let (metrics, id) = (Arc::clone(&self.metrics), self.id.clone());
+            tokio::task::spawn_blocking(move || {
+                if let Some(h) = hearing {
+                    h.tell(bot.as_mut());
+                    if let Some(o) = &outcome {
+                        bot.finish(o);
+                    }
+                }
+                for reason in bot.take_strikes() {
+                    tracing::warn!(table = %id, seat = %seat, "bot strike: {reason}");
+                    metrics.bot_strike();
+                }
+                drop(bot);
+            });
+        }
     }
 
     /// Starts the bot (or the absent human's stand-in) of the seat to move
@@ -1147,21 +1328,44 @@ impl<G: Roster> Table<G> {
             }
         };
         let legal = std::mem::take(&mut self.legal);
-        let gate = Arc::clone(&self.bot_gate);
+        let listens = bot.listens();
+        let hearing = if listens { self.hearing(seat) } else { None };
+        // The gate bounds the CPU bots take from the people. A bot program
+        // mostly waits for its process (up to its time limit, or its
+        // start-up): it does not queue behind the gate, nor hold it, and
+        // the process cap (`--bot-processes`) bounds how many wait.
+        let gate = (!listens).then(|| Arc::clone(&self.bot_gate));
         let (reply, answer) = oneshot::channel();
         tokio::spawn(async move {
-            let Ok(_permit) = gate.acquire_owned().await else {
-                return;
+            let _permit = match gate {
+                Some(gate) => match gate.acquire_owned().await {
+                    Ok(permit) => Some(permit),
+                    Err(_) => {
+                        crate::extbots::drop_off_runtime(bot);
+                        return;
+                    }
+                },
+                None => None,
             };
             // A search bot spends up to a tenth of a second per decision,
-            // which must not stall the runtime's worker threads.
+            // which must not stall the runtime's worker threads; a bot
+            // program up to its time limit (and its start-up), and its
+            // messages go from here too.
             let thought = tokio::task::spawn_blocking(move || {
+                if let Some(h) = hearing {
+                    h.tell(bot.as_mut());
+                }
                 let action = bot.choose(&view, &legal);
-                (bot, legal, action)
+                let strikes = bot.take_strikes();
+                (bot, legal, action, strikes)
             })
             .await;
             if let Ok(t) = thought {
-                let _ = reply.send(t);
+                // The table went away meanwhile: a bot program's end
+                // blocks, so it is not dropped here.
+                if let Err(t) = reply.send(t) {
+                    crate::extbots::drop_off_runtime(t);
+                }
             }
         });
         self.thinking = Some(Thinking {
@@ -1177,19 +1381,24 @@ impl<G: Roster> Table<G> {
             return;
         };
         let (seat, i) = (thinking.seat, thinking.seat.index());
-        let Ok((bot, legal, action)) = thought else {
+        let Ok((bot, legal, action, strikes)) = thought else {
             // The bot panicked: the seat falls back to a stand-in next time.
             tracing::error!(table = %self.id, "a bot failed");
             self.turn_started = Instant::now();
             return;
         };
+        self.strikes(seat, strikes);
         self.legal = legal;
         if thinking.stand_in {
             self.stand_ins[i] = Some(bot);
         } else {
             self.bots[i] = Some(bot);
         }
-        if thinking.seq != self.seq || self.finished {
+        if self.finished {
+            self.release_bots();
+            return;
+        }
+        if thinking.seq != self.seq {
             return;
         }
         if let Err(e) = self.game.check_as(seat, action) {
@@ -1417,6 +1626,8 @@ impl<G: Roster> Table<G> {
                 ..Default::default()
             },
         };
+        let external = Arc::clone(&self.ctx.external);
+        let slots = external.reserve(external_seats(&stored.seats, &external))?;
         let store = Arc::clone(&self.store);
         let (copy, node) = (stored.clone(), self.node.to_string());
         let made = tokio::task::spawn_blocking(move || store.create_table(&copy, &node))
@@ -1440,7 +1651,8 @@ impl<G: Roster> Table<G> {
             }
         };
         let id = stored.id.clone();
-        let handle = spawn(stored, self.ctx.clone(), epoch).map_err(Error::Internal)?;
+        let handle =
+            spawn_with(stored, self.ctx.clone(), epoch, Some(slots)).map_err(Error::Internal)?;
         self.ctx
             .registry
             .lock()
@@ -1595,8 +1807,16 @@ impl<G: Roster> Table<G> {
                 ),
             });
         }
-        crate::lobby::server_bot::<G>(bot)?;
-        let made = G::bot(bot, rand::random()).map_err(Error::BadInput)?;
+        let external = Arc::clone(&self.ctx.external);
+        crate::lobby::server_bot::<G>(bot, &external)?;
+        let made = if external.offers(bot) {
+            let slot = external.reserve(1)?.pop().expect("one slot");
+            external
+                .make::<G>(bot, slot, &self.metrics.bot_processes, rand::random())
+                .map_err(Error::BadInput)?
+        } else {
+            G::bot(bot, rand::random()).map_err(Error::BadInput)?
+        };
         let store = Arc::clone(&self.store);
         let (id, b, epoch) = (self.id.clone(), bot.to_string(), self.epoch);
         let filled = tokio::task::spawn_blocking(move || store.fill_seat(&id, seat, &b, epoch))
@@ -1608,6 +1828,7 @@ impl<G: Roster> Table<G> {
                 }
             })?;
         if !filled {
+            crate::extbots::drop_off_runtime(made);
             return Err(Error::SeatTaken(format!("{seat} is not a free seat")));
         }
         self.seats[seat.index()].kind = SeatKind::Bot(bot.to_string());

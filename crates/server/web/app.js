@@ -610,6 +610,10 @@
 
   /** A game's display name. */
   RR.gameName = (g) => RR.t('game.' + g);
+  /** A bot's name in the lobby: a ladder level, or a bot program the server offers (`ratrace serve --bot`). */
+  RR.botName = (b) => (RR.tv('bot.' + b) != null ? RR.t('bot.' + b) : RR.t('bot.external', { name: b }));
+  /** A bot's short tag at the table. */
+  RR.botLevel = (b) => (RR.tv('botLevel.' + b) != null ? RR.t('botLevel.' + b) : RR.t('botLevel.external', { name: b }));
 
   /** Date from unix seconds, short. */
   RR.when = (s) => (s ? new Date(s * 1000).toLocaleString(RR.lang) : '');

@@ -31,7 +31,9 @@
     const g = game();
     const sel = el('select', { 'aria-label': t('lobby.seatN', { n: 'P' + (i + 1) }), onchange: (e) => (L.seats[i] = e.target.value) });
     sel.appendChild(el('option', { value: 'human', text: t('lobby.human') }));
-    g.bots.forEach((b) => sel.appendChild(el('option', { value: 'bot:' + b, text: RR.t('bot.' + b) })));
+    g.bots.forEach((b) => sel.appendChild(el('option', { value: 'bot:' + b, text: RR.botName(b) })));
+    // Bot programs the server's operator offers: levels after the ladder.
+    (g.external || []).forEach((b) => sel.appendChild(el('option', { value: 'bot:' + b, text: RR.botName(b) })));
     if (!L.seats[i]) L.seats[i] = g.bots.includes('heuristic') ? 'bot:heuristic' : 'bot:' + g.bots[0];
     sel.value = L.seats[i];
     return sel;

@@ -181,7 +181,7 @@
   /* ---------- lobby: players and winner, my games, leaderboard ---------- */
 
   /** A seat of a table list in words: a person's name, a bot by its level name. */
-  const seatName = (s) => (s.kind === 'bot' ? '🤖 ' + t('bot.' + s.bot) : s.name || RR.seatId(s.seat));
+  const seatName = (s) => (s.kind === 'bot' ? '🤖 ' + RR.botName(s.bot) : s.name || RR.seatId(s.seat));
   const byId = (seats, id) => (seats || []).find((s) => RR.seatId(s.seat) === RR.seatId(id));
 
   /** What a line of a table list adds: who plays, and who won (lobby.js hook). */

@@ -500,7 +500,7 @@
     const s = seatInfo(id);
     const tags = [];
     if (isMe(id)) tags.push(el('span', { class: 'tag you', text: t('tag.you') }));
-    if (s && s.kind === 'bot' && s.bot) tags.push(el('span', { class: 'tag bot', text: '🤖 ' + t('botLevel.' + s.bot) }));
+    if (s && s.kind === 'bot' && s.bot) tags.push(el('span', { class: 'tag bot', text: '🤖 ' + RR.botLevel(s.bot) }));
     if (s && s.kind === 'human' && !s.taken) tags.push(el('span', { class: 'tag', text: t('tag.free') }));
     else if (s && s.kind === 'human' && !s.connected) tags.push(el('span', { class: 'tag pass', text: t('tag.away') }));
     if (toMove(id)) tags.push(el('span', { class: 'tag turn', text: '⏳ ' + t('tag.turn') }));

@@ -1,0 +1,300 @@
+//! External bots at the server (issue 13): bot programs the operator
+//! offers as extra levels in the lobby (`ratrace serve --bot NAME=CMD`),
+//! each run as a child process speaking `ratrace-bot/1` through
+//! [`extbot::External`].
+//!
+//! A client only ever names a level; the command is the operator's. The
+//! processes alive at once are capped server-wide (`--bot-processes`): each
+//! external seat holds one slot from its table's creation (or fill, or
+//! load) until its game ends or its table task stops, and a table that
+//! would need more slots than are free is refused as `busy`. A bot
+//! process is ended by [`extbot::External`]'s `Drop` (`quit`, up to a
+//! second, then its process group killed), which blocks: the table drops
+//! its external bots on the blocking pool ([`drop_off_runtime`]).
+
+use crate::error::Error;
+use crate::metrics::{Gauge, Held};
+use bots::{Bot, Roster};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// The default time limit of one decision, milliseconds (`--bot-time`).
+pub const DEFAULT_MOVE_MS: u64 = 2000;
+/// The default cap on bot processes alive at once (`--bot-processes`).
+pub const DEFAULT_PROCESSES: usize = 32;
+/// The longest level name.
+pub const MAX_NAME: usize = 24;
+
+/// One level the operator offers: its name in the lobby and its command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// The level's name (`[a-z0-9_-]`, at most [`MAX_NAME`]).
+    pub name: String,
+    /// The command, run by `/bin/sh -c`.
+    pub command: String,
+}
+
+/// The external bots a server offers, their limits and the process cap.
+#[derive(Debug)]
+pub struct ExternalBots {
+    programs: Vec<Program>,
+    limits: extbot::Limits,
+    cap: usize,
+    slots: Arc<Semaphore>,
+}
+
+impl Default for ExternalBots {
+    fn default() -> ExternalBots {
+        ExternalBots::new(Vec::new(), DEFAULT_MOVE_MS, DEFAULT_PROCESSES)
+            .expect("no programs is valid")
+    }
+}
+
+/// Whether `name` is a ladder or named bot of either game, or a word the
+/// client reads specially (`external` is its text for a bot program).
+fn builtin(name: &str) -> bool {
+    ["external", "human", "cmd"].contains(&name)
+        || <bigcheese::BigCheese as Roster>::LADDER.contains(&name)
+        || <bigcheese::BigCheese as Roster>::BOTS.contains(&name)
+        || <dalmuti::Dalmuti as Roster>::LADDER.contains(&name)
+        || <dalmuti::Dalmuti as Roster>::BOTS.contains(&name)
+}
+
+impl Program {
+    /// Reads `NAME=CMD` (the `--bot` flag) and checks the name.
+    pub fn parse(spec: &str) -> Result<Program, String> {
+        let Some((name, command)) = spec.split_once('=') else {
+            return Err(format!("--bot `{spec}`: write NAME=COMMAND"));
+        };
+        let (name, command) = (name.trim(), command.trim());
+        check_name(name)?;
+        if command.is_empty() {
+            return Err(format!("--bot {name}: the command is empty"));
+        }
+        Ok(Program {
+            name: name.to_string(),
+            command: command.to_string(),
+        })
+    }
+}
+
+/// A level name: 1 to [`MAX_NAME`] of `[a-z0-9_-]`, not a built-in bot's.
+pub fn check_name(name: &str) -> Result<(), String> {
+    let ok = (1..=MAX_NAME).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-');
+    if !ok {
+        return Err(format!(
+            "bot name `{name}`: 1 to {MAX_NAME} characters of a-z, 0-9, _ and -"
+        ));
+    }
+    if builtin(name) {
+        return Err(format!(
+            "bot name `{name}` is a built-in bot's: choose another"
+        ));
+    }
+    Ok(())
+}
+
+impl ExternalBots {
+    /// The levels `programs`, each decision limited to `move_ms`, at most
+    /// `cap` processes at once. Names are checked and must differ.
+    pub fn new(programs: Vec<Program>, move_ms: u64, cap: usize) -> Result<ExternalBots, String> {
+        for (i, p) in programs.iter().enumerate() {
+            check_name(&p.name)?;
+            if programs[..i].iter().any(|q| q.name == p.name) {
+                return Err(format!("--bot {}: given twice", p.name));
+            }
+        }
+        if move_ms == 0 {
+            return Err("--bot-time: at least 1 ms".to_string());
+        }
+        let limits = extbot::Limits {
+            move_time: Duration::from_millis(move_ms),
+            ..extbot::Limits::default()
+        };
+        Ok(ExternalBots {
+            programs,
+            limits,
+            cap,
+            slots: Arc::new(Semaphore::new(cap)),
+        })
+    }
+
+    /// The level names, in the operator's order.
+    pub fn names(&self) -> Vec<String> {
+        self.programs.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// Whether `name` is one of the levels.
+    pub fn offers(&self, name: &str) -> bool {
+        self.programs.iter().any(|p| p.name == name)
+    }
+
+    /// The cap on processes alive at once.
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+
+    /// Process slots held now (processes alive or about to be).
+    pub fn in_use(&self) -> usize {
+        self.cap.saturating_sub(self.slots.available_permits())
+    }
+
+    /// How many of `names` are external levels.
+    pub fn count<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> usize {
+        names.into_iter().filter(|n| self.offers(n)).count()
+    }
+
+    /// Takes `n` process slots at once, or refuses (`busy`) if fewer are
+    /// free.
+    pub fn reserve(&self, n: usize) -> Result<Vec<OwnedSemaphorePermit>, Error> {
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let refused = || {
+            Error::Busy(format!(
+                "this server runs at most {} bot programs at once and {} are in use: \
+                 try again later, or choose a built-in level",
+                self.cap,
+                self.in_use()
+            ))
+        };
+        let n32 = u32::try_from(n).map_err(|_| refused())?;
+        let mut all = Arc::clone(&self.slots)
+            .try_acquire_many_owned(n32)
+            .map_err(|_| refused())?;
+        let mut each = Vec::with_capacity(n);
+        for _ in 1..n {
+            each.extend(all.split(1));
+        }
+        each.push(all);
+        Ok(each)
+    }
+
+    /// Takes one slot if one is free.
+    pub fn try_one(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.slots).try_acquire_owned().ok()
+    }
+
+    /// The bot of level `name` holding `slot` (its process starts at its
+    /// first `start`); its stand-in is seeded with `seed`.
+    pub(crate) fn make<G: Roster>(
+        &self,
+        name: &str,
+        slot: OwnedSemaphorePermit,
+        gauge: &Arc<Gauge>,
+        seed: u64,
+    ) -> Result<Box<dyn Bot<G>>, String> {
+        let program = self
+            .programs
+            .iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| format!("unknown bot `{name}`"))?;
+        let bot = extbot::External::<G>::new(&program.command, self.limits.clone(), seed)?;
+        Ok(Box::new(Hosted {
+            bot,
+            _held: gauge.hold(),
+            _slot: slot,
+        }))
+    }
+}
+
+/// An external bot holding its process slot: the slot (and the gauge's
+/// unit) is given back when the bot is dropped, after its process ended
+/// (fields drop in order).
+struct Hosted<G: Roster> {
+    bot: extbot::External<G>,
+    _held: Held,
+    _slot: OwnedSemaphorePermit,
+}
+
+impl<G: Roster> Bot<G> for Hosted<G> {
+    fn name(&self) -> &'static str {
+        self.bot.name()
+    }
+
+    fn choose(&mut self, view: &G::View, legal: &[G::Action]) -> G::Action {
+        self.bot.choose(view, legal)
+    }
+
+    fn listens(&self) -> bool {
+        true
+    }
+
+    fn start(&mut self, seat: game::Seat, players: usize, options: &G::Options) {
+        self.bot.start(seat, players, options);
+    }
+
+    fn observe(&mut self, event: &G::Event) {
+        self.bot.observe(event);
+    }
+
+    fn finish(&mut self, outcome: &game::Outcome) {
+        self.bot.finish(outcome);
+    }
+
+    fn take_strikes(&mut self) -> Vec<String> {
+        self.bot.take_strikes()
+    }
+}
+
+/// Drops `value` on the blocking pool (an external bot's `Drop` waits up
+/// to a second for its process), or on a thread of its own outside a
+/// runtime. Never blocks the caller.
+pub(crate) fn drop_off_runtime<T: Send + 'static>(value: T) {
+    match tokio::runtime::Handle::try_current() {
+        Ok(rt) => {
+            rt.spawn_blocking(move || drop(value));
+        }
+        Err(_) => {
+            let _ = std::thread::Builder::new()
+                .name("bot-drop".into())
+                .spawn(move || drop(value));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_checked() {
+        assert_eq!(
+            Program::parse("mybot=python3 b.py").unwrap(),
+            Program {
+                name: "mybot".into(),
+                command: "python3 b.py".into()
+            }
+        );
+        assert!(Program::parse("mybot").is_err());
+        assert!(Program::parse("mybot=").is_err());
+        assert!(Program::parse("My Bot=x").is_err());
+        assert!(Program::parse("heuristic=x").is_err());
+        assert!(Program::parse("random=x").is_err());
+        assert!(Program::parse("external=x").is_err());
+        assert!(Program::parse(&format!("{}=x", "a".repeat(MAX_NAME + 1))).is_err());
+        let p = |n: &str| Program::parse(&format!("{n}=true")).unwrap();
+        assert!(ExternalBots::new(vec![p("a"), p("a")], 100, 2).is_err());
+    }
+
+    #[test]
+    fn slots_are_capped_and_given_back() {
+        let p = Program::parse("a=true").unwrap();
+        let bots = ExternalBots::new(vec![p], 100, 3).unwrap();
+        let two = bots.reserve(2).unwrap();
+        assert_eq!(two.len(), 2);
+        assert_eq!(bots.in_use(), 2);
+        assert!(matches!(bots.reserve(2), Err(Error::Busy(_))));
+        let one = bots.reserve(1).unwrap();
+        assert_eq!(bots.in_use(), 3);
+        drop(two);
+        assert_eq!(bots.in_use(), 1);
+        drop(one);
+        assert_eq!(bots.in_use(), 0);
+        assert!(bots.reserve(0).unwrap().is_empty());
+    }
+}
