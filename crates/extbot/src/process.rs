@@ -136,7 +136,7 @@ impl Process {
     }
 
     /// Bytes the bot has written to stderr since the last
-    /// [`Process::reset_stderr`].
+    /// `reset_stderr` (at each game).
     pub fn stderr_bytes(&self) -> u64 {
         self.stderr_bytes.load(Ordering::Relaxed)
     }
@@ -206,11 +206,14 @@ impl Process {
         self.to_bot = None;
         // The group outlives its leader while children remain: always
         // signal it. ESRCH (nobody left) is fine.
-        let _ = killpg(self.pgid, Signal::SIGKILL);
         if self.status.is_none() {
-            if let Ok(status) = self.child.wait() {
-                self.status = Some(status);
-            }
+            let _ = killpg(self.pgid, Signal::SIGKILL);
+            // The leader by its pid too: it may have left its group.
+            let _ = self.child.kill();
+            // Never a wait without a deadline.
+            self.wait_exit(Duration::from_millis(500));
+        } else {
+            let _ = killpg(self.pgid, Signal::SIGKILL);
         }
         // SIGKILL takes effect when each member is next scheduled, and
         // orphans are reaped by init: wait (briefly) until the group is

@@ -10,7 +10,7 @@
 //! would need more slots than are free is refused as `busy`. A bot
 //! process is ended by [`extbot::External`]'s `Drop` (`quit`, up to a
 //! second, then its process group killed), which blocks: the table drops
-//! its external bots on the blocking pool ([`drop_off_runtime`]).
+//! its external bots on the blocking pool (`drop_off_runtime`).
 
 use crate::error::Error;
 use crate::metrics::{Gauge, Held};
