@@ -426,9 +426,9 @@ struct ServeBots {
     #[arg(long, default_value_t = server::extbots::DEFAULT_MOVE_MS, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     bot_time: u64,
     /// Bot-program processes alive at once, server-wide: a table that
-    /// would need more is refused (busy).
-    #[arg(long, default_value_t = server::extbots::DEFAULT_PROCESSES)]
-    bot_processes: usize,
+    /// would need more is refused (busy). At most 10,000.
+    #[arg(long, default_value_t = server::extbots::DEFAULT_PROCESSES as u64, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    bot_processes: u64,
 }
 
 /// `ratrace serve`'s logs and `/metrics` (docs/server.md, "Operations").
@@ -1154,8 +1154,9 @@ fn serve(
 ) -> Result<bool, Error> {
     init_logs(ops.log_format, ops.log_level.as_deref())?;
     let offered = !bots.bots.is_empty();
-    let bots = server::extbots::ExternalBots::new(bots.bots, bots.bot_time, bots.bot_processes)
-        .map_err(Error::Server)?;
+    let bots =
+        server::extbots::ExternalBots::new(bots.bots, bots.bot_time, bots.bot_processes as usize)
+            .map_err(Error::Server)?;
     let token = ops
         .metrics_token
         .or_else(|| std::env::var("RATRACE_METRICS_TOKEN").ok());
