@@ -216,6 +216,12 @@ pub trait Roster: Game {
     /// and the last one gives hints.
     const LADDER: &'static [&'static str];
 
+    /// The sparring panel: bots unlike each other and unlike the ladder,
+    /// each with its own style, for measuring the ladder against strangers
+    /// (`ratrace tournament --panel`). They are not the server's levels
+    /// and are not in [`Roster::BOTS`], but [`Roster::bot`] makes them.
+    const PANEL: &'static [&'static str];
+
     /// Makes the bot named by `spec` (see [`BotSpec`]), seeded with `seed`.
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String>;
 }
@@ -223,9 +229,10 @@ pub trait Roster: Game {
 /// The error for a bot name the game does not have.
 pub(crate) fn unknown<G: Roster>(name: &str) -> String {
     format!(
-        "unknown bot `{name}` for {} (choose from: {})",
+        "unknown bot `{name}` for {} (choose from: {}; the sparring panel: {})",
         G::NAME,
-        G::BOTS.join(", ")
+        G::BOTS.join(", "),
+        G::PANEL.join(", ")
     )
 }
 
@@ -265,8 +272,15 @@ mod tests {
     #[test]
     fn every_ladder_bot_exists_and_budgets_are_refused_where_meaningless() {
         fn check<G: Roster>() {
-            for name in G::LADDER.iter().chain(G::BOTS) {
+            for name in G::LADDER.iter().chain(G::BOTS).chain(G::PANEL) {
                 assert!(G::bot(name, 1).is_ok(), "{name}");
+            }
+            for name in G::PANEL {
+                assert!(
+                    !G::BOTS.contains(name) && !G::LADDER.contains(name),
+                    "{name}"
+                );
+                assert!(G::bot(&format!("{name}:10"), 1).is_err(), "{name}");
             }
             assert!(G::LADDER.contains(&G::BOTS[0]));
             assert!(G::bot("random:10", 1).is_err());

@@ -7,12 +7,14 @@ use crate::{no_budget, unknown, Bot, BotSpec, RandomBot, Roster};
 use bigcheese::BigCheese;
 
 pub mod heuristic;
+pub mod panel;
 pub mod search;
 pub mod strong;
 
 impl Roster for BigCheese {
     const BOTS: &'static [&'static str] = &["heuristic", "strong", "search", "random"];
     const LADDER: &'static [&'static str] = &["random", "heuristic", "strong", "search"];
+    const PANEL: &'static [&'static str] = panel::NAMES;
 
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
         let spec: BotSpec = spec.parse()?;
@@ -22,6 +24,10 @@ impl Roster for BigCheese {
             ("strong", None) => Ok(Box::new(strong::Strong::new(seed))),
             ("search", budget) => Ok(Box::new(search::new(budget, seed))),
             ("random" | "heuristic" | "strong", Some(_)) => Err(no_budget(&spec)),
+            (name, None) if panel::NAMES.contains(&name) => {
+                panel::bot(name, seed).ok_or_else(|| unknown::<Self>(name))
+            }
+            (name, Some(_)) if panel::NAMES.contains(&name) => Err(no_budget(&spec)),
             (name, _) => Err(unknown::<Self>(name)),
         }
     }
