@@ -126,8 +126,23 @@ enum Command {
         #[arg(long, requires = "candidate")]
         field: Option<String>,
         /// Round robin: every ordered pair A,B plays one A vs players-1 B.
+        /// With --panel: the ladder's levels, weakest first (default: the
+        /// game's ladder).
         #[arg(long, value_delimiter = ',')]
         bots: Vec<String>,
+        /// Rate the ladder against the sparring panel: each level alone
+        /// against players-1 of the level below and of each panel bot, and
+        /// each panel bot alone against players-1 of the --panel-against
+        /// levels; the report gives every level's worst case.
+        #[arg(long, conflicts_with = "candidate")]
+        panel: bool,
+        /// With --panel: only these panel bots (default: the whole panel).
+        #[arg(long, value_delimiter = ',', requires = "panel")]
+        panel_bots: Vec<String>,
+        /// With --panel: the levels each panel bot is tried against alone
+        /// (default: strong, when it is a level).
+        #[arg(long, value_delimiter = ',', requires = "panel")]
+        panel_against: Vec<String>,
         /// Number of players.
         #[arg(long)]
         players: Option<usize>,
@@ -830,6 +845,9 @@ fn run(cli: Cli) -> Result<bool, Error> {
             candidate,
             field,
             bots,
+            panel,
+            panel_bots,
+            panel_against,
             players: p,
             options,
             deals,
@@ -847,12 +865,35 @@ fn run(cli: Cli) -> Result<bool, Error> {
         } => {
             dispatch!(game.as_str(), G => {
                 let mode = match candidate {
+                    None if panel => {
+                        let levels: Vec<String> = if bots.is_empty() {
+                            <G as bots::Roster>::LADDER.iter().map(|s| s.to_string()).collect()
+                        } else {
+                            bots
+                        };
+                        let against = if !panel_against.is_empty() {
+                            panel_against
+                        } else if levels.iter().any(|l| l == "strong") {
+                            vec!["strong".to_string()]
+                        } else {
+                            Vec::new()
+                        };
+                        tournament::Mode::Panel {
+                            levels,
+                            panel: if panel_bots.is_empty() {
+                                <G as bots::Roster>::PANEL.iter().map(|s| s.to_string()).collect()
+                            } else {
+                                panel_bots
+                            },
+                            against,
+                        }
+                    }
                     Some(candidate) => tournament::Mode::Candidate {
                         candidate,
                         field: field.unwrap_or_else(|| <G as bots::Roster>::BOTS[0].to_string()),
                     },
                     None if !bots.is_empty() => tournament::Mode::RoundRobin { bots },
-                    None => return Err(Error::Usage("give --candidate BOT (against --field BOT) or --bots A,B,... for a round robin".into())),
+                    None => return Err(Error::Usage("give --candidate BOT (against --field BOT), --bots A,B,... for a round robin, or --panel".into())),
                 };
                 let length = match (deals, games) {
                     (_, Some(g)) => tournament::Length::Games(g),

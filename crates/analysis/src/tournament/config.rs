@@ -28,6 +28,20 @@ pub enum Mode {
         /// The entrants' bot specs.
         bots: Vec<String>,
     },
+    /// A ladder rated against a sparring panel: each level above the first
+    /// plays one seat against `players - 1` of the level below and of each
+    /// panel bot, and each panel bot plays one seat against `players - 1`
+    /// of each level in `against`. The report gives every level's worst
+    /// case ([`super::PanelFigures`]).
+    Panel {
+        /// The ladder's bot specs, weakest first; the first is only ever
+        /// the level below.
+        levels: Vec<String>,
+        /// The panel's bot specs.
+        panel: Vec<String>,
+        /// The levels each panel bot is tried against as the lone seat.
+        against: Vec<String>,
+    },
 }
 
 /// How long to play.
@@ -84,6 +98,25 @@ pub struct Config<G: Game> {
 /// The entrants' bot specs, their names in the report, and the lineups.
 pub(crate) type Plan = (Vec<String>, Vec<String>, Vec<Vec<usize>>);
 
+/// An error when a name is given twice.
+fn distinct(names: &[String], flag: &str) -> Result<(), Error> {
+    for (i, b) in names.iter().enumerate() {
+        if names[..i].contains(b) {
+            return Err(Error::Config(format!("bot `{b}` is named twice in {flag}")));
+        }
+    }
+    Ok(())
+}
+
+/// The lineup of one `one` against `players - 1` of `rest`: the one sits
+/// last in rotation 0, so seats that join later (Dalmuti's joins take the
+/// lineup from its first seat on) are the rest's.
+fn one_vs_rest(one: usize, rest: usize, players: usize) -> Vec<usize> {
+    let mut l = vec![rest; players];
+    l[players - 1] = one;
+    l
+}
+
 /// The entrants' bot specs, their report names and the lineups of a mode.
 pub(crate) fn plan(mode: &Mode, players: usize) -> Result<Plan, Error> {
     if players < 2 {
@@ -102,12 +135,7 @@ pub(crate) fn plan(mode: &Mode, players: usize) -> Result<Plan, Error> {
             } else {
                 entrants.clone()
             };
-            // The candidate sits last in rotation 0: seats that join later
-            // (Dalmuti's joins) take the lineup from its first seat on, so
-            // they are field seats.
-            let mut lineup = vec![1; players];
-            lineup[players - 1] = 0;
-            Ok((entrants, labels, vec![lineup]))
+            Ok((entrants, labels, vec![one_vs_rest(0, 1, players)]))
         }
         Mode::RoundRobin { bots } => {
             if bots.len() < 2 {
@@ -115,22 +143,56 @@ pub(crate) fn plan(mode: &Mode, players: usize) -> Result<Plan, Error> {
                     "a round robin needs at least two bots in --bots".into(),
                 ));
             }
-            for (i, b) in bots.iter().enumerate() {
-                if bots[..i].contains(b) {
-                    return Err(Error::Config(format!("bot `{b}` is named twice in --bots")));
-                }
-            }
+            distinct(bots, "--bots")?;
             let mut lineups = Vec::new();
             for a in 0..bots.len() {
                 for b in 0..bots.len() {
                     if a != b {
-                        let mut l = vec![b; players];
-                        l[players - 1] = a;
-                        lineups.push(l);
+                        lineups.push(one_vs_rest(a, b, players));
                     }
                 }
             }
             Ok((bots.clone(), bots.clone(), lineups))
+        }
+        Mode::Panel {
+            levels,
+            panel,
+            against,
+        } => {
+            if levels.len() < 2 {
+                return Err(Error::Config(
+                    "a panel run needs at least two ladder levels (--bots, weakest first)".into(),
+                ));
+            }
+            if panel.is_empty() {
+                return Err(Error::Config("the sparring panel is empty".into()));
+            }
+            let entrants: Vec<String> = levels.iter().chain(panel).cloned().collect();
+            distinct(&entrants, "the levels and the panel")?;
+            distinct(against, "--panel-against")?;
+            let level = |name: &String| {
+                levels.iter().position(|l| l == name).ok_or_else(|| {
+                    Error::Config(format!(
+                        "--panel-against names `{name}`, which is not a level (levels: {})",
+                        levels.join(", ")
+                    ))
+                })
+            };
+            let against: Vec<usize> = against.iter().map(level).collect::<Result<_, _>>()?;
+            let first_panel = levels.len();
+            let mut lineups = Vec::new();
+            for l in 1..levels.len() {
+                lineups.push(one_vs_rest(l, l - 1, players));
+                for p in first_panel..entrants.len() {
+                    lineups.push(one_vs_rest(l, p, players));
+                }
+            }
+            for &l in &against {
+                for p in first_panel..entrants.len() {
+                    lineups.push(one_vs_rest(p, l, players));
+                }
+            }
+            Ok((entrants.clone(), entrants, lineups))
         }
     }
 }

@@ -2,7 +2,7 @@
 //! paired differences, a sequential test and Plackett–Luce ratings, on every
 //! core and resumable after an interrupt.
 //!
-//! Two modes share one engine. *Candidate vs field* plays one lineup, the
+//! Three modes share one engine. *Candidate vs field* plays one lineup, the
 //! candidate in one seat and the field bot in the others. *Round robin*
 //! plays, for every ordered pair of entrants (A, B), the lineup of one A
 //! against `players - 1` B: every entrant meets every other one from both
@@ -10,7 +10,10 @@
 //! is a plain "one vs the rest" table like the candidate mode's. The one
 //! sits in the last seat of rotation 0, so that seats joining mid-session
 //! (Dalmuti's joins, which take the lineup from its first seat on) are the
-//! rest's.
+//! rest's. *Panel* rates a ladder against a sparring panel: each level
+//! alone against the level below and against each panel bot, and each
+//! panel bot alone against chosen levels, with every level's worst case
+//! ([`panel`]).
 //!
 //! A *deal* is one seed (see [`crate::duplicate`]): it is played by every
 //! lineup in every seat rotation, so within a deal everyone met the same
@@ -41,6 +44,7 @@
 pub mod checkpoint;
 pub mod config;
 pub mod figures;
+pub mod panel;
 pub mod plackett_luce;
 pub mod report;
 pub mod sprt;
@@ -49,6 +53,7 @@ pub mod worker;
 pub use checkpoint::{checkpoint_path, parse_checkpoint, Fingerprint};
 pub use config::{Config, Length, Mode, Resume};
 pub use figures::{analyse, EntrantStats, Figures, Paired, Rating, Ratings, SeatStats};
+pub use panel::{panel_figures, LevelFigures, Matchup, PanelFigures};
 pub use plackett_luce::PlData;
 pub use report::{Report, Speed, ThinkStats};
 pub use sprt::{BadSprt, Sprt, SprtSpec, SPRT_MIN_DEALS};
@@ -176,12 +181,17 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
     }
     let play_seconds = play_start.elapsed().as_secs_f64();
     let figures = analyse(&deals, &labels, cfg.seed);
+    let panel = match &cfg.mode {
+        Mode::Panel { levels, .. } => Some(panel_figures(&deals, &lineups, &labels, levels.len())),
+        _ => None,
+    };
     let seconds = start.elapsed().as_secs_f64();
     let report = Report {
         game: G::NAME.to_string(),
         mode: match cfg.mode {
             Mode::Candidate { .. } => "candidate".into(),
             Mode::RoundRobin { .. } => "round-robin".into(),
+            Mode::Panel { .. } => "panel".into(),
         },
         command: cfg.command.clone(),
         options,
@@ -195,6 +205,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         deals_resumed,
         sprt,
         figures,
+        panel,
         strikes: strike_stats(&deals, &labels),
         speed: Speed {
             threads: cfg.threads.max(1),

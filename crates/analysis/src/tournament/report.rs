@@ -5,6 +5,7 @@
 //! it is kept apart from the figures: tests and comparisons drop it.
 
 use super::figures::Figures;
+use super::panel::PanelFigures;
 use super::sprt::Sprt;
 use super::worker::Deal;
 use crate::strikes::StrikeStats;
@@ -84,7 +85,7 @@ pub(crate) fn strike_stats(deals: &[Deal], labels: &[String]) -> Vec<StrikeStats
 pub struct Report {
     /// Game name.
     pub game: String,
-    /// `candidate` or `round-robin`.
+    /// `candidate`, `round-robin` or `panel`.
     pub mode: String,
     /// The command line.
     pub command: String,
@@ -111,6 +112,9 @@ pub struct Report {
     pub sprt: Option<Sprt>,
     /// The figures.
     pub figures: Figures,
+    /// The ladder against the panel (panel mode only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub panel: Option<PanelFigures>,
     /// Strikes of bot programs (`cmd:` bots), per entrant; absent when
     /// there were none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -138,6 +142,15 @@ impl std::fmt::Display for Report {
                 self.entrants[0],
                 self.entrants.get(1).map_or("", String::as_str)
             ),
+            "panel" => {
+                let levels = self.panel.as_ref().map_or(0, |p| p.levels.len() + 1);
+                let (ladder, panel) = self.entrants.split_at(levels.min(self.entrants.len()));
+                format!(
+                    "the ladder {} against the panel {}",
+                    ladder.join(", "),
+                    panel.join(", ")
+                )
+            }
             _ => format!("round robin of {}", self.entrants.join(", ")),
         };
         writeln!(f, "# Tournament: {}, {title}\n", self.game)?;
@@ -168,6 +181,9 @@ impl std::fmt::Display for Report {
             self.deals_resumed
         )?;
 
+        if let Some(p) = &self.panel {
+            writeln!(f, "{p}")?;
+        }
         writeln!(f, "## Entrants\n")?;
         writeln!(
             f,

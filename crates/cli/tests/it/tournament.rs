@@ -290,6 +290,89 @@ fn a_round_robin_plays_every_pair_from_both_sides() {
     assert!(e.contains("twice"), "{e}");
 }
 
+#[test]
+fn a_panel_run_rates_every_level_against_the_level_below_and_each_panel_bot() {
+    let panel = |against: Vec<String>| Mode::Panel {
+        levels: vec!["random".into(), "heuristic".into(), "strong".into()],
+        panel: vec!["search:30".into(), "random:x".into()],
+        against,
+    };
+    // A bad panel bot is refused before anything is played.
+    let e = tournament::run(&config(panel(vec![]), 1, 1), &Quiet)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("random:x"), "{e}");
+    let mode = Mode::Panel {
+        levels: vec!["random".into(), "heuristic".into(), "strong".into()],
+        panel: vec!["search:30".into()],
+        against: vec!["strong".into(), "heuristic".into()],
+    };
+    let r = tournament::run(&config(mode.clone(), 4, 2), &Quiet).unwrap();
+    assert_eq!(r.mode, "panel");
+    assert_eq!(
+        r.lineups,
+        vec![
+            "heuristic + 3 random",
+            "heuristic + 3 search:30",
+            "strong + 3 heuristic",
+            "strong + 3 search:30",
+            "search:30 + 3 strong",
+            "search:30 + 3 heuristic",
+        ]
+    );
+    assert_eq!(r.games_per_deal, 6 * 4);
+    let p = r.panel.as_ref().unwrap();
+    assert_eq!(p.levels.len(), 2);
+    let strong = &p.levels[1];
+    assert_eq!(strong.level, "strong");
+    assert_eq!(strong.vs_below.against, "heuristic");
+    assert_eq!(strong.vs_panel.len(), 1);
+    // Each matchup counts the lone bot's seat-games: one per game of its
+    // lineup (4 deals x 4 rotations).
+    for m in p
+        .levels
+        .iter()
+        .flat_map(|l| std::iter::once(&l.vs_below).chain(&l.vs_panel))
+    {
+        assert_eq!(m.wins.games, 16, "{m:?}");
+        assert!((m.fair_share - 0.25).abs() < 1e-12);
+    }
+    // The worst case is the lowest of the row, and `holds` follows the
+    // lower bounds.
+    for l in &p.levels {
+        let rates = std::iter::once(&l.vs_below).chain(&l.vs_panel);
+        let min = rates.map(|m| m.wins.rate).fold(f64::INFINITY, f64::min);
+        assert_eq!(l.worst.wins.rate, min);
+        assert_eq!(
+            l.holds,
+            l.vs_below.above_fair() && l.vs_panel.iter().all(|m| m.above_fair())
+        );
+    }
+    assert_eq!(
+        p.panel_vs
+            .iter()
+            .map(|m| (m.bot.as_str(), m.against.as_str()))
+            .collect::<Vec<_>>(),
+        [("search:30", "strong"), ("search:30", "heuristic")]
+    );
+    // The matchups add up to the entrant's totals: search:30 is alone in
+    // its two lineups and fills three seats in two others.
+    let search = &r.figures.entrants[3];
+    assert_eq!(search.seat_games, 2 * 16 + 2 * 48);
+    // The same seed gives the same report whatever the threads, and the
+    // Markdown shows the ladder against the panel.
+    let again = tournament::run(&config(mode, 4, 1), &Quiet).unwrap();
+    assert_eq!(figures(&r), figures(&again));
+    let md = r.to_string();
+    assert!(md.contains("## The ladder against the panel"), "{md}");
+    assert!(md.contains("| strong | "), "{md}");
+    // --panel-against must name levels.
+    let e = tournament::run(&config(panel(vec!["search".into()]), 1, 1), &Quiet)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not a level"), "{e}");
+}
+
 fn ratrace(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_ratrace"))
         .args(args)
@@ -352,11 +435,57 @@ fn the_binary_runs_end_to_end() {
     assert_eq!(again["deals_resumed"], 3);
     assert_eq!(again["figures"], json["figures"]);
     let _ = std::fs::remove_dir_all(&dir);
+
+    // --panel: the game's ladder (here two levels of it) against the
+    // panel bots named, in JSON and in Markdown.
+    let args = [
+        "tournament",
+        "bigcheese",
+        "--panel",
+        "--bots",
+        "random,strong",
+        "--panel-bots",
+        "heuristic",
+        "--deals",
+        "2",
+    ];
+    let out = ratrace(&args);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("## The ladder against the panel"), "{text}");
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let out = ratrace(&json_args);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["mode"], "panel");
+    assert_eq!(json["panel"]["levels"][0]["level"], "strong");
+    assert_eq!(
+        json["panel"]["levels"][0]["vs_panel"][0]["against"],
+        "heuristic"
+    );
+    assert_eq!(json["panel"]["panel_vs"][0]["bot"], "heuristic");
+    assert_eq!(json["panel"]["panel_vs"][0]["wins"]["games"], 8);
 }
 
 #[test]
 fn bad_input_is_one_clear_line_and_exit_code_2() {
     let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "tournament",
+                "bigcheese",
+                "--panel",
+                "--panel-bots",
+                "search:20",
+                "--panel-against",
+                "nosuch",
+            ],
+            "not a level",
+        ),
+        (
+            &["tournament", "bigcheese", "--panel", "--bots", "strong"],
+            "at least two ladder levels",
+        ),
         (
             &["tournament", "dalmuti", "--candidate", "nosuch"],
             "unknown bot",
