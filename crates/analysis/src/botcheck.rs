@@ -247,19 +247,27 @@ fn play_game<G: Roster>(
     const MAX_ACTIONS: u64 = 100_000;
     game.set_logging(true);
     let me = Seat::new(seat);
-    bot.start(me, game.players(), game.options());
+    // A seat that joins later (Dalmuti's joins) starts when it sits down,
+    // and then hears what it missed.
+    let mut started = false;
     let mut others: Vec<Option<Box<dyn Bot<G>>>> = Vec::new();
     let mut legal = Vec::new();
     let mut heard = 0usize;
     let mut actions = 0u64;
     let outcome = loop {
-        for e in game.events()[heard..]
-            .iter()
-            .filter(|e| e.visible_to(Some(me)))
-        {
-            bot.observe(&e.event);
+        if !started && game.players() > seat {
+            bot.start(me, game.players(), game.options());
+            started = true;
         }
-        heard = game.events().len();
+        if started {
+            for e in game.events()[heard..]
+                .iter()
+                .filter(|e| e.visible_to(Some(me)))
+            {
+                bot.observe(&e.event);
+            }
+            heard = game.events().len();
+        }
         let Some(to) = game.to_move() else {
             break game.outcome().ok_or_else(|| {
                 Error::Engine("the game has no one to move but no outcome".into())
@@ -291,6 +299,11 @@ fn play_game<G: Roster>(
             .map_err(|e| Error::Engine(format!("{to} {action} refused: {e}")))?;
         actions += 1;
     };
+    if !started {
+        return Err(Error::Engine(format!(
+            "bot-check: seat {me} never sat down in this configuration"
+        )));
+    }
     for e in game.events()[heard..]
         .iter()
         .filter(|e| e.visible_to(Some(me)))
@@ -317,8 +330,14 @@ fn run_config<G: Roster>(
     for g in 0..cfg.games {
         let seed = crate::derive_seed(base, 1 + g);
         let mut game = G::new(opts, players, seed)?;
-        // A spread of seats: game g of n sits at g * players / n.
-        let seat = (g as usize * players / cfg.games.max(1) as usize) % players;
+        // A spread of seats: game g of n sits at g * players / n; with
+        // joins, the last game sits at the first seat that joins.
+        let joins = options.iter().any(|o| o.starts_with("joins="));
+        let seat = if joins && g + 1 == cfg.games {
+            players
+        } else {
+            (g as usize * players / cfg.games.max(1) as usize) % players
+        };
         bot.reseed(crate::derive_seed(seed, 99));
         play_game(&mut bot, &mut game, seat, seed)?;
         on_game();

@@ -131,8 +131,11 @@ pub fn play_out_at<'n, G: Game>(
     let mut think: Vec<Think> = Vec::with_capacity(game.players());
     let mut actions = 0u64;
     // Bot programs hear the game as it goes (start, events, end): the log
-    // is kept only when one plays, from before the first action.
-    let listening = (0..game.players()).any(|s| extbot::command(seat_bot(s).0).is_some());
+    // is kept only when one plays, from before the first action. Seats
+    // that join later (Dalmuti's joins, up to the largest table) count:
+    // a bot program seated only there must hear the game too.
+    let seats = game.players().max(*G::PLAYERS.end());
+    let listening = (0..seats).any(|s| extbot::command(seat_bot(s).0).is_some());
     if listening {
         game.set_logging(true);
     }
@@ -352,5 +355,51 @@ mod tests {
         .unwrap_err();
         assert!(err.to_string().contains("bid 99"), "{err}");
         assert_eq!(format!("{:?}", g.public_view()), before);
+    }
+    /// A bot program that only sits at a seat joining mid-session
+    /// (Dalmuti's joins, D13) hears the game: its `start`, what it missed
+    /// and its own decisions, none played by the stand-in.
+    #[test]
+    fn a_bot_program_at_a_joining_seat_hears_the_game() {
+        use game::GameOptions;
+        let dir = std::env::temp_dir().join(format!("ratrace-join-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let recorder = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../extbot/tests/bots/recorder.py");
+        let cmd = format!("cmd:python3 {} {}", recorder.display(), dir.display());
+        let mut opts = dalmuti::Options::default();
+        opts.set("hands", "3").unwrap();
+        opts.set("joins", "2").unwrap();
+        let mut g = dalmuti::Dalmuti::new(&opts, 3, 5).unwrap();
+        let name = |s: usize| if s >= 3 { cmd.as_str() } else { "heuristic" };
+        let played = play_out_at(
+            &mut Table::new(),
+            &mut g,
+            100_000,
+            false,
+            |s| (name(s), s as u64),
+            |s, seed| extbot::bot::<dalmuti::Dalmuti>(name(s), seed).map_err(Error::Bot),
+            |_, a, e| format!("{a}: {e}"),
+        )
+        .unwrap();
+        assert!(played.strikes.is_empty(), "{:?}", played.strikes);
+        assert_eq!(g.players(), 4);
+        let files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(files.len(), 1, "the joining bot heard {files:?}");
+        let log = std::fs::read_to_string(&files[0]).unwrap();
+        let lines: Vec<serde_json::Value> = log
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines[0]["type"], "start", "{log}");
+        assert_eq!(lines[0]["seat"], "P4", "{log}");
+        let acts = lines.iter().filter(|l| l["type"] == "act").count();
+        assert!(acts > 0, "the joining bot was never asked: {log}");
+        assert!(lines.iter().any(|l| l["type"] == "end"), "{log}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -67,6 +67,9 @@ pub struct Process {
     stderr_tail: Arc<Mutex<Vec<u8>>>,
     /// The status, once reaped.
     status: Option<ExitStatus>,
+    /// The group was killed and seen gone: its id may since belong to
+    /// other processes, so it is never signalled again.
+    gone: bool,
 }
 
 impl Process {
@@ -82,9 +85,43 @@ impl Process {
             .process_group(0)
             .spawn()?;
         let pgid = Pid::from_raw(child.id() as i32);
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let stderr = child.stderr.take().expect("piped stderr");
+        match Self::pipe_threads(&mut child) {
+            Ok((to_bot, from_bot, stderr_bytes, stderr_tail)) => Ok(Process {
+                child,
+                pgid,
+                to_bot: Some(to_bot),
+                from_bot,
+                stderr_bytes,
+                stderr_tail,
+                status: None,
+                gone: false,
+            }),
+            Err(e) => {
+                // No process may outlive a failed start: the threads that
+                // did start end when the pipes close.
+                let _ = killpg(pgid, Signal::SIGKILL);
+                let _ = child.kill();
+                let _ = child.wait();
+                Err(e)
+            }
+        }
+    }
+
+    /// Starts the three pipe threads: a bounded write queue to stdin, a
+    /// capped line reader on stdout and a drain on stderr.
+    #[allow(clippy::type_complexity)]
+    fn pipe_threads(
+        child: &mut Child,
+    ) -> std::io::Result<(
+        SyncSender<Vec<u8>>,
+        Receiver<Line>,
+        Arc<AtomicU64>,
+        Arc<Mutex<Vec<u8>>>,
+    )> {
+        let missing = || std::io::Error::other("a pipe of the bot process is missing");
+        let stdin = child.stdin.take().ok_or_else(missing)?;
+        let stdout = child.stdout.take().ok_or_else(missing)?;
+        let stderr = child.stderr.take().ok_or_else(missing)?;
         let (to_bot, queue) = mpsc::sync_channel::<Vec<u8>>(WRITE_QUEUE);
         std::thread::Builder::new()
             .name("bot-stdin".into())
@@ -101,15 +138,7 @@ impl Process {
                 .name("bot-stderr".into())
                 .spawn(move || drain_loop(stderr, &bytes, &tail))?;
         }
-        Ok(Process {
-            child,
-            pgid,
-            to_bot: Some(to_bot),
-            from_bot,
-            stderr_bytes,
-            stderr_tail,
-            status: None,
-        })
+        Ok((to_bot, from_bot, stderr_bytes, stderr_tail))
     }
 
     /// Queues one message (a line, newline included) for the bot's stdin.
@@ -204,6 +233,9 @@ impl Process {
     /// Kills the bot's process group and reaps the child.
     pub(crate) fn kill(&mut self) {
         self.to_bot = None;
+        if self.gone {
+            return;
+        }
         // The group outlives its leader while children remain: always
         // signal it. ESRCH (nobody left) is fine.
         if self.status.is_none() {
@@ -219,7 +251,14 @@ impl Process {
         // orphans are reaped by init: wait (briefly) until the group is
         // gone, so that "killed" means gone.
         let deadline = Instant::now() + Duration::from_millis(500);
-        while killpg(self.pgid, None) != Err(Errno::ESRCH) && Instant::now() < deadline {
+        loop {
+            if killpg(self.pgid, None) == Err(Errno::ESRCH) {
+                self.gone = self.status.is_some();
+                break;
+            }
+            if Instant::now() >= deadline {
+                break;
+            }
             std::thread::sleep(Duration::from_millis(1));
         }
     }
