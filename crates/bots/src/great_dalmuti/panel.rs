@@ -10,11 +10,11 @@
 //! | name | style |
 //! |---|---|
 //! | `hoarder` | hoards the Jesters: never spends one except to go out; never gives one away; no black market (it could lose one) |
-//! | `leadhigh` | leads its *best* set (lowest rank) to take control early, follows cheaply; declares a revolution unless it is a Dalmuti |
+//! | `leadhigh` | leads its *best* set (lowest rank) to take control early, keeping only its very best rank to get back in; follows cheaply; declares a revolution unless it is a Dalmuti |
 //! | `nopass` | never passes while it can play: always the cheapest play that beats; always declares a revolution; trades at any market |
 //! | `shedder` | leads its *biggest* set first (Jesters to make it bigger late), follows with anything but strong cards; taxes away loose singles |
-//! | `saver` | keeps ranks 1..=3 and the Jesters for the end: plays them only once at most one weaker set is left; declines every market |
-//! | `breaker` | thinks card by card: leads its worst single card, follows with the worst cards that beat, splitting sets freely |
+//! | `saver` | keeps ranks 1..=3 and the Jesters for the end: plays them only once at most two weaker sets are left; declines every market |
+//! | `breaker` | thinks card by card: leads its worst rank a card or a pair at a time, follows with the worst cards that beat, splitting sets freely |
 //!
 //! None of them counts the cards played (that is the ladder's skill): each
 //! decides from its own hand, the trick, its role and the card counts in

@@ -5,7 +5,7 @@
 //! the same seed (and after `reseed`), and beats random play clearly.
 
 use bots::{Bot, RandomBot, Roster};
-use dalmuti::{Action, Dalmuti, Options, Phase};
+use dalmuti::{Action, Card, Dalmuti, Options, Phase, View};
 use game::{Game, GameOptions, Outcome, Seat};
 use std::collections::HashSet;
 
@@ -50,11 +50,63 @@ fn play(
             "{}: {a} is not legal in\n{v}",
             bots[s.index()].name()
         );
+        style_holds(bots[s.index()].name(), &v, &legal, a);
         g.apply(a).unwrap();
         played.push(a);
         assert!(played.len() < 200_000, "the game does not end");
     }
     (g.outcome().expect("a finished game has an outcome"), played)
+}
+
+/// Checks the one habit each panel bot is named for, on every decision.
+fn style_holds(name: &str, v: &View, legal: &[Action], a: Action) {
+    let hand = v.hand;
+    let out = matches!(a, Action::Play(p) if p.size() as usize == hand.len());
+    let leading = v.public.phase == Phase::Play && v.public.trick.is_none();
+    let can_play = legal.iter().any(|x| matches!(x, Action::Play(_)));
+    let why = || format!("{name} chose {a} in\n{v}");
+    match (name, a) {
+        // never passes while it can play
+        ("nopass", Action::Pass) => assert!(!can_play, "{}", why()),
+        // a Jester only to go out, and never given away while it can help
+        ("hoarder", Action::Play(p)) if p.jesters() > 0 => assert!(out, "{}", why()),
+        ("hoarder", Action::Give(g)) if g.cards().any(|c| c.is_jester()) => assert!(
+            legal
+                .iter()
+                .all(|x| matches!(x, Action::Give(h) if h.cards().any(|c| c.is_jester()))),
+            "{}",
+            why()
+        ),
+        // strong cards only late: at most two groups of ranks 4..=12 left
+        ("saver", Action::Play(p)) if p.rank() <= 3 || p.jesters() > 0 => {
+            let weak = (4..=12)
+                .filter(|&r| hand.count(Card::from_index(r)) > 0)
+                .count();
+            assert!(out || weak <= 2, "{}", why());
+        }
+        // leads its biggest natural set
+        ("shedder", Action::Play(p)) if leading && !out => {
+            let biggest = (1..=12)
+                .map(|r| hand.count(Card::from_index(r)))
+                .max()
+                .unwrap();
+            assert!(p.size() >= biggest, "{}", why());
+        }
+        // leads at most a pair
+        ("breaker", Action::Play(p)) if leading && !out => {
+            assert!(p.size() <= 2, "{}", why())
+        }
+        // leads its best natural rank but one (when it has two or more)
+        ("leadhigh", Action::Play(p)) if leading && !out => {
+            let ranks: Vec<u8> = (1..=12u8)
+                .filter(|&r| hand.count(Card::from_index(r as usize)) > 0)
+                .collect();
+            assert_eq!(p.jesters(), 0, "{}", why());
+            let want = if ranks.len() > 1 { ranks[1] } else { ranks[0] };
+            assert_eq!(p.rank(), want, "{}", why());
+        }
+        _ => {}
+    }
 }
 
 /// The option sets every panel bot plays: single hands, default sessions
@@ -64,7 +116,7 @@ fn option_sets() -> Vec<Options> {
         options(&[("hands", "1")]),
         options(&[("hands", "1"), ("single_hand", "points")]),
         Options::default(),
-        options(&[("hands", "4"), ("market", "on")]),
+        options(&[("hands", "12"), ("market", "on")]),
         options(&[("hands", "4"), ("black_market", "on")]),
         options(&[("hands", "3"), ("auto_revolution", "on")]),
         options(&[
@@ -103,19 +155,23 @@ fn legal_in_every_phase_size_and_variant() {
                     .map(|i| panel(name, seed * 16 + i as u64))
                     .collect();
                 play(&opts, players, seed, &mut bots, &|_| true, &mut phases);
-                // and in one seat among random players, a different one
-                // each time
-                let hero = seed as usize % players;
-                let mut bots: Vec<Box<dyn Bot<Dalmuti>>> = (0..seats)
-                    .map(|i| -> Box<dyn Bot<Dalmuti>> {
-                        if i == hero {
-                            panel(name, seed)
-                        } else {
-                            Box::new(RandomBot::new(seed * 16 + i as u64))
-                        }
-                    })
-                    .collect();
-                play(&opts, players, seed, &mut bots, &|s| s == hero, &mut phases);
+                // and in one seat among random players, then among
+                // `nopass` players (who always trade at the market, so the
+                // bot gets to give a card back), a different seat each time
+                for (k, field) in ["random", "nopass"].into_iter().enumerate() {
+                    let hero = (seed as usize + 3 * k) % players;
+                    let mut bots: Vec<Box<dyn Bot<Dalmuti>>> = (0..seats)
+                        .map(|i| {
+                            let s = if i == hero {
+                                seed
+                            } else {
+                                seed * 16 + i as u64
+                            };
+                            Dalmuti::bot(if i == hero { name } else { field }, s).unwrap()
+                        })
+                        .collect();
+                    play(&opts, players, seed, &mut bots, &|s| s == hero, &mut phases);
+                }
             }
         }
         for phase in [

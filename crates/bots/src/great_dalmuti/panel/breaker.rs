@@ -1,14 +1,15 @@
 //! `breaker`: thinks card by card, not set by set.
 //!
 //! The ladder keeps sets whole; the breaker does not care about sets at
-//! all. It leads its worst card as a single (so most tables can follow,
-//! and it sheds its worst cards one trick at a time), follows with the
-//! worst cards that beat whatever they split, and keeps only its 1s, 2s
-//! and Jesters off other players' tricks while the hand is long. Its
-//! taxes (D8) are the worst ranks whatever sets they break (never a
-//! Jester). It always takes a black market draw and trades a bad card at
-//! the market (D14). It declares a revolution (D7) as Greater Peon, or
-//! with a weak hand (average rank above 7), where taxes would only hurt.
+//! all. It leads its worst rank one or two cards at a time, never more,
+//! keeping the rest of a big set as cheap cards to follow small tricks
+//! with; it follows with the worst cards that beat, whatever they split,
+//! and keeps only its 1s, 2s and Jesters off other players' tricks while
+//! the hand is long. Its taxes (D8) are the worst ranks whatever sets they
+//! break (never a Jester). It always takes a black market draw and trades
+//! a bad card at the market (D14). It declares a revolution (D7) as
+//! Greater Peon, or with a weak hand (average rank above 7), where taxes
+//! would only hurt.
 
 use super::{gift_sum, rank_of, Ctx, Style};
 use dalmuti::{Action, Gift, Play, Role, Side};

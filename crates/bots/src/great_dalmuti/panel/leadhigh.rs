@@ -4,12 +4,15 @@
 //! tricks later, this player leads with its best (lowest-rank) whole
 //! natural set, to take control of the table early and keep the lead as
 //! long as its strength lasts; once its good sets are spent it leads what
-//! is left. On other players' tricks it plays the worst set that beats,
-//! whole sets before split ones, and spends Jesters only in the last few
-//! cards. Taxes (D8) give away the worst ranks (never a Jester). It
-//! declares a revolution (D7) whenever it is not a Dalmuti: a Peon skips
-//! the tax or turns the table over, a Merchant loses nothing. It declines
-//! every market (D14) and seats a newcomer below the middle (D13).
+//! is left. Only its very best rank is held back (off its leads, and off
+//! other players' tricks while it holds more than a few cards), as the
+//! one way back into the lead. On other players' tricks it plays the
+//! worst set that beats, whole sets before split ones, and spends Jesters
+//! only in the last few cards. Taxes (D8) give away the worst ranks (never
+//! a Jester). It declares a revolution (D7) whenever it is not a Dalmuti:
+//! a Peon skips the tax or turns the table over, a Merchant loses
+//! nothing. It declines every market (D14) and seats a newcomer below the
+//! middle (D13).
 
 use super::{gift_sum, groups, rank_of, Ctx, Style};
 use dalmuti::{Action, Card, Gift, Play, Role, Side, JESTER};

@@ -4,9 +4,9 @@
 //! them, on its own leads or on other players' tricks, while it still has
 //! two or more groups of weaker cards: it sheds the weak ones first
 //! (leading its worst whole set, following with the worst weak set that
-//! beats). Once at most one weak group is left it switches: it leads its
-//! strong sets (likely unbeatable, so it keeps the lead) and follows with
-//! them, saving the last weak set to lead when it has the table. It never
+//! beats). Once at most two weak groups are left it switches: it leads
+//! its strong sets (likely unbeatable, so it keeps the lead) and follows
+//! with them, saving the last weak sets to lead when it has the table. It never
 //! gives a strong card in taxes (D8), declines every market (D14, a trade
 //! could only weaken a saved hand), and declares a revolution (D7) as
 //! either Peon.
@@ -18,8 +18,10 @@ use dalmuti::{Action, Card, Gift, Hand, Play, Role, Side, JESTER};
 #[derive(Debug)]
 pub(crate) struct Saver;
 
-/// Ranks this good (and the Jesters) are saved.
+/// Ranks this good (and the Jesters) are saved ...
 const STRONG: u8 = 3;
+/// ... until at most this many groups of weaker cards are left.
+const END: usize = 2;
 
 fn strong(card: Card) -> bool {
     card.is_jester() || card.index() as u8 <= STRONG
@@ -41,7 +43,7 @@ impl Style for Saver {
     const NAME: &'static str = "saver";
 
     fn lead(&self, c: &Ctx, p: Play) -> i32 {
-        let end = weak_groups(&c.hand) <= 1;
+        let end = weak_groups(&c.hand) <= END;
         let whole = -(c.breaks(p) as i32) * 100;
         if p.naturals() == 0 {
             return -10_000;
@@ -61,7 +63,7 @@ impl Style for Saver {
             return None;
         }
         if spends(p) {
-            if weak_groups(&c.hand) > 1 {
+            if weak_groups(&c.hand) > END {
                 return None;
             }
             return Some(-(p.jesters() as i32) * 30 - c.breaks(p) as i32 * 10);
