@@ -10,7 +10,7 @@
 //! | name | style |
 //! |---|---|
 //! | `hoarder` | hoards the Jesters: never spends one except to go out; never gives one away; no black market (it could lose one) |
-//! | `leadhigh` | leads its *best* set (lowest rank) to take control early, keeping only its very best rank to get back in; follows cheaply; declares a revolution unless it is a Dalmuti |
+//! | `leadhigh` | leads its *best* sets (ranks 1..=6, lowest first) to take control early, keeping only its very best rank to get back in, then the rest worst first; follows cheaply; declares a revolution unless it is a Dalmuti |
 //! | `nopass` | never passes while it can play: always the cheapest play that beats; always declares a revolution; trades at any market |
 //! | `shedder` | leads its *biggest* set first (Jesters to make it bigger late), follows with anything but strong cards; taxes away loose singles |
 //! | `saver` | keeps ranks 1..=3 and the Jesters for the end: plays them only once at most two weaker sets are left; declines every market |
@@ -18,7 +18,7 @@
 //!
 //! None of them counts the cards played (that is the ladder's skill): each
 //! decides from its own hand, the trick, its role and the card counts in
-//! its [`View`]. They share one frame ([`Panel`]): a play that empties the
+//! its [`View`]. They share one frame (`Panel`): a play that empties the
 //! hand is always taken (every player goes out when it can, D11), ties are
 //! broken by the bot's seeded RNG, and each phase (revolution D7, taxes D8,
 //! market D14, seating a newcomer D13, play D9) is put to the style's own

@@ -96,14 +96,23 @@ fn style_holds(name: &str, v: &View, legal: &[Action], a: Action) {
         ("breaker", Action::Play(p)) if leading && !out => {
             assert!(p.size() <= 2, "{}", why())
         }
-        // leads its best natural rank but one (when it has two or more)
+        // leads its best high rank (1..=6) but its very best, whole; with
+        // none, its worst rank
         ("leadhigh", Action::Play(p)) if leading && !out => {
-            let ranks: Vec<u8> = (1..=12u8)
+            let mut ranks: Vec<u8> = (1..=12u8)
                 .filter(|&r| hand.count(Card::from_index(r as usize)) > 0)
                 .collect();
+            if ranks.len() > 1 {
+                ranks.remove(0);
+            }
+            let want = ranks
+                .iter()
+                .copied()
+                .find(|&r| r <= 6)
+                .unwrap_or(*ranks.last().unwrap());
             assert_eq!(p.jesters(), 0, "{}", why());
-            let want = if ranks.len() > 1 { ranks[1] } else { ranks[0] };
             assert_eq!(p.rank(), want, "{}", why());
+            assert_eq!(p.size(), hand.count(p.card()), "{}", why());
         }
         _ => {}
     }

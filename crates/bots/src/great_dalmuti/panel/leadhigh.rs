@@ -3,8 +3,8 @@
 //! Where the ladder leads its worst cards and keeps its strong ones to win
 //! tricks later, this player leads with its best (lowest-rank) whole
 //! natural set, to take control of the table early and keep the lead as
-//! long as its strength lasts; once its good sets are spent it leads what
-//! is left. Only its very best rank is held back (off its leads, and off
+//! long as its strength lasts; once its high sets (ranks 1..=6) are spent
+//! it leads the rest worst first. Only its very best rank is held back (off its leads, and off
 //! other players' tricks while it holds more than a few cards), as the
 //! one way back into the lead. On other players' tricks it plays the
 //! worst set that beats, whole sets before split ones, and spends Jesters
@@ -21,6 +21,8 @@ use dalmuti::{Action, Card, Gift, Play, Role, Side, JESTER};
 #[derive(Debug)]
 pub(crate) struct LeadHigh;
 
+/// The ranks it leads high, best first.
+const HIGH: u8 = 6;
 /// Hands of at most this many cards may spend Jesters on a trick.
 const JESTERS_LATE: usize = 6;
 
@@ -39,7 +41,13 @@ impl Style for LeadHigh {
         // the best group is the way back in: led only when it is all
         // that is left besides the Jesters
         let kept = Some(p.card()) == best_group(c) && groups(&c.hand) > 1;
-        -(p.rank() as i32) * 10 - c.breaks(p) as i32 * 200 - kept as i32 * 1_000 + p.size() as i32
+        // a high set, best first; with none left, the worst set first
+        let order = if p.rank() <= HIGH {
+            2_000 - p.rank() as i32 * 10
+        } else {
+            p.rank() as i32 * 10
+        };
+        order - c.breaks(p) as i32 * 200 - kept as i32 * 5_000 + p.size() as i32
     }
 
     fn follow(&self, c: &Ctx, p: Play) -> Option<i32> {
