@@ -2,4 +2,5 @@
 
 mod it {
     mod bigcheese_strong;
+    mod dalmuti_panel;
 }
