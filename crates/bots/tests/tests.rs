@@ -1,5 +1,6 @@
 //! Integration tests of the bots (one test binary, modules in `it/`).
 
 mod it {
+    mod bigcheese_panel;
     mod bigcheese_strong;
 }
