@@ -5,7 +5,9 @@
 //! free chips (one above the richest of them, B5), and that bid is within
 //! its bargain price (about six chips per typical card). It keeps one
 //! chip in ten back, except for a card that probably brings it to the
-//! target, which is worth all its chips.
+//! target, which is worth all its chips. Patience ends when a rival nears
+//! the target (its score plus its projects' expected payouts reach 70% of
+//! it): then it raises one chip at a time up to its bargain price.
 //!
 //! Why it is on the panel: it lets the table fight over cards and spend
 //! its chips, then takes cards when nobody can answer; a bot that wins
@@ -33,6 +35,8 @@ const RESERVE: f64 = 0.1;
 const BARGAIN: f64 = 6.0;
 /// Chips per typical card it will reach by raising one at a time.
 const OPENING: f64 = 2.0;
+/// Share of the target a rival's score and projects reach when patience ends.
+const ALARM: f64 = 0.7;
 
 /// Patient bidder (see the module docs).
 #[derive(Debug, Default)]
@@ -83,8 +87,17 @@ impl Patient {
         if sure <= bargain {
             return common::bid_or_pass(legal, sure);
         }
+        // Patience ends when a rival nears the target (its score and the
+        // expected payouts of its projects reach ALARM of it): then it
+        // raises one chip at a time up to its bargain price.
+        let alarm = pv.seats.iter().any(|s| {
+            s.seat != view.me
+                && s.score as f64 + common::pending(view, s) >= ALARM * pv.target as f64
+        });
         let opening = if a.card.is_special() {
             0
+        } else if alarm {
+            bargain
         } else {
             (OPENING * w * scale).round() as u8
         };
