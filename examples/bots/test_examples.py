@@ -274,7 +274,9 @@ class BotTests(unittest.TestCase):
                     bot.close()
 
     def test_random_bot_round_trip(self):
-        """The median time from writing an `act` to reading the answer."""
+        """500 decisions in a row, each answered with its own id. The speed
+        goal (median round trip) is a benchmark, not a test: `cargo bench -p
+        extbot --bench protocol` (`decision/python-random`)."""
         fx = load_fixture("dalmuti")
         act = {"type": "act", "id": 0, "view": fx["acts"][2]["view"],
                "legal": fx["acts"][2]["legal"], "time_ms": 1000}
@@ -289,12 +291,12 @@ class BotTests(unittest.TestCase):
                 t = time.perf_counter()
                 bot.p.stdin.write(line)
                 bot.p.stdin.flush()
-                bot.answer()
+                answer = json.loads(bot.answer())
                 times.append(time.perf_counter() - t)
+                self.assertEqual(answer["id"], i)
+                self.assertIn(answer["action"], act["legal"])
             median_ms = statistics.median(times) * 1000
             sys.stderr.write("\nrandom_bot median round trip: %.3f ms\n" % median_ms)
-            # the goal is 0.3 ms; a loaded machine gets some slack
-            self.assertLess(median_ms, 3.0)
             bot.send({"type": "quit"})
             self.assertEqual(bot.exit_within(1.0)[0], 0)
         finally:
