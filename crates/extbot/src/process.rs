@@ -22,14 +22,16 @@ use nix::unistd::Pid;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Messages queued for the bot's stdin before the bot counts as not
-/// reading (a whole game's events fit many times over).
-const WRITE_QUEUE: usize = 4096;
+/// Bytes queued for the bot's stdin before the bot counts as not reading.
+/// Bounded by bytes, not messages: a table reloaded late in a long
+/// 13-player session sends thousands of events at once to an honest bot,
+/// and a whole such session's events fit many times over.
+const WRITE_QUEUE_BYTES: usize = 4 << 20;
 /// Lines read ahead from the bot's stdout before the reader waits.
 const READ_QUEUE: usize = 64;
 /// How much of the bot's stderr is kept for reports.
@@ -57,14 +59,28 @@ pub(crate) enum Wait {
     Closed,
 }
 
+/// The pipe threads' ends, as [`Process::spawn`] keeps them.
+struct Pipes {
+    to_bot: Sender<Vec<u8>>,
+    queued: Arc<AtomicUsize>,
+    from_bot: Receiver<Line>,
+    stderr_bytes: Arc<AtomicU64>,
+    stderr_tail: Arc<Mutex<Vec<u8>>>,
+    stderr_closed: Arc<AtomicBool>,
+}
+
 /// A running bot program.
 pub struct Process {
     child: Child,
     pgid: Pid,
-    to_bot: Option<SyncSender<Vec<u8>>>,
+    to_bot: Option<Sender<Vec<u8>>>,
+    /// Bytes queued for stdin and not yet written.
+    queued: Arc<AtomicUsize>,
     from_bot: Receiver<Line>,
     stderr_bytes: Arc<AtomicU64>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
+    /// Set when the stderr drain reads the end of the pipe.
+    stderr_closed: Arc<AtomicBool>,
     /// The status, once reaped.
     status: Option<ExitStatus>,
     /// The group was killed and seen gone: its id may since belong to
@@ -86,13 +102,15 @@ impl Process {
             .spawn()?;
         let pgid = Pid::from_raw(child.id() as i32);
         match Self::pipe_threads(&mut child) {
-            Ok((to_bot, from_bot, stderr_bytes, stderr_tail)) => Ok(Process {
+            Ok(p) => Ok(Process {
                 child,
                 pgid,
-                to_bot: Some(to_bot),
-                from_bot,
-                stderr_bytes,
-                stderr_tail,
+                to_bot: Some(p.to_bot),
+                queued: p.queued,
+                from_bot: p.from_bot,
+                stderr_bytes: p.stderr_bytes,
+                stderr_tail: p.stderr_tail,
+                stderr_closed: p.stderr_closed,
                 status: None,
                 gone: false,
             }),
@@ -109,49 +127,65 @@ impl Process {
 
     /// Starts the three pipe threads: a bounded write queue to stdin, a
     /// capped line reader on stdout and a drain on stderr.
-    #[allow(clippy::type_complexity)]
-    fn pipe_threads(
-        child: &mut Child,
-    ) -> std::io::Result<(
-        SyncSender<Vec<u8>>,
-        Receiver<Line>,
-        Arc<AtomicU64>,
-        Arc<Mutex<Vec<u8>>>,
-    )> {
+    fn pipe_threads(child: &mut Child) -> std::io::Result<Pipes> {
         let missing = || std::io::Error::other("a pipe of the bot process is missing");
         let stdin = child.stdin.take().ok_or_else(missing)?;
         let stdout = child.stdout.take().ok_or_else(missing)?;
         let stderr = child.stderr.take().ok_or_else(missing)?;
-        let (to_bot, queue) = mpsc::sync_channel::<Vec<u8>>(WRITE_QUEUE);
-        std::thread::Builder::new()
-            .name("bot-stdin".into())
-            .spawn(move || write_loop(stdin, queue))?;
+        let (to_bot, queue) = mpsc::channel::<Vec<u8>>();
+        let queued = Arc::new(AtomicUsize::new(0));
+        {
+            let queued = queued.clone();
+            std::thread::Builder::new()
+                .name("bot-stdin".into())
+                .spawn(move || write_loop(stdin, queue, &queued))?;
+        }
         let (lines, from_bot) = mpsc::sync_channel(READ_QUEUE);
         std::thread::Builder::new()
             .name("bot-stdout".into())
             .spawn(move || read_loop(stdout, lines))?;
         let stderr_bytes = Arc::new(AtomicU64::new(0));
         let stderr_tail = Arc::new(Mutex::new(Vec::new()));
+        let stderr_closed = Arc::new(AtomicBool::new(false));
         {
             let (bytes, tail) = (stderr_bytes.clone(), stderr_tail.clone());
+            let closed = stderr_closed.clone();
             std::thread::Builder::new()
                 .name("bot-stderr".into())
-                .spawn(move || drain_loop(stderr, &bytes, &tail))?;
+                .spawn(move || {
+                    drain_loop(stderr, &bytes, &tail);
+                    closed.store(true, Ordering::Release);
+                })?;
         }
-        Ok((to_bot, from_bot, stderr_bytes, stderr_tail))
+        Ok(Pipes {
+            to_bot,
+            queued,
+            from_bot,
+            stderr_bytes,
+            stderr_tail,
+            stderr_closed,
+        })
     }
 
     /// Queues one message (a line, newline included) for the bot's stdin.
     /// False when the bot is not reading (the queue is full) or its stdin
     /// is gone.
     pub(crate) fn send(&mut self, line: Vec<u8>) -> bool {
-        match &self.to_bot {
-            Some(tx) => match tx.try_send(line) {
-                Ok(()) => true,
-                Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => false,
-            },
-            None => false,
+        let Some(tx) = &self.to_bot else {
+            return false;
+        };
+        let n = line.len();
+        if self.queued.load(Ordering::Acquire) + n > WRITE_QUEUE_BYTES {
+            return false;
         }
+        // Counted before it is queued, so the writer never subtracts
+        // bytes not yet added.
+        self.queued.fetch_add(n, Ordering::AcqRel);
+        if tx.send(line).is_err() {
+            self.queued.fetch_sub(n, Ordering::AcqRel);
+            return false;
+        }
+        true
     }
 
     /// The next line from the bot, waiting until `deadline` at most.
@@ -177,6 +211,15 @@ impl Process {
 
     /// The last line the bot wrote to stderr (at most a few KiB kept).
     pub fn stderr_last_line(&self) -> String {
+        // A bot that has exited may have written its last words a moment
+        // ago: give the drain a moment to read them (a child of the bot
+        // may hold the pipe open, hence the bound).
+        if self.status.is_some() {
+            let deadline = Instant::now() + Duration::from_millis(200);
+            while !self.stderr_closed.load(Ordering::Acquire) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
         let tail = self
             .stderr_tail
             .lock()
@@ -286,7 +329,7 @@ pub(crate) fn describe(status: ExitStatus) -> String {
     }
 }
 
-fn write_loop(mut stdin: ChildStdin, queue: Receiver<Vec<u8>>) {
+fn write_loop(mut stdin: ChildStdin, queue: Receiver<Vec<u8>>, queued: &AtomicUsize) {
     let mut buf = Vec::new();
     while let Ok(first) = queue.recv() {
         // Everything already queued goes in one write.
@@ -295,7 +338,9 @@ fn write_loop(mut stdin: ChildStdin, queue: Receiver<Vec<u8>>) {
         while let Ok(more) = queue.try_recv() {
             buf.extend_from_slice(&more);
         }
-        if stdin.write_all(&buf).and_then(|()| stdin.flush()).is_err() {
+        let ok = stdin.write_all(&buf).and_then(|()| stdin.flush()).is_ok();
+        queued.fetch_sub(buf.len(), Ordering::AcqRel);
+        if !ok {
             return;
         }
     }
