@@ -52,15 +52,17 @@
 //! `reseed`.
 //!
 //! Measured at 4 players, polyhedral dice, target 40, seat-rotated
-//! duplicate deals (fair share 25%; 400 games, +-4 to 5 points): 77%
-//! first places against three `heuristic` bots (the bot without its model
-//! won 81% on the same deals), and a `heuristic` among three of these
-//! bots wins 4% (16% among three of the old ones). Against private tuning
-//! opponents that price cards their own way (heuristic caps x0.5, x0.7,
-//! x1.5, flat caps, caps linear in the payout, noisy caps, jump bidders;
-//! `tests/it/bigcheese_strong.rs`, `duels`) it wins 39% to 100%, where
-//! the old bot won 30% to 74%, and none of them wins more than 13%
-//! against three of it (the old bot let them win up to 35%).
+//! duplicate deals (fair share 25%): 78.1% first places against three
+//! `heuristic` bots (10,000 games, 95% interval 77.3 to 78.9; the bot
+//! before the model won 79.4% over 1,000), and a `heuristic` among three
+//! of these bots wins 4.1% (10,000 games; 22.1% among three of the old
+//! ones). Against private tuning opponents that price cards their own way
+//! (heuristic caps x0.5, x0.7, x1.5, flat caps of 3 and 5, caps linear in
+//! the payout, caps with per-card noise, jump bidders at x0.7 and x1
+//! caps, an eager creeper, a noisy heuristic; `tests/it/bigcheese_strong.rs`,
+//! `duels`; 1,000 games each) it wins 46% to 100% where the old bot won
+//! 26% to 73%, and none of them wins more than 9.3% against three of it,
+//! where the old bot let the low and flat pricers win 43% to 61%.
 
 use super::heuristic::{self, payouts, unit, Heuristic};
 use super::model::{Model, K, SCALES};
