@@ -47,6 +47,27 @@ pub trait Domain<G: Game>: Send {
     /// iteration (for example to note the hand being played).
     fn start(&mut self, view: &G::View);
 
+    /// Called by [`SearchBot`] with every view it is shown, forced moves
+    /// included, before any search: lets a domain learn about the other
+    /// seats over a game. Does nothing by default.
+    fn observe(&mut self, view: &G::View) {
+        let _ = view;
+    }
+
+    /// Lets the domain narrow the searching seat's first decision to some
+    /// of the `legal` actions (pushed into `keep`; left empty, the search
+    /// tries them all). Called once per search, after [`Domain::start`].
+    fn root_actions(&mut self, view: &G::View, legal: &[G::Action], keep: &mut Vec<G::Action>) {
+        let _ = (view, legal, keep);
+    }
+
+    /// Called at the start of every iteration with the search's RNG (for
+    /// example to draw the opponents' playout policies). Does nothing by
+    /// default.
+    fn begin(&mut self, rng: &mut ChaCha8Rng) {
+        let _ = rng;
+    }
+
     /// Whether the tree descent stops at `state` (the game is over, or the
     /// horizon the rewards look at is reached).
     fn stop(&self, state: &G) -> bool;
@@ -113,6 +134,8 @@ pub struct Mcts<G: Game, D> {
     scratch: Vec<G::Action>,
     matched: Vec<bool>,
     rewards: Vec<f64>,
+    /// The root actions the domain kept (empty: all).
+    root: Vec<G::Action>,
     /// Iterations run by the last search.
     pub last_iterations: u64,
     /// When set, the tree holds only the searching seat's decisions: the
@@ -135,6 +158,7 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
             scratch: Vec::new(),
             matched: Vec::new(),
             rewards: Vec::new(),
+            root: Vec::new(),
             last_iterations: 0,
             opponents_by_policy: false,
         }
@@ -145,6 +169,8 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
     /// reward of the seat to move. `legal` must not be empty.
     pub fn search(&mut self, view: &G::View, legal: &[G::Action]) -> Vec<Scored<G::Action>> {
         self.domain.start(view);
+        self.root.clear();
+        self.domain.root_actions(view, legal, &mut self.root);
         self.nodes.clear();
         self.nodes.push(Node {
             action: legal[0],
@@ -214,6 +240,7 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
 
     /// One iteration: sample, descend, expand one node, play out, back up.
     fn iterate(&mut self, view: &G::View) {
+        self.domain.begin(&mut self.rng);
         let mut state = G::sample_from_view(view, &mut self.rng);
         let me = state.to_move().map_or(u8::MAX, |s| s.index() as u8);
         self.path.clear();
@@ -236,6 +263,12 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
                 continue;
             }
             state.legal_actions(&mut self.legal);
+            if node == 0 && !self.root.is_empty() {
+                let root = &self.root;
+                if self.legal.iter().any(|a| root.contains(a)) {
+                    self.legal.retain(|a| root.contains(a));
+                }
+            }
             if self.legal.is_empty() {
                 break;
             }
@@ -397,6 +430,7 @@ where
     }
 
     fn choose(&mut self, view: &G::View, legal: &[G::Action]) -> G::Action {
+        self.mcts.domain.observe(view);
         if legal.len() == 1 {
             return legal[0];
         }
@@ -404,6 +438,7 @@ where
     }
 
     fn evaluate(&mut self, view: &G::View, legal: &[G::Action]) -> Option<Vec<Scored<G::Action>>> {
+        self.mcts.domain.observe(view);
         if legal.is_empty() {
             return Some(Vec::new());
         }

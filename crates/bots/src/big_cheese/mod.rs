@@ -2,11 +2,14 @@
 //! `strong` (rule-based with a model of the table), `search` (Monte Carlo
 //! tree search over sampled hidden information).
 //! Each lives in its own module; this one only names them for [`Roster`].
+//! [`model`] is the opponent model `strong` and `search` share: how much
+//! each rival pays for a card, learnt from its bids during the game.
 
 use crate::{no_budget, unknown, Bot, BotSpec, RandomBot, Roster};
 use bigcheese::BigCheese;
 
 pub mod heuristic;
+pub mod model;
 pub mod panel;
 pub mod search;
 pub mod strong;
