@@ -175,6 +175,25 @@ pub(crate) fn bid_or_pass(legal: &[Action], n: u8) -> Action {
 }
 
 /// The first legal action when `choice` is not legal (a safety net).
+/// Every panel bot's `choose`: its own roll is kept or re-rolled in its
+/// `style` (B10), an auction goes to its `auction` rule, anything else
+/// (and a choice that is not legal) gets the first legal action.
+pub(crate) fn decide(
+    view: &View,
+    legal: &[Action],
+    style: RerollStyle,
+    auction: impl FnOnce(&View, &[Action]) -> Action,
+) -> Action {
+    let choice = if view.public.roll.is_some() {
+        reroll(view, legal, style)
+    } else if view.public.auction.is_some() {
+        auction(view, legal)
+    } else {
+        legal[0]
+    };
+    legal_or_first(choice, legal)
+}
+
 pub(crate) fn legal_or_first(choice: Action, legal: &[Action]) -> Action {
     if legal.contains(&choice) {
         choice

@@ -86,21 +86,11 @@ impl Bot<BigCheese> for Jumper {
     }
 
     fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
-        let choice = if view.public.roll.is_some() {
-            common::reroll(
-                view,
-                legal,
-                RerollStyle {
-                    below_mean: 1.0,
-                    low_face: 3,
-                },
-            )
-        } else if view.public.auction.is_some() {
-            self.auction(view, legal)
-        } else {
-            legal[0]
+        let style = RerollStyle {
+            below_mean: 1.0,
+            low_face: 3,
         };
-        common::legal_or_first(choice, legal)
+        common::decide(view, legal, style, |v, l| self.auction(v, l))
     }
 
     fn reseed(&mut self, seed: u64) -> bool {

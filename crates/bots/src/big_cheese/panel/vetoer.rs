@@ -87,21 +87,11 @@ impl Bot<BigCheese> for Vetoer {
     }
 
     fn choose(&mut self, view: &View, legal: &[Action]) -> Action {
-        let choice = if view.public.roll.is_some() {
-            common::reroll(
-                view,
-                legal,
-                RerollStyle {
-                    below_mean: 0.8,
-                    low_face: 2,
-                },
-            )
-        } else if view.public.auction.is_some() {
-            Self::auction(view, legal)
-        } else {
-            legal[0]
+        let style = RerollStyle {
+            below_mean: 0.8,
+            low_face: 2,
         };
-        common::legal_or_first(choice, legal)
+        common::decide(view, legal, style, Self::auction)
     }
 
     fn reseed(&mut self, _seed: u64) -> bool {
