@@ -3,9 +3,11 @@
 //!
 //! Shape (single-observer, open-loop ISMCTS):
 //! - Every iteration draws a fresh full state with
-//!   [`Game::sample_from_view`] (determinization): hidden cards, deck order
-//!   and future dice are re-sampled each time, so nothing the seat cannot
-//!   know ever shapes the tree.
+//!   [`Game::sample_from_view`] (determinization, through
+//!   [`Domain::sample`], which may weigh the samples by what the domain
+//!   observed, e.g. Dalmuti's passes): hidden cards, deck order and future
+//!   dice are re-sampled each time, so nothing the seat cannot know ever
+//!   shapes the tree.
 //! - The tree is keyed by *actions* (and the seat that took them), not by
 //!   states: one node stands for one action history from the root, shared
 //!   by every sample in which that history is legal. A child is usable in an
@@ -27,7 +29,9 @@
 //!   deals): in a 4- or 5-player game with hidden cards, shared opponent
 //!   nodes average over hands the opponent does not hold and spread the
 //!   few iterations thin.
-//! - A forced move (one legal action) returns at once. With an iteration
+//! - A forced move (one legal action) returns at once, and a domain may
+//!   take some decisions without a search ([`Domain::decide`]: Dalmuti's
+//!   gifts are `strong`'s). With an iteration
 //!   budget the search is deterministic for a given seed; a time budget
 //!   checks the clock every few iterations.
 //!
@@ -47,6 +51,21 @@ pub trait Domain<G: Game>: Send {
     /// iteration (for example to note the hand being played).
     fn start(&mut self, view: &G::View);
 
+    /// Called with every view the bot is shown, forced moves included,
+    /// before any search: what the domain remembers between decisions
+    /// (for example the opponents' passes) is learned here. Nothing by
+    /// default.
+    fn observe(&mut self, _view: &G::View) {}
+
+    /// One determinization of `view` for an iteration: by default the
+    /// game's own sampler ([`Game::sample_from_view`]). A domain may
+    /// weigh the game's samples by what it has observed (for example by
+    /// rejection), as long as every state it returns is one the view
+    /// allows.
+    fn sample(&mut self, view: &G::View, rng: &mut ChaCha8Rng) -> G {
+        G::sample_from_view(view, rng)
+    }
+
     /// Whether the tree descent stops at `state` (the game is over, or the
     /// horizon the rewards look at is reached).
     fn stop(&self, state: &G) -> bool;
@@ -60,6 +79,13 @@ pub trait Domain<G: Game>: Send {
         rng: &mut ChaCha8Rng,
         scratch: &mut Vec<G::Action>,
     ) -> G::Action;
+
+    /// A decision the domain takes without searching (for example by a
+    /// rule it trusts more there), or `None` (the default) to search.
+    /// Consulted by [`SearchBot`]'s `choose` only, after forced moves.
+    fn decide(&mut self, _view: &G::View, _legal: &[G::Action]) -> Option<G::Action> {
+        None
+    }
 
     /// The most actions a playout plays before the position is scored.
     fn horizon(&self) -> u32 {
@@ -214,7 +240,7 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
 
     /// One iteration: sample, descend, expand one node, play out, back up.
     fn iterate(&mut self, view: &G::View) {
-        let mut state = G::sample_from_view(view, &mut self.rng);
+        let mut state = self.domain.sample(view, &mut self.rng);
         let me = state.to_move().map_or(u8::MAX, |s| s.index() as u8);
         self.path.clear();
         self.path.push(0);
@@ -397,13 +423,18 @@ where
     }
 
     fn choose(&mut self, view: &G::View, legal: &[G::Action]) -> G::Action {
+        self.mcts.domain.observe(view);
         if legal.len() == 1 {
             return legal[0];
+        }
+        if let Some(a) = self.mcts.domain.decide(view, legal) {
+            return a;
         }
         self.mcts.search(view, legal)[0].action
     }
 
     fn evaluate(&mut self, view: &G::View, legal: &[G::Action]) -> Option<Vec<Scored<G::Action>>> {
+        self.mcts.domain.observe(view);
         if legal.is_empty() {
             return Some(Vec::new());
         }
