@@ -77,7 +77,9 @@ use rand_chacha::ChaCha8Rng;
 /// `strong` (22.9%, before the gifts changed).
 pub const DEFAULT_ITERATIONS: u32 = 3000;
 
-/// UCT exploration constant.
+/// UCT exploration constant. Measured against four `strong` (the same
+/// 2,000 games, seed 11, with `strong`'s gifts): 0.25 won 22.7%
+/// [20.9%, 24.5%] first places, 0.5 24.8%, 1.0 24.6%.
 pub const EXPLORATION: f64 = 0.5;
 
 /// A playout policy a seat may follow in one iteration (see the module
