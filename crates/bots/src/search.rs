@@ -3,9 +3,11 @@
 //!
 //! Shape (single-observer, open-loop ISMCTS):
 //! - Every iteration draws a fresh full state with
-//!   [`Game::sample_from_view`] (determinization): hidden cards, deck order
-//!   and future dice are re-sampled each time, so nothing the seat cannot
-//!   know ever shapes the tree.
+//!   [`Game::sample_from_view`] (determinization, through
+//!   [`Domain::sample`], which may weigh the samples by what the domain
+//!   observed, e.g. Dalmuti's passes): hidden cards, deck order and future
+//!   dice are re-sampled each time, so nothing the seat cannot know ever
+//!   shapes the tree.
 //! - The tree is keyed by *actions* (and the seat that took them), not by
 //!   states: one node stands for one action history from the root, shared
 //!   by every sample in which that history is legal. A child is usable in an
@@ -27,7 +29,9 @@
 //!   deals): in a 4- or 5-player game with hidden cards, shared opponent
 //!   nodes average over hands the opponent does not hold and spread the
 //!   few iterations thin.
-//! - A forced move (one legal action) returns at once. With an iteration
+//! - A forced move (one legal action) returns at once, and a domain may
+//!   take some decisions without a search ([`Domain::decide`]: Dalmuti's
+//!   gifts are `strong`'s). With an iteration
 //!   budget the search is deterministic for a given seed; a time budget
 //!   checks the clock every few iterations.
 //!
@@ -68,6 +72,15 @@ pub trait Domain<G: Game>: Send {
         let _ = rng;
     }
 
+    /// One determinization of `view` for an iteration: by default the
+    /// game's own sampler ([`Game::sample_from_view`]). A domain may
+    /// weigh the game's samples by what it has observed (for example by
+    /// rejection), as long as every state it returns is one the view
+    /// allows.
+    fn sample(&mut self, view: &G::View, rng: &mut ChaCha8Rng) -> G {
+        G::sample_from_view(view, rng)
+    }
+
     /// Whether the tree descent stops at `state` (the game is over, or the
     /// horizon the rewards look at is reached).
     fn stop(&self, state: &G) -> bool;
@@ -81,6 +94,13 @@ pub trait Domain<G: Game>: Send {
         rng: &mut ChaCha8Rng,
         scratch: &mut Vec<G::Action>,
     ) -> G::Action;
+
+    /// A decision the domain takes without searching (for example by a
+    /// rule it trusts more there), or `None` (the default) to search.
+    /// Consulted by [`SearchBot`]'s `choose` only, after forced moves.
+    fn decide(&mut self, _view: &G::View, _legal: &[G::Action]) -> Option<G::Action> {
+        None
+    }
 
     /// The most actions a playout plays before the position is scored.
     fn horizon(&self) -> u32 {
@@ -241,7 +261,7 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
     /// One iteration: sample, descend, expand one node, play out, back up.
     fn iterate(&mut self, view: &G::View) {
         self.domain.begin(&mut self.rng);
-        let mut state = G::sample_from_view(view, &mut self.rng);
+        let mut state = self.domain.sample(view, &mut self.rng);
         let me = state.to_move().map_or(u8::MAX, |s| s.index() as u8);
         self.path.clear();
         self.path.push(0);
@@ -433,6 +453,9 @@ where
         self.mcts.domain.observe(view);
         if legal.len() == 1 {
             return legal[0];
+        }
+        if let Some(a) = self.mcts.domain.decide(view, legal) {
+            return a;
         }
         self.mcts.search(view, legal)[0].action
     }

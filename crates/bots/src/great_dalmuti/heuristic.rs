@@ -34,7 +34,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Heuristic player for The Great Dalmuti (see the module docs).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Heuristic {
     rng: ChaCha8Rng,
 }

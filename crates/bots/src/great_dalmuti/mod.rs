@@ -6,6 +6,7 @@
 use crate::{no_budget, unknown, Bot, BotSpec, RandomBot, Roster};
 use dalmuti::Dalmuti;
 
+pub mod evidence;
 pub mod heuristic;
 pub mod panel;
 pub mod search;

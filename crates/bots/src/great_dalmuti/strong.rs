@@ -398,7 +398,7 @@ impl Know {
 }
 
 /// Strong heuristic player for The Great Dalmuti (see the module docs).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Strong {
     rng: ChaCha8Rng,
     rules: Heuristic,
