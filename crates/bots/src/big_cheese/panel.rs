@@ -39,7 +39,14 @@
 //! | `jumper` | 61.0% (56.1–65.7) | 15.0% (11.8–18.8) | 79.8% (75.5–83.4) | 20.0% (16.4–24.2) | 60.0% (55.1–64.7) |
 //! | `vetoer` | 59.3% (54.4–64.0) | 6.5% (4.5–9.4) | 96.8% (94.5–98.1) | 55.0% (50.1–59.8) | 66.0% (61.2–70.5) |
 //!
-//! What it shows: `strong` does worse than `heuristic` against `chaser`
+//! The `strong` columns were measured against the `strong` bot of the
+//! time, which priced every rival like the heuristic; what they showed is
+//! why `strong` now learns each rival's prices from its bids (see
+//! `model.rs`). Against the learning `strong` every panel bot is far below
+//! a fair share and `strong` beats each of them (2,000 games a matchup in
+//! `docs/lab/claims/bigcheese-panel`).
+//!
+//! What it showed: `strong` did worse than `heuristic` against `chaser`
 //! (24% against three of them, below a fair share, where `heuristic` takes
 //! 82%), and a lone `chaser` or `vetoer` among three `strong` bots wins
 //! 35% and 55%, while both are weak against three `heuristic` bots.
