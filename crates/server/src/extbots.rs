@@ -13,7 +13,7 @@
 //! its external bots on the blocking pool (`drop_off_runtime`).
 
 use crate::error::Error;
-use crate::metrics::{Gauge, Held};
+use crate::metrics::{Gauge, Held, Metrics, Refusal};
 use bots::{Bot, Roster};
 use std::sync::Arc;
 use std::time::Duration;
@@ -148,13 +148,18 @@ impl ExternalBots {
         names.into_iter().filter(|n| self.offers(n)).count()
     }
 
-    /// Takes `n` process slots at once, or refuses (`busy`) if fewer are
-    /// free.
-    pub fn reserve(&self, n: usize) -> Result<Vec<OwnedSemaphorePermit>, Error> {
+    /// Takes `n` process slots at once, or refuses (`busy`, counted in
+    /// `metrics` as a refusal) if fewer are free.
+    pub(crate) fn reserve(
+        &self,
+        n: usize,
+        metrics: &Metrics,
+    ) -> Result<Vec<OwnedSemaphorePermit>, Error> {
         if n == 0 {
             return Ok(Vec::new());
         }
         let refused = || {
+            metrics.refused(Refusal::BotProcesses);
             Error::Busy(format!(
                 "this server runs at most {} bot programs at once and {} are in use: \
                  try again later, or choose a built-in level",
@@ -285,16 +290,23 @@ mod tests {
     fn slots_are_capped_and_given_back() {
         let p = Program::parse("a=true").unwrap();
         let bots = ExternalBots::new(vec![p], 100, 3).unwrap();
-        let two = bots.reserve(2).unwrap();
+        let metrics = Metrics::new();
+        let two = bots.reserve(2, &metrics).unwrap();
         assert_eq!(two.len(), 2);
         assert_eq!(bots.in_use(), 2);
-        assert!(matches!(bots.reserve(2), Err(Error::Busy(_))));
-        let one = bots.reserve(1).unwrap();
+        assert!(matches!(bots.reserve(2, &metrics), Err(Error::Busy(_))));
+        assert!(
+            metrics
+                .render(0)
+                .contains("ratrace_refusals_total{kind=\"bot_processes\"} 1"),
+            "a refusal is counted"
+        );
+        let one = bots.reserve(1, &metrics).unwrap();
         assert_eq!(bots.in_use(), 3);
         drop(two);
         assert_eq!(bots.in_use(), 1);
         drop(one);
         assert_eq!(bots.in_use(), 0);
-        assert!(bots.reserve(0).unwrap().is_empty());
+        assert!(bots.reserve(0, &metrics).unwrap().is_empty());
     }
 }

@@ -443,7 +443,10 @@ async fn create_table(
             "unknown game `{}` (choose from: {})", req.game, crate::GAMES.join(", ")))))?;
     // Each bot program needs a process slot, held from now: a table
     // that would need more than are free is refused before it exists.
-    let slots = external.reserve(table::external_seats(&stored.seats, &external))?;
+    let slots = external.reserve(
+        table::external_seats(&stored.seats, &external),
+        &state.metrics(),
+    )?;
     let owner = may_create(&state, addr).await?;
     let key = (!req.public).then(table::new_token);
     let creator = table::new_token();

@@ -85,10 +85,12 @@ pub(crate) enum Refusal {
     LiveTables,
     /// The connection caps (in all and per address).
     Connections,
+    /// The cap on bot-program processes (`--bot-processes`).
+    BotProcesses,
 }
 
 impl Refusal {
-    const ALL: [Refusal; 7] = [
+    const ALL: [Refusal; 8] = [
         Refusal::Create,
         Refusal::Join,
         Refusal::Verify,
@@ -96,6 +98,7 @@ impl Refusal {
         Refusal::Analysis,
         Refusal::LiveTables,
         Refusal::Connections,
+        Refusal::BotProcesses,
     ];
 
     fn label(self) -> &'static str {
@@ -107,6 +110,7 @@ impl Refusal {
             Refusal::Analysis => "analysis",
             Refusal::LiveTables => "live_tables",
             Refusal::Connections => "connections",
+            Refusal::BotProcesses => "bot_processes",
         }
     }
 }

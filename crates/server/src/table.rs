@@ -1627,7 +1627,7 @@ impl<G: Roster> Table<G> {
             },
         };
         let external = Arc::clone(&self.ctx.external);
-        let slots = external.reserve(external_seats(&stored.seats, &external))?;
+        let slots = external.reserve(external_seats(&stored.seats, &external), &self.metrics)?;
         let store = Arc::clone(&self.store);
         let (copy, node) = (stored.clone(), self.node.to_string());
         let made = tokio::task::spawn_blocking(move || store.create_table(&copy, &node))
@@ -1810,7 +1810,7 @@ impl<G: Roster> Table<G> {
         let external = Arc::clone(&self.ctx.external);
         crate::lobby::server_bot::<G>(bot, &external)?;
         let made = if external.offers(bot) {
-            let slot = external.reserve(1)?.pop().expect("one slot");
+            let slot = external.reserve(1, &self.metrics)?.pop().expect("one slot");
             external
                 .make::<G>(bot, slot, &self.metrics.bot_processes, rand::random())
                 .map_err(Error::BadInput)?

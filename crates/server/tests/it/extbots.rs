@@ -242,6 +242,12 @@ async fn the_process_cap_refuses_a_table_with_a_clear_error() {
     assert_eq!(state.external_bots().in_use(), 2);
     let (status, v) = http(server.addr, "POST", "/api/tables", Some(&body(1))).await;
     assert_eq!((status, v["error"]["code"].as_str()), (503, Some("busy")));
+    // Both refusals are counted.
+    let metrics = state.metrics().render(0);
+    assert!(
+        metrics.contains("ratrace_refusals_total{kind=\"bot_processes\"} 2"),
+        "{metrics}"
+    );
     // Built-in levels still work.
     create(server.addr, serde_json::from_str(&body(0)).unwrap()).await;
 }
