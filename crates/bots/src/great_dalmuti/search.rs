@@ -58,7 +58,7 @@ use super::evidence::Evidence;
 use super::strong::Strong;
 use crate::search::{Domain, SearchBot};
 use crate::{Bot, Budget};
-use dalmuti::{Action, Card, Dalmuti, Phase, Play, SingleHand, View, JESTER};
+use dalmuti::{Action, Card, Dalmuti, Hand, Phase, Play, SingleHand, View, JESTER};
 use game::{Game, Seat};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -214,26 +214,10 @@ fn guided(g: &Dalmuti) -> Option<Action> {
         }
         Some((last, _)) => {
             let size = last.size();
-            if size as usize == left && last.rank() > 1 {
-                // go out if one set can
-                for r in (1..(last.rank() as usize).min(JESTER)).rev() {
-                    let c = Card::from_index(r);
-                    let k = h.count(c);
-                    if k > 0 && k + j == size {
-                        return Play::new(c, k, j).map(Action::Play);
-                    }
-                }
+            if let Some(out) = go_out(&h, j, left, last) {
+                return out;
             }
-            let mut exact = 0;
-            let mut bigger = 0;
-            for r in (1..(last.rank() as usize).min(JESTER)).rev() {
-                let k = h.count(Card::from_index(r));
-                if k == size && exact == 0 {
-                    exact = r;
-                } else if k > size && bigger == 0 {
-                    bigger = r;
-                }
-            }
+            let (exact, bigger) = sets_that_beat(&h, last);
             let pick = if exact != 0 && (bigger == 0 || exact > bigger || left <= 8) {
                 exact
             } else {
@@ -245,17 +229,58 @@ fn guided(g: &Dalmuti) -> Option<Action> {
                 }
                 return Play::new(Card::from_index(pick), size, 0).map(Action::Play);
             }
-            if j > 0 && left <= 12 {
-                for r in (1..(last.rank() as usize).min(JESTER)).rev() {
-                    let k = h.count(Card::from_index(r));
-                    if k > 0 && k < size && k + j >= size {
-                        return Play::new(Card::from_index(r), k, size - k).map(Action::Play);
-                    }
-                }
-            }
-            Some(Action::Pass)
+            with_jesters(&h, j, left, last).unwrap_or(Some(Action::Pass))
         }
     }
+}
+
+/// Going out on `last` with one set and all the Jesters, when `left`
+/// cards are exactly that (D6, D11): `Some` of the play once such a set
+/// is found.
+fn go_out(h: &Hand, j: u8, left: usize, last: Play) -> Option<Option<Action>> {
+    let size = last.size();
+    if size as usize != left || last.rank() <= 1 {
+        return None;
+    }
+    let r = (1..(last.rank() as usize).min(JESTER)).rev().find(|&r| {
+        let k = h.count(Card::from_index(r));
+        k > 0 && k + j == size
+    })?;
+    let c = Card::from_index(r);
+    Some(Play::new(c, h.count(c), j).map(Action::Play))
+}
+
+/// The worst rank holding exactly `last`'s size, and the worst holding
+/// more, that beat `last` without Jesters (0 for none).
+fn sets_that_beat(h: &Hand, last: Play) -> (usize, usize) {
+    let size = last.size();
+    let mut exact = 0;
+    let mut bigger = 0;
+    for r in (1..(last.rank() as usize).min(JESTER)).rev() {
+        let k = h.count(Card::from_index(r));
+        if k == size && exact == 0 {
+            exact = r;
+        } else if k > size && bigger == 0 {
+            bigger = r;
+        }
+    }
+    (exact, bigger)
+}
+
+/// Late in the hand (`left` ≤ 12), the worst set that beats `last` made
+/// up to its size with Jesters (D10): `Some` of the play once such a set
+/// is found.
+fn with_jesters(h: &Hand, j: u8, left: usize, last: Play) -> Option<Option<Action>> {
+    let size = last.size();
+    if j == 0 || left > 12 {
+        return None;
+    }
+    let r = (1..(last.rank() as usize).min(JESTER)).rev().find(|&r| {
+        let k = h.count(Card::from_index(r));
+        k > 0 && k < size && k + j >= size
+    })?;
+    let k = h.count(Card::from_index(r));
+    Some(Play::new(Card::from_index(r), k, size - k).map(Action::Play))
 }
 
 /// Whether a seat other than `me` still in the hand could beat `size`
@@ -321,25 +346,10 @@ fn counting(g: &Dalmuti) -> Option<Action> {
         }
         Some((last, _)) => {
             let size = last.size();
-            if size as usize == left && last.rank() > 1 {
-                for r in (1..(last.rank() as usize).min(JESTER)).rev() {
-                    let c = Card::from_index(r);
-                    let k = h.count(c);
-                    if k > 0 && k + j == size {
-                        return Play::new(c, k, j).map(Action::Play);
-                    }
-                }
+            if let Some(out) = go_out(&h, j, left, last) {
+                return out;
             }
-            let mut exact = 0;
-            let mut bigger = 0;
-            for r in (1..(last.rank() as usize).min(JESTER)).rev() {
-                let k = h.count(Card::from_index(r));
-                if k == size && exact == 0 {
-                    exact = r;
-                } else if k > size && bigger == 0 {
-                    bigger = r;
-                }
-            }
+            let (exact, bigger) = sets_that_beat(&h, last);
             let pick = if exact != 0 {
                 exact
             } else if left <= 8 {
@@ -350,15 +360,7 @@ fn counting(g: &Dalmuti) -> Option<Action> {
             if pick != 0 {
                 return Play::new(Card::from_index(pick), size, 0).map(Action::Play);
             }
-            if j > 0 && left <= 12 {
-                for r in (1..(last.rank() as usize).min(JESTER)).rev() {
-                    let k = h.count(Card::from_index(r));
-                    if k > 0 && k < size && k + j >= size {
-                        return Play::new(Card::from_index(r), k, size - k).map(Action::Play);
-                    }
-                }
-            }
-            Some(Action::Pass)
+            with_jesters(&h, j, left, last).unwrap_or(Some(Action::Pass))
         }
     }
 }
