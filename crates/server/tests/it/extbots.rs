@@ -26,7 +26,17 @@ fn random_bot() -> String {
 /// A fast server offering `programs` (name, command), each decision
 /// limited to `move_ms`, at most `cap` processes.
 async fn start_with(programs: &[(&str, String)], move_ms: u64, cap: usize) -> (Server, AppState) {
-    let (server, state) = start_state(fresh_store().await, Limits::unlimited()).await;
+    start_limited(programs, move_ms, cap, Limits::unlimited()).await
+}
+
+/// [`start_with`] under these limits.
+async fn start_limited(
+    programs: &[(&str, String)],
+    move_ms: u64,
+    cap: usize,
+    limits: Limits,
+) -> (Server, AppState) {
+    let (server, state) = start_state(fresh_store().await, limits).await;
     let programs = programs
         .iter()
         .map(|(n, c)| Program {
@@ -250,6 +260,62 @@ async fn the_process_cap_refuses_a_table_with_a_clear_error() {
     );
     // Built-in levels still work.
     create(server.addr, serde_json::from_str(&body(0)).unwrap()).await;
+}
+
+/// F11 with a bot program: the creator gives a seat whose human never
+/// came to an offered program, which takes a process slot then and plays
+/// to the end; at the cap the fill is refused as `busy` and the seat stays
+/// open.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_filled_with_a_bot_program_takes_a_slot_and_plays() {
+    let limits = Limits {
+        fill_after: Duration::ZERO,
+        ..Limits::unlimited()
+    };
+    let (server, state) = start_limited(&[("pyrandom", random_bot())], 2000, 1, limits).await;
+    let body = json!({"game": "bigcheese", "players": 3, "bot_delay_ms": 1,
+                      "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]});
+    let fill = |id: &str, creator: &str| {
+        (
+            format!("/api/tables/{id}/fill"),
+            json!({"seat": "P2", "creator": creator, "bot": "pyrandom"}).to_string(),
+        )
+    };
+    let a = create_full(server.addr, body.clone()).await;
+    let b = create_full(server.addr, body).await;
+    let (a_id, b_id) = (a["id"].as_str().unwrap(), b["id"].as_str().unwrap());
+    let token = join(server.addr, a_id, "P1").await;
+    join(server.addr, b_id, "P1").await;
+    assert_eq!(state.external_bots().in_use(), 0, "no program seated yet");
+
+    let (path, req) = fill(a_id, a["creator"].as_str().unwrap());
+    let (status, _, v) = request(server.addr, "POST", &path, &req).await;
+    assert_eq!(status, 204, "{v}");
+    assert_eq!(state.external_bots().in_use(), 1);
+    // The cap is 1: the other table's fill is refused and changes nothing.
+    let (path, req) = fill(b_id, b["creator"].as_str().unwrap());
+    let (status, _, v) = request(server.addr, "POST", &path, &req).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (503, Some("busy")),
+        "{v}"
+    );
+    let (_, info) = http(server.addr, "GET", &format!("/api/tables/{b_id}"), None).await;
+    assert_eq!(info["seats"][1]["kind"], "human", "{info}");
+    assert!(state
+        .metrics()
+        .render(0)
+        .contains("ratrace_refusals_total{kind=\"bot_processes\"} 1"));
+
+    // The program plays its seat to the end, then gives its slot back.
+    let mut ws = Ws::connect(server.addr, a_id).await;
+    let first = ws.hello(Some(&token)).await;
+    let last = play_to_end(&mut ws, "P1", first).await;
+    assert!(last["outcome"].is_object(), "{last}");
+    let (_, info) = http(server.addr, "GET", &format!("/api/tables/{a_id}"), None).await;
+    assert_eq!(info["status"], "finished");
+    assert_eq!(info["seats"][1]["bot"], "pyrandom");
+    slots_given_back(&state).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
