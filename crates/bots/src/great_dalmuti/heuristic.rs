@@ -48,24 +48,8 @@ impl Heuristic {
     }
 
     /// Picks the action with the highest score, ties broken at random.
-    fn best(&mut self, legal: &[Action], mut score: impl FnMut(Action) -> i32) -> Action {
-        let mut best = legal[0];
-        let mut best_score = i32::MIN;
-        let mut ties = 0;
-        for &a in legal {
-            let s = score(a);
-            if s > best_score {
-                best = a;
-                best_score = s;
-                ties = 1;
-            } else if s == best_score {
-                ties += 1;
-                if self.rng.random_range(0..ties) == 0 {
-                    best = a;
-                }
-            }
-        }
-        best
+    fn best(&mut self, legal: &[Action], score: impl FnMut(Action) -> i32) -> Action {
+        best(&mut self.rng, legal, score)
     }
 }
 
@@ -264,6 +248,31 @@ impl Bot<Dalmuti> for Heuristic {
             }
         }
     }
+}
+
+/// The best-scored legal action, ties broken at random by `rng`.
+pub(crate) fn best(
+    rng: &mut ChaCha8Rng,
+    legal: &[Action],
+    mut score: impl FnMut(Action) -> i32,
+) -> Action {
+    let mut best = legal[0];
+    let mut best_score = i32::MIN;
+    let mut ties = 0;
+    for &a in legal {
+        let s = score(a);
+        if s > best_score {
+            best = a;
+            best_score = s;
+            ties = 1;
+        } else if s == best_score {
+            ties += 1;
+            if rng.random_range(0..ties) == 0 {
+                best = a;
+            }
+        }
+    }
+    best
 }
 
 #[cfg(test)]

@@ -31,9 +31,10 @@ mod nopass;
 mod saver;
 mod shedder;
 
+use super::heuristic::best;
 use crate::{Bot, BotRng};
 use dalmuti::{Action, Card, Dalmuti, Gift, Hand, Phase, Play, Role, Side, View, JESTER};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// The panel's bot names.
 pub const NAMES: &[&str] = &[
@@ -162,27 +163,6 @@ impl<S: Style> Panel<S> {
             rng: BotRng::seed_from_u64(seed),
         }
     }
-}
-
-/// The best-scored legal action, ties broken at random by `rng`.
-fn best(rng: &mut BotRng, legal: &[Action], mut score: impl FnMut(Action) -> i32) -> Action {
-    let mut best = legal[0];
-    let mut best_score = i32::MIN;
-    let mut ties = 0;
-    for &a in legal {
-        let s = score(a);
-        if s > best_score {
-            best = a;
-            best_score = s;
-            ties = 1;
-        } else if s == best_score {
-            ties += 1;
-            if rng.random_range(0..ties) == 0 {
-                best = a;
-            }
-        }
-    }
-    best
 }
 
 /// `a` if it is legal, else the first legal action.

@@ -77,11 +77,7 @@ impl Chaser {
         }
         let scale = pv.options.chips as f64 / 10.0;
         let price = (closes * GAP_CHIPS * scale).round() as u8;
-        if a.high < price {
-            common::bid_or_pass(legal, a.high + 1)
-        } else {
-            Action::Pass
-        }
+        common::creep(legal, a.high, price)
     }
 }
 

@@ -164,6 +164,16 @@ pub(crate) fn rival_bidder(view: &View) -> Option<Seat> {
     auction(view).bidder.filter(|&b| b != view.me)
 }
 
+/// Raising one chip at a time up to `price`: `bid high + 1` while that is
+/// within the price and legal, else `pass`.
+pub(crate) fn creep(legal: &[Action], high: u8, price: u8) -> Action {
+    if high < price {
+        bid_or_pass(legal, high + 1)
+    } else {
+        Action::Pass
+    }
+}
+
 /// `bid n` when it is legal, else `pass` (always legal in an auction).
 pub(crate) fn bid_or_pass(legal: &[Action], n: u8) -> Action {
     let a = Action::Bid(n);

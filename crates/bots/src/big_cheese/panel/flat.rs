@@ -50,8 +50,8 @@ impl Flat {
         let sure = common::sure_price(view);
         if useful && sure <= price {
             common::bid_or_pass(legal, sure)
-        } else if useful && a.high < price {
-            common::bid_or_pass(legal, a.high + 1)
+        } else if useful {
+            common::creep(legal, a.high, price)
         } else {
             Action::Pass
         }

@@ -72,10 +72,8 @@ impl Greedy {
         let sure = common::sure_price(view);
         if sure <= price {
             common::bid_or_pass(legal, sure)
-        } else if a.high < price {
-            common::bid_or_pass(legal, a.high + 1)
         } else {
-            Action::Pass
+            common::creep(legal, a.high, price)
         }
     }
 }

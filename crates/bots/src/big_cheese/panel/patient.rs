@@ -101,11 +101,7 @@ impl Patient {
         } else {
             (OPENING * w * scale).round() as u8
         };
-        if a.high < opening.min(spendable) {
-            common::bid_or_pass(legal, a.high + 1)
-        } else {
-            Action::Pass
-        }
+        common::creep(legal, a.high, opening.min(spendable))
     }
 }
 

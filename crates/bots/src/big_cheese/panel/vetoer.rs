@@ -73,11 +73,7 @@ impl Vetoer {
                 }
             }
         }
-        if a.high < price {
-            common::bid_or_pass(legal, a.high + 1)
-        } else {
-            Action::Pass
-        }
+        common::creep(legal, a.high, price)
     }
 }
 
