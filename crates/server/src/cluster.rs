@@ -511,14 +511,22 @@ async fn forward(
         let pipes = Arc::clone(&state.cluster().pipes);
         let table = table.to_string();
         tokio::spawn(async move {
-            let _slot = slot;
             let (Ok(client), Ok(server)) = tokio::join!(client_upgrade, server_upgrade) else {
                 return pipes.close(&table, &cut);
             };
             let mut client = TokioIo::new(client);
             let mut server = TokioIo::new(server);
             tokio::select! {
-                _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
+                copied = tokio::io::copy_bidirectional(&mut client, &mut server) => {
+                    // The owner reset its end (a client too slow to take
+                    // its close): so is the client's, or its unsent
+                    // bytes would keep the socket here.
+                    if copied.is_err() {
+                        if let Some(slot) = &slot {
+                            slot.reset_on_close();
+                        }
+                    }
+                }
                 () = cut.notified() => {}
             }
             pipes.close(&table, &cut);

@@ -1,7 +1,12 @@
 //! The accept loop: every TCP connection takes a slot (a cap in all and
 //! per client address), gets a header-read timeout that also bounds idle
-//! keep-alive, and carries its client address and slot into the request,
-//! so a WebSocket keeps the slot for as long as it lives (F7).
+//! keep-alive, and carries its client address and slot into the request
+//! (F7). The socket itself holds the slot ([`Tcp`]), so the caps count
+//! what the kernel really has open, however a connection ends: a
+//! WebSocket the server gave up on keeps its place until its socket is
+//! gone, and the code that gives up can make that close a reset
+//! ([`Slot::reset_on_close`]), so a peer that reads nothing cannot keep
+//! it alive with a full send buffer.
 //!
 //! It replaces `axum::serve`, which sets no timeouts and no caps: hyper's
 //! HTTP/1 connection builder is driven directly, with upgrades for the
@@ -19,9 +24,13 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::{IpAddr, Ipv6Addr};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use tower_service::Service;
 
@@ -84,13 +93,84 @@ fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
 }
 
 /// A connection's place under the caps; released when the last holder
-/// (the HTTP connection, or the WebSocket it became) drops it.
+/// drops it, and the socket ([`Tcp`]) is always one of them, so the place
+/// is held until the socket is closed.
 #[derive(Debug)]
 pub struct Slot {
     _permit: OwnedSemaphorePermit,
     _open: Held,
     addr: ClientAddr,
     counts: Arc<Mutex<HashMap<ClientAddr, usize>>>,
+    reset: AtomicBool,
+}
+
+impl Slot {
+    /// Makes the socket's close a reset (`SO_LINGER` 0): whatever the
+    /// kernel still holds unsent is dropped at once, instead of waiting,
+    /// maybe for minutes, for a peer that reads nothing. For a connection
+    /// the server gave up on after its close frame could not be delivered.
+    pub fn reset_on_close(&self) {
+        self.reset.store(true, Ordering::Relaxed);
+    }
+}
+
+/// An accepted TCP connection, holding its [`Slot`] for as long as the
+/// socket is open; when dropped after [`Slot::reset_on_close`] it is
+/// closed with a reset.
+struct Tcp {
+    stream: TcpStream,
+    slot: Arc<Slot>,
+}
+
+impl Drop for Tcp {
+    fn drop(&mut self) {
+        if self.slot.reset.load(Ordering::Relaxed) {
+            let linger = socket2::SockRef::from(&self.stream).set_linger(Some(Duration::ZERO));
+            if let Err(e) = linger {
+                tracing::debug!("SO_LINGER: {e}");
+            }
+        }
+    }
+}
+
+impl AsyncRead for Tcp {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Tcp {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
 }
 
 impl Drop for Slot {
@@ -127,9 +207,31 @@ impl Caps {
             _open: self.metrics.connections.hold(),
             addr,
             counts: Arc::clone(&self.counts),
+            reset: AtomicBool::new(false),
         })
     }
 }
+
+/// Bounds what one connection may hold in the kernel: its send buffer
+/// (`SO_SNDBUF`, which Linux doubles for its bookkeeping), and how long
+/// data may stay unacknowledged or unsent for want of a window
+/// (`TCP_USER_TIMEOUT`), after which the kernel drops the connection
+/// itself: a peer that vanished or stopped reading cannot keep a socket
+/// and its buffer, even one no task holds any more.
+fn bound_kernel_buffers(tcp: &TcpStream, limits: &crate::Limits) {
+    let sock = socket2::SockRef::from(tcp);
+    if let Err(e) = sock.set_send_buffer_size(limits.send_buffer) {
+        tracing::debug!("SO_SNDBUF: {e}");
+    }
+    if let Err(e) = sock.set_tcp_user_timeout(Some(USER_TIMEOUT)) {
+        tracing::debug!("TCP_USER_TIMEOUT: {e}");
+    }
+}
+
+/// How long sent data may go unacknowledged (or unsent, the peer's window
+/// shut) before the kernel gives the connection up. Far above any honest
+/// client's round trip; below the WebSocket idle timeout.
+pub const USER_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Accepts connections on `listener` and serves `app(state)` on each
 /// (with `TCP_NODELAY`) until `shutdown` resolves or the state is closed
@@ -207,14 +309,16 @@ async fn accept(
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!("TCP_NODELAY: {e}");
         }
-        if let Err(e) = socket2::SockRef::from(&tcp).set_send_buffer_size(limits.send_buffer) {
-            tracing::debug!("SO_SNDBUF: {e}");
-        }
+        bound_kernel_buffers(&tcp, &limits);
         let router = router.clone();
         let mut stopped = stopped.clone();
         let proxied = state.trusts_proxy(peer.ip());
         tokio::spawn(async move {
             let slot = Arc::new(slot);
+            let tcp = Tcp {
+                stream: tcp,
+                slot: Arc::clone(&slot),
+            };
             let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
                 let who = if proxied {
                     forwarded_for(req.headers()).map_or(addr, ClientAddr::of)

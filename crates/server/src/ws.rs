@@ -64,8 +64,10 @@ const GONE: Kick = Kick {
     reason: "the table is not available",
 };
 
-/// Upgrades to a WebSocket for table `id`. The connection keeps its
-/// connection slot (when it came through [`crate::run`]) until it ends.
+/// Upgrades to a WebSocket for table `id`. The connection's slot (when it
+/// came through [`crate::run`]) is held by its socket until that closes;
+/// the gauge of open WebSockets drops when the connection has ended, its
+/// writer stopped and its socket closed (or reset).
 pub async fn upgrade(
     ws: WebSocketUpgrade,
     Path(id): Path<String>,
@@ -79,7 +81,7 @@ pub async fn upgrade(
         .max_frame_size(HARD_LIMIT)
         .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| async move {
-            connection(socket, state, id, who).await;
+            connection(socket, state, id, who, slot.as_deref()).await;
             drop(slot);
             drop(open);
         })
@@ -89,54 +91,16 @@ fn send(out: &Outbox, msg: ServerMsg) {
     let _ = out.try_send(msg.to_text());
 }
 
-async fn connection(socket: WebSocket, state: AppState, id: String, who: ClientAddr) {
-    let (mut sink, mut stream) = socket.split();
-    let (out, (mut outbox, mut kicked)) = Outbox::new(OUTBOX);
-    let writer = tokio::spawn(async move {
-        loop {
-            tokio::select! {
-                // A close order stops the sending at once.
-                biased;
-                changed = kicked.changed() => {
-                    if changed.is_err() || kicked.borrow().is_some() {
-                        break;
-                    }
-                }
-                text = outbox.recv() => {
-                    let Some(text) = text else { break };
-                    // Everything already queued goes out with one flush.
-                    let mut batch = Some(text);
-                    while let Some(text) = batch.take().or_else(|| outbox.try_recv().ok()) {
-                        if sink.feed(Message::Text(text.into())).await.is_err() {
-                            return;
-                        }
-                    }
-                    if sink.flush().await.is_err() {
-                        return;
-                    }
-                }
-            }
-        }
-        let kick = *kicked.borrow();
-        let frame = kick.map(|k| CloseFrame {
-            code: k.code,
-            reason: k.reason.into(),
-        });
-        let goodbye = async {
-            // What is queued (an error that explains the close) goes
-            // first, unless the client is too slow to take it: then only
-            // the reason goes, and it reconnects for the whole state.
-            if kick != Some(TOO_SLOW) {
-                while let Ok(text) = outbox.try_recv() {
-                    if sink.feed(Message::Text(text.into())).await.is_err() {
-                        return;
-                    }
-                }
-            }
-            let _ = sink.send(Message::Close(frame)).await;
-        };
-        let _ = tokio::time::timeout(Duration::from_secs(5), goodbye).await;
-    });
+async fn connection(
+    socket: WebSocket,
+    state: AppState,
+    id: String,
+    who: ClientAddr,
+    slot: Option<&Slot>,
+) {
+    let (sink, mut stream) = socket.split();
+    let (out, outbox_rx) = Outbox::new(OUTBOX);
+    let mut writer = tokio::spawn(write(sink, outbox_rx));
     match state.table(&id, who).await {
         Ok(_) => receive(&mut stream, &state, &id, who, &out).await,
         Err(e) => {
@@ -159,24 +123,111 @@ async fn connection(socket: WebSocket, state: AppState, id: String, who: ClientA
         code: 1000,
         reason: "",
     });
+    let kick = *out.kicked().borrow();
     drop(out);
-    let _ = tokio::time::timeout(Duration::from_secs(5), writer).await;
-    // A lingering close: what the client sent meanwhile is read and
-    // dropped, briefly, until its own close or EOF. Closing with unread
-    // data would make the kernel answer with a reset, and the client could
-    // lose the close frame and its reason before reading them.
-    let _ = tokio::time::timeout(LINGER, async {
-        while let Some(Ok(m)) = stream.next().await {
-            if matches!(m, Message::Close(_)) {
-                break;
+    if let Some(k) = kick.filter(|k| k.code != 1000 && *k != STOPPING) {
+        tracing::info!(table = %id, client = %who.0, code = k.code, "closing: {}", k.reason);
+    }
+    // The writer gives up on its goodbye by itself; if it is still stuck
+    // after that, it is aborted, and with it goes its half of the socket.
+    let said_goodbye =
+        match tokio::time::timeout(GOODBYE + Duration::from_secs(1), &mut writer).await {
+            Ok(Ok(sent)) => sent,
+            _ => {
+                writer.abort();
+                let _ = writer.await;
+                false
             }
+        };
+    // The closing handshake: what the client sends meanwhile is read and
+    // dropped until its own close or EOF (closing with unread data would
+    // make the kernel answer with a reset, and the client could lose the
+    // close frame and its reason before reading them).
+    let answered = said_goodbye
+        && tokio::time::timeout(CLOSE_WAIT, async {
+            loop {
+                match stream.next().await {
+                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                    Some(Ok(_)) => {}
+                }
+            }
+        })
+        .await
+        .is_ok();
+    // A client that took neither the close frame nor the time to answer
+    // it has its socket reset: what the kernel still holds for it is
+    // dropped now, and the connection's slot with it.
+    if !answered {
+        tracing::debug!(table = %id, client = %who.0, "no closing handshake: reset");
+        if let Some(slot) = slot {
+            slot.reset_on_close();
         }
-    })
-    .await;
+    }
 }
 
-/// How long a closed connection's late messages are read and dropped.
-const LINGER: Duration = Duration::from_millis(500);
+/// How long the writer tries to send its goodbye (what is queued, then
+/// the close frame) to a client that does not read.
+const GOODBYE: Duration = Duration::from_secs(5);
+
+/// How long a closed connection waits for the client's own close (or EOF)
+/// before its socket is reset.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+/// The send task of a connection: drains its outbox into the socket
+/// until the close order, then says goodbye. Every send races the close
+/// order, so a peer that stopped reading (a send blocked on a full kernel
+/// buffer) cannot hold the task, and the socket, past it. `true` if the
+/// close frame reached the kernel.
+async fn write(
+    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    (mut outbox, mut kicked): crate::table::OutboxRx,
+) -> bool {
+    let ordered = async {
+        // The sender gone is an order too.
+        let _ = kicked.wait_for(Option::is_some).await;
+    };
+    let pump = async {
+        while let Some(text) = outbox.recv().await {
+            // Everything already queued goes out with one flush.
+            let mut batch = Some(text);
+            while let Some(text) = batch.take().or_else(|| outbox.try_recv().ok()) {
+                if sink.feed(Message::Text(text.into())).await.is_err() {
+                    return;
+                }
+            }
+            if sink.flush().await.is_err() {
+                return;
+            }
+        }
+    };
+    tokio::select! {
+        // A close order stops the sending at once, even mid-send.
+        biased;
+        () = ordered => {}
+        () = pump => {}
+    }
+    let kick = *kicked.borrow();
+    let frame = kick.map(|k| CloseFrame {
+        code: k.code,
+        reason: k.reason.into(),
+    });
+    let goodbye = async {
+        // What is queued (an error that explains the close) goes first,
+        // unless the client is too slow to take it: then only the reason
+        // goes, and it reconnects for the whole state.
+        if kick != Some(TOO_SLOW) {
+            while let Ok(text) = outbox.try_recv() {
+                if sink.feed(Message::Text(text.into())).await.is_err() {
+                    return false;
+                }
+            }
+        }
+        sink.send(Message::Close(frame)).await.is_ok()
+    };
+    tokio::time::timeout(GOODBYE, goodbye)
+        .await
+        .unwrap_or(false)
+}
 
 /// The receive loop of a connection to table `id`.
 async fn receive(

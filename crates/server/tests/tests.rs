@@ -10,6 +10,7 @@ mod it {
     mod leak;
     mod ops;
     mod play;
+    mod probe;
     mod restart;
     mod security;
     mod social;

@@ -330,3 +330,31 @@ impl Ws {
         self.next().await
     }
 }
+
+/// The server's side of its TCP connections on `port`, as the kernel
+/// lists them (`/proc/net/tcp` and `tcp6`): sockets whose local port is
+/// `port`, in any state but listening and `TIME_WAIT` (a closed
+/// connection's memory of itself, with no buffer and no descriptor). What
+/// a peer outside the process sees open, whatever the server's own gauges
+/// say.
+pub(crate) fn server_sockets(port: u16) -> usize {
+    ["/proc/net/tcp", "/proc/net/tcp6"]
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .map(|text| {
+            text.lines()
+                .skip(1)
+                .filter(|line| {
+                    let mut fields = line.split_whitespace();
+                    let local = fields.nth(1).unwrap_or_default();
+                    let state = fields.nth(1).unwrap_or_default();
+                    let local_port = local
+                        .rsplit(':')
+                        .next()
+                        .and_then(|h| u16::from_str_radix(h, 16).ok());
+                    local_port == Some(port) && state != "0A" && state != "06"
+                })
+                .count()
+        })
+        .sum()
+}
