@@ -11,13 +11,14 @@
 //!
 //! Usage: `cargo build --release -p cli && cargo run --release -p server
 //! --example attack -- [--bin target/release/ratrace] [SCENARIO...]` with
-//! scenarios `flood`, `bots`, `idle`, `spectators`, `lobby`, `kill` (all by
-//! default). It prints one Markdown line per goal and exits 1 if a goal is
+//! scenarios `flood`, `bots`, `idle`, `spectators`, `lobby`, `kill`,
+//! `slowread` (all by default). It prints one Markdown line per goal and exits 1 if a goal is
 //! missed.
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use server::store::{Access, SeatKind, SqliteStore, Store, StoredSeat, StoredTable};
+use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -347,6 +348,181 @@ fn temp(name: &str) -> PathBuf {
     ));
     let _ = std::fs::create_dir_all(&dir);
     dir
+}
+
+/// The server's side of its connections on `port` from `from`, as the
+/// kernel lists them (any state but listening and TIME_WAIT): those the
+/// process holds (a descriptor: an inode), and all of them, which adds
+/// connections the kernel completed and queued before the server accepted
+/// them, and closed ones the kernel still keeps (orphans). What is really
+/// open, whatever the server's own gauges say.
+fn sockets_from(port: u16, from: IpAddr) -> (HashSet<String>, usize) {
+    let IpAddr::V4(v4) = from else {
+        return (HashSet::new(), 0);
+    };
+    // /proc/net/tcp writes an IPv4 address as its 32 bits in host order.
+    let remote = format!("{:08X}", u32::from_le_bytes(v4.octets()));
+    let text = std::fs::read_to_string("/proc/net/tcp").unwrap_or_default();
+    // The kernel writes the list while sockets come and go: one may be
+    // listed twice, so each is counted once, by its addresses.
+    let mut held = HashSet::new();
+    let mut all = HashSet::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (Some(local), Some(rem), Some(state), Some(inode)) =
+            (f.get(1), f.get(2), f.get(3), f.get(9))
+        else {
+            continue;
+        };
+        let local_port = local
+            .rsplit(':')
+            .next()
+            .and_then(|h| u16::from_str_radix(h, 16).ok());
+        if local_port == Some(port)
+            && rem.split(':').next() == Some(remote.as_str())
+            && *state != "0A"
+            && *state != "06"
+        {
+            all.insert((*local, *rem));
+            if *inode != "0" {
+                held.insert(format!("{local} {rem}"));
+            }
+        }
+    }
+    (held, all.len())
+}
+
+/// S1 (second probe): from one address, for 60 s, WebSockets with a
+/// 2 KiB receive buffer ask for the whole state of a 13-seat Dalmuti
+/// table 18 times a second and never read; whoever is closed comes back.
+/// Then they stop, still holding their sockets unread. Counted from the
+/// kernel's list of sockets, not the server's gauges.
+async fn slowread(bin: &Path, r: &mut Report) -> Result<(), String> {
+    let dir = temp("slowread");
+    let (server, _) = Server::start(bin, &dir.join("slowread.db"), &[])?;
+    let to = server.addr;
+    let seats: Vec<Value> = (0..13).map(|_| json!({"kind":"bot"})).collect();
+    let body = json!({"game":"dalmuti","players":13,"seats":seats,"options":{"hands":100}});
+    let (id, _) = create(ip(0, 0), to, body).await.ok_or("table")?;
+    let attacker = ip(9, 0);
+    let attack = Duration::from_secs(60);
+    let end = Instant::now() + attack;
+    let held: Arc<Mutex<Vec<Socket>>> = Arc::new(Mutex::new(Vec::new()));
+    let opened = Arc::new(AtomicU64::new(0));
+    let mut tasks = Vec::new();
+    for _ in 0..100 {
+        let (id, held, opened) = (id.clone(), Arc::clone(&held), Arc::clone(&opened));
+        tasks.push(tokio::spawn(async move {
+            while Instant::now() < end {
+                let socket = async {
+                    let s = TcpSocket::new_v4().ok()?;
+                    s.set_recv_buffer_size(2048).ok()?;
+                    s.bind(SocketAddr::new(attacker, 0)).ok()?;
+                    let tcp = s.connect(to).await.ok()?;
+                    let (ws, _) = tokio_tungstenite::client_async(
+                        format!("ws://{to}/ws/{id}"),
+                        tokio_tungstenite::MaybeTlsStream::Plain(tcp),
+                    )
+                    .await
+                    .ok()?;
+                    Some(ws)
+                };
+                let Some(mut s) = tokio::time::timeout(Duration::from_secs(2), socket)
+                    .await
+                    .ok()
+                    .flatten()
+                else {
+                    // Over the per-address cap: closed at once; try again.
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                };
+                opened.fetch_add(1, Ordering::Relaxed);
+                let mut alive = send(&mut s, json!({"type":"hello"})).await;
+                while alive && Instant::now() < end {
+                    tokio::time::sleep(Duration::from_millis(55)).await;
+                    let resync = send(&mut s, json!({"type":"resync"}));
+                    alive = matches!(
+                        tokio::time::timeout(Duration::from_millis(500), resync).await,
+                        Ok(true) | Err(_)
+                    );
+                }
+                if alive {
+                    // The attack is over: the socket is kept, unread.
+                    held.lock().unwrap().push(s);
+                }
+            }
+        }));
+    }
+    let port = to.port();
+    // The most held at one look, and the most held at two looks in a row
+    // (at least 20 ms apart): a connection over the cap is accepted, then
+    // reset at once, and may be caught in between.
+    let mut most = 0;
+    let mut most_kept = 0;
+    let mut before = HashSet::new();
+    let mut most_all = 0;
+    let mut lat = Vec::new();
+    while Instant::now() < end {
+        let (held, all) = sockets_from(port, attacker);
+        most = most.max(held.len());
+        most_kept = most_kept.max(held.intersection(&before).count());
+        before = held;
+        most_all = most_all.max(all);
+        let t = Instant::now();
+        let (status, _) = http(ip(0, 1), to, "GET", "/healthz", "").await;
+        lat.push(if status == 200 {
+            t.elapsed().as_secs_f64() * 1000.0
+        } else {
+            f64::INFINITY
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    let stopped = Instant::now();
+    let mut left = sockets_from(port, attacker);
+    while stopped.elapsed() < Duration::from_secs(15) {
+        most = most.max(left.0.len());
+        most_all = most_all.max(left.1);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        left = sockets_from(port, attacker);
+    }
+    let left = left.1;
+    let metrics = {
+        let mut s = connect(ip(0, 1), to)
+            .await
+            .map_err(|e| format!("metrics: {e}"))?;
+        let req = format!("GET /metrics HTTP/1.1\r\nHost: {to}\r\nConnection: close\r\n\r\n");
+        let _ = s.write_all(req.as_bytes()).await;
+        let mut raw = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut raw)).await;
+        String::from_utf8_lossy(&raw).to_string()
+    };
+    let websockets = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("ratrace_websockets "))
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or(u64::MAX);
+    let still_held = held.lock().unwrap().len();
+    lat.sort_by(f64::total_cmp);
+    let p99 = quantile(&lat, 0.99);
+    let cap = server::Limits::default().max_connections_per_ip;
+    r.goal(
+        "Slow readers from one address for 60 s: 100 WebSockets (2 KiB receive buffer) resyncing a 13-seat table 18 times a second, reading nothing",
+        format!(
+            "{} connections opened; at most {most_kept} sockets held by the server at two looks in a row, {most} at one look ({most_all} with the kernel's accept queue and orphans); {left} left 15 s after the attack stopped, {still_held} client sockets still held unread; /metrics then {websockets} WebSockets; /healthz p50 {:.1} ms, p99 {p99:.1} ms ({} requests)",
+            opened.load(Ordering::Relaxed),
+            quantile(&lat, 0.5),
+            lat.len()
+        ),
+        &format!("at most {cap} at once; 0 left after 15 s; /healthz p99 < 50 ms"),
+        most_kept <= cap && left == 0 && p99 < 50.0,
+    );
+    drop(held);
+    server.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
 }
 
 /// F5: four clients create tables as fast as they can for 15 s.
@@ -852,9 +1028,17 @@ fn main() -> ExitCode {
         args.remove(i);
     }
     if args.is_empty() {
-        args = ["flood", "bots", "idle", "spectators", "lobby", "kill"]
-            .map(String::from)
-            .to_vec();
+        args = [
+            "flood",
+            "bots",
+            "idle",
+            "spectators",
+            "lobby",
+            "kill",
+            "slowread",
+        ]
+        .map(String::from)
+        .to_vec();
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -882,6 +1066,7 @@ fn main() -> ExitCode {
                 "spectators" => spectators(&bin, &mut report).await,
                 "lobby" => lobby(&bin, &mut report).await,
                 "kill" => kill(&bin, &mut report).await,
+                "slowread" => slowread(&bin, &mut report).await,
                 other => Err(format!("unknown scenario `{other}`")),
             }
         });

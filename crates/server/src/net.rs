@@ -303,6 +303,9 @@ async fn accept(
         let addr = ClientAddr::of(peer.ip());
         let Some(slot) = caps.take(addr) else {
             caps.metrics.refused(Refusal::Connections);
+            // Reset, not closed: a closed socket would wait for the
+            // client's own close in the kernel, past the cap.
+            let _ = socket2::SockRef::from(&tcp).set_linger(Some(Duration::ZERO));
             drop(tcp);
             continue;
         };

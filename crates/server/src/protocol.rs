@@ -129,7 +129,9 @@ pub struct StateMsg {
     /// Every seat.
     pub seats: Vec<SeatStatus>,
     /// With a turn timer, while a person is to move: the milliseconds
-    /// left before a bot plays for them. Updates do not carry it: a new
+    /// left before a bot plays for them. During a secret decision (D7),
+    /// for everyone and whoever decides: the milliseconds left before it
+    /// lands, while its window is open. Updates do not carry it: a new
     /// decision (a new `seq`) starts the whole timer, so a client counts
     /// from there, and from this field after a reload.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -2036,13 +2036,25 @@ impl<G: Roster> Table<G> {
     }
 
     /// The turn timer's time left for the person to move, if the table
-    /// has a timer and a person is to move in a game under way.
+    /// has a timer and a person is to move in a game under way. During a
+    /// secret decision (D7) it is the same for everyone, whoever decides,
+    /// and whatever the table's timer: the time left in the window after
+    /// which the decision lands, if one is open, else nothing; a person's
+    /// timer there would tell that a person holds the Jesters.
     fn turn_left_ms(&self) -> Option<u64> {
-        let timer = self.config.turn_timer_ms?;
         if self.finished || self.waiting_for_players() {
             return None;
         }
         let mover = self.game.to_move()?;
+        if self.game.public_to_move().is_none() {
+            let left = self
+                .quiet
+                .as_ref()?
+                .until
+                .saturating_duration_since(Instant::now());
+            return Some(u64::try_from(left.as_millis()).unwrap_or(u64::MAX));
+        }
+        let timer = self.config.turn_timer_ms?;
         if !matches!(self.player(mover), Player::Human) {
             return None;
         }

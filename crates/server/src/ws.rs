@@ -8,7 +8,9 @@
 //! [`Command`]s, so a bad message is refused here or by the table task
 //! without changing anything, and the server keeps serving others. Every
 //! way the server ends a connection sends a close frame with a code and a
-//! reason (F2, F7, F10).
+//! reason (F2, F7, F10), and a connection whose client takes neither that
+//! frame nor the time to answer it is reset, so no socket outlives the
+//! connection that gave it up.
 
 use crate::error::Error;
 use crate::net::{ClientAddr, Slot};
@@ -100,7 +102,7 @@ async fn connection(
 ) {
     let (sink, mut stream) = socket.split();
     let (out, outbox_rx) = Outbox::new(OUTBOX);
-    let mut writer = tokio::spawn(write(sink, outbox_rx));
+    let mut writer = tokio::spawn(write(sink, outbox_rx, out.clone()));
     match state.table(&id, who).await {
         Ok(_) => receive(&mut stream, &state, &id, who, &out).await,
         Err(e) => {
@@ -167,7 +169,11 @@ async fn connection(
 
 /// How long the writer tries to send its goodbye (what is queued, then
 /// the close frame) to a client that does not read.
-const GOODBYE: Duration = Duration::from_secs(5);
+const GOODBYE: Duration = Duration::from_secs(3);
+
+/// How long a send may wait for a client that takes no byte before the
+/// connection counts as too slow (its messages waiting or not).
+const STALL: Duration = Duration::from_secs(10);
 
 /// How long a closed connection waits for the client's own close (or EOF)
 /// before its socket is reset.
@@ -176,27 +182,34 @@ const CLOSE_WAIT: Duration = Duration::from_secs(2);
 /// The send task of a connection: drains its outbox into the socket
 /// until the close order, then says goodbye. Every send races the close
 /// order, so a peer that stopped reading (a send blocked on a full kernel
-/// buffer) cannot hold the task, and the socket, past it. `true` if the
-/// close frame reached the kernel.
+/// buffer) cannot hold the task, and the socket, past it; a send that
+/// makes no progress for [`STALL`] gives that order itself (too slow).
+/// `true` if the close frame reached the kernel.
 async fn write(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     (mut outbox, mut kicked): crate::table::OutboxRx,
+    out: Outbox,
 ) -> bool {
     let ordered = async {
-        // The sender gone is an order too.
         let _ = kicked.wait_for(Option::is_some).await;
     };
     let pump = async {
         while let Some(text) = outbox.recv().await {
-            // Everything already queued goes out with one flush.
+            // Everything already queued goes out with one flush. A client
+            // that takes no byte for STALL is too slow, however few
+            // messages wait for it.
             let mut batch = Some(text);
             while let Some(text) = batch.take().or_else(|| outbox.try_recv().ok()) {
-                if sink.feed(Message::Text(text.into())).await.is_err() {
-                    return;
+                match tokio::time::timeout(STALL, sink.feed(Message::Text(text.into()))).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(_)) => return,
+                    Err(_) => return out.kick(TOO_SLOW),
                 }
             }
-            if sink.flush().await.is_err() {
-                return;
+            match tokio::time::timeout(STALL, sink.flush()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) => return,
+                Err(_) => return out.kick(TOO_SLOW),
             }
         }
     };

@@ -68,3 +68,160 @@ async fn a_kicked_reader_that_never_reads_loses_its_socket() {
     assert!(gone < Duration::from_secs(20), "{gone:?}");
     drop(slow);
 }
+
+/// A seed whose first deal gives both Jesters to `holder` (4 players, one
+/// hand), so the hand opens on the revolution decision (D7).
+fn jester_seed(holder: usize) -> u64 {
+    use game::Game;
+    let opts: dalmuti::Options = game::GameOptions::from_pairs([("hands", "1")]).unwrap();
+    (0..1_000_000u64)
+        .find(|&seed| {
+            let g = dalmuti::Dalmuti::new(&opts, 4, seed).unwrap();
+            g.phase() == dalmuti::Phase::Revolution && g.to_move() == Some(game::Seat::new(holder))
+        })
+        .expect("a seed")
+}
+
+/// Puts a 4-seat, one-hand Dalmuti table `id` with a 60 s turn timer
+/// into `store`, dealt from `seed`; seat `i` is a person where `humans[i]`,
+/// else the heuristic bot.
+fn seeded_dalmuti(store: &dyn Store, id: &str, seed: u64, humans: [bool; 4]) {
+    use game::GameOptions;
+    use server::store::{Access, SeatKind, StoredSeat, StoredTable, TableConfig};
+    let opts: dalmuti::Options = GameOptions::from_pairs([("hands", "1")]).unwrap();
+    store
+        .create_table(
+            &StoredTable {
+                id: id.into(),
+                game: "dalmuti".into(),
+                rules_version: <dalmuti::Dalmuti as game::Game>::RULES_VERSION.into(),
+                players: 4,
+                options: opts.pairs().into_iter().collect(),
+                seed: seed.into(),
+                seed_hash: registry::fair::sha256_hex(&seed.to_string()),
+                fair: None,
+                config: TableConfig {
+                    bot_delay_ms: 0,
+                    turn_timer_ms: Some(60_000),
+                    ..Default::default()
+                },
+                created_at: server::table::unix_now(),
+                finished_at: None,
+                seats: (0..4)
+                    .map(|i| StoredSeat {
+                        seat: game::Seat::new(i),
+                        kind: if humans[i] {
+                            SeatKind::Human {
+                                name: None,
+                                token_hash: None,
+                            }
+                        } else {
+                            SeatKind::Bot("heuristic".into())
+                        },
+                    })
+                    .collect(),
+                actions: Vec::new(),
+                access: Access {
+                    public: true,
+                    ..Default::default()
+                },
+                social: Default::default(),
+            },
+            "seeding",
+        )
+        .unwrap();
+}
+
+/// What P1 and a spectator receive at one table from the moment the
+/// game starts until the revolution decision (D7, held by P3) lands,
+/// that decision excluded. `person`: P3 is a person, who acts at once
+/// when `acts`; else P3 is a bot.
+async fn hidden_decision_messages(person: bool, acts: bool) -> Vec<serde_json::Value> {
+    let store: Arc<dyn Store> = memory();
+    let limits = Limits {
+        revolution_window_ms: 1500,
+        ..Limits::unlimited()
+    };
+    let server = start_on(Arc::clone(&store), limits).await;
+    let id = "hidden";
+    seeded_dalmuti(&*store, id, jester_seed(2), [true, false, person, false]);
+    let mut p3 = None;
+    if person {
+        let t3 = join(server.addr, id, "P3").await;
+        let mut ws = Ws::connect(server.addr, id).await;
+        assert_eq!(ws.hello(Some(&t3)).await["type"], "state");
+        p3 = Some(ws);
+    }
+    let t1 = join(server.addr, id, "P1").await;
+    let mut p1 = Ws::connect(server.addr, id).await;
+    p1.send(json!({"type": "hello", "token": t1, "lang": "en"}))
+        .await;
+    let mut spectator = Ws::connect(server.addr, id).await;
+    spectator.send(json!({"type": "hello", "lang": "en"})).await;
+    if let (Some(ws), true) = (p3.as_mut(), acts) {
+        let st = ws.next_of("state").await;
+        assert_eq!(st["to_move"], "P3", "{st}");
+        assert_eq!(st["seq"], 0);
+        ws.send(json!({"type":"act","seq":0,"action":"no-revolution"}))
+            .await;
+        assert_eq!(ws.next_of("notice").await["code"], "held");
+    }
+    let mut seen = Vec::new();
+    for (who, ws) in [("P1", &mut p1), ("spectator", &mut spectator)] {
+        let mut first_rev = None;
+        loop {
+            let raw = ws.next_raw().await.expect("open");
+            let mut m: serde_json::Value = serde_json::from_str(&raw).unwrap();
+            if m["seq"].as_u64().is_some_and(|s| s > 0) {
+                break;
+            }
+            m["to"] = json!(who);
+            // The table's revision counts P3's join too (a public event):
+            // compared from each connection's first message.
+            if let Some(rev) = m["rev"].as_u64() {
+                let first = *first_rev.get_or_insert(rev);
+                m["rev"] = json!(rev - first);
+            }
+            seen.push(m);
+        }
+    }
+    seen
+}
+
+/// S2: during the hidden revolution decision (D7) nothing P1 or a
+/// spectator receives differs by whether a person (deciding at once, or
+/// never) or a bot holds both Jesters, at a table with a turn timer:
+/// every message, field by field, but the seat list, where whether P3 is
+/// a person is public anyway, and the time left, which runs on (the
+/// revision is counted from each connection's first message: P3's join
+/// is public too).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hidden_decision_looks_the_same_whoever_holds_the_jesters() {
+    let bot = hidden_decision_messages(false, false).await;
+    for acts in [true, false] {
+        let person = hidden_decision_messages(true, acts).await;
+        assert_eq!(
+            person.len(),
+            bot.len(),
+            "a person holding (acting: {acts}) sends other messages than a bot: {person:?} vs {bot:?}"
+        );
+        for (p, b) in person.iter().zip(&bot) {
+            let (mut p, mut b) = (p.clone(), b.clone());
+            // A timed window the same for everyone: both carry it, or
+            // neither; the values differ by when each message was made.
+            let (pl, bl) = (p["turn_left_ms"].as_u64(), b["turn_left_ms"].as_u64());
+            assert_eq!(pl.is_some(), bl.is_some(), "turn_left_ms: {p} vs {b}");
+            if let (Some(pl), Some(bl)) = (pl, bl) {
+                assert!(pl.abs_diff(bl) < 1000, "{pl} vs {bl}");
+                assert!(pl <= 1500, "the window's time, not the turn timer's: {pl}");
+            }
+            for m in [&mut p, &mut b] {
+                if let Some(o) = m.as_object_mut() {
+                    o.remove("turn_left_ms");
+                    o.remove("seats");
+                }
+            }
+            assert_eq!(p, b, "person holding (acting: {acts}) vs bot holding");
+        }
+    }
+}

@@ -434,11 +434,13 @@ async fn connections_are_capped_per_address() {
     }
     let mut ws = Ws::connect(server.addr, &id).await;
     assert_eq!(ws.hello(None).await["type"], "state");
-    let mut extra = TcpStream::connect(server.addr).await.unwrap();
-    let t = closed_within(&mut extra, Duration::from_secs(3))
-        .await
-        .expect("the fourth connection is closed");
-    assert!(t < Duration::from_secs(2), "{t:?}");
+    // The fourth is reset at once: its connect may already fail.
+    if let Ok(mut extra) = TcpStream::connect(server.addr).await {
+        let t = closed_within(&mut extra, Duration::from_secs(3))
+            .await
+            .expect("the fourth connection is closed");
+        assert!(t < Duration::from_secs(2), "{t:?}");
+    }
     drop(held.pop());
     tokio::time::sleep(Duration::from_millis(100)).await;
     let (status, _) = http(server.addr, "GET", "/api/games", None).await;

@@ -338,23 +338,26 @@ impl Ws {
 /// a peer outside the process sees open, whatever the server's own gauges
 /// say.
 pub(crate) fn server_sockets(port: u16) -> usize {
-    ["/proc/net/tcp", "/proc/net/tcp6"]
+    // The kernel writes the list while sockets come and go: one may be
+    // listed twice, so each is counted once, by its addresses.
+    let mut seen = std::collections::HashSet::new();
+    for text in ["/proc/net/tcp", "/proc/net/tcp6"]
         .iter()
         .filter_map(|p| std::fs::read_to_string(p).ok())
-        .map(|text| {
-            text.lines()
-                .skip(1)
-                .filter(|line| {
-                    let mut fields = line.split_whitespace();
-                    let local = fields.nth(1).unwrap_or_default();
-                    let state = fields.nth(1).unwrap_or_default();
-                    let local_port = local
-                        .rsplit(':')
-                        .next()
-                        .and_then(|h| u16::from_str_radix(h, 16).ok());
-                    local_port == Some(port) && state != "0A" && state != "06"
-                })
-                .count()
-        })
-        .sum()
+    {
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let (Some(local), Some(remote), Some(state)) = (f.get(1), f.get(2), f.get(3)) else {
+                continue;
+            };
+            let local_port = local
+                .rsplit(':')
+                .next()
+                .and_then(|h| u16::from_str_radix(h, 16).ok());
+            if local_port == Some(port) && *state != "0A" && *state != "06" {
+                seen.insert(format!("{local} {remote}"));
+            }
+        }
+    }
+    seen.len()
 }
