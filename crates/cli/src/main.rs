@@ -440,10 +440,19 @@ struct ServeBots {
     /// the heuristic bot plays it, and the bot gets a strike).
     #[arg(long, default_value_t = server::extbots::DEFAULT_MOVE_MS, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     bot_time: u64,
-    /// Bot-program processes alive at once, server-wide: a table that
-    /// would need more is refused (busy). At most 10,000.
+    /// Bot-program processes alive at once, server-wide. A program takes
+    /// its slot when its seat first decides in a game under way and gives
+    /// it back when the game ends or the table leaves memory; without a
+    /// free slot the heuristic bot plays the seat until one is free. A
+    /// table that needs more than are free now is refused (busy). At most
+    /// 10,000.
     #[arg(long, default_value_t = server::extbots::DEFAULT_PROCESSES as u64, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     bot_processes: u64,
+    /// Bot-program processes alive at once for the tables one client
+    /// address made (0 = only the server-wide cap); a table with more
+    /// programs is refused (busy).
+    #[arg(long, default_value_t = server::extbots::DEFAULT_PROCESSES_PER_IP as u64, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    bot_processes_per_ip: u64,
 }
 
 /// `ratrace serve`'s logs and `/metrics` (docs/server.md, "Operations").
@@ -1197,7 +1206,8 @@ fn serve(
     let offered = !bots.bots.is_empty();
     let bots =
         server::extbots::ExternalBots::new(bots.bots, bots.bot_time, bots.bot_processes as usize)
-            .map_err(Error::Server)?;
+            .map_err(Error::Server)?
+            .per_ip(bots.bot_processes_per_ip as usize);
     let token = ops
         .metrics_token
         .or_else(|| std::env::var("RATRACE_METRICS_TOKEN").ok());

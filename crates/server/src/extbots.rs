@@ -4,10 +4,15 @@
 //! [`extbot::External`].
 //!
 //! A client only ever names a level; the command is the operator's. The
-//! processes alive at once are capped server-wide (`--bot-processes`): each
-//! external seat holds one slot from its table's creation (or fill, or
-//! load) until its game ends or its table task stops, and a table that
-//! would need more slots than are free is refused as `busy`. A bot
+//! processes alive at once are capped server-wide (`--bot-processes`) and
+//! per client address that made their tables (`--bot-processes-per-ip`). A
+//! slot is taken when a program's seat first has to decide in a game under
+//! way (when its process starts), never at a table's creation, so tables
+//! nobody plays hold none; it is given back when the game ends or the
+//! table leaves memory. A seat that finds no free slot is played by the
+//! heuristic bot for that decision and tries again at its next. A table
+//! that could never run its programs (more than an address may run, or
+//! more than are free now) is refused as `busy` when it is made. A bot
 //! process is ended by [`extbot::External`]'s `Drop` (`quit`, up to a
 //! second, then its process group killed), which blocks: the table drops
 //! its external bots on the blocking pool (`drop_off_runtime`).
@@ -15,7 +20,8 @@
 use crate::error::Error;
 use crate::metrics::{Gauge, Held, Metrics, Refusal};
 use bots::{Bot, Roster};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -23,6 +29,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 pub const DEFAULT_MOVE_MS: u64 = 2000;
 /// The default cap on bot processes alive at once (`--bot-processes`).
 pub const DEFAULT_PROCESSES: usize = 32;
+/// The default cap on bot processes alive at once for the tables one
+/// client address made (`--bot-processes-per-ip`).
+pub const DEFAULT_PROCESSES_PER_IP: usize = 8;
 /// The longest level name.
 pub const MAX_NAME: usize = 24;
 
@@ -35,19 +44,43 @@ pub struct Program {
     pub command: String,
 }
 
-/// The external bots a server offers, their limits and the process cap.
+/// The external bots a server offers, their limits and the process caps.
 #[derive(Debug)]
 pub struct ExternalBots {
     programs: Vec<Program>,
     limits: extbot::Limits,
     cap: usize,
+    per_owner: usize,
     slots: Arc<Semaphore>,
+    /// Slots held, by the address that made their tables.
+    owners: Arc<Mutex<HashMap<String, usize>>>,
 }
 
 impl Default for ExternalBots {
     fn default() -> ExternalBots {
         ExternalBots::new(Vec::new(), DEFAULT_MOVE_MS, DEFAULT_PROCESSES)
             .expect("no programs is valid")
+    }
+}
+
+/// One bot process's place under the caps, server-wide and for the
+/// address that made its table; given back when dropped.
+#[derive(Debug)]
+pub struct ProcessSlot {
+    _permit: OwnedSemaphorePermit,
+    owner: String,
+    owners: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Drop for ProcessSlot {
+    fn drop(&mut self) {
+        let mut owners = self.owners.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = owners.get_mut(&self.owner) {
+            *n -= 1;
+            if *n == 0 {
+                owners.remove(&self.owner);
+            }
+        }
     }
 }
 
@@ -100,7 +133,9 @@ pub fn check_name(name: &str) -> Result<(), String> {
 
 impl ExternalBots {
     /// The levels `programs`, each decision limited to `move_ms`, at most
-    /// `cap` processes at once. Names are checked and must differ.
+    /// `cap` processes at once (and [`DEFAULT_PROCESSES_PER_IP`] for one
+    /// address's tables: [`ExternalBots::per_ip`]). Names are checked and
+    /// must differ.
     pub fn new(programs: Vec<Program>, move_ms: u64, cap: usize) -> Result<ExternalBots, String> {
         for (i, p) in programs.iter().enumerate() {
             check_name(&p.name)?;
@@ -119,8 +154,17 @@ impl ExternalBots {
             programs,
             limits,
             cap,
+            per_owner: DEFAULT_PROCESSES_PER_IP.min(cap),
             slots: Arc::new(Semaphore::new(cap)),
+            owners: Arc::default(),
         })
+    }
+
+    /// At most `n` processes at once for the tables one address made
+    /// (0: only the server-wide cap).
+    pub fn per_ip(mut self, n: usize) -> ExternalBots {
+        self.per_owner = if n == 0 { self.cap } else { n.min(self.cap) };
+        self
     }
 
     /// The level names, in the operator's order.
@@ -143,45 +187,69 @@ impl ExternalBots {
         self.cap.saturating_sub(self.slots.available_permits())
     }
 
+    /// Process slots held now for the tables `owner` made.
+    pub fn held_by(&self, owner: &str) -> usize {
+        let owners = self.owners.lock().unwrap_or_else(|p| p.into_inner());
+        owners.get(owner).copied().unwrap_or(0)
+    }
+
     /// How many of `names` are external levels.
     pub fn count<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> usize {
         names.into_iter().filter(|n| self.offers(n)).count()
     }
 
-    /// Takes `n` process slots at once, or refuses (`busy`, counted in
-    /// `metrics` as a refusal) if fewer are free.
-    pub(crate) fn reserve(
-        &self,
-        n: usize,
-        metrics: &Metrics,
-    ) -> Result<Vec<OwnedSemaphorePermit>, Error> {
+    /// Whether a table of `owner` with `n` bot programs could run them
+    /// now; it takes nothing (slots are taken when the programs start).
+    /// Refused as `busy`, and counted in `metrics`, if `n` is more than
+    /// one address may run at once, or more than are free now.
+    pub(crate) fn check(&self, n: usize, owner: &str, metrics: &Metrics) -> Result<(), Error> {
         if n == 0 {
-            return Ok(Vec::new());
+            return Ok(());
         }
-        let refused = || {
+        if self.held_by(owner) + n > self.per_owner {
+            metrics.refused(Refusal::BotProcessesPerIp);
+            return Err(Error::Busy(format!(
+                "the tables made from one address run at most {} bot programs at once \
+                 ({} are running): finish a game first, or choose a built-in level",
+                self.per_owner,
+                self.held_by(owner)
+            )));
+        }
+        if self.slots.available_permits() < n {
             metrics.refused(Refusal::BotProcesses);
-            Error::Busy(format!(
-                "this server runs at most {} bot programs at once and {} are in use: \
-                 try again later, or choose a built-in level",
-                self.cap,
-                self.in_use()
-            ))
-        };
-        let n32 = u32::try_from(n).map_err(|_| refused())?;
-        let mut all = Arc::clone(&self.slots)
-            .try_acquire_many_owned(n32)
-            .map_err(|_| refused())?;
-        let mut each = Vec::with_capacity(n);
-        for _ in 1..n {
-            each.extend(all.split(1));
+            return Err(self.busy());
         }
-        each.push(all);
-        Ok(each)
+        Ok(())
     }
 
-    /// Takes one slot if one is free.
-    pub fn try_one(&self) -> Option<OwnedSemaphorePermit> {
-        Arc::clone(&self.slots).try_acquire_owned().ok()
+    fn busy(&self) -> Error {
+        Error::Busy(format!(
+            "this server runs at most {} bot programs at once and {} are in use: \
+             try again later, or choose a built-in level",
+            self.cap,
+            self.in_use()
+        ))
+    }
+
+    /// Takes a process slot for a table `owner` made, if one is free
+    /// under both caps; a refusal is counted in `metrics`.
+    pub(crate) fn take(&self, owner: &str, metrics: &Metrics) -> Option<ProcessSlot> {
+        let mut owners = self.owners.lock().unwrap_or_else(|p| p.into_inner());
+        let held = owners.get(owner).copied().unwrap_or(0);
+        if held >= self.per_owner {
+            metrics.refused(Refusal::BotProcessesPerIp);
+            return None;
+        }
+        let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() else {
+            metrics.refused(Refusal::BotProcesses);
+            return None;
+        };
+        owners.insert(owner.to_string(), held + 1);
+        Some(ProcessSlot {
+            _permit: permit,
+            owner: owner.to_string(),
+            owners: Arc::clone(&self.owners),
+        })
     }
 
     /// The bot of level `name` holding `slot` (its process starts at its
@@ -189,7 +257,7 @@ impl ExternalBots {
     pub(crate) fn make<G: Roster>(
         &self,
         name: &str,
-        slot: OwnedSemaphorePermit,
+        slot: ProcessSlot,
         gauge: &Arc<Gauge>,
         seed: u64,
     ) -> Result<Box<dyn Bot<G>>, String> {
@@ -213,7 +281,7 @@ impl ExternalBots {
 struct Hosted<G: Roster> {
     bot: extbot::External<G>,
     _held: Held,
-    _slot: OwnedSemaphorePermit,
+    _slot: ProcessSlot,
 }
 
 impl<G: Roster> Bot<G> for Hosted<G> {
@@ -289,24 +357,40 @@ mod tests {
     #[test]
     fn slots_are_capped_and_given_back() {
         let p = Program::parse("a=true").unwrap();
-        let bots = ExternalBots::new(vec![p], 100, 3).unwrap();
+        let bots = ExternalBots::new(vec![p], 100, 3).unwrap().per_ip(2);
         let metrics = Metrics::new();
-        let two = bots.reserve(2, &metrics).unwrap();
-        assert_eq!(two.len(), 2);
-        assert_eq!(bots.in_use(), 2);
-        assert!(matches!(bots.reserve(2, &metrics), Err(Error::Busy(_))));
-        assert!(
-            metrics
-                .render(0)
-                .contains("ratrace_refusals_total{kind=\"bot_processes\"} 1"),
-            "a refusal is counted"
-        );
-        let one = bots.reserve(1, &metrics).unwrap();
-        assert_eq!(bots.in_use(), 3);
-        drop(two);
-        assert_eq!(bots.in_use(), 1);
-        drop(one);
+        let count = |kind: &str| {
+            let text = metrics.render(0);
+            let key = format!("ratrace_refusals_total{{kind=\"{kind}\"}} ");
+            text.lines()
+                .find_map(|l| l.strip_prefix(key.as_str()))
+                .and_then(|v| v.parse::<u64>().ok())
+        };
+        // Checking takes nothing.
+        assert!(bots.check(2, "x", &metrics).is_ok());
         assert_eq!(bots.in_use(), 0);
-        assert!(bots.reserve(0, &metrics).unwrap().is_empty());
+        let x1 = bots.take("x", &metrics).unwrap();
+        let x2 = bots.take("x", &metrics).unwrap();
+        assert_eq!((bots.in_use(), bots.held_by("x")), (2, 2));
+        // One address's tables run at most two.
+        assert!(bots.take("x", &metrics).is_none());
+        assert!(matches!(bots.check(1, "x", &metrics), Err(Error::Busy(_))));
+        assert_eq!(count("bot_processes_per_ip"), Some(2));
+        // The server runs at most three.
+        let y1 = bots.take("y", &metrics).unwrap();
+        assert!(bots.take("y", &metrics).is_none());
+        assert!(matches!(bots.check(1, "z", &metrics), Err(Error::Busy(_))));
+        assert_eq!(count("bot_processes"), Some(2));
+        drop(x1);
+        assert_eq!((bots.in_use(), bots.held_by("x")), (2, 1));
+        let y2 = bots.take("y", &metrics).unwrap();
+        drop((x2, y1, y2));
+        assert_eq!(
+            (bots.in_use(), bots.held_by("x"), bots.held_by("y")),
+            (0, 0, 0)
+        );
+        assert!(bots.check(0, "x", &metrics).is_ok());
+        // A table that needs more than one address may run is refused.
+        assert!(matches!(bots.check(3, "w", &metrics), Err(Error::Busy(_))));
     }
 }

@@ -441,10 +441,12 @@ async fn create_table(
     let mut stored = crate::with_game!(req.game.as_str(), G => build::<G>(&req, &limits, &external),
         _ => Err(Error::BadInput(format!(
             "unknown game `{}` (choose from: {})", req.game, crate::GAMES.join(", ")))))?;
-    // Each bot program needs a process slot, held from now: a table
-    // that would need more than are free is refused before it exists.
-    let slots = external.reserve(
+    // A table whose bot programs could not run (more than its address
+    // may run at once, or than are free now) is refused before it
+    // exists; their process slots are taken when they start.
+    external.check(
         table::external_seats(&stored.seats, &external),
+        &addr.0.to_string(),
         &state.metrics(),
     )?;
     let owner = may_create(&state, addr).await?;
@@ -470,8 +472,7 @@ async fn create_table(
         seed_hash: stored.seed_hash.clone(),
     };
     let id = stored.id.clone();
-    let handle =
-        table::spawn_with(stored, state.ctx(), epoch, Some(slots)).map_err(Error::Internal)?;
+    let handle = table::spawn(stored, state.ctx(), epoch).map_err(Error::Internal)?;
     state.insert(id, handle);
     state.metrics().table_created();
     Ok((StatusCode::CREATED, Json(created)))

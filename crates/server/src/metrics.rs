@@ -87,10 +87,13 @@ pub(crate) enum Refusal {
     Connections,
     /// The cap on bot-program processes (`--bot-processes`).
     BotProcesses,
+    /// The cap on bot-program processes for one address's tables
+    /// (`--bot-processes-per-ip`).
+    BotProcessesPerIp,
 }
 
 impl Refusal {
-    const ALL: [Refusal; 8] = [
+    const ALL: [Refusal; 9] = [
         Refusal::Create,
         Refusal::Join,
         Refusal::Verify,
@@ -99,6 +102,7 @@ impl Refusal {
         Refusal::LiveTables,
         Refusal::Connections,
         Refusal::BotProcesses,
+        Refusal::BotProcessesPerIp,
     ];
 
     fn label(self) -> &'static str {
@@ -111,6 +115,7 @@ impl Refusal {
             Refusal::LiveTables => "live_tables",
             Refusal::Connections => "connections",
             Refusal::BotProcesses => "bot_processes",
+            Refusal::BotProcessesPerIp => "bot_processes_per_ip",
         }
     }
 }

@@ -32,7 +32,7 @@ use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot, watch, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{mpsc, oneshot, watch, Semaphore};
 use tokio::time::Instant;
 
 /// Why a connection is being closed by the server: a WebSocket close code
@@ -274,26 +274,14 @@ pub fn record_of(t: &StoredTable) -> Record {
 }
 
 /// Starts the task of a stored table (new, or loaded by replaying its
-/// actions).
+/// actions). A bot program's seat takes its process slot when it first
+/// has to decide (see `crate::extbots`).
 pub(crate) fn spawn(
     stored: StoredTable,
     ctx: TableCtx,
     epoch: Epoch,
 ) -> Result<TableHandle, String> {
-    spawn_with(stored, ctx, epoch, None)
-}
-
-/// [`spawn`], with the process slots of the table's bot programs already
-/// taken (a new table: one per external seat). Without them (a table
-/// loaded again) each external seat takes a free slot if there is one,
-/// and is played by the heuristic bot otherwise.
-pub(crate) fn spawn_with(
-    stored: StoredTable,
-    ctx: TableCtx,
-    epoch: Epoch,
-    slots: Option<Vec<OwnedSemaphorePermit>>,
-) -> Result<TableHandle, String> {
-    crate::with_game!(stored.game.as_str(), G => spawn_game::<G>(stored, ctx, epoch, slots),
+    crate::with_game!(stored.game.as_str(), G => spawn_game::<G>(stored, ctx, epoch),
         _ => Err(format!("unknown game `{}`", stored.game)))
 }
 
@@ -341,7 +329,6 @@ fn spawn_game<G: Roster>(
     stored: StoredTable,
     ctx: TableCtx,
     epoch: Epoch,
-    slots: Option<Vec<OwnedSemaphorePermit>>,
 ) -> Result<TableHandle, String> {
     for (i, a) in stored.actions.iter().enumerate() {
         if a.seq != i as u64 + 1 {
@@ -357,33 +344,12 @@ fn spawn_game<G: Roster>(
     let now = Instant::now();
     let over = game.outcome().is_some();
     let ended = over || stored.finished_at.is_some();
-    let mut slots = slots.unwrap_or_default();
     let mut bots: Vec<Option<Box<dyn Bot<G>>>> = Vec::new();
     for s in &stored.seats {
         bots.push(match &s.kind {
-            SeatKind::Bot(name) if ctx.external.offers(name) => {
-                // A bot program runs only while its game does.
-                let slot = if ended {
-                    None
-                } else {
-                    slots.pop().or_else(|| ctx.external.try_one())
-                };
-                match slot {
-                    Some(slot) => Some(ctx.external.make::<G>(
-                        name,
-                        slot,
-                        &ctx.metrics.bot_processes,
-                        rand::random(),
-                    )?),
-                    None => {
-                        if !ended {
-                            tracing::warn!(table = %stored.id, seat = %s.seat, bot = %name,
-                                "no free bot process slot: the heuristic bot plays the seat");
-                        }
-                        None
-                    }
-                }
-            }
+            // A bot program starts (and takes its slot) at its seat's
+            // first decision: `Table::bot_turn`.
+            SeatKind::Bot(name) if ctx.external.offers(name) => None,
             SeatKind::Bot(name) => match G::bot(name, rand::random()) {
                 Ok(b) => Some(b),
                 // A bot program this server no longer offers (started
@@ -419,6 +385,7 @@ fn spawn_game<G: Roster>(
         seats: stored.seats,
         bots,
         stand_ins: Vec::new(),
+        no_slot: Vec::new(),
         game,
         subs: Vec::new(),
         rev: 0,
@@ -545,8 +512,11 @@ struct Table<G: Roster> {
     /// `start`, then how much of the game's log it has heard.
     heard: Vec<Option<usize>>,
     /// Heuristic bots playing for absent humans (and unconfigured seats
-    /// that join a Dalmuti session), made on first use.
+    /// that join a Dalmuti session, and bot programs without a process
+    /// slot), made on first use.
     stand_ins: Vec<Option<Box<dyn Bot<G>>>>,
+    /// Per seat: a bot program found no free process slot (logged once).
+    no_slot: Vec<bool>,
     game: G,
     subs: Vec<Sub>,
     /// The revision of the last message sent to every connection: each
@@ -1308,6 +1278,7 @@ impl<G: Roster> Table<G> {
         if self.legal.is_empty() {
             return;
         }
+        self.start_program(seat);
         let (mut bot, stand_in) = match self.bots.get_mut(i).and_then(Option::take) {
             Some(b) => (b, false),
             None => {
@@ -1374,6 +1345,51 @@ impl<G: Roster> Table<G> {
             stand_in,
             answer,
         });
+    }
+
+    /// If `seat` is a bot program's with no process yet, takes a process
+    /// slot for it (the caps of `crate::extbots`, counted against the
+    /// address that made the table) and makes it; the process starts when
+    /// the bot is first told something. Without a free slot the seat is
+    /// played by the heuristic bot this time (logged once per seat).
+    fn start_program(&mut self, seat: Seat) {
+        let i = seat.index();
+        let name = match self.seats.get(i).map(|s| &s.kind) {
+            Some(SeatKind::Bot(name)) if self.ctx.external.offers(name) => name.clone(),
+            _ => return,
+        };
+        if self.finished || self.bots.get(i).is_some_and(Option::is_some) {
+            return;
+        }
+        let owner = self.access.owner.clone().unwrap_or_default();
+        let Some(slot) = self.ctx.external.take(&owner, &self.metrics) else {
+            if self.no_slot.len() <= i {
+                self.no_slot.resize(i + 1, false);
+            }
+            if !std::mem::replace(&mut self.no_slot[i], true) {
+                tracing::warn!(table = %self.id, seat = %seat, bot = %name,
+                    "no free bot process slot: the heuristic bot plays the seat until one is free");
+            }
+            return;
+        };
+        let made =
+            self.ctx
+                .external
+                .make::<G>(&name, slot, &self.metrics.bot_processes, rand::random());
+        match made {
+            Ok(bot) => {
+                if self.bots.len() <= i {
+                    self.bots.resize_with(i + 1, || None);
+                }
+                if self.heard.len() <= i {
+                    self.heard.resize(i + 1, None);
+                }
+                // A new process hears `start` and the whole game so far.
+                self.heard[i] = None;
+                self.bots[i] = Some(bot);
+            }
+            Err(e) => tracing::error!(table = %self.id, seat = %seat, "bot program {name}: {e}"),
+        }
     }
 
     async fn bot_answer(&mut self, thought: Result<Thought<G>, oneshot::error::RecvError>) {
@@ -1627,7 +1643,11 @@ impl<G: Roster> Table<G> {
             },
         };
         let external = Arc::clone(&self.ctx.external);
-        let slots = external.reserve(external_seats(&stored.seats, &external), &self.metrics)?;
+        external.check(
+            external_seats(&stored.seats, &external),
+            stored.access.owner.as_deref().unwrap_or_default(),
+            &self.metrics,
+        )?;
         let store = Arc::clone(&self.store);
         let (copy, node) = (stored.clone(), self.node.to_string());
         let made = tokio::task::spawn_blocking(move || store.create_table(&copy, &node))
@@ -1651,8 +1671,7 @@ impl<G: Roster> Table<G> {
             }
         };
         let id = stored.id.clone();
-        let handle =
-            spawn_with(stored, self.ctx.clone(), epoch, Some(slots)).map_err(Error::Internal)?;
+        let handle = spawn(stored, self.ctx.clone(), epoch).map_err(Error::Internal)?;
         self.ctx
             .registry
             .lock()
@@ -1809,13 +1828,14 @@ impl<G: Roster> Table<G> {
         }
         let external = Arc::clone(&self.ctx.external);
         crate::lobby::server_bot::<G>(bot, &external)?;
+        // A bot program starts (and takes its process slot) at its first
+        // decision; it is refused now if it could not run.
         let made = if external.offers(bot) {
-            let slot = external.reserve(1, &self.metrics)?.pop().expect("one slot");
-            external
-                .make::<G>(bot, slot, &self.metrics.bot_processes, rand::random())
-                .map_err(Error::BadInput)?
+            let owner = self.access.owner.clone().unwrap_or_default();
+            external.check(1, &owner, &self.metrics)?;
+            None
         } else {
-            G::bot(bot, rand::random()).map_err(Error::BadInput)?
+            Some(G::bot(bot, rand::random()).map_err(Error::BadInput)?)
         };
         let store = Arc::clone(&self.store);
         let (id, b, epoch) = (self.id.clone(), bot.to_string(), self.epoch);
@@ -1828,14 +1848,13 @@ impl<G: Roster> Table<G> {
                 }
             })?;
         if !filled {
-            crate::extbots::drop_off_runtime(made);
             return Err(Error::SeatTaken(format!("{seat} is not a free seat")));
         }
         self.seats[seat.index()].kind = SeatKind::Bot(bot.to_string());
         if self.bots.len() <= seat.index() {
             self.bots.resize_with(seat.index() + 1, || None);
         }
-        self.bots[seat.index()] = Some(made);
+        self.bots[seat.index()] = made;
         self.start_if_ready();
         Ok(())
     }

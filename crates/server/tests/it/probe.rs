@@ -225,3 +225,95 @@ async fn the_hidden_decision_looks_the_same_whoever_holds_the_jesters() {
         }
     }
 }
+
+/// S4: tables made with bot programs hold no process slot until their
+/// programs decide in a game under way; one address's tables run at most
+/// its share (the rest played by the heuristic bot, the refusal counted);
+/// a slot comes back when the game ends or its table leaves memory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bot_program_slots_are_taken_by_games_under_way_within_an_address_share() {
+    use super::extbots::{random_bot, slots_given_back};
+    use server::extbots::{ExternalBots, Program};
+    let limits = Limits {
+        evict_after: Duration::from_secs(1),
+        ..Limits::unlimited()
+    };
+    let (server, state) = start_state(fresh_store().await, limits).await;
+    let program = Program {
+        name: "pyrandom".into(),
+        command: random_bot(),
+    };
+    let offered = ExternalBots::new(vec![program], 2000, 4).unwrap().per_ip(2);
+    assert!(state.offer_bots(offered));
+    let bots = state.external_bots();
+    let body = |programs: usize| {
+        let mut seats = vec![json!({"kind": "human"})];
+        seats.extend((0..programs).map(|_| json!({"kind": "bot", "bot": "pyrandom"})));
+        seats.extend((programs..3).map(|_| json!({"kind": "bot", "bot": "heuristic"})));
+        json!({"game": "dalmuti", "players": 4, "options": {"hands": 1}, "bot_delay_ms": 1,
+               "seats": seats})
+    };
+    // The probe's hoard: table after table of programs nobody plays.
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        ids.push(create(server.addr, body(2)).await);
+    }
+    assert_eq!(bots.in_use(), 0, "tables nobody plays hold no slot");
+    // More programs than one address may run at once: refused, counted.
+    let (status, v) = http(
+        server.addr,
+        "POST",
+        "/api/tables",
+        Some(&body(3).to_string()),
+    )
+    .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (503, Some("busy")),
+        "{v}"
+    );
+    let refusals = |kind: &str| {
+        let text = state.metrics().render(0);
+        let key = format!("ratrace_refusals_total{{kind=\"{kind}\"}} ");
+        text.lines()
+            .find_map(|l| l.strip_prefix(key.as_str()))
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    assert_eq!(refusals("bot_processes_per_ip"), 1);
+
+    // The first table plays until both its programs run.
+    let t1 = join(server.addr, &ids[0], "P1").await;
+    let mut ws1 = Ws::connect(server.addr, &ids[0]).await;
+    let mut m = ws1.hello(Some(&t1)).await;
+    let mut acted_at = None;
+    while bots.in_use() < 2 {
+        assert_ne!(m["over"], true, "the programs never both decided");
+        let seq = m["seq"].as_u64().unwrap_or(0);
+        let legal = m["legal"].as_array().cloned().unwrap_or_default();
+        if m["to_move"] == "P1" && !legal.is_empty() && acted_at != Some(seq) {
+            acted_at = Some(seq);
+            ws1.send(json!({"type": "act", "seq": seq, "action": legal[0]}))
+                .await;
+        }
+        m = tokio::time::timeout(Duration::from_secs(1), ws1.next())
+            .await
+            .unwrap_or(m);
+    }
+    assert_eq!(bots.held_by("127.0.0.1"), 2);
+    // The second table of the same address plays to the end without
+    // them: the heuristic bot stands in, and the refusal is counted.
+    let t2 = join(server.addr, &ids[1], "P1").await;
+    let mut ws2 = Ws::connect(server.addr, &ids[1]).await;
+    let first = ws2.hello(Some(&t2)).await;
+    let last = super::play::play_to_end(&mut ws2, "P1", first).await;
+    assert!(last["outcome"].is_object(), "{last}");
+    assert_eq!(bots.in_use(), 2);
+    assert!(refusals("bot_processes_per_ip") >= 2);
+    // Nobody watches the first table: it leaves memory, and its slots
+    // come back with it, its game unfinished.
+    drop(ws1);
+    slots_given_back(&state).await;
+    let (_, info) = http(server.addr, "GET", &format!("/api/tables/{}", ids[0]), None).await;
+    assert_ne!(info["status"], "finished", "{info}");
+}
