@@ -90,10 +90,12 @@ pub(crate) enum Refusal {
     /// The cap on bot-program processes for one address's tables
     /// (`--bot-processes-per-ip`).
     BotProcessesPerIp,
+    /// The chat budgets (per seat, per address).
+    Chat,
 }
 
 impl Refusal {
-    const ALL: [Refusal; 9] = [
+    const ALL: [Refusal; 10] = [
         Refusal::Create,
         Refusal::Join,
         Refusal::Verify,
@@ -103,6 +105,7 @@ impl Refusal {
         Refusal::Connections,
         Refusal::BotProcesses,
         Refusal::BotProcessesPerIp,
+        Refusal::Chat,
     ];
 
     fn label(self) -> &'static str {
@@ -116,6 +119,7 @@ impl Refusal {
             Refusal::Connections => "connections",
             Refusal::BotProcesses => "bot_processes",
             Refusal::BotProcessesPerIp => "bot_processes_per_ip",
+            Refusal::Chat => "chat",
         }
     }
 }
@@ -128,6 +132,7 @@ impl From<crate::quota::Kind> for Refusal {
             crate::quota::Kind::Verify => Refusal::Verify,
             crate::quota::Kind::Record => Refusal::Record,
             crate::quota::Kind::Analysis => Refusal::Analysis,
+            crate::quota::Kind::Chat => Refusal::Chat,
         }
     }
 }

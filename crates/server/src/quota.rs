@@ -1,6 +1,8 @@
 //! Per-client-address token buckets for the requests that cost the
 //! server something lasting: creating a table, joining a seat, checking a
-//! record (F5, F6), starting a post-game analysis. A refusal says when to try again (`Retry-After`).
+//! record (F5, F6), starting a post-game analysis, reading one, and chat
+//! messages (at every table together). A refusal says when to try again
+//! (`Retry-After`).
 //!
 //! A bucket holds up to `burst` tokens and gains one every `every`
 //! seconds; each request takes one. Buckets live in one map behind a
@@ -27,6 +29,8 @@ pub enum Kind {
     Record,
     /// `POST /api/tables/{id}/analysis` that starts an analysis.
     Analysis,
+    /// A chat message, at any table.
+    Chat,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -62,6 +66,7 @@ impl Quotas {
             Kind::Verify => (l.verify_burst, l.verify_every_s),
             Kind::Record => (l.record_burst, l.record_every_s),
             Kind::Analysis => (l.analysis_burst, l.analysis_every_s),
+            Kind::Chat => (crate::social::CHAT_IP_BURST, crate::social::CHAT_IP_EVERY_S),
         };
         (f64::from(burst.max(1)), f64::from(every.max(1)))
     }
@@ -107,8 +112,8 @@ impl Quotas {
     }
 }
 
-/// One token bucket of its own, for a single client (a WebSocket
-/// connection's chat): `burst` tokens, one more every `every_s` seconds.
+/// One token bucket of its own, for a single client (a seat's chat):
+/// `burst` tokens, one more every `every_s` seconds.
 #[derive(Clone, Copy, Debug)]
 pub struct TokenBucket {
     burst: f64,
@@ -132,6 +137,12 @@ impl TokenBucket {
     /// Takes a token, or says how long until one is there.
     pub fn take(&mut self) -> Result<(), Duration> {
         self.take_at(Instant::now())
+    }
+
+    /// Whether the bucket has refilled to its burst (then it is the same
+    /// as a new one).
+    pub fn is_full(&self) -> bool {
+        self.tokens + self.at.elapsed().as_secs_f64() / self.every >= self.burst
     }
 
     fn take_at(&mut self, now: Instant) -> Result<(), Duration> {

@@ -18,10 +18,16 @@ use std::collections::VecDeque;
 pub const CHAT_MAX_CHARS: usize = 200;
 /// Chat messages a table keeps in memory (and sends to a newcomer).
 pub const CHAT_KEEP: usize = 50;
-/// Chat messages a connection may send at once...
+/// Chat messages a seat may send at once (however many connections it
+/// has; a spectator where spectators chat: per table and address)...
 pub const CHAT_BURST: u32 = 5;
 /// ...then one per this many seconds.
 pub const CHAT_EVERY_S: u32 = 2;
+/// Chat messages one client address may send at once, at every table
+/// and from every connection together...
+pub const CHAT_IP_BURST: u32 = 20;
+/// ...then one per this many seconds.
+pub const CHAT_IP_EVERY_S: u32 = 1;
 
 /// The emotes: fixed codes, drawn by the client (an emoji and a word in
 /// the reader's language).
@@ -72,6 +78,43 @@ pub struct ChatLine {
     pub said: Said,
     /// Unix seconds.
     pub at: i64,
+}
+
+/// A table's chat budgets: [`CHAT_BURST`] messages at once, then one per
+/// [`CHAT_EVERY_S`], for each seat (all its connections together), and
+/// for each address spectating where spectators may chat.
+#[derive(Debug, Default)]
+pub struct ChatMeter {
+    buckets: std::collections::HashMap<ChatKey, crate::quota::TokenBucket>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum ChatKey {
+    Seat(Seat),
+    Spectator(crate::net::ClientAddr),
+}
+
+/// Budgets kept before the full ones are forgotten (a full budget is the
+/// same as none): bounds the meter by who chatted lately.
+const CHAT_METERS: usize = 1024;
+
+impl ChatMeter {
+    /// Takes one message from the budget of `seat` (or of the spectating
+    /// address `who`), or says how long until one is there.
+    pub fn take(
+        &mut self,
+        seat: Option<Seat>,
+        who: crate::net::ClientAddr,
+    ) -> Result<(), std::time::Duration> {
+        if self.buckets.len() >= CHAT_METERS {
+            self.buckets.retain(|_, b| !b.is_full());
+        }
+        let key = seat.map_or(ChatKey::Spectator(who), ChatKey::Seat);
+        self.buckets
+            .entry(key)
+            .or_insert_with(|| crate::quota::TokenBucket::new(CHAT_BURST, CHAT_EVERY_S))
+            .take()
+    }
 }
 
 /// The last [`CHAT_KEEP`] messages of a table.

@@ -193,6 +193,8 @@ pub enum Command {
     Chat {
         /// The connection id.
         conn: u64,
+        /// The connection's client address (a spectator's chat budget).
+        who: crate::net::ClientAddr,
         /// What was said: cleaned text or an emote code.
         said: crate::social::Said,
     },
@@ -380,6 +382,7 @@ fn spawn_game<G: Roster>(
         access: stored.access,
         social: stored.social,
         chat: crate::social::ChatLog::default(),
+        chat_meter: crate::social::ChatMeter::default(),
         ctx: ctx.clone(),
         heard: vec![None; stored.seats.len()],
         seats: stored.seats,
@@ -504,6 +507,8 @@ struct Table<G: Roster> {
     social: crate::store::Social,
     /// The last chat messages, in memory only.
     chat: crate::social::ChatLog,
+    /// Each seat's chat budget (and each spectating address's).
+    chat_meter: crate::social::ChatMeter,
     /// What a new table (a rematch) started from here needs.
     ctx: TableCtx,
     seats: Vec<StoredSeat>,
@@ -926,7 +931,7 @@ impl<G: Roster> Table<G> {
                     self.tell_rematch(None);
                 }
             }
-            Command::Chat { conn, said } => self.chat(conn, said),
+            Command::Chat { conn, who, said } => self.chat(conn, who, said),
             Command::Resync { conn } => self.send_state(conn),
             Command::Act { conn, seq, action } => self.act(conn, seq, &action).await,
             Command::Leave { conn } => {
@@ -1731,7 +1736,7 @@ impl<G: Roster> Table<G> {
     /// A chat message from connection `conn`: kept and sent to every
     /// reader (the seated players; spectators too where the table lets
     /// them chat). A spectator may not write unless it does.
-    fn chat(&mut self, conn: u64, said: crate::social::Said) {
+    fn chat(&mut self, conn: u64, who: crate::net::ClientAddr, said: crate::social::Said) {
         let Some(sub) = self.subs.iter().find(|s| s.conn == conn) else {
             return;
         };
@@ -1742,6 +1747,22 @@ impl<G: Roster> Table<G> {
                 ServerMsg::error(Error::Forbidden(
                     "spectators do not chat at this table".to_string(),
                 )),
+            );
+        }
+        // One budget per seat, whatever connections it has; a spectator's
+        // per address.
+        if let Err(wait) = self.chat_meter.take(seat, who) {
+            self.metrics.refused(crate::metrics::Refusal::Chat);
+            return self.send_to(
+                conn,
+                ServerMsg::error(Error::RateLimited {
+                    retry_after: wait.as_secs() + 1,
+                    message: format!(
+                        "at most {} chat messages at once, then one every {} s",
+                        crate::social::CHAT_BURST,
+                        crate::social::CHAT_EVERY_S
+                    ),
+                }),
             );
         }
         let name = seat.and_then(|s| match self.seats.get(s.index()).map(|x| &x.kind) {

@@ -258,9 +258,6 @@ async fn receive(
     let mut count = 0u32;
     let hello_by = Instant::now() + limits.hello_timeout;
     let mut last_heard = Instant::now();
-    // Chat has its own, smaller budget per connection.
-    let mut chat =
-        crate::quota::TokenBucket::new(crate::social::CHAT_BURST, crate::social::CHAT_EVERY_S);
     // The table may order this connection closed (too slow): then it
     // stops reading too, and its slot is freed.
     let mut kicked = out.kicked();
@@ -398,22 +395,24 @@ async fn receive(
             ClientMsg::Act { seq, action } => Command::Act { conn, seq, action },
             ClientMsg::Resync => Command::Resync { conn },
             ClientMsg::Chat { text, emote } => {
-                if let Err(wait) = chat.take() {
+                // Chat has budgets of its own: one per address here, at
+                // every table together, and one per seat at the table.
+                if let Err(wait) = state.take_quota(crate::quota::Kind::Chat, who) {
                     send(
                         out,
                         ServerMsg::error(Error::RateLimited {
                             retry_after: wait.as_secs() + 1,
                             message: format!(
-                                "at most {} chat messages at once, then one every {} s",
-                                crate::social::CHAT_BURST,
-                                crate::social::CHAT_EVERY_S
+                                "at most {} chat messages at once from one address, then one every {} s",
+                                crate::social::CHAT_IP_BURST,
+                                crate::social::CHAT_IP_EVERY_S
                             ),
                         }),
                     );
                     continue;
                 }
                 match crate::social::Said::parse(text.as_deref(), emote.as_deref()) {
-                    Ok(said) => Command::Chat { conn, said },
+                    Ok(said) => Command::Chat { conn, who, said },
                     Err(e) => {
                         send(out, ServerMsg::error(e));
                         continue;

@@ -317,3 +317,107 @@ async fn bot_program_slots_are_taken_by_games_under_way_within_an_address_share(
     let (_, info) = http(server.addr, "GET", &format!("/api/tables/{}", ids[0]), None).await;
     assert_ne!(info["status"], "finished", "{info}");
 }
+
+/// Chat lines `ws` receives until `quiet` passes without one.
+async fn chats_until_quiet(ws: &mut Ws, quiet: Duration) -> usize {
+    let mut n = 0;
+    while let Ok(raw) = tokio::time::timeout(quiet, ws.next_raw()).await {
+        let Some(raw) = raw else { break };
+        let m: serde_json::Value = serde_json::from_str(&raw).unwrap();
+        if m["type"] == "chat" && m["history"] != true {
+            n += m["messages"].as_array().map_or(0, Vec::len);
+        }
+    }
+    n
+}
+
+/// S6: chat is metered per seat, whatever connections it has, and per
+/// address: one seat over 40 connections (from 40 addresses) and one
+/// address's spectators over 10 get through no more than one seat's
+/// budget; one address over six tables no more than its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_is_metered_per_seat_and_per_address_not_per_connection() {
+    use server::social::{CHAT_BURST, CHAT_IP_BURST};
+    let server = start().await;
+    let quiet = json!({"game": "bigcheese", "players": 3, "bot_delay_ms": 10000,
+        "spectator_chat": true,
+        "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]});
+    let burst = CHAT_BURST as usize;
+
+    // One address at six tables, a seat's whole budget at each.
+    let start = tokio::time::Instant::now();
+    let mut tables = Vec::new();
+    for _ in 0..6 {
+        let id = create(server.addr, quiet.clone()).await;
+        let t = join(server.addr, &id, "P1").await;
+        join(server.addr, &id, "P2").await;
+        let mut ws = Ws::connect_from(server.addr, &id, [127, 0, 0, 13]).await;
+        ws.hello(Some(&t)).await;
+        for i in 0..burst {
+            ws.send(json!({"type": "chat", "text": format!("hi {i}")}))
+                .await;
+        }
+        tables.push(ws);
+    }
+    let took = start.elapsed().as_secs() as usize;
+    let mut got = 0;
+    for ws in &mut tables {
+        got += chats_until_quiet(ws, Duration::from_millis(500)).await;
+    }
+    let most = CHAT_IP_BURST as usize + took + 1;
+    assert!(
+        got >= CHAT_IP_BURST as usize && got <= most,
+        "{got} of {} delivered at six tables, at most {most}",
+        6 * burst
+    );
+    drop(tables);
+
+    let id = create(server.addr, quiet.clone()).await;
+    let t1 = join(server.addr, &id, "P1").await;
+    let t2 = join(server.addr, &id, "P2").await;
+    let mut reader = Ws::connect(server.addr, &id).await;
+    reader.hello(Some(&t2)).await;
+    // One seat, 40 connections from 40 addresses, 5 messages each.
+    let mut p1 = Vec::new();
+    for n in 0..40 {
+        let mut ws = Ws::connect_from(server.addr, &id, [127, 0, 1, 1 + n]).await;
+        ws.hello(Some(&t1)).await;
+        p1.push(ws);
+    }
+    let start = tokio::time::Instant::now();
+    for ws in &mut p1 {
+        for i in 0..5 {
+            ws.send(json!({"type": "chat", "text": format!("spam {i}")}))
+                .await;
+        }
+    }
+    let took = start.elapsed().as_secs() as usize;
+    let got = chats_until_quiet(&mut reader, Duration::from_millis(800)).await;
+    // The seat's burst, and what its budget refills meanwhile.
+    let most = burst + took / 2 + 1;
+    assert!(
+        got >= burst && got <= most,
+        "{got} of 200 delivered, at most {most}"
+    );
+    drop(p1);
+
+    // Ten spectators from one address, 3 messages each.
+    let start = tokio::time::Instant::now();
+    let mut watchers = Vec::new();
+    for _ in 0..10 {
+        let mut ws = Ws::connect_from(server.addr, &id, [127, 0, 0, 12]).await;
+        ws.hello(None).await;
+        for i in 0..3 {
+            ws.send(json!({"type": "chat", "text": format!("psst {i}")}))
+                .await;
+        }
+        watchers.push(ws);
+    }
+    let took = start.elapsed().as_secs() as usize;
+    let got = chats_until_quiet(&mut reader, Duration::from_millis(800)).await;
+    let most = burst + took / 2 + 1;
+    assert!(
+        got >= burst && got <= most,
+        "{got} of 30 spectators' messages delivered, at most {most}"
+    );
+}

@@ -346,7 +346,7 @@ async fn players_chat_cleaned_and_capped_and_spectators_do_not() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_chat_flood_is_rate_limited_per_connection() {
+async fn a_chat_flood_is_rate_limited_per_seat() {
     let server = start().await;
     let addr = server.addr;
     let (_id, mut ws1, mut ws2, _watcher, _) = chat_table(addr).await;
@@ -369,7 +369,7 @@ async fn a_chat_flood_is_rate_limited_per_connection() {
         }
     }
     assert_eq!((said, refused), (5, 3));
-    // The others got only what passed; another connection has its own budget.
+    // The others got only what passed; another seat has its own budget.
     for i in 0..5 {
         assert_eq!(
             ws2.next_of("chat").await["messages"][0]["text"],

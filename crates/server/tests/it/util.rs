@@ -259,6 +259,27 @@ impl Ws {
         }
     }
 
+    /// [`Ws::connect`] from the loopback address `from` (127.x.y.z: the
+    /// whole 127/8 is this machine), another client address to the
+    /// server's budgets.
+    pub(crate) async fn connect_from(addr: SocketAddr, id: &str, from: [u8; 4]) -> Ws {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket
+            .bind(SocketAddr::from((std::net::Ipv4Addr::from(from), 0)))
+            .unwrap();
+        let tcp = socket.connect(addr).await.unwrap();
+        let (socket, _) = tokio_tungstenite::client_async(
+            format!("ws://{addr}/ws/{id}"),
+            tokio_tungstenite::MaybeTlsStream::Plain(tcp),
+        )
+        .await
+        .unwrap();
+        Ws {
+            socket,
+            state: None,
+        }
+    }
+
     pub(crate) async fn send_text(&mut self, text: String) {
         self.socket.send(Message::Text(text.into())).await.unwrap();
     }
