@@ -1,5 +1,6 @@
 //! The command line's error type ([`Error`]): everything that makes
-//! `ratrace` print `error: ...` and exit with status 2.
+//! `ratrace` print `error: ...` and exit with status 2 (but
+//! [`Error::Unverifiable`], status 3).
 //!
 //! Shaped like the analysis library's [`analysis::Error`], which it wraps
 //! whole: variants by what went wrong (a file, a record that is not one,
@@ -74,6 +75,10 @@ pub enum Error {
     /// message names what (a flag, the database, an address).
     #[error("{0}")]
     Server(String),
+    /// `verify` of a record with no commitment to its seed: the file and
+    /// why (exit status 3, not 2).
+    #[error("{0}")]
+    Unverifiable(String),
 }
 
 impl Error {

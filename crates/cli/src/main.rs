@@ -368,11 +368,19 @@ enum Command {
     /// Check a finished game's record: the seed against what the server
     /// published (its hash, or the fair-deal commitment and each player's
     /// contribution), every shuffle, deal and roll recomputed, the game
-    /// over, and every field of the outcome. Exits 1 with the first
-    /// mismatch.
+    /// over, and every field of the outcome. Exit status: 0 verified; 1
+    /// failed (the first mismatch is printed); 3 unverifiable (the game
+    /// replays and matches, but the record carries no commitment to its
+    /// seed, as a local game's: see --allow-uncommitted); 2 the record
+    /// could not be read.
     Verify {
         /// The record (JSON), e.g. downloaded from a finished table.
         record: PathBuf,
+        /// Exit 0 for a record with no commitment that replays and
+        /// matches (a game of `ratrace play`): it proves the game legal
+        /// and its outcome, not that its seed was fixed beforehand.
+        #[arg(long)]
+        allow_uncommitted: bool,
     },
     /// List a game's rules options and their defaults.
     Options {
@@ -1110,7 +1118,11 @@ fn run(cli: Cli) -> Result<bool, Error> {
         Command::Db {
             command: DbCommand::Copy { from, to },
         } => db_copy(&from, &to),
-        Command::Verify { record } => {
+        Command::Verify {
+            record,
+            allow_uncommitted,
+        } => {
+            use registry::verify::Verdict;
             let r = records::read(&record)?;
             let report = registry::verify::verify(&r);
             for line in &report.checks {
@@ -1119,16 +1131,25 @@ fn run(cli: Cli) -> Result<bool, Error> {
             for line in &report.chance {
                 outln!("  {line}");
             }
-            if report.ok {
-                outln!("verified: {}", record.display());
-            } else {
-                eprintln!(
-                    "{}: {}",
-                    record.display(),
-                    report.error.as_deref().unwrap_or("mismatch")
-                );
+            let why = report.error.as_deref().unwrap_or("mismatch");
+            match report.verdict {
+                Verdict::Verified => {
+                    outln!("verified: {}", record.display());
+                    Ok(true)
+                }
+                Verdict::Unverifiable if allow_uncommitted => {
+                    outln!("unverifiable, allowed: {}: {why}", record.display());
+                    Ok(true)
+                }
+                Verdict::Unverifiable => Err(Error::Unverifiable(format!(
+                    "{}: {why} (--allow-uncommitted accepts it)",
+                    record.display()
+                ))),
+                Verdict::Failed => {
+                    eprintln!("{}: {why}", record.display());
+                    Ok(false)
+                }
             }
-            Ok(report.ok)
         }
         Command::Options { game } => {
             dispatch!(game.as_str(), G => {
@@ -1435,6 +1456,10 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
+        Err(Error::Unverifiable(why)) => {
+            eprintln!("{why}");
+            ExitCode::from(3)
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)

@@ -663,7 +663,8 @@ mod tests {
             outcome: None,
             seed_hash: None,
             fairness: Some(Fairness {
-                scheme: "ratrace-fair/1".into(),
+                scheme: "ratrace-fair/2".into(),
+                table: Some("abc".into()),
                 commitment: "c".repeat(64),
                 secret: Some("5".repeat(64)),
                 contributions: vec![Contribution {

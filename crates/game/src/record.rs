@@ -49,9 +49,13 @@ pub struct Record {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Fairness {
-    /// The scheme and its version (`ratrace-fair/1`): how the seed is
-    /// derived from the secret and the contributions.
+    /// The scheme and its version (`ratrace-fair/2`, or `ratrace-fair/1`
+    /// in older records): how the seed is derived from the secret and the
+    /// contributions.
     pub scheme: String,
+    /// The table the seed is bound to (version 2; absent in version 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
     /// Hex SHA-256 of the server's secret, published when the table was
     /// created, before anyone contributed.
     pub commitment: String,

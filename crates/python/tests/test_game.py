@@ -33,12 +33,16 @@ def test_a_whole_game_plays_and_its_record_replays_and_verifies(name):
     record = game.record()
     again = ratrace.Game.load(record)
     assert again.outcome == outcome and len(again) == n
+    # a local game commits to no seed: it replays and matches, but is
+    # unverifiable, not verified
     report = ratrace.verify(record)
-    assert report["ok"], report
+    assert report["verdict"] == "unverifiable" and not report["ok"], report
+    assert "no commitment" in report["error"]
     # a changed outcome is caught
     forged = json.loads(record)
     forged["outcome"]["scores"][0] += 1
-    assert not ratrace.verify(json.dumps(forged))["ok"]
+    failed = ratrace.verify(json.dumps(forged))
+    assert failed["verdict"] == "failed" and not failed["ok"]
     with pytest.raises(ratrace.RecordError):
         ratrace.Game.load(json.dumps(forged))
 

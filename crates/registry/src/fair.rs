@@ -1,7 +1,9 @@
-//! The fair-deal scheme `ratrace-fair/1` (commit, contribute, reveal):
+//! The fair-deal scheme `ratrace-fair/2` (commit, contribute, reveal):
 //! pure functions that make and check a game's 256-bit seed, so that
 //! neither the server nor a player can choose the deal (`docs/server.md`,
-//! "Fairness: commit, contribute, reveal").
+//! "Fairness: commit, contribute, reveal"). Version 2 binds the seed to
+//! the table's id and its commitment too, so a record cannot pass for
+//! another table's; records of version 1 still check.
 //!
 //! 1. At table creation the server draws a 32-byte secret
 //!    ([`new_secret`]) and publishes its [`commitment`] (hex SHA-256 of
@@ -9,8 +11,9 @@
 //! 2. Every human who joins sends 32 random bytes made in their browser,
 //!    as 64 hex digits ([`contribute`], [`parse_contribution`]); the
 //!    server stores them.
-//! 3. Once the last human has joined, the seed is [`derive_seed`] of the
-//!    secret and every contribution, in seat order.
+//! 3. Once the last human has joined, the seed is [`derive_seed_v2`] of
+//!    the table id, the commitment, the secret and every contribution, in
+//!    seat order ([`derive_seed`] without the first two: version 1).
 //! 4. After the game the record carries the secret and the contributions
 //!    ([`fairness`]); `verify` checks them ([`check`]).
 //!
@@ -24,12 +27,23 @@ use rand::RngCore;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
-/// The scheme's name and version, as records carry it.
-pub const SCHEME: &str = "ratrace-fair/1";
+/// The scheme's name and version, as records carry it: the one new
+/// tables use.
+pub const SCHEME: &str = "ratrace-fair/2";
 
-/// The domain-separation tag hashed first into every seed: a hash made
-/// for any other purpose can never be a seed of this scheme.
+/// The first version, whose seed is not bound to its table (records made
+/// before version 2 carry it, and still check).
+pub const SCHEME_V1: &str = "ratrace-fair/1";
+
+/// The domain-separation tags hashed first into every seed: a hash made
+/// for any other purpose, or by the other version, can never be a seed of
+/// this one.
 const TAG: &[u8] = b"ratrace-fair/1 seed";
+const TAG_V2: &[u8] = b"ratrace-fair/2 seed";
+
+/// The longest table id a version-2 seed binds (ids are 10 characters;
+/// this only keeps a hostile record from hashing megabytes).
+const MAX_TABLE: usize = 64;
 
 /// Why fairness data could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -49,8 +63,11 @@ pub enum FairError {
     #[error("the contributions are not in seat order ({0} comes after a later seat)")]
     OutOfOrder(Seat),
     /// The record names a scheme this build does not know.
-    #[error("unknown fairness scheme `{0}` (this build checks {SCHEME})")]
+    #[error("unknown fairness scheme `{0}` (this build checks {SCHEME_V1} and {SCHEME})")]
     UnknownScheme(String),
+    /// A version-2 section without its table id (or one too long).
+    #[error("a {SCHEME} section names its table (`table`, at most {MAX_TABLE} characters)")]
+    NoTable,
     /// The record does not reveal the server's secret.
     #[error("the record does not reveal the server's secret")]
     NoSecret,
@@ -151,22 +168,61 @@ pub fn derive_seed(secret: &[u8; 32], contributions: &BTreeMap<Seat, [u8; 32]>) 
     h.finalize().into()
 }
 
-/// [`derive_seed`] as the engines take it: a full 256-bit [`Seed`].
-pub fn seed(secret: &[u8; 32], contributions: &BTreeMap<Seat, [u8; 32]>) -> Seed {
-    Seed::Full(derive_seed(secret, contributions))
+/// The game's seed in version 2 ([`SCHEME`]): as [`derive_seed`], under
+/// its own tag, with the table's id and the commitment (the secret's
+/// SHA-256) hashed after the tag:
+///
+/// ```text
+/// field("ratrace-fair/2 seed") field(table id) field(SHA-256(secret))
+/// field(secret) count, then each contribution as in version 1
+/// ```
+///
+/// The same secret and contributions give another seed at another table,
+/// so a record cannot pass for another table's: its seed would not check.
+pub fn derive_seed_v2(
+    table: &str,
+    secret: &[u8; 32],
+    contributions: &BTreeMap<Seat, [u8; 32]>,
+) -> [u8; 32] {
+    let mut h = Sha256::new();
+    field(&mut h, TAG_V2);
+    field(&mut h, table.as_bytes());
+    field(&mut h, &Sha256::digest(secret));
+    field(&mut h, secret);
+    h.update((contributions.len() as u32).to_be_bytes());
+    for (seat, value) in contributions {
+        field(&mut h, &[seat.index() as u8]);
+        field(&mut h, value);
+    }
+    h.finalize().into()
+}
+
+/// The seed as the engines take it (a full 256-bit [`Seed`]): version 2
+/// bound to `table`, or version 1 without one.
+pub fn seed(
+    table: Option<&str>,
+    secret: &[u8; 32],
+    contributions: &BTreeMap<Seat, [u8; 32]>,
+) -> Seed {
+    Seed::Full(match table {
+        Some(table) => derive_seed_v2(table, secret, contributions),
+        None => derive_seed(secret, contributions),
+    })
 }
 
 /// The record's fairness section for a game whose seed is
-/// [`seed`]`(secret, contributions)`. `reveal` says whether the secret may
-/// be shown (only once the game is over); before, the section carries the
-/// commitment and the contributions only.
+/// [`seed`]`(table, secret, contributions)`. `reveal` says whether the
+/// secret may be shown (only once the game is over); before, the section
+/// carries the commitment and the contributions only.
 pub fn fairness(
+    table: Option<&str>,
     secret: &[u8; 32],
     contributions: &BTreeMap<Seat, [u8; 32]>,
     reveal: bool,
 ) -> Fairness {
     Fairness {
-        scheme: SCHEME.to_string(),
+        scheme: if table.is_some() { SCHEME } else { SCHEME_V1 }.to_string(),
+        table: table.map(str::to_string),
         commitment: commitment(secret),
         secret: reveal.then(|| hex(secret)),
         contributions: contributions
@@ -184,6 +240,8 @@ pub fn fairness(
 /// listed once each, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed {
+    /// The table a version-2 seed is bound to (`None`: version 1).
+    pub table: Option<String>,
     /// The server's secret.
     pub secret: [u8; 32],
     /// The contributions by seat.
@@ -192,11 +250,14 @@ pub struct Parsed {
 
 /// Reads a record's fairness section (see [`Parsed`]).
 pub fn parse(f: &Fairness) -> Result<Parsed, FairError> {
-    if f.scheme != SCHEME {
-        return Err(FairError::UnknownScheme(
-            f.scheme.chars().take(80).collect(),
-        ));
-    }
+    let table = match f.scheme.as_str() {
+        SCHEME_V1 => None,
+        SCHEME => match &f.table {
+            Some(t) if !t.is_empty() && t.len() <= MAX_TABLE => Some(t.clone()),
+            _ => return Err(FairError::NoTable),
+        },
+        other => return Err(FairError::UnknownScheme(other.chars().take(80).collect())),
+    };
     let secret = parse_hex32(
         "the secret",
         f.secret.as_deref().ok_or(FairError::NoSecret)?,
@@ -215,6 +276,7 @@ pub fn parse(f: &Fairness) -> Result<Parsed, FairError> {
         contributions.insert(c.seat, parse_contribution(&c.value)?);
     }
     Ok(Parsed {
+        table,
         secret,
         contributions,
     })
@@ -240,7 +302,12 @@ pub fn check(f: &Fairness, record_seed: &Seed) -> Result<Vec<String>, String> {
         "the server's secret {} matches its published commitment {actual}",
         hex(&p.secret)
     ));
-    let derived = seed(&p.secret, &p.contributions);
+    if let Some(table) = &p.table {
+        lines.push(format!(
+            "the seed is bound to table {table} and to that commitment ({SCHEME})"
+        ));
+    }
+    let derived = seed(p.table.as_deref(), &p.secret, &p.contributions);
     if derived != *record_seed {
         return Err(format!(
             "the record's seed is {record_seed}, but the secret and the contributions give {derived}"
@@ -258,7 +325,8 @@ pub fn check(f: &Fairness, record_seed: &Seed) -> Result<Vec<String>, String> {
         ));
     }
     lines.push(format!(
-        "the seed {record_seed} is derived ({SCHEME}) from the secret and {} contribution(s)",
+        "the seed {record_seed} is derived ({}) from the secret and {} contribution(s)",
+        f.scheme,
         p.contributions.len()
     ));
     Ok(lines)
@@ -304,7 +372,7 @@ mod tests {
         let a = derive_seed(&bytes(10), &contributions(&[(0, 1)]));
         let b = derive_seed(&bytes(1), &contributions(&[(0, 10)]));
         assert_ne!(a, b);
-        assert_eq!(seed(&secret, &base), Seed::Full(s));
+        assert_eq!(seed(None, &secret, &base), Seed::Full(s));
     }
 
     #[test]
@@ -357,8 +425,8 @@ mod tests {
     fn a_fairness_section_checks_and_a_tampered_one_does_not() {
         let secret = bytes(5);
         let cs = contributions(&[(1, 40), (3, 41)]);
-        let seed = seed(&secret, &cs);
-        let f = fairness(&secret, &cs, true);
+        let seed = seed(None, &secret, &cs);
+        let f = fairness(None, &secret, &cs, true);
         let lines = check(&f, &seed).unwrap();
         assert!(lines
             .iter()
@@ -368,7 +436,7 @@ mod tests {
             .any(|l| l == &format!("P2's contribution {} went into the seed", hex(&bytes(40)))));
         assert!(lines.iter().any(|l| l.starts_with("P4's contribution")));
 
-        let hidden = fairness(&secret, &cs, false);
+        let hidden = fairness(None, &secret, &cs, false);
         assert!(hidden.secret.is_none());
         assert!(check(&hidden, &seed).unwrap_err().contains("secret"));
 
@@ -410,5 +478,44 @@ mod tests {
 
         assert!(check(&f, &Seed::Legacy(5)).unwrap_err().contains("seed"));
         assert!(check(&f, &Seed::Full(bytes(9))).is_err());
+    }
+
+    #[test]
+    fn a_version_2_seed_is_bound_to_its_table() {
+        let secret = bytes(5);
+        let cs = contributions(&[(0, 40), (2, 41)]);
+        let x = seed(Some("tableX"), &secret, &cs);
+        // Another table, or version 1, gives another seed from the same
+        // secret and contributions.
+        assert_ne!(x, seed(Some("tableY"), &secret, &cs));
+        assert_ne!(x, seed(None, &secret, &cs));
+        let f = fairness(Some("tableX"), &secret, &cs, true);
+        assert_eq!(
+            (f.scheme.as_str(), f.table.as_deref()),
+            (SCHEME, Some("tableX"))
+        );
+        let lines = check(&f, &x).unwrap();
+        assert!(
+            lines.iter().any(|l| l.contains("bound to table tableX")),
+            "{lines:?}"
+        );
+        // Posted as another table's, it fails: the seed does not check.
+        let mut moved = f.clone();
+        moved.table = Some("tableY".into());
+        assert!(check(&moved, &x).unwrap_err().contains("give"));
+        let mut none = f.clone();
+        none.table = None;
+        assert!(check(&none, &x).unwrap_err().contains("names its table"));
+        let mut huge = f.clone();
+        huge.table = Some("t".repeat(10_000));
+        assert!(check(&huge, &x).is_err());
+        // Version 1 records check as before.
+        let v1 = fairness(None, &secret, &cs, true);
+        assert_eq!(v1.scheme, SCHEME_V1);
+        assert!(check(&v1, &seed(None, &secret, &cs)).is_ok());
+        let mut relabelled = v1.clone();
+        relabelled.scheme = SCHEME.into();
+        relabelled.table = Some("tableX".into());
+        assert!(check(&relabelled, &seed(None, &secret, &cs)).is_err());
     }
 }

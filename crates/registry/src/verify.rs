@@ -5,6 +5,10 @@
 //! require a finished game and compare its outcome field by field, and
 //! report every shuffle, deal and roll the replay reproduced.
 //!
+//! Three outcomes ([`Verdict`]): verified; unverifiable (the game replays
+//! and matches, but the record carries no commitment to its seed, as a
+//! local `ratrace play` game's does not); failed.
+//!
 //! Records carry no shuffles or dice, only the seed and the decisions, so
 //! replaying them *is* recomputing every chance event; what can fail is
 //! the seed commitment, an action the replay finds illegal (a different
@@ -17,18 +21,36 @@ use crate::fair::sha256_hex;
 use game::{seat_list, Contribution, Game, GameEvent, Record};
 use serde::Serialize;
 
+/// What a check concluded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The seed was committed to before the game (its hash, or the
+    /// fair-deal commitment), and everything checks out.
+    Verified,
+    /// The game replays and its outcome matches, but the record carries
+    /// no commitment: nothing shows the seed was not chosen afterwards.
+    Unverifiable,
+    /// Something does not match (or the check could not run).
+    Failed,
+}
+
 /// The result of a check.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Report {
-    /// Whether everything matched.
+    /// Whether the record is verified: true only for
+    /// [`Verdict::Verified`].
     pub ok: bool,
+    /// What the check concluded.
+    pub verdict: Verdict,
     /// What was checked, one line each, in order; the first mismatch is
     /// the last line when `ok` is false.
     pub checks: Vec<String>,
     /// Every chance event the replay reproduced (shuffles, deals, draws,
     /// rolls), in words.
     pub chance: Vec<String>,
-    /// The first mismatch, if any.
+    /// Why the record is not verified: the first mismatch, or why it is
+    /// unverifiable.
     pub error: Option<String>,
     /// The players' contributions that were checked to have gone into the
     /// seed (fair-deal records only), so a page can tell a player that
@@ -42,6 +64,7 @@ impl Report {
     pub fn failed(error: &str) -> Report {
         Report {
             ok: false,
+            verdict: Verdict::Failed,
             checks: Vec::new(),
             chance: Vec::new(),
             error: Some(error.to_string()),
@@ -51,6 +74,7 @@ impl Report {
 
     fn fail(mut self, error: String) -> Report {
         self.ok = false;
+        self.verdict = Verdict::Failed;
         self.checks.push(format!("MISMATCH: {error}"));
         self.error = Some(error);
         self
@@ -64,6 +88,7 @@ impl Report {
 pub fn verify(record: &Record) -> Report {
     let report = Report {
         ok: true,
+        verdict: Verdict::Verified,
         checks: Vec::new(),
         chance: Vec::new(),
         error: None,
@@ -96,7 +121,8 @@ fn verify_game<G: Game>(record: &Record, mut report: Report) -> Report {
             Err(e) => return report.fail(e),
         }
     }
-    if record.seed_hash.is_none() && record.fairness.is_none() {
+    let uncommitted = record.seed_hash.is_none() && record.fairness.is_none();
+    if uncommitted {
         report.checks.push(
             "the record carries no seed_hash and no fairness section: \
              the seed commitment is not checked"
@@ -166,6 +192,16 @@ fn verify_game<G: Game>(record: &Record, mut report: Report) -> Report {
         ),
         if actual.capped { ", capped" } else { "" }
     ));
+    if uncommitted {
+        report.ok = false;
+        report.verdict = Verdict::Unverifiable;
+        report.error = Some(
+            "unverifiable: the record carries no commitment to its seed (no seed_hash, no \
+             fairness section), so nothing shows the seed was fixed before the game; \
+             the game replays and its outcome matches"
+                .into(),
+        );
+    }
     report
 }
 
@@ -257,6 +293,31 @@ mod tests {
         full_seed.seed = Seed::Full([11; 32]);
         full_seed.seed_hash = None;
         refused(&full_seed, "a full seed instead of the legacy one");
+    }
+
+    /// A record with no commitment (a local game's) is unverifiable, not
+    /// verified, however well it replays; one that also fails is failed.
+    #[test]
+    fn a_record_without_a_commitment_is_unverifiable() {
+        for r in records() {
+            let mut bare = r.clone();
+            bare.seed_hash = None;
+            bare.fairness = None;
+            let rep = verify(&bare);
+            assert_eq!(
+                (rep.ok, rep.verdict),
+                (false, Verdict::Unverifiable),
+                "{rep:?}"
+            );
+            assert!(rep.error.as_deref().unwrap().contains("no commitment"));
+            assert!(rep.checks.iter().any(|l| l.contains("outcome matches")));
+            let mut broken = bare.clone();
+            broken.outcome.as_mut().unwrap().scores[0] += 1;
+            assert_eq!(verify(&broken).verdict, Verdict::Failed);
+            assert_eq!(verify(&r).verdict, Verdict::Verified);
+        }
+        let json = serde_json::to_value(Report::failed("x")).unwrap();
+        assert_eq!(json["verdict"], "failed");
     }
 
     /// Issue 8, F1: the first 40 actions of a finished game with a forged
@@ -496,9 +557,9 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        let mut r = played_with::<G>(options, players, fair::seed(&secret, &cs));
+        let mut r = played_with::<G>(options, players, fair::seed(Some("tbl"), &secret, &cs));
         r.seed_hash = None;
-        r.fairness = Some(fair::fairness(&secret, &cs, true));
+        r.fairness = Some(fair::fairness(Some("tbl"), &secret, &cs, true));
         (r, secret)
     }
 

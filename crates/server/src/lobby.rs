@@ -398,12 +398,10 @@ fn build<G: Roster>(
     // The fair deal: the server commits to its secret now; each person who
     // joins adds a contribution, and the seed is derived once the last one
     // is in (docs/server.md, "Fairness: commit, contribute, reveal").
-    let fair = StoredFair {
-        secret: crate::fair::new_secret(),
-        contributions: BTreeMap::new(),
-    };
+    let id = new_id();
+    let fair = StoredFair::new(&id);
     Ok(StoredTable {
-        id: new_id(),
+        id,
         game: G::NAME.to_string(),
         rules_version: G::RULES_VERSION.to_string(),
         players,
@@ -801,6 +799,10 @@ pub struct FillRequest {
 struct Joined {
     seat: Seat,
     token: String,
+    /// The table's published commitment (`seed_hash`), as the player was
+    /// shown it when they joined: their browser keeps it beside their
+    /// contribution and compares the final record's with it.
+    commitment: String,
 }
 
 async fn join(
@@ -837,10 +839,14 @@ async fn join(
             },
         )
         .await?;
-    let (seat, token) = answer
+    let (seat, token, commitment) = answer
         .await
         .map_err(|_| Error::Internal("table task stopped".to_string()))??;
-    Ok(Json(Joined { seat, token }))
+    Ok(Json(Joined {
+        seat,
+        token,
+        commitment,
+    }))
 }
 
 async fn fill(

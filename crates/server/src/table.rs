@@ -158,8 +158,9 @@ pub enum Command {
         contribution: Option<[u8; 32]>,
         /// The person's identity (the hash of their key), if they sent one.
         player: Option<String>,
-        /// The seat and its token.
-        reply: oneshot::Sender<Result<(Seat, String), Error>>,
+        /// The seat, its token, and the table's published commitment (the
+        /// player's browser keeps it beside its contribution).
+        reply: oneshot::Sender<Result<(Seat, String, String), Error>>,
     },
     /// The creator gives a human seat nobody joined to a bot.
     Fill {
@@ -268,10 +269,7 @@ pub fn record_of(t: &StoredTable) -> Record {
             .collect(),
         outcome: None,
         seed_hash: t.fair.is_none().then(|| t.seed_hash.clone()),
-        fairness: t
-            .fair
-            .as_ref()
-            .map(|f| crate::fair::fairness(&f.secret, &f.contributions, t.finished_at.is_some())),
+        fairness: t.fair.as_ref().map(|f| f.fairness(t.finished_at.is_some())),
     }
 }
 
@@ -1455,7 +1453,7 @@ impl<G: Roster> Table<G> {
         key: Option<String>,
         contribution: Option<[u8; 32]>,
         player: Option<String>,
-    ) -> Result<(Seat, String), Error> {
+    ) -> Result<(Seat, String, String), Error> {
         if self.finished {
             return Err(Error::SeatTaken("the game is over".to_string()));
         }
@@ -1508,7 +1506,7 @@ impl<G: Roster> Table<G> {
             self.social.players.insert(seat, p);
         }
         self.start_if_ready();
-        Ok((seat, token))
+        Ok((seat, token, self.seed_hash.clone()))
     }
 
     /// A seated person arrives at a rematch with their contribution to its
@@ -1619,12 +1617,10 @@ impl<G: Roster> Table<G> {
         if let Some(id) = &self.social.rematch {
             return Ok(answer(id.clone()));
         }
-        let fair = StoredFair {
-            secret: crate::fair::new_secret(),
-            contributions: BTreeMap::new(),
-        };
+        let id = crate::lobby::new_id();
+        let fair = StoredFair::new(&id);
         let stored = StoredTable {
-            id: crate::lobby::new_id(),
+            id,
             game: G::NAME.to_string(),
             rules_version: G::RULES_VERSION.to_string(),
             players: self.players,

@@ -313,6 +313,11 @@
   RR.saveKey = (id, k) => k && store.setItem('ratrace.key.' + id, k);
   /** The contribution this browser made to a table's fair deal. */
   RR.contribution = (id) => store.getItem('ratrace.contrib.' + id);
+  /** The commitment this browser was shown when it contributed at table `id` (the first one kept: the verify page compares the record's with it). */
+  RR.commitment = (id) => store.getItem('ratrace.commit.' + id);
+  RR.saveCommitment = (id, c) => {
+    if (c && /^[0-9a-f]{64}$/.test(c) && !RR.commitment(id)) store.setItem('ratrace.commit.' + id, c);
+  };
   /** The creator's token of a table this browser created. */
   RR.creator = (id) => store.getItem('ratrace.creator.' + id);
   RR.saveCreator = (id, c) => c && store.setItem('ratrace.creator.' + id, c);
@@ -330,6 +335,7 @@
     const r = await RR.api('/api/tables/' + encodeURIComponent(id) + '/join', 'POST', body);
     RR.saveSeat(id, r.seat, r.token);
     store.setItem('ratrace.contrib.' + id, body.contribution);
+    RR.saveCommitment(id, r.commitment);
     RR.saveName(name);
     return r;
   };

@@ -15,6 +15,7 @@
   RR.I18N = RR.I18N || {};
 
   RR.I18N.en = {
+    'verify.unverifiable': 'The game replays and its outcome matches, but the record does not commit to its seed: nothing shows the deal was fixed before the game.', 'verify.otherTable': 'This record is not table {want}\'s: it is table {got}\'s.', 'verify.otherCommitment': 'This record is not table {want}\'s as you saw it: its commitment {got} is not the one this browser was shown when you sat down ({shown}).',
     'verify.contribs': 'Contributions that went into the seed', 'verify.yours': 'yours: made by this browser when you sat down',
     'res.secret': 'Server secret (revealed):', 'res.mine': 'Your browser\'s contribution {c} went into the seed: the fairness check shows it.',
     'lobby.public': 'Public table: listed here, anyone may take a free seat (otherwise only people with the invite link can)', 'table.abandoned': 'This game was abandoned: nobody played it for a long time.', 'table.fill': 'Give it to a bot', 'table.fillText': 'Nobody has taken seat {seat}.',

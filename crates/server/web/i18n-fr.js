@@ -15,6 +15,7 @@
   RR.I18N = RR.I18N || {};
 
   RR.I18N.fr = {
+    'verify.unverifiable': 'La partie se rejoue et son résultat correspond, mais l\'enregistrement ne s\'engage sur aucune graine : rien ne montre que la donne était fixée avant la partie.', 'verify.otherTable': 'Cet enregistrement n\'est pas celui de la table {want} : c\'est celui de la table {got}.', 'verify.otherCommitment': 'Cet enregistrement n\'est pas celui de la table {want} telle que vous l\'avez vue : son engagement {got} n\'est pas celui que ce navigateur a reçu quand vous vous êtes assis ({shown}).',
     'verify.contribs': 'Contributions entrées dans la graine', 'verify.yours': 'la vôtre : créée par ce navigateur quand vous vous êtes assis',
     'res.secret': 'Secret du serveur (révélé) :', 'res.mine': 'La contribution de votre navigateur {c} est entrée dans la graine : la vérification le montre.',
     'lobby.public': 'Table publique : listée ici, tout le monde peut prendre une place libre (sinon seulement avec le lien d\'invitation)', 'table.abandoned': 'Cette partie a été abandonnée : personne n\'y a joué depuis longtemps.', 'table.fill': 'La confier à un bot', 'table.fillText': 'Personne n\'a pris la place {seat}.',

@@ -15,6 +15,7 @@
   RR.I18N = RR.I18N || {};
 
   RR.I18N.it = {
+    'verify.unverifiable': 'La partita si riproduce e il suo esito corrisponde, ma la registrazione non si impegna su alcun seme: niente mostra che la distribuzione fosse fissata prima della partita.', 'verify.otherTable': 'Questa registrazione non è del tavolo {want}: è del tavolo {got}.', 'verify.otherCommitment': 'Questa registrazione non è del tavolo {want} come l\'hai visto: il suo impegno {got} non è quello che questo browser ha ricevuto quando ti sei seduto ({shown}).',
     'verify.contribs': 'Contributi entrati nel seme', 'verify.yours': 'il tuo: creato da questo browser quando ti sei seduto',
     'res.secret': 'Segreto del server (rivelato):', 'res.mine': 'Il contributo del tuo browser {c} è entrato nel seme: la verifica lo mostra.',
     'lobby.public': 'Tavolo pubblico: elencato qui, chiunque può prendere un posto libero (altrimenti solo chi ha il link di invito)', 'table.abandoned': 'Questa partita è stata abbandonata: nessuno l\'ha giocata per molto tempo.', 'table.fill': 'Affidalo a un bot', 'table.fillText': 'Nessuno ha preso il posto {seat}.',

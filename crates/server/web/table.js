@@ -132,6 +132,8 @@
   /** The whole state (the answer to hello or resync): updates apply to it again. */
   function onWhole(m) {
     T.resyncing = false;
+    // a rematch's contribution goes with hello: the commitment shown with it is kept too
+    if (RR.contribution(T.id)) RR.saveCommitment(T.id, m.seed_hash);
     onState(m);
     // after a reload mid-turn the timer goes on from what the server says is left
     if (m.turn_left_ms != null && T.info && T.info.turn_timer_ms) T.turnAt = Date.now() - (T.info.turn_timer_ms - m.turn_left_ms);

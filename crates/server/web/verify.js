@@ -1,38 +1,56 @@
 /* ratrace fairness check (verify.html, served at /verify): takes a game
    record (pasted, uploaded, or fetched from a finished table with ?id=),
-   POSTs it to /api/verify and shows the answer: whether the server's
-   secret matches its commitment and every player's contribution went into
-   the seed (this browser's own one is marked), every shuffle and roll is
-   reproduced and the outcome matches, or the first mismatch. */
+   POSTs it to /api/verify and shows the verdict (verified, unverifiable:
+   no commitment to its seed, or failed): whether the server's secret
+   matches its commitment and every player's contribution went into the
+   seed, every shuffle and roll is reproduced and the outcome matches, or
+   the first mismatch. Opened for a table, it also checks that the record
+   is that table's (its id, and the commitment this browser was shown when
+   it sat down there) before marking this browser's own contribution. */
 (function () {
   'use strict';
   const RR = window.RR;
   const { t, el, $ } = RR;
-  const V = (RR.verify = { res: null, table: null });
+  const V = (RR.verify = { res: null, table: null, record: null });
 
-  /** The answer {ok, checks:[..], chance:[..], error} of /api/verify. */
+  /** The answer {ok, verdict, checks:[..], chance:[..], error} of /api/verify. */
   function renderResult() {
     const r = V.res;
     const box = $('out');
     if (!r) return box.classList.add('hidden');
     box.classList.remove('hidden');
     const chance = r.chance || [];
+    const other = otherTable();
+    const verdict = other ? 'failed' : r.verdict || (r.ok ? 'verified' : 'failed');
+    const head = { verified: ['ok', '✔ ' + t('verify.good')], unverifiable: ['warn', '⚠ ' + t('verify.unverifiable')], failed: ['err', '✘ ' + t('verify.bad')] }[verdict];
     RR.fill(
       'out',
-      el('h2', { class: r.ok ? 'ok' : 'err', text: r.ok ? '✔ ' + t('verify.good') : '✘ ' + t('verify.bad') }),
-      r.error ? el('p', { class: 'err', text: t('verify.mismatch') + ' ' + r.error }) : null,
+      el('h2', { id: 'verdict', class: head[0], 'data-verdict': verdict, text: head[1] }),
+      other ? el('p', { class: 'err', text: other }) : null,
+      r.error ? el('p', { class: verdict === 'failed' ? 'err' : 'mute', text: (verdict === 'failed' ? t('verify.mismatch') + ' ' : '') + r.error }) : null,
       el('h3', { text: t('verify.checks') }),
       el('ul', {}, (r.checks || []).map((c) => el('li', { text: c }))),
-      contributions(r),
+      contributions(r, !other),
       el('details', {}, el('summary', { text: t('verify.chance', { n: chance.length }) }), el('ol', { class: 'mono' }, chance.map((c) => el('li', { text: c }))))
     );
   }
 
-  /** Each player's contribution that went into the seed; this browser's own marked. */
-  function contributions(r) {
+  /** Why the record checked is not the one of the table this page was opened for, if it is not:
+      it names another table, or its commitment is not the one this browser was shown when it sat down there. */
+  function otherTable() {
+    const f = V.record && V.record.fairness;
+    if (!V.table || !f) return null;
+    if (f.table && f.table !== V.table) return t('verify.otherTable', { want: V.table, got: f.table });
+    const shown = RR.commitment(V.table);
+    if (shown && f.commitment !== shown) return t('verify.otherCommitment', { want: V.table, shown: shown.slice(0, 16) + '…', got: String(f.commitment).slice(0, 16) + '…' });
+    return null;
+  }
+
+  /** Each player's contribution that went into the seed; this browser's own marked, when the record is this table's. */
+  function contributions(r, ours) {
     const list = r.contributions || [];
     if (!list.length) return null;
-    const mine = V.table && RR.contribution(V.table);
+    const mine = ours && V.table && RR.contribution(V.table);
     return [
       el('h3', { text: t('verify.contribs') }),
       el('ul', { class: 'mono' }, list.map((c) => el('li', { class: c.value === mine ? 'ok' : '', text: c.seat + ' ' + c.value + (c.value === mine ? ' ← ' + t('verify.yours') : '') }))),
@@ -46,7 +64,7 @@
     renderResult();
     if (!text) return ($('msg').textContent = t('verify.empty'));
     try {
-      JSON.parse(text);
+      V.record = JSON.parse(text);
     } catch (e) {
       return ($('msg').textContent = t('verify.notJson') + ' ' + e.message);
     }

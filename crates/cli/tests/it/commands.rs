@@ -537,18 +537,38 @@ mod binary {
 
     /// `ratrace verify`: an honest finished record verifies; a forged
     /// score, a truncated record with a forged outcome and one with none
-    /// are refused (exit 1) with the mismatch in words (issue 8, F1).
+    /// are refused (exit 1) with the mismatch in words (issue 8, F1). A
+    /// local game's record, which commits to no seed, is unverifiable
+    /// (exit 3) unless `--allow-uncommitted`.
     #[test]
     fn verify_accepts_an_honest_record_and_refuses_forgeries() {
         let dir = super::temp_dir("verify");
         let (_, _, path) = super::play_scripted::<bigcheese::BigCheese>(4, 5, &dir);
-        let honest = cli::records::read(&path).unwrap();
-        let o = honest.outcome.clone().expect("a finished game");
+        let local = cli::records::read(&path).unwrap();
         let p = path.to_str().unwrap();
         let out = ratrace(&["verify", p], "");
-        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(out.status.code(), Some(3), "{}", text(&out.stdout));
         assert!(text(&out.stdout).contains("outcome matches the replay"));
+        assert!(
+            text(&out.stderr).contains("no commitment"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(!text(&out.stdout).contains("verified:"));
+        let out = ratrace(&["verify", "--allow-uncommitted", p], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("unverifiable, allowed"));
+
+        // Committed to its seed (as a server publishes its hash), the
+        // same game verifies.
+        let mut honest = local.clone();
+        honest.seed_hash = Some(registry::fair::sha256_hex(&honest.seed.to_string()));
+        let committed = dir.join("committed.json");
+        cli::records::write(&committed, &honest).unwrap();
+        let out = ratrace(&["verify", committed.to_str().unwrap()], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
         assert!(text(&out.stdout).contains("verified:"));
+        let o = honest.outcome.clone().expect("a finished game");
 
         let check = |r: &game::Record, want: &str| {
             let f = dir.join("forged.json");
@@ -592,7 +612,7 @@ mod binary {
         );
         fair::contribute(&mut cs, game::Seat::new(0), &a).unwrap();
         fair::contribute(&mut cs, game::Seat::new(2), &b).unwrap();
-        let seed = fair::seed(&secret, &cs);
+        let seed = fair::seed(Some("tbl"), &secret, &cs);
         let options = Default::default();
         let mut g = BigCheese::new_seeded(&options, 3, &seed).unwrap();
         let mut r = Record::new::<BigCheese>(&options, 3, seed);
@@ -605,7 +625,7 @@ mod binary {
             r.push::<BigCheese>(seat, action);
         }
         r.outcome = g.outcome();
-        r.fairness = Some(fair::fairness(&secret, &cs, true));
+        r.fairness = Some(fair::fairness(Some("tbl"), &secret, &cs, true));
         let dir = super::temp_dir("fair");
         let f = dir.join("fair.json");
         cli::records::write(&f, &r).unwrap();

@@ -184,6 +184,7 @@ pub(crate) fn fair_inputs(s: &dyn Store) {
     t.fair = Some(StoredFair {
         secret,
         contributions: BTreeMap::new(),
+        table: Some("f".to_string()),
     });
     t.seed = t.fair.as_ref().map(StoredFair::seed).unwrap();
     s.create_table(&t, N).unwrap();
@@ -194,7 +195,11 @@ pub(crate) fn fair_inputs(s: &dyn Store) {
     let fair = t.fair.unwrap();
     assert_eq!(fair.secret, secret);
     assert_eq!(fair.contributions[&Seat::new(0)], [9u8; 32]);
-    assert_eq!(t.seed, crate::fair::seed(&secret, &fair.contributions));
+    assert_eq!(fair.table.as_deref(), Some("f"), "bound to its table");
+    assert_eq!(
+        t.seed,
+        crate::fair::seed(Some("f"), &secret, &fair.contributions)
+    );
 }
 
 /// Issue 11 (social): a rematch is linked from its table in the creation's
@@ -202,11 +207,14 @@ pub(crate) fn fair_inputs(s: &dyn Store) {
 /// contributions arrive one by one, once each; dumps carry all of it.
 pub(crate) fn social_links(s: &dyn Store) {
     let mut old = table("s1");
+    // A fair deal of version 1 (not bound to its table) stays one.
     old.fair = Some(StoredFair {
         secret: [1; 32],
         contributions: BTreeMap::new(),
+        table: None,
     });
     s.create_table(&old, N).unwrap();
+    assert_eq!(s.load("s1").unwrap().unwrap().fair.unwrap().table, None);
     assert!(s
         .take_seat_as("s1", Seat::new(0), "Ann", "h", None, Some("id-ann"), 1)
         .unwrap());

@@ -236,6 +236,17 @@ CREATE TABLE analyses (
 );
 ",
     },
+    Migration {
+        version: 7,
+        name: "fair deals bound to their table (ratrace-fair/2)",
+        // NULL: a table made before, whose seed is version 1's.
+        sqlite: "
+ALTER TABLE tables ADD COLUMN fair_scheme INTEGER;
+",
+        postgres: "
+ALTER TABLE tables ADD COLUMN fair_scheme BIGINT;
+",
+    },
 ];
 
 /// The newest version this program knows.

@@ -200,12 +200,55 @@ pub struct StoredFair {
     pub secret: [u8; 32],
     /// Each human's contribution, by seat.
     pub contributions: BTreeMap<Seat, [u8; 32]>,
+    /// The table id the seed is bound to (`ratrace-fair/2`); `None` for a
+    /// table made before the binding (`ratrace-fair/1`).
+    pub table: Option<String>,
 }
 
 impl StoredFair {
+    /// A new table's fair deal: a fresh secret, bound to table `id`, no
+    /// contribution yet.
+    pub fn new(id: &str) -> StoredFair {
+        StoredFair {
+            secret: crate::fair::new_secret(),
+            contributions: BTreeMap::new(),
+            table: Some(id.to_string()),
+        }
+    }
+
     /// The seed these inputs give.
     pub fn seed(&self) -> game::Seed {
-        crate::fair::seed(&self.secret, &self.contributions)
+        crate::fair::seed(self.table.as_deref(), &self.secret, &self.contributions)
+    }
+
+    /// The record's fairness section; the secret only if `reveal`.
+    pub fn fairness(&self, reveal: bool) -> game::Fairness {
+        crate::fair::fairness(
+            self.table.as_deref(),
+            &self.secret,
+            &self.contributions,
+            reveal,
+        )
+    }
+}
+
+/// The `fair_scheme` column of a fair deal: 2 when its seed is bound to
+/// its table (`ratrace-fair/2`), 1 otherwise.
+pub(crate) fn fair_scheme(f: &StoredFair) -> i64 {
+    if f.table.is_some() {
+        2
+    } else {
+        1
+    }
+}
+
+/// A fair deal's binding read back from its `fair_scheme` column (NULL:
+/// made before version 2).
+pub(crate) fn fair_table(scheme: Option<i64>, id: &str) -> Result<Option<String>, StoreError> {
+    match scheme {
+        None | Some(1) => Ok(None),
+        Some(2) => Ok(Some(id.to_string())),
+        Some(other) => Err(StoreError::Corrupt(format!("fair scheme {other}"))),
     }
 }
 

@@ -724,9 +724,9 @@ async fn insert_table(
                                  config, created_at, finished_at, public, invite_hash,
                                  creator_hash, owner, last_active, fair_secret,
                                  contributions, ended, owner_node, epoch, rematch,
-                                 rematch_of, result)
+                                 rematch_of, result, fair_scheme)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-                     COALESCE($17::bigint, $9), $15, $16, $18, $19, $20, $21, $22, $23)",
+                     COALESCE($17::bigint, $9), $15, $16, $18, $19, $20, $21, $22, $23, $24)",
         )
         .await?;
     let seed = if t.fair.is_some() {
@@ -739,6 +739,7 @@ async fn insert_table(
         .fair
         .as_ref()
         .map(|f| contributions_json(&f.contributions));
+    let scheme = t.fair.as_ref().map(super::fair_scheme);
     tx.execute(
         &stmt,
         &[
@@ -765,6 +766,7 @@ async fn insert_table(
             &t.social.rematch,
             &t.social.rematch_of,
             &t.social.result,
+            &scheme,
         ],
     )
     .await?;
@@ -1321,7 +1323,7 @@ async fn load_with(tx: &Transaction<'_>, id: &str) -> Result<Option<StoredTable>
         .prepare_cached(
             "SELECT id, game, rules_version, players, options, seed, seed_hash, config,
                     created_at, finished_at, public, invite_hash, creator_hash, owner,
-                    fair_secret, contributions, rematch, rematch_of, result
+                    fair_secret, contributions, rematch, rematch_of, result, fair_scheme
              FROM tables WHERE id = $1",
         )
         .await?;
@@ -1341,6 +1343,7 @@ async fn load_with(tx: &Transaction<'_>, id: &str) -> Result<Option<StoredTable>
     };
     let secret: Option<String> = r.try_get(14)?;
     let contributions: Option<String> = r.try_get(15)?;
+    let scheme: Option<i64> = r.try_get(19)?;
     let mut social = Social {
         rematch: r.try_get(16)?,
         rematch_of: r.try_get(17)?,
@@ -1381,6 +1384,7 @@ async fn load_with(tx: &Transaction<'_>, id: &str) -> Result<Option<StoredTable>
             secret: crate::fair::parse_hex32("secret", &hex)
                 .map_err(|e| StoreError::Corrupt(e.to_string()))?,
             contributions: parse_contributions(contributions.as_deref())?,
+            table: super::fair_table(scheme, &id)?,
         }),
     };
     let stmt = tx

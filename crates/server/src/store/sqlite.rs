@@ -864,9 +864,10 @@ impl SqliteStore {
             "INSERT INTO tables (id, game, rules_version, players, options, seed, seed_hash,
                                          config, created_at, finished_at, public, invite_hash,
                                          creator_hash, owner, last_active, fair_secret,
-                                         contributions, ended, rematch, rematch_of, result)
+                                         contributions, ended, rematch, rematch_of, result,
+                                         fair_scheme)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
-                             COALESCE(?17, ?9), ?15, ?16, ?18, ?19, ?20, ?21)",
+                             COALESCE(?17, ?9), ?15, ?16, ?18, ?19, ?20, ?21, ?22)",
             params![
                 t.id,
                 t.game,
@@ -895,6 +896,7 @@ impl SqliteStore {
                 t.social.rematch,
                 t.social.rematch_of,
                 t.social.result,
+                t.fair.as_ref().map(super::fair_scheme),
             ],
         )?;
         for s in &t.seats {
@@ -970,7 +972,7 @@ impl SqliteStore {
             .query_row(
                 "SELECT id, game, rules_version, players, options, seed, seed_hash, config,
                         created_at, finished_at, public, invite_hash, creator_hash, owner,
-                        fair_secret, contributions, rematch, rematch_of, result
+                        fair_secret, contributions, rematch, rematch_of, result, fair_scheme
                  FROM tables WHERE id = ?1",
                 params![id],
                 |r| {
@@ -996,6 +998,7 @@ impl SqliteStore {
                         (
                             r.get::<_, Option<String>>(14)?,
                             r.get::<_, Option<String>>(15)?,
+                            r.get::<_, Option<i64>>(19)?,
                         ),
                         Social {
                             rematch: r.get(16)?,
@@ -1021,7 +1024,7 @@ impl SqliteStore {
                 finished_at,
             ),
             access,
-            (secret, contributions),
+            (secret, contributions, scheme),
             mut social,
         )) = header
         else {
@@ -1063,6 +1066,7 @@ impl SqliteStore {
                 secret: crate::fair::parse_hex32("secret", &hex)
                     .map_err(|e| StoreError::Corrupt(e.to_string()))?,
                 contributions: parse_contributions(contributions.as_deref())?,
+                table: super::fair_table(scheme, &id)?,
             }),
         };
         let mut actions = Vec::new();
@@ -1593,6 +1597,7 @@ mod tests {
             fair.fair = Some(StoredFair {
                 secret: [7; 32],
                 contributions: std::collections::BTreeMap::new(),
+                table: Some("f".into()),
             });
             s.create_table(&fair, "n").unwrap();
             assert!(s

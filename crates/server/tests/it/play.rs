@@ -62,14 +62,15 @@ async fn play_game(game: &str, players: usize, options: Value) {
     assert!(last["outcome"].is_object(), "{last}");
     let seed = last["seed"].as_str().unwrap().to_string();
     // The fair deal: the revealed secret matches the commitment published
-    // at creation, and the secret with P1's contribution gives the seed.
+    // at creation, and the secret with P1's contribution, bound to this
+    // table, gives the seed.
     let secret = registry::fair::parse_hex32("secret", last["secret"].as_str().unwrap()).unwrap();
     assert_eq!(
         registry::fair::commitment(&secret),
         last["seed_hash"].as_str().unwrap()
     );
     let mine = registry::fair::parse_contribution(CONTRIBUTION).unwrap();
-    let derived = registry::fair::seed(&secret, &[(game::Seat::new(0), mine)].into());
+    let derived = registry::fair::seed(Some(&id), &secret, &[(game::Seat::new(0), mine)].into());
     assert_eq!(derived.to_string(), seed);
     // The table is finished in storage: its record verifies.
     let (status, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;

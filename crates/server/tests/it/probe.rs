@@ -421,3 +421,101 @@ async fn chat_is_metered_per_seat_and_per_address_not_per_connection() {
         "{got} of 30 spectators' messages delivered, at most {most}"
     );
 }
+
+/// Plays table `id` (P1 a person who has joined with `token`, the rest
+/// bots) to its end; its record.
+async fn played_record(addr: std::net::SocketAddr, id: &str, token: &str) -> serde_json::Value {
+    let mut ws = Ws::connect(addr, id).await;
+    let first = ws.hello(Some(token)).await;
+    let last = super::play::play_to_end(&mut ws, "P1", first).await;
+    assert!(last["outcome"].is_object(), "{last}");
+    let (status, record) = http(addr, "GET", &format!("/api/tables/{id}/record"), None).await;
+    assert_eq!(status, 200, "{record}");
+    record
+}
+
+/// S7 and S8: a record with no commitment is unverifiable, never
+/// verified; a record's seed is bound to its table and the commitment
+/// its players were shown, so one table's record posted as another's
+/// (the same contribution at both) fails.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_are_bound_to_their_table_and_an_uncommitted_one_is_unverifiable() {
+    let server = start_fast().await;
+    let body = json!({"game": "bigcheese", "players": 3, "bot_delay_ms": 1,
+        "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]});
+    let x = create_full(server.addr, body.clone()).await;
+    let y = create_full(server.addr, body).await;
+    let (x_id, y_id) = (x["id"].as_str().unwrap(), y["id"].as_str().unwrap());
+    // The same contribution at both tables; each join answer carries the
+    // commitment its player is shown.
+    let mut tokens = Vec::new();
+    for t in [&x, &y] {
+        let id = t["id"].as_str().unwrap();
+        let req =
+            json!({"seat": "P1", "name": "Ann", "key": key_of(id), "contribution": CONTRIBUTION});
+        let (status, v) = http(
+            server.addr,
+            "POST",
+            &format!("/api/tables/{id}/join"),
+            Some(&req.to_string()),
+        )
+        .await;
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(
+            v["commitment"], t["seed_hash"],
+            "the join tells the commitment"
+        );
+        tokens.push(v["token"].as_str().unwrap().to_string());
+    }
+    let rx = played_record(server.addr, x_id, &tokens[0]).await;
+    let ry = played_record(server.addr, y_id, &tokens[1]).await;
+    for (r, t) in [(&rx, &x), (&ry, &y)] {
+        let f = &r["fairness"];
+        assert_eq!(f["scheme"], "ratrace-fair/2", "{f}");
+        assert_eq!(f["table"], t["id"]);
+        assert_eq!(f["commitment"], t["seed_hash"]);
+    }
+    let check = |record: &serde_json::Value| {
+        let text = record.to_string();
+        let addr = server.addr;
+        async move {
+            let (status, report) = http(addr, "POST", "/api/verify", Some(&text)).await;
+            assert_eq!(status, 200, "{report}");
+            report
+        }
+    };
+    let report = check(&rx).await;
+    assert_eq!(
+        (report["ok"].as_bool(), report["verdict"].as_str()),
+        (Some(true), Some("verified"))
+    );
+    // Y's record posted as X's: named X, or also with X's commitment.
+    let mut as_x = ry.clone();
+    as_x["fairness"]["table"] = json!(x_id);
+    let report = check(&as_x).await;
+    assert_eq!(
+        (report["ok"].as_bool(), report["verdict"].as_str()),
+        (Some(false), Some("failed")),
+        "{report}"
+    );
+    as_x["fairness"]["commitment"] = rx["fairness"]["commitment"].clone();
+    assert_eq!(check(&as_x).await["verdict"], "failed");
+    // Without its table: refused, not read as version 1.
+    let mut unbound = ry.clone();
+    unbound["fairness"].as_object_mut().unwrap().remove("table");
+    assert_eq!(check(&unbound).await["verdict"], "failed");
+    // No commitment at all: unverifiable, with a reason.
+    let mut bare = rx.clone();
+    bare.as_object_mut().unwrap().remove("fairness");
+    bare.as_object_mut().unwrap().remove("seed_hash");
+    let report = check(&bare).await;
+    assert_eq!(
+        (report["ok"].as_bool(), report["verdict"].as_str()),
+        (Some(false), Some("unverifiable")),
+        "{report}"
+    );
+    assert!(
+        report["error"].as_str().unwrap().contains("no commitment"),
+        "{report}"
+    );
+}
