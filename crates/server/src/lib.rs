@@ -254,6 +254,9 @@ struct Inner {
     /// The bot programs the operator offers as levels (set once, before
     /// serving; none by default).
     external: std::sync::OnceLock<Arc<extbots::ExternalBots>>,
+    /// The site's secret, which keys the hashes of where people join
+    /// from ([`social::origin`]).
+    origin_key: String,
 }
 
 /// What a table task needs from the server.
@@ -293,9 +296,12 @@ impl AppState {
     ) -> Result<AppState, StoreError> {
         let first = Arc::clone(&store);
         let node = cluster.node.clone();
-        tokio::task::spawn_blocking(move || first.heartbeat(&node))
-            .await
-            .map_err(|e| StoreError::Commit(e.to_string()))??;
+        let origin_key = tokio::task::spawn_blocking(move || {
+            first.heartbeat(&node)?;
+            first.site_secret()
+        })
+        .await
+        .map_err(|e| StoreError::Commit(e.to_string()))??;
         let (closing, _) = watch::channel(false);
         let state = AppState {
             inner: Arc::new(Inner {
@@ -315,6 +321,7 @@ impl AppState {
                 proxies: std::sync::OnceLock::new(),
                 lobby: lobby::LobbyCache::default(),
                 external: std::sync::OnceLock::new(),
+                origin_key,
             }),
         };
         tokio::spawn(state.clone().sweeper());
@@ -332,7 +339,9 @@ impl AppState {
         let store = self.store();
         let repaired = tokio::task::spawn_blocking(move || table::repair_all(store.as_ref())).await;
         match repaired {
-            Ok(n) if n > 0 => tracing::warn!("repaired {n} finished games not marked so"),
+            Ok(n) if n > 0 => tracing::warn!(
+                "repaired {n} finished games (not marked so, or without their result)"
+            ),
             Ok(_) => {}
             Err(e) => tracing::error!("repair failed: {e}"),
         }
@@ -452,6 +461,12 @@ impl AppState {
 
     pub(crate) fn closing(&self) -> watch::Receiver<bool> {
         self.inner.closing.subscribe()
+    }
+
+    /// Where a person at `who` joins from, as ratings compare it: a hash
+    /// of the address under the site's secret ([`social::origin`]).
+    pub(crate) fn origin(&self, who: ClientAddr) -> String {
+        social::origin(&self.inner.origin_key, who)
     }
 
     /// The limits in force.

@@ -835,6 +835,7 @@ async fn join(
                 key: req.key,
                 contribution,
                 player,
+                origin: state.origin(addr),
                 reply,
             },
         )

@@ -204,6 +204,10 @@ pub enum Rated {
         id: String,
         /// The display name at that table.
         name: String,
+        /// Where they joined from: a hash of their client address
+        /// ([`origin`]), `None` if unknown (a seat taken before origins
+        /// were kept). People from one origin do not rate each other.
+        origin: Option<String>,
     },
     /// A bot, by name: a fixed rating per level.
     Bot(String),
@@ -228,6 +232,39 @@ pub struct GameResult {
     pub seats: Vec<Rated>,
     /// Unix seconds.
     pub at: i64,
+    /// Played at a public table (private tables are among friends:
+    /// unrated).
+    pub public: bool,
+    /// How many actions the game took (a game shorter than
+    /// [`MIN_RATED_ACTIONS`] is unrated).
+    pub actions: usize,
+}
+
+/// A person's rating and how many rated games made it (a person with
+/// fewer than [`PROVEN_GAMES`] moves nobody else's rating).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Standing {
+    /// The rating.
+    pub rating: Rating,
+    /// Rated games so far.
+    pub games: i64,
+}
+
+/// The fewest actions a rated game takes: shorter games (a one-point Big
+/// Cheese, one quick trick) say little about skill and are cheap to farm.
+pub const MIN_RATED_ACTIONS: usize = 30;
+
+/// The rated games after which a person's results move other people's
+/// ratings: identities cost nothing, so a fresh one is measured against
+/// bots and proven people first, and cannot feed anyone points.
+pub const PROVEN_GAMES: i64 = 5;
+
+/// The origin of a person's seat as ratings compare it: a hash of their
+/// client address (an IPv6 address by its /56) under the site's secret,
+/// so the store keeps no address, and one site's origins say nothing of
+/// another's.
+pub fn origin(site_secret: &str, addr: crate::net::ClientAddr) -> String {
+    crate::fair::sha256_hex(&format!("ratrace origin\n{site_secret}\n{}", addr.0))
 }
 
 /// A rating: Weng–Lin's mean (`rating`) and its uncertainty.
@@ -266,9 +303,10 @@ pub fn bot_rating(game: &str, bot: &str) -> Rating {
     }
 }
 
-/// Whether `result` moves anybody's rating: a finished, uncapped game
-/// with at least one person with an identity, and nobody in two seats
-/// (playing oneself would farm points).
+/// Whether `result` moves anybody's rating: a finished, uncapped game at
+/// a public table, at least [`MIN_RATED_ACTIONS`] long, with at least one
+/// person with an identity, and nobody in two seats (playing oneself
+/// would farm points).
 pub fn rateable(result: &GameResult) -> bool {
     let ids: Vec<&String> = result
         .seats
@@ -282,17 +320,44 @@ pub fn rateable(result: &GameResult) -> bool {
     unique.sort();
     unique.dedup();
     !result.capped
+        && result.public
+        && result.actions >= MIN_RATED_ACTIONS
         && !ids.is_empty()
         && unique.len() == ids.len()
         && result.places.len() == result.seats.len()
 }
 
+/// Whether seat `other` of `result` counts in the rating of seat `me` (a
+/// person): bots always (at their fixed rating); another person only if
+/// proven (at least [`PROVEN_GAMES`] rated games) and not from the same
+/// origin; a person without an identity never (nothing proves them).
+fn counts_for(result: &GameResult, current: &[Option<Standing>], me: usize, other: usize) -> bool {
+    if me == other {
+        return true;
+    }
+    match (&result.seats[me], &result.seats[other]) {
+        (_, Rated::Bot(_)) => true,
+        (_, Rated::Nobody) => false,
+        (Rated::Person { origin: mine, .. }, Rated::Person { origin: theirs, .. }) => {
+            let proven = current
+                .get(other)
+                .copied()
+                .flatten()
+                .is_some_and(|s| s.games >= PROVEN_GAMES);
+            let related = mine.is_some() && mine == theirs;
+            proven && !related
+        }
+        _ => false,
+    }
+}
+
 /// The new ratings of the people of `result` (by seat: `None` where the
-/// seat is not a rated person), from `current` (their ratings before, by
-/// seat; `None`: a first game). Every seat is one team ranked by its
-/// place, ties sharing a rank (Weng–Lin, multi-team), bots at their fixed
-/// rating, people without an identity at the start.
-pub fn rate(result: &GameResult, current: &[Option<Rating>]) -> Vec<Option<Rating>> {
+/// seat is not a rated person, or where nobody at the table counts for
+/// them), from `current` (their standings before, by seat; `None`: a
+/// first game). Each person is rated on their own: every seat that
+/// counts for them ([`counts_for`]) is one team ranked by its place, ties
+/// sharing a rank (Weng–Lin, multi-team), bots at their fixed rating.
+pub fn rate(result: &GameResult, current: &[Option<Standing>]) -> Vec<Option<Rating>> {
     use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
     use skillratings::MultiTeamOutcome;
     let before: Vec<[WengLinRating; 1]> = result
@@ -301,7 +366,11 @@ pub fn rate(result: &GameResult, current: &[Option<Rating>]) -> Vec<Option<Ratin
         .enumerate()
         .map(|(i, s)| {
             let r = match s {
-                Rated::Person { .. } => current.get(i).copied().flatten().unwrap_or(Rating::START),
+                Rated::Person { .. } => current
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map_or(Rating::START, |s| s.rating),
                 Rated::Bot(b) => bot_rating(&result.game, b),
                 Rated::Nobody => Rating::START,
             };
@@ -311,28 +380,38 @@ pub fn rate(result: &GameResult, current: &[Option<Rating>]) -> Vec<Option<Ratin
             }]
         })
         .collect();
-    let teams: Vec<(&[WengLinRating], MultiTeamOutcome)> = before
-        .iter()
-        .zip(&result.places)
-        .map(|(r, place)| (&r[..], MultiTeamOutcome::new(usize::from(*place))))
-        .collect();
     // Card games with dice and deals: luck decides more than in chess, so
     // a wider skill class (beta) than the default 25/6.
     let config = WengLinConfig {
         beta: 25.0 / 3.0,
         ..WengLinConfig::new()
     };
-    let after = weng_lin_multi_team(&teams, &config);
-    result
-        .seats
-        .iter()
-        .zip(after)
-        .map(|(s, team)| match s {
-            Rated::Person { .. } => team.first().map(|r| Rating {
+    (0..result.seats.len())
+        .map(|me| {
+            if !matches!(result.seats[me], Rated::Person { .. }) {
+                return None;
+            }
+            let counted: Vec<usize> = (0..result.seats.len())
+                .filter(|&other| counts_for(result, current, me, other))
+                .collect();
+            if counted.len() < 2 {
+                return None;
+            }
+            let teams: Vec<(&[WengLinRating], MultiTeamOutcome)> = counted
+                .iter()
+                .map(|&i| {
+                    (
+                        &before[i][..],
+                        MultiTeamOutcome::new(usize::from(result.places[i])),
+                    )
+                })
+                .collect();
+            let after = weng_lin_multi_team(&teams, &config);
+            let mine = counted.iter().position(|&i| i == me)?;
+            after[mine].first().map(|r| Rating {
                 rating: r.rating,
                 uncertainty: r.uncertainty,
-            }),
-            _ => None,
+            })
         })
         .collect()
 }
@@ -349,6 +428,8 @@ mod tests {
             capped: false,
             seats,
             at: 0,
+            public: true,
+            actions: MIN_RATED_ACTIONS,
         }
     }
 
@@ -356,7 +437,16 @@ mod tests {
         Rated::Person {
             id: id.to_string(),
             name: id.to_string(),
+            origin: Some(format!("from-{id}")),
         }
+    }
+
+    /// A standing with `games` rated games at the start rating.
+    fn proven(games: i64) -> Option<Standing> {
+        Some(Standing {
+            rating: Rating::START,
+            games,
+        })
     }
 
     #[test]
@@ -366,7 +456,7 @@ mod tests {
             vec![person("a"), Rated::Bot("heuristic".into()), person("b")],
         );
         assert!(rateable(&r));
-        let new = rate(&r, &[None, None, None]);
+        let new = rate(&r, &[proven(5), None, proven(5)]);
         assert!(new[0].unwrap().rating > 25.0);
         assert!(new[2].unwrap().rating < 25.0);
         assert!(new[0].unwrap().uncertainty < Rating::START.uncertainty);
@@ -383,7 +473,7 @@ mod tests {
     #[test]
     fn ties_share_a_rank_and_some_games_do_not_count() {
         let tie = result(vec![1, 1], vec![person("a"), person("b")]);
-        let new = rate(&tie, &[None, None]);
+        let new = rate(&tie, &[proven(5), proven(5)]);
         assert!((new[0].unwrap().rating - new[1].unwrap().rating).abs() < 1e-9);
         assert!((new[0].unwrap().rating - 25.0).abs() < 1e-9);
         // Oneself in two seats, nobody with an identity, a capped game.
@@ -398,6 +488,62 @@ mod tests {
         let mut capped = result(vec![1, 2], vec![person("a"), Rated::Nobody]);
         capped.capped = true;
         assert!(!rateable(&capped));
+        // A private table, a short game.
+        let mut private = result(vec![1, 2], vec![person("a"), Rated::Bot("random".into())]);
+        assert!(rateable(&private));
+        private.public = false;
+        assert!(!rateable(&private));
+        let mut short = result(vec![1, 2], vec![person("a"), Rated::Bot("random".into())]);
+        short.actions = MIN_RATED_ACTIONS - 1;
+        assert!(!rateable(&short));
+    }
+
+    /// The sybil's ways in: fresh identities, and people from one origin,
+    /// move nobody; a proven stranger does; a person alone with unproven
+    /// people is not rated at all.
+    #[test]
+    fn only_proven_strangers_and_bots_move_a_rating() {
+        let champ = person("champ");
+        let sybils = result(
+            vec![1, 2, 3],
+            vec![champ.clone(), person("s1"), person("s2")],
+        );
+        assert!(rateable(&sybils));
+        // Fresh (or a handful of games): nobody counts for the winner,
+        // and the fresh ones count the winner only once it is proven.
+        for games in [0, PROVEN_GAMES - 1] {
+            let new = rate(&sybils, &[proven(50), proven(games), proven(games)]);
+            assert_eq!(new[0], None, "{games} games");
+            assert!(new[1].unwrap().rating < 25.0, "a proven winner beat them");
+        }
+        assert_eq!(rate(&sybils, &[None, None, None]), vec![None, None, None]);
+        // Proven, but from the winner's origin: still nothing.
+        let mut same = sybils.clone();
+        for seat in &mut same.seats {
+            if let Rated::Person { origin, .. } = seat {
+                *origin = Some("one-home".into());
+            }
+        }
+        assert_eq!(
+            rate(&same, &[proven(9), proven(9), proven(9)]),
+            vec![None, None, None]
+        );
+        // Proven strangers count.
+        let new = rate(
+            &sybils,
+            &[proven(0), proven(PROVEN_GAMES), proven(PROVEN_GAMES)],
+        );
+        assert!(new[0].unwrap().rating > 25.0);
+        // A bot always counts: beating it moves a fresh identity, not the
+        // bot.
+        let bot = result(
+            vec![1, 2, 3],
+            vec![champ, Rated::Bot("heuristic".into()), person("s1")],
+        );
+        let new = rate(&bot, &[None, None, None]);
+        assert!(new[0].unwrap().rating > 25.0);
+        assert_eq!(new[1], None);
+        assert!(new[2].unwrap().rating < 25.0, "s1 lost to the bot");
     }
 
     #[test]

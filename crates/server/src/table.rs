@@ -158,6 +158,8 @@ pub enum Command {
         contribution: Option<[u8; 32]>,
         /// The person's identity (the hash of their key), if they sent one.
         player: Option<String>,
+        /// Where they join from ([`crate::social::origin`]).
+        origin: String,
         /// The seat, its token, and the table's published commitment (the
         /// player's browser keeps it beside its contribution).
         reply: oneshot::Sender<Result<(Seat, String, String), Error>>,
@@ -293,17 +295,109 @@ pub(crate) fn external_seats(seats: &[StoredSeat], external: &ExternalBots) -> u
         .count()
 }
 
+/// A finished game's result as the store records it (for its ratings):
+/// the outcome, and who played each seat (a person by identity and
+/// origin, a bot by level). `None` if the outcome does not serialize.
+pub(crate) fn result_of(
+    game: &str,
+    seats: &[StoredSeat],
+    social: &crate::store::Social,
+    public: bool,
+    actions: usize,
+    outcome: &game::Outcome,
+) -> Option<crate::social::GameResult> {
+    use crate::social::Rated;
+    let json = serde_json::to_string(outcome).ok()?;
+    let rated = (0..outcome.places.len())
+        .map(|i| {
+            let seat = Seat::new(i);
+            match seats.get(i).map(|s| &s.kind) {
+                Some(SeatKind::Human { name, .. }) => match social.players.get(&seat) {
+                    Some(id) => Rated::Person {
+                        id: id.clone(),
+                        name: name.clone().unwrap_or_default(),
+                        origin: social.origins.get(&seat).cloned(),
+                    },
+                    None => Rated::Nobody,
+                },
+                Some(SeatKind::Bot(b)) => Rated::Bot(b.clone()),
+                None => Rated::Bot("heuristic".to_string()),
+            }
+        })
+        .collect();
+    Some(crate::social::GameResult {
+        game: game.to_string(),
+        outcome: json,
+        places: outcome.places.clone(),
+        capped: outcome.capped,
+        seats: rated,
+        at: unix_now(),
+        public,
+        actions,
+    })
+}
+
+/// Records the results a crash left unwritten: every table whose game
+/// ended by the rules without its result (the end and the result are two
+/// writes) is replayed, and its result and rating updates written, once
+/// (the store writes a result only where there is none). Returns how many.
+pub fn record_missing_results(store: &dyn Store) -> usize {
+    let mut recorded = 0;
+    loop {
+        let ids = match store.unrecorded_ids(500) {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::error!("results to repair: {e}");
+                return recorded;
+            }
+        };
+        let before = recorded;
+        for id in &ids {
+            let Ok(Some(t)) = store.load(id) else {
+                continue;
+            };
+            let outcome = crate::with_game!(t.game.as_str(), G => record_of(&t)
+                .replay::<G>(false, |_, _, _| {})
+                .map(|g| g.outcome()),
+                _ => Ok(None));
+            let result = match outcome {
+                Ok(Some(o)) => result_of(
+                    &t.game,
+                    &t.seats,
+                    &t.social,
+                    t.access.public,
+                    t.actions.len(),
+                    &o,
+                ),
+                Ok(None) => None,
+                Err(e) => {
+                    tracing::error!("table {id} does not replay: {e}");
+                    None
+                }
+            };
+            match result.map(|r| store.record_result(id, &r)) {
+                Some(Ok(true)) => recorded += 1,
+                Some(Ok(false)) | None => {}
+                Some(Err(e)) => tracing::error!("recording the result of {id}: {e}"),
+            }
+        }
+        // A batch that recorded nothing (tables that do not replay)
+        // would come back the same: stop.
+        if ids.len() < 500 || recorded == before {
+            return recorded;
+        }
+    }
+}
+
 /// Replays every unfinished table of `store` and marks those whose game
 /// is over (a crash between an old server's last action and its separate
-/// end mark, F3). Returns how many it repaired.
+/// end mark, F3), then records the results a crash left unwritten
+/// ([`record_missing_results`]). Returns how many tables it repaired.
 pub fn repair_all(store: &dyn Store) -> usize {
-    let ids = match store.unfinished_ids() {
-        Ok(ids) => ids,
-        Err(e) => {
-            tracing::error!("repair: {e}");
-            return 0;
-        }
-    };
+    let ids = store.unfinished_ids().unwrap_or_else(|e| {
+        tracing::error!("repair: {e}");
+        Vec::new()
+    });
     let mut repaired = 0;
     for id in ids {
         let Ok(Some(t)) = store.load(&id) else {
@@ -322,7 +416,7 @@ pub fn repair_all(store: &dyn Store) -> usize {
             Err(e) => tracing::error!("table {id} does not replay: {e}"),
         }
     }
-    repaired
+    repaired + record_missing_results(store)
 }
 
 fn spawn_game<G: Roster>(
@@ -942,9 +1036,12 @@ impl<G: Roster> Table<G> {
                 key,
                 contribution,
                 player,
+                origin,
                 reply,
             } => {
-                let answer = self.join(seat, name, key, contribution, player).await;
+                let answer = self
+                    .join(seat, name, key, contribution, player, origin)
+                    .await;
                 let ok = answer.is_ok();
                 let _ = reply.send(answer);
                 if ok {
@@ -1453,6 +1550,7 @@ impl<G: Roster> Table<G> {
         key: Option<String>,
         contribution: Option<[u8; 32]>,
         player: Option<String>,
+        origin: String,
     ) -> Result<(Seat, String, String), Error> {
         if self.finished {
             return Err(Error::SeatTaken("the game is over".to_string()));
@@ -1481,9 +1579,18 @@ impl<G: Roster> Table<G> {
         let (id, n, h) = (self.id.clone(), name.clone(), hash.clone());
         let contribution = contribution.filter(|_| self.fair.is_some());
         let epoch = self.epoch;
-        let p = player.clone();
+        let (p, o) = (player.clone(), origin.clone());
         let taken = tokio::task::spawn_blocking(move || {
-            store.take_seat_as(&id, seat, &n, &h, contribution, p.as_deref(), epoch)
+            store.take_seat_as(
+                &id,
+                seat,
+                &n,
+                &h,
+                contribution,
+                p.as_deref(),
+                Some(&o),
+                epoch,
+            )
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))?
@@ -1505,6 +1612,7 @@ impl<G: Roster> Table<G> {
         if let Some(p) = player {
             self.social.players.insert(seat, p);
         }
+        self.social.origins.insert(seat, origin);
         self.start_if_ready();
         Ok((seat, token, self.seed_hash.clone()))
     }
@@ -1693,34 +1801,17 @@ impl<G: Roster> Table<G> {
         if self.abandoned {
             return;
         }
-        let Ok(json) = serde_json::to_string(&outcome) else {
+        let Some(result) = result_of(
+            G::NAME,
+            &self.seats,
+            &self.social,
+            self.access.public,
+            self.seq as usize,
+            &outcome,
+        ) else {
             return;
         };
-        let seats = (0..outcome.places.len())
-            .map(|i| {
-                let seat = Seat::new(i);
-                match self.seats.get(i).map(|s| &s.kind) {
-                    Some(SeatKind::Human { name, .. }) => match self.social.players.get(&seat) {
-                        Some(id) => crate::social::Rated::Person {
-                            id: id.clone(),
-                            name: name.clone().unwrap_or_default(),
-                        },
-                        None => crate::social::Rated::Nobody,
-                    },
-                    Some(SeatKind::Bot(b)) => crate::social::Rated::Bot(b.clone()),
-                    None => crate::social::Rated::Bot("heuristic".to_string()),
-                }
-            })
-            .collect();
-        let result = crate::social::GameResult {
-            game: G::NAME.to_string(),
-            outcome: json.clone(),
-            places: outcome.places.clone(),
-            capped: outcome.capped,
-            seats,
-            at: unix_now(),
-        };
-        self.social.result = Some(json);
+        self.social.result = Some(result.outcome.clone());
         let (store, id) = (Arc::clone(&self.store), self.id.clone());
         tokio::task::spawn_blocking(move || {
             if let Err(e) = store.record_result(&id, &result) {

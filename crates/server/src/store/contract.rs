@@ -216,16 +216,27 @@ pub(crate) fn social_links(s: &dyn Store) {
     s.create_table(&old, N).unwrap();
     assert_eq!(s.load("s1").unwrap().unwrap().fair.unwrap().table, None);
     assert!(s
-        .take_seat_as("s1", Seat::new(0), "Ann", "h", None, Some("id-ann"), 1)
+        .take_seat_as(
+            "s1",
+            Seat::new(0),
+            "Ann",
+            "h",
+            None,
+            Some("id-ann"),
+            Some("o-ann"),
+            1
+        )
         .unwrap());
     let t = s.load("s1").unwrap().unwrap();
     assert_eq!(t.social.players[&Seat::new(0)], "id-ann");
+    assert_eq!(t.social.origins[&Seat::new(0)], "o-ann");
     assert_eq!(t.social.rematch, None);
     let mut new = t.clone();
     new.id = "s2".to_string();
     new.social = Social {
         rematch_of: Some("s1".to_string()),
         players: t.social.players.clone(),
+        origins: t.social.origins.clone(),
         ..Social::default()
     };
     s.create_table(&new, N).unwrap();
@@ -281,16 +292,35 @@ pub(crate) fn results_and_ratings(s: &dyn Store) {
             Rated::Person {
                 id: "id-ann".to_string(),
                 name: "Ann".to_string(),
+                origin: Some("o-ann".to_string()),
             },
             Rated::Person {
                 id: "id-bob".to_string(),
                 name: "Bob".to_string(),
+                origin: Some("o-bob".to_string()),
             },
             Rated::Bot("random".to_string()),
         ],
         at: 500,
+        public: true,
+        actions: crate::social::MIN_RATED_ACTIONS,
     };
-    for (id, winner) in [("r1", 0), ("r2", 1), ("r3", 0)] {
+    let games = [
+        ("r1", 0),
+        ("r2", 1),
+        ("r3", 0),
+        ("r5", 1),
+        ("r6", 0),
+        ("r7", 0),
+    ];
+    for (n, &(id, winner)) in games.iter().enumerate() {
+        if n == 5 {
+            // Five games each, all above the bot: as unproven people
+            // they did not count for each other, so they stand level.
+            let board = s.leaderboard("bigcheese", 10).unwrap();
+            assert_eq!((board[0].games, board[1].games), (5, 5), "{board:?}");
+            assert!((board[0].score - board[1].score).abs() < 1e-9, "{board:?}");
+        }
         let mut t = table(id);
         t.seats[1] = StoredSeat {
             seat: Seat::new(1),
@@ -302,17 +332,22 @@ pub(crate) fn results_and_ratings(s: &dyn Store) {
         t.created_at = 100 + i64::from(winner as u8) + id.len() as i64;
         s.create_table(&t, N).unwrap();
         assert!(s
-            .take_seat_as(id, Seat::new(0), "Ann", "a", None, Some("id-ann"), 1)
+            .take_seat_as(id, Seat::new(0), "Ann", "a", None, Some("id-ann"), None, 1)
             .unwrap());
         assert!(s
-            .take_seat_as(id, Seat::new(1), "Bob", "b", None, Some("id-bob"), 1)
+            .take_seat_as(id, Seat::new(1), "Bob", "b", None, Some("id-bob"), None, 1)
             .unwrap());
         // Not before the end.
         assert!(!s.record_result(id, &result(winner)).unwrap());
         s.append_action(id, &act(1, 2, "pass"), 150, true, 1)
             .unwrap();
+        // Over, its result not written yet (a crash would leave it so):
+        // the start-up repair finds it.
+        let unrecorded = |s: &dyn Store| s.unrecorded_ids(100).unwrap();
+        assert_eq!(unrecorded(s), vec![id.to_string()]);
         assert!(s.record_result(id, &result(winner)).unwrap());
         assert!(!s.record_result(id, &result(winner)).unwrap(), "once");
+        assert!(unrecorded(s).is_empty());
     }
     // An abandoned game records nothing.
     let mut t = table("r4");
@@ -320,19 +355,24 @@ pub(crate) fn results_and_ratings(s: &dyn Store) {
     s.create_table(&t, N).unwrap();
     s.mark_abandoned("r4", 120, 1).unwrap();
     assert!(!s.record_result("r4", &result(0)).unwrap());
+    assert!(
+        s.unrecorded_ids(100).unwrap().is_empty(),
+        "abandoned: no result due"
+    );
 
+    // Both proven now: Ann's last win over Bob counted for both.
     let board = s.leaderboard("bigcheese", 10).unwrap();
     assert_eq!(board.len(), 2);
-    assert_eq!(board[0].name, "Ann", "two wins of three: {board:?}");
-    assert_eq!((board[0].games, board[1].games), (3, 3));
-    assert!(board[0].score >= board[1].score);
+    assert_eq!(board[0].name, "Ann", "the last game: {board:?}");
+    assert_eq!((board[0].games, board[1].games), (6, 6));
+    assert!(board[0].score > board[1].score);
     assert!(s.leaderboard("dalmuti", 10).unwrap().is_empty());
     let mine = s.ratings_of("id-bob").unwrap();
     assert_eq!(mine.len(), 1);
     assert_eq!(mine[0].name, "Bob");
 
     let games = s.games_of("id-ann", 10).unwrap();
-    assert_eq!(games.len(), 3);
+    assert_eq!(games.len(), 6);
     assert!(games.iter().all(|g| g.seat == Seat::new(0)));
     let r2 = games.iter().find(|g| g.table.id == "r2").unwrap();
     assert_eq!(r2.table.winners, Some(vec![Seat::new(1)]));

@@ -238,13 +238,21 @@ CREATE TABLE analyses (
     },
     Migration {
         version: 7,
-        name: "fair deals bound to their table (ratrace-fair/2)",
-        // NULL: a table made before, whose seed is version 1's.
+        name: "fair deals bound to their table; seats' origins; games without a result",
+        // fair_scheme NULL: a table made before, whose seed is version
+        // 1's. origin: a hash of the address a seat was taken from
+        // (people from one origin do not rate each other). The partial
+        // index finds, at start-up, the games a crash left over without
+        // their result: only those rows are in it.
         sqlite: "
 ALTER TABLE tables ADD COLUMN fair_scheme INTEGER;
+ALTER TABLE seats ADD COLUMN origin TEXT;
+CREATE INDEX tables_unrecorded ON tables(id) WHERE ended = 'over' AND result IS NULL;
 ",
         postgres: "
 ALTER TABLE tables ADD COLUMN fair_scheme BIGINT;
+ALTER TABLE seats ADD COLUMN origin TEXT;
+CREATE INDEX tables_unrecorded ON tables(id) WHERE ended = 'over' AND result IS NULL;
 ",
     },
 ];

@@ -187,6 +187,9 @@ pub struct Social {
     /// Per seat, the identity of the person who took it: the SHA-256 hex of
     /// the key their browser keeps (never the key).
     pub players: BTreeMap<Seat, String>,
+    /// Per seat, where the person who took it joined from
+    /// ([`crate::social::origin`]: a hash, never the address).
+    pub origins: BTreeMap<Seat, String>,
     /// The game's outcome as JSON (`game::Outcome`), once recorded after
     /// the end.
     pub result: Option<String>,
@@ -516,11 +519,21 @@ pub trait Store: Send + Sync + 'static {
         contribution: Option<[u8; 32]>,
         epoch: Epoch,
     ) -> Result<bool, StoreError> {
-        self.take_seat_as(table, seat, name, token_hash, contribution, None, epoch)
+        self.take_seat_as(
+            table,
+            seat,
+            name,
+            token_hash,
+            contribution,
+            None,
+            None,
+            epoch,
+        )
     }
 
     /// [`Store::take_seat`], linking the seat to the person's identity
-    /// (`player`, the hash of their key) when they sent one.
+    /// (`player`, the hash of their key) when they sent one, and to where
+    /// they joined from (`origin`, [`crate::social::origin`]).
     #[allow(clippy::too_many_arguments)]
     fn take_seat_as(
         &self,
@@ -530,8 +543,14 @@ pub trait Store: Send + Sync + 'static {
         token_hash: &str,
         contribution: Option<[u8; 32]>,
         player: Option<&str>,
+        origin: Option<&str>,
         epoch: Epoch,
     ) -> Result<bool, StoreError>;
+
+    /// The tables whose game ended by the rules but whose result is not
+    /// recorded (a crash between the last action and the result), at most
+    /// `limit`.
+    fn unrecorded_ids(&self, limit: usize) -> Result<Vec<String>, StoreError>;
 
     /// Adds a seated person's contribution to a fair deal that has none for
     /// that seat yet (a rematch's seats are taken when it is made; each

@@ -252,26 +252,31 @@ async fn record(
         }
         let stmt = tx
             .prepare_cached(
-                "SELECT player, rating, uncertainty FROM ratings
+                "SELECT player, rating, uncertainty, games FROM ratings
                  WHERE game = $1 AND player = ANY($2) ORDER BY player FOR UPDATE",
             )
             .await?;
         let mut now = std::collections::HashMap::new();
         for r in tx.query(&stmt, &[&result.game, &people]).await? {
             let player: String = r.try_get(0)?;
+            let games: i64 = r.try_get(3)?;
             now.insert(
                 player,
-                Rating {
-                    rating: r.try_get(1)?,
-                    uncertainty: r.try_get(2)?,
+                crate::social::Standing {
+                    rating: Rating {
+                        rating: r.try_get(1)?,
+                        uncertainty: r.try_get(2)?,
+                    },
+                    games,
                 },
             );
         }
-        let current: Vec<Option<Rating>> = result
+        // A row made just now (0 games) is a first game, as SQLite's.
+        let current: Vec<Option<crate::social::Standing>> = result
             .seats
             .iter()
             .map(|s| match s {
-                Rated::Person { id, .. } => now.get(id).copied(),
+                Rated::Person { id, .. } => now.get(id).copied().filter(|s| s.games > 0),
                 _ => None,
             })
             .collect();
@@ -284,7 +289,7 @@ async fn record(
             )
             .await?;
         for (seat, rating) in result.seats.iter().zip(new) {
-            if let (Rated::Person { id, name }, Some(r)) = (seat, rating) {
+            if let (Rated::Person { id, name, .. }, Some(r)) = (seat, rating) {
                 tx.execute(
                     &stmt,
                     &[
@@ -772,8 +777,8 @@ async fn insert_table(
     .await?;
     let stmt = tx
         .prepare_cached(
-            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, player)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, player, origin)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .await?;
     for s in &t.seats {
@@ -793,6 +798,7 @@ async fn insert_table(
                 &name,
                 &token_hash,
                 &t.social.players.get(&s.seat),
+                &t.social.origins.get(&s.seat),
             ],
         )
         .await?;
@@ -1152,6 +1158,7 @@ struct Taking {
     token_hash: String,
     contribution: Option<[u8; 32]>,
     player: Option<String>,
+    origin: Option<String>,
     epoch: Epoch,
 }
 
@@ -1204,7 +1211,7 @@ async fn take(pool: Pool, w: Taking) -> Result<bool, StoreError> {
     fence(&tx, &w.table, w.epoch).await?;
     let stmt = tx
         .prepare_cached(
-            "UPDATE seats SET name = $3, token_hash = $4, player = $5
+            "UPDATE seats SET name = $3, token_hash = $4, player = $5, origin = $6
              WHERE table_id = $1 AND seat = $2 AND kind = 'human' AND token_hash IS NULL
                AND EXISTS (SELECT 1 FROM tables WHERE id = $1 AND finished_at IS NULL)",
         )
@@ -1218,6 +1225,7 @@ async fn take(pool: Pool, w: Taking) -> Result<bool, StoreError> {
                 &w.name,
                 &w.token_hash,
                 &w.player,
+                &w.origin,
             ],
         )
         .await?;
@@ -1349,17 +1357,21 @@ async fn load_with(tx: &Transaction<'_>, id: &str) -> Result<Option<StoredTable>
         rematch_of: r.try_get(17)?,
         result: r.try_get(18)?,
         players: std::collections::BTreeMap::new(),
+        origins: std::collections::BTreeMap::new(),
     };
     let stmt = tx
         .prepare_cached(
-            "SELECT seat, kind, bot, name, token_hash, player FROM seats WHERE table_id = $1
-             ORDER BY seat",
+            "SELECT seat, kind, bot, name, token_hash, player, origin FROM seats
+             WHERE table_id = $1 ORDER BY seat",
         )
         .await?;
     let mut seats = Vec::new();
     for s in tx.query(&stmt, &[&id]).await? {
         if let Some(p) = s.try_get::<_, Option<String>>(5)? {
             social.players.insert(seat_of(s.try_get(0)?)?, p);
+        }
+        if let Some(o) = s.try_get::<_, Option<String>>(6)? {
+            social.origins.insert(seat_of(s.try_get(0)?)?, o);
         }
         let kind: String = s.try_get(1)?;
         let kind = match kind.as_str() {
@@ -1647,6 +1659,7 @@ impl Store for PgStore {
         token_hash: &str,
         contribution: Option<[u8; 32]>,
         player: Option<&str>,
+        origin: Option<&str>,
         epoch: Epoch,
     ) -> Result<bool, StoreError> {
         let taken = self.block(take(
@@ -1658,11 +1671,29 @@ impl Store for PgStore {
                 token_hash: token_hash.to_string(),
                 contribution,
                 player: player.map(str::to_string),
+                origin: origin.map(str::to_string),
                 epoch,
             },
         ));
         self.lobby_changed(taken.as_ref().is_ok_and(|&t| t));
         taken
+    }
+
+    fn unrecorded_ids(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+        let pool = self.pool();
+        self.block(async move {
+            let client = pool.get().await?;
+            let stmt = client
+                .prepare_cached(
+                    "SELECT id FROM tables WHERE ended = 'over' AND result IS NULL
+                     ORDER BY id COLLATE \"C\" LIMIT $1",
+                )
+                .await?;
+            let rows = client.query(&stmt, &[&(limit as i64)]).await?;
+            rows.iter()
+                .map(|r| r.try_get(0).map_err(StoreError::from))
+                .collect()
+        })
     }
 
     fn contribute(
@@ -1733,7 +1764,9 @@ impl Store for PgStore {
     fn leaderboard(&self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StoreError> {
         const BOARD: &str = concat!(
             "SELECT game, player, name, rating, uncertainty, score, games FROM ratings",
-            " WHERE game = $1 ORDER BY score DESC, player LIMIT $2"
+            // (a row is made, at 0 games, to lock it while a result whose
+            // ratings did not move that person is recorded)
+            " WHERE game = $1 AND games > 0 ORDER BY score DESC, player LIMIT $2"
         );
         let rows = self.block(query(
             self.pool(),
@@ -1782,7 +1815,7 @@ impl Store for PgStore {
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
         const MINE: &str = concat!(
             "SELECT game, player, name, rating, uncertainty, score, games FROM ratings",
-            " WHERE player = $1 AND game = ANY($2) ORDER BY game"
+            " WHERE player = $1 AND game = ANY($2) AND games > 0 ORDER BY game"
         );
         let games: Vec<String> = crate::GAMES.iter().map(|g| g.to_string()).collect();
         let rows = self.block(query(

@@ -120,6 +120,7 @@ enum Write {
         token_hash: String,
         contribution: Option<[u8; 32]>,
         player: Option<String>,
+        origin: Option<String>,
         epoch: Epoch,
     },
     Contribute {
@@ -689,14 +690,15 @@ impl SqliteStore {
                 token_hash,
                 contribution,
                 player,
+                origin,
                 epoch,
             } => {
                 SqliteStore::fence(tx, &table, epoch)?;
                 let changed = tx.execute(
-                    "UPDATE seats SET name = ?3, token_hash = ?4, player = ?5
+                    "UPDATE seats SET name = ?3, token_hash = ?4, player = ?5, origin = ?6
                      WHERE table_id = ?1 AND seat = ?2 AND kind = 'human' AND token_hash IS NULL
                        AND EXISTS (SELECT 1 FROM tables WHERE id = ?1 AND finished_at IS NULL)",
-                    params![table, seat.index() as i64, name, token_hash, player],
+                    params![table, seat.index() as i64, name, token_hash, player, origin],
                 )?;
                 if changed == 1 {
                     tx.execute(
@@ -786,13 +788,16 @@ impl SqliteStore {
                     current.push(match seat {
                         crate::social::Rated::Person { id, .. } => tx
                             .prepare_cached(
-                                "SELECT rating, uncertainty FROM ratings
+                                "SELECT rating, uncertainty, games FROM ratings
                                  WHERE game = ?1 AND player = ?2",
                             )?
                             .query_row(params![result.game, id], |r| {
-                                Ok(crate::social::Rating {
-                                    rating: r.get(0)?,
-                                    uncertainty: r.get(1)?,
+                                Ok(crate::social::Standing {
+                                    rating: crate::social::Rating {
+                                        rating: r.get(0)?,
+                                        uncertainty: r.get(1)?,
+                                    },
+                                    games: r.get(2)?,
                                 })
                             })
                             .optional()?,
@@ -801,7 +806,8 @@ impl SqliteStore {
                 }
                 let new = crate::social::rate(&result, &current);
                 for (seat, rating) in result.seats.iter().zip(new) {
-                    if let (crate::social::Rated::Person { id, name }, Some(r)) = (seat, rating) {
+                    if let (crate::social::Rated::Person { id, name, .. }, Some(r)) = (seat, rating)
+                    {
                         tx.prepare_cached(
                             "INSERT INTO ratings (game, player, name, rating, uncertainty, score,
                                                   games, updated_at)
@@ -907,8 +913,8 @@ impl SqliteStore {
                 }
             };
             tx.execute(
-                "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, player)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, player, origin)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 params![
                     t.id,
                     s.seat.index() as i64,
@@ -916,7 +922,8 @@ impl SqliteStore {
                     bot,
                     name,
                     token_hash,
-                    t.social.players.get(&s.seat)
+                    t.social.players.get(&s.seat),
+                    t.social.origins.get(&s.seat)
                 ],
             )?;
         }
@@ -1005,6 +1012,7 @@ impl SqliteStore {
                             rematch_of: r.get(17)?,
                             result: r.get(18)?,
                             players: BTreeMap::new(),
+                            origins: BTreeMap::new(),
                         },
                     ))
                 },
@@ -1032,8 +1040,8 @@ impl SqliteStore {
         };
         let mut seats = Vec::new();
         let mut stmt = conn.prepare(
-            "SELECT seat, kind, bot, name, token_hash, player FROM seats WHERE table_id = ?1
-             ORDER BY seat",
+            "SELECT seat, kind, bot, name, token_hash, player, origin FROM seats
+             WHERE table_id = ?1 ORDER BY seat",
         )?;
         let rows = stmt.query_map(params![id], |r| {
             Ok((
@@ -1043,12 +1051,16 @@ impl SqliteStore {
                 r.get::<_, Option<String>>(3)?,
                 r.get::<_, Option<String>>(4)?,
                 r.get::<_, Option<String>>(5)?,
+                r.get::<_, Option<String>>(6)?,
             ))
         })?;
         for row in rows {
-            let (seat, kind, bot, name, token_hash, player) = row?;
+            let (seat, kind, bot, name, token_hash, player, origin) = row?;
             if let Some(p) = player {
                 social.players.insert(seat_of(seat)?, p);
+            }
+            if let Some(o) = origin {
+                social.origins.insert(seat_of(seat)?, o);
             }
             let kind = match kind.as_str() {
                 "bot" => SeatKind::Bot(bot.unwrap_or_else(|| "heuristic".to_string())),
@@ -1222,6 +1234,7 @@ impl Store for SqliteStore {
         token_hash: &str,
         contribution: Option<[u8; 32]>,
         player: Option<&str>,
+        origin: Option<&str>,
         epoch: Epoch,
     ) -> Result<bool, StoreError> {
         self.write(Write::TakeSeat {
@@ -1231,9 +1244,21 @@ impl Store for SqliteStore {
             token_hash: token_hash.to_string(),
             contribution,
             player: player.map(str::to_string),
+            origin: origin.map(str::to_string),
             epoch,
         })
         .map(Applied::changed)
+    }
+
+    fn unrecorded_ids(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+        let conn = self.reader();
+        let ids = conn
+            .prepare_cached(
+                "SELECT id FROM tables WHERE ended = 'over' AND result IS NULL ORDER BY id LIMIT ?1",
+            )?
+            .query_map(params![limit as i64], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(ids)
     }
 
     fn contribute(

@@ -519,3 +519,257 @@ async fn records_are_bound_to_their_table_and_an_uncommitted_one_is_unverifiable
         "{report}"
     );
 }
+
+/// A finished Big Cheese game of 3 seats as a crash leaves it: every
+/// action stored, the last one ending it, but no result. P1 is the person
+/// `player` (an identity, from `origin`), P2 and P3 bots of `level`.
+fn crashed_before_its_result(store: &dyn Store, id: &str, player: &str, level: &str) {
+    use game::{Game, GameOptions};
+    use server::store::{Access, SeatKind, StoredAction, StoredSeat, StoredTable};
+    let seed = 9;
+    let mut g = bigcheese::BigCheese::new(&Default::default(), 3, seed).unwrap();
+    let mut legal = Vec::new();
+    let mut actions = Vec::new();
+    while let Some(seat) = g.to_move() {
+        g.legal_actions(&mut legal);
+        let a = legal[actions.len() % legal.len()];
+        g.apply(a).unwrap();
+        actions.push(StoredAction {
+            seq: actions.len() as u64 + 1,
+            seat,
+            action: a.to_string(),
+        });
+    }
+    assert!(actions.len() >= server::social::MIN_RATED_ACTIONS);
+    let table = StoredTable {
+        id: id.into(),
+        game: "bigcheese".into(),
+        rules_version: "bigcheese/1".into(),
+        players: 3,
+        options: g.options().pairs().into_iter().collect(),
+        seed: seed.into(),
+        seed_hash: registry::fair::sha256_hex(&seed.to_string()),
+        fair: None,
+        config: Default::default(),
+        created_at: server::table::unix_now(),
+        finished_at: None,
+        seats: (0..3)
+            .map(|i| StoredSeat {
+                seat: game::Seat::new(i),
+                kind: if i == 0 {
+                    SeatKind::Human {
+                        name: None,
+                        token_hash: None,
+                    }
+                } else {
+                    SeatKind::Bot(level.into())
+                },
+            })
+            .collect(),
+        actions: Vec::new(),
+        access: Access {
+            public: true,
+            ..Default::default()
+        },
+        social: Default::default(),
+    };
+    store.create_table(&table, "seeding").unwrap();
+    assert!(store
+        .take_seat_as(
+            id,
+            game::Seat::new(0),
+            "Ann",
+            "h",
+            None,
+            Some(player),
+            Some("o"),
+            1
+        )
+        .unwrap());
+    let n = actions.len();
+    for (i, a) in actions.iter().enumerate() {
+        store.append_action(id, a, 2, i + 1 == n, 1).unwrap();
+    }
+}
+
+/// S9: a game that ended by the rules while the server crashed before
+/// writing its result gets its result and its rating update at the next
+/// start, without anyone opening the table; once, however many starts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_lost_in_a_crash_is_written_at_start_once() {
+    let db = temp_db("results");
+    let open = || -> Arc<dyn Store> { Arc::new(SqliteStore::open(&db).unwrap()) };
+    crashed_before_its_result(&*open(), "crashed1", "id-ann", "random");
+    assert_eq!(
+        open().unrecorded_ids(10).unwrap(),
+        vec!["crashed1".to_string()]
+    );
+    assert!(open().ratings_of("id-ann").unwrap().is_empty());
+    for start in 0..2 {
+        let server = start_on(open(), Limits::default()).await;
+        let mut rated = Vec::new();
+        for _ in 0..100 {
+            rated = open().ratings_of("id-ann").unwrap();
+            if !rated.is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(rated.len(), 1, "start {start}: rated at start-up");
+        assert_eq!(rated[0].games, 1, "start {start}: once");
+        assert!(open().unrecorded_ids(10).unwrap().is_empty());
+        // The lobby shows the winners: the result is there, though the
+        // table was never opened.
+        let (_, list) = http(server.addr, "GET", "/api/tables", None).await;
+        assert!(list[0]["winners"].is_array(), "{list}");
+        drop(server);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}
+
+/// S3: the probe's sybil attack, replayed through the store's own rating
+/// code: "Champ" wins 30 rated games (public tables, full length) against
+/// fresh identities, from other addresses or its own. Champ's rating and
+/// the leaderboard do not move at all; against a bot at the table, Champ
+/// moves only as beating that bot is worth, and the sybils never do.
+#[test]
+fn a_sybil_army_cannot_lift_a_rating() {
+    use server::social::{GameResult, Rated, Rating};
+    let store = SqliteStore::in_memory().unwrap();
+    let person = |id: &str, origin: &str| Rated::Person {
+        id: id.into(),
+        name: id.into(),
+        origin: Some(origin.into()),
+    };
+    let mut games = 0;
+    let mut record = |seats: Vec<Rated>, n: usize| {
+        games += 1;
+        let id = format!("sybil{games}");
+        let mut t = server::store::StoredTable {
+            id: id.clone(),
+            game: "bigcheese".into(),
+            rules_version: "bigcheese/1".into(),
+            players: seats.len(),
+            options: Default::default(),
+            seed: 1u64.into(),
+            seed_hash: String::new(),
+            fair: None,
+            config: Default::default(),
+            created_at: 1,
+            finished_at: None,
+            seats: Vec::new(),
+            actions: Vec::new(),
+            access: Default::default(),
+            social: Default::default(),
+        };
+        t.seats = (0..seats.len())
+            .map(|i| server::store::StoredSeat {
+                seat: game::Seat::new(i),
+                kind: server::store::SeatKind::Bot("random".into()),
+            })
+            .collect();
+        store.create_table(&t, "n").unwrap();
+        let act = server::store::StoredAction {
+            seq: 1,
+            seat: game::Seat::new(0),
+            action: "pass".into(),
+        };
+        store.append_action(&id, &act, 2, true, 1).unwrap();
+        let result = GameResult {
+            game: "bigcheese".into(),
+            outcome: "{}".into(),
+            places: (1..=seats.len() as u8).collect(),
+            capped: false,
+            seats,
+            at: 10,
+            public: true,
+            actions: n,
+        };
+        assert!(store.record_result(&id, &result).unwrap());
+    };
+    // Fresh identities from other addresses, then from Champ's own.
+    for g in 0..30 {
+        let origin = if g < 15 {
+            format!("elsewhere{g}")
+        } else {
+            "home".into()
+        };
+        record(
+            vec![
+                person("champ", "home"),
+                person(&format!("s{g}a"), &origin),
+                person(&format!("s{g}b"), &origin),
+            ],
+            40,
+        );
+    }
+    assert!(
+        store.ratings_of("champ").unwrap().is_empty(),
+        "Champ never rated"
+    );
+    let board = store.leaderboard("bigcheese", 100).unwrap();
+    assert!(board.iter().all(|r| r.name != "champ"), "{board:?}");
+    // Proven sybils from Champ's own address: still nothing.
+    for _ in 0..PROVEN {
+        for s in ["pa", "pb"] {
+            record(vec![person(s, "home"), Rated::Bot("random".into())], 40);
+        }
+    }
+    record(
+        vec![
+            person("champ", "home"),
+            person("pa", "home"),
+            person("pb", "home"),
+        ],
+        40,
+    );
+    assert!(store.ratings_of("champ").unwrap().is_empty());
+    // A bot at the table: Champ is measured against it alone; the sybils
+    // lose to it, and never to Champ.
+    for g in 0..30 {
+        record(
+            vec![
+                person("champ", "home"),
+                Rated::Bot("heuristic".into()),
+                person(&format!("t{g}"), &format!("far{g}")),
+            ],
+            40,
+        );
+    }
+    let champ = store.ratings_of("champ").unwrap();
+    assert_eq!(champ[0].games, 30);
+    // The most 30 straight wins over the heuristic bot give.
+    let alone = (0..30).fold(Rating::START, |r, _| {
+        let result = GameResult {
+            game: "bigcheese".into(),
+            outcome: "{}".into(),
+            places: vec![1, 2],
+            capped: false,
+            seats: vec![person("x", "x"), Rated::Bot("heuristic".into())],
+            at: 0,
+            public: true,
+            actions: 40,
+        };
+        let standing = server::social::Standing {
+            rating: r,
+            games: 0,
+        };
+        server::social::rate(&result, &[Some(standing), None])[0].unwrap()
+    });
+    assert!(
+        (champ[0].rating - alone.rating).abs() < 1e-6,
+        "{} vs {}",
+        champ[0].rating,
+        alone.rating
+    );
+    // A short game moves nobody (private tables: `social`'s unit tests).
+    let before = store.ratings_of("champ").unwrap()[0].rating;
+    record(
+        vec![person("champ", "home"), Rated::Bot("search".into())],
+        29,
+    );
+    assert_eq!(store.ratings_of("champ").unwrap()[0].rating, before);
+}
+
+const PROVEN: i64 = server::social::PROVEN_GAMES;
