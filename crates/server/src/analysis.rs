@@ -11,7 +11,12 @@
 //!   and answers its progress; once stored, it answers `done`.
 //! - `GET /api/tables/{id}/analysis` answers `{status: "done", analysis}`
 //!   (200), `{status: "queued" | "running", done, total}` (202),
-//!   `{status: "failed", message}` (500) or `{status: "none"}` (404).
+//!   `{status: "failed", message}` (500) or `{status: "none"}` (404). A
+//!   stored analysis never changes: its answer carries a strong `ETag`
+//!   (remembered per table, so a client that has it gets 304 without the
+//!   store being read), and sending one is metered per client address
+//!   like a record download (`Kind::Record`, 429 beyond): an analysis
+//!   may be megabytes.
 //!
 //! Analyses cost whole seconds of CPU, so they are bounded server-wide:
 //! one runs at a time ([`Analyses`]' gate), on the blocking pool, with
@@ -33,12 +38,13 @@ use crate::quota::Kind;
 use crate::{AppState, Limits};
 use ::analysis::analyze::{Analysis, Config, FORMAT};
 use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use game::Game as _;
 use serde_json::json;
+use sha2::Digest as _;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::Semaphore;
@@ -60,6 +66,8 @@ enum Job {
 pub struct Analyses {
     jobs: Mutex<HashMap<String, Job>>,
     gate: Arc<Semaphore>,
+    /// The ETags of stored analyses served lately, by table.
+    etags: Mutex<HashMap<String, HeaderValue>>,
 }
 
 impl Default for Analyses {
@@ -67,13 +75,31 @@ impl Default for Analyses {
         Analyses {
             jobs: Mutex::new(HashMap::new()),
             gate: Arc::new(Semaphore::new(1)),
+            etags: Mutex::new(HashMap::new()),
         }
     }
 }
 
+/// ETags remembered before the memory is cleared (it is only a shortcut:
+/// a forgotten one is computed again from the stored body).
+const ETAGS: usize = 4096;
+
 impl Analyses {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Job>> {
         self.jobs.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn etag(&self, id: &str) -> Option<HeaderValue> {
+        let etags = self.etags.lock().unwrap_or_else(|p| p.into_inner());
+        etags.get(id).cloned()
+    }
+
+    fn remember(&self, id: &str, etag: HeaderValue) {
+        let mut etags = self.etags.lock().unwrap_or_else(|p| p.into_inner());
+        if etags.len() >= ETAGS {
+            etags.clear();
+        }
+        etags.insert(id.to_string(), etag);
     }
 
     fn get(&self, id: &str) -> Option<Job> {
@@ -146,8 +172,17 @@ async fn stored(state: &AppState, id: &str) -> Result<Option<String>, Error> {
     Ok(row.map(|(_format, body)| body))
 }
 
+/// How long a client may keep a stored analysis without asking again (it
+/// never changes; after that it revalidates with its ETag).
+const CACHE: &str = "public, max-age=3600";
+
 /// `GET /api/tables/{id}/analysis`.
-async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, Error> {
+async fn status(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, Error> {
     if !lobby::valid_id(&id) {
         return Err(Error::UnknownTable);
     }
@@ -157,19 +192,60 @@ async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Result
             return Ok(job_response(&job));
         }
     }
-    match stored(&state, &id).await? {
-        // The body was encoded by this server from an `Analysis`.
-        Some(body) => Ok((
-            StatusCode::OK,
-            [(header::CONTENT_TYPE, "application/json")],
-            format!(r#"{{"status":"done","analysis":{body}}}"#),
-        )
-            .into_response()),
-        None => match state.analyses().get(&id) {
-            Some(job) => Ok(job_response(&job)),
-            None => Ok((StatusCode::NOT_FOUND, Json(json!({"status": "none"}))).into_response()),
-        },
+    // A client that has the stored analysis: nothing is read or sent.
+    if let Some(etag) = state.analyses().etag(&id) {
+        if crate::web::not_modified(&headers, &etag) {
+            return Ok(not_modified(etag));
+        }
     }
+    // Sending it is metered like a record download.
+    lobby::meter(&state, Kind::Record, addr, "analysis downloads")?;
+    match stored(&state, &id).await? {
+        Some(body) => {
+            let hash = sha2::Sha256::digest(body.as_bytes());
+            let etag = format!("\"a{}\"", crate::fair::hex(&hash[..16]));
+            let etag = HeaderValue::from_str(&etag).expect("hex is a valid header");
+            state.analyses().remember(&id, etag.clone());
+            if crate::web::not_modified(&headers, &etag) {
+                return Ok(not_modified(etag));
+            }
+            // The body was encoded by this server from an `Analysis`.
+            Ok((
+                StatusCode::OK,
+                [
+                    (
+                        header::CONTENT_TYPE,
+                        HeaderValue::from_static("application/json"),
+                    ),
+                    (header::ETAG, etag),
+                    (header::CACHE_CONTROL, HeaderValue::from_static(CACHE)),
+                ],
+                format!(r#"{{"status":"done","analysis":{body}}}"#),
+            )
+                .into_response())
+        }
+        None => {
+            // Nothing was sent: the token comes back.
+            state.give_back_quota(Kind::Record, addr);
+            match state.analyses().get(&id) {
+                Some(job) => Ok(job_response(&job)),
+                None => {
+                    Ok((StatusCode::NOT_FOUND, Json(json!({"status": "none"}))).into_response())
+                }
+            }
+        }
+    }
+}
+
+fn not_modified(etag: HeaderValue) -> Response {
+    (
+        StatusCode::NOT_MODIFIED,
+        [
+            (header::ETAG, etag),
+            (header::CACHE_CONTROL, HeaderValue::from_static(CACHE)),
+        ],
+    )
+        .into_response()
 }
 
 /// `POST /api/tables/{id}/analysis`.

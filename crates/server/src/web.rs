@@ -255,7 +255,7 @@ fn takes_gzip(headers: &HeaderMap) -> bool {
 
 /// Whether `If-None-Match` names `etag` (weak comparison, as RFC 9110
 /// asks for this header) or is `*`.
-fn not_modified(headers: &HeaderMap, etag: &HeaderValue) -> bool {
+pub(crate) fn not_modified(headers: &HeaderMap, etag: &HeaderValue) -> bool {
     let etag = etag.to_str().unwrap_or("");
     headers
         .get_all(header::IF_NONE_MATCH)

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Fast limits with a small analysis budget.
-fn limits() -> Limits {
+pub(crate) fn limits() -> Limits {
     Limits {
         analysis_search: 16,
         analysis_rollouts: 8,
@@ -50,20 +50,20 @@ async fn table(addr: SocketAddr) -> (String, Ws, Value) {
 }
 
 /// A finished game's id.
-async fn finished_game(addr: SocketAddr) -> String {
+pub(crate) async fn finished_game(addr: SocketAddr) -> String {
     let (id, mut ws, first) = table(addr).await;
     let last = play_to_end(&mut ws, "P1", first).await;
     assert!(last["outcome"].is_object(), "{last}");
     id
 }
 
-fn path(id: &str) -> String {
+pub(crate) fn path(id: &str) -> String {
     format!("/api/tables/{id}/analysis")
 }
 
 /// Polls the analysis of `id` until it is done; every answer on the way
 /// is progress (queued or running, done <= total).
-async fn wait_done(addr: SocketAddr, id: &str) -> Value {
+pub(crate) async fn wait_done(addr: SocketAddr, id: &str) -> Value {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
     loop {
         let (status, v) = http(addr, "GET", &path(id), None).await;

@@ -773,3 +773,56 @@ fn a_sybil_army_cannot_lift_a_rating() {
 }
 
 const PROVEN: i64 = server::social::PROVEN_GAMES;
+
+/// S10: a stored analysis is served with a strong ETag (then 304 with no
+/// body), and sending it is metered per address like a record download.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analysis_reads_are_cached_and_metered() {
+    use super::analysis::{finished_game, limits, path, wait_done};
+    let limits = Limits {
+        record_burst: 4,
+        record_every_s: 600,
+        ..limits()
+    };
+    let server = start_on(memory(), limits).await;
+    let id = finished_game(server.addr).await;
+    let (status, v) = http(server.addr, "POST", &path(&id), Some("")).await;
+    assert!(status == 202 || status == 200, "{v}");
+    wait_done(server.addr, &id).await;
+    let (status, head, body) = request(server.addr, "GET", &path(&id), "").await;
+    assert_eq!(status, 200, "{body}");
+    let etag = head
+        .lines()
+        .find_map(|l| l.strip_prefix("etag: "))
+        .expect("an etag")
+        .trim()
+        .to_string();
+    assert!(head.contains("cache-control: public"), "{head}");
+    // The client that has it gets 304 and no body, as often as it asks:
+    // nothing is read, nothing is metered.
+    for _ in 0..10 {
+        let (status, head, body) = request_with(
+            server.addr,
+            "GET",
+            &path(&id),
+            "",
+            &format!("If-None-Match: {etag}\r\n"),
+        )
+        .await;
+        assert_eq!(status, 304, "{head}");
+        assert!(body.is_null());
+    }
+    // Sending it again is metered: the address's burst runs out.
+    let mut sent = 0;
+    let refused = loop {
+        let (status, head, v) = request(server.addr, "GET", &path(&id), "").await;
+        match status {
+            200 => sent += 1,
+            429 => break (head, v),
+            other => panic!("{other}: {v}"),
+        }
+        assert!(sent <= 4, "never metered");
+    };
+    assert_eq!(refused.1["error"]["code"], "rate_limited", "{}", refused.1);
+    assert!(refused.0.contains("retry-after"), "{}", refused.0);
+}
