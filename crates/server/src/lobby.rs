@@ -107,6 +107,25 @@ pub(crate) fn invisible(c: char) -> bool {
 /// zero-width characters removed, runs of spaces made one, 1 to 32
 /// characters, and no word that names a bot (no human may pose as one).
 pub fn clean_name(raw: &str) -> Result<String, Error> {
+    clean_name_among(raw, &[])
+}
+
+/// The words of a name as bot names are compared: lower case, split at
+/// every character that is not a letter or a digit, trailing digits cut
+/// (`Peek2` is `peek`).
+fn name_words(name: &str) -> Vec<String> {
+    name.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .map(|w| w.trim_end_matches(|c: char| c.is_ascii_digit()))
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// [`clean_name`], also refusing a name that holds the words of one of
+/// `programs`, the bot programs this server offers (`peek`, `deep-blue`
+/// in `Deep Blue`): they are bots' names too.
+pub fn clean_name_among(raw: &str, programs: &[String]) -> Result<String, Error> {
     let mut name = String::with_capacity(raw.len());
     for c in raw.chars() {
         if c.is_control() || invisible(c) {
@@ -136,7 +155,12 @@ pub fn clean_name(raw: &str) -> Result<String, Error> {
                 || <bigcheese::BigCheese as Roster>::LADDER.contains(&w)
                 || <dalmuti::Dalmuti as Roster>::LADDER.contains(&w)
         });
-    if taken {
+    let words = name_words(&name);
+    let program = programs.iter().any(|p| {
+        let p = name_words(p);
+        !p.is_empty() && words.windows(p.len()).any(|w| w == p.as_slice())
+    });
+    if taken || program {
         return Err(Error::BadInput(format!(
             "`{name}` reads like a bot's name; people choose another"
         )));
@@ -811,7 +835,7 @@ async fn join(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Json<Joined>, Error> {
-    let name = clean_name(&req.name)?;
+    let name = clean_name_among(&req.name, &state.external_bots().names())?;
     let player = req
         .player
         .as_deref()

@@ -65,6 +65,34 @@ const GONE: Kick = Kick {
     code: 1011,
     reason: "the table is not available",
 };
+/// 1009 "message too big": a frame over [`HARD_LIMIT`].
+const TOO_BIG: Kick = Kick {
+    code: 1009,
+    reason: "message too big (at most 64 KiB)",
+};
+/// 1007 "invalid frame payload data": text that is not UTF-8.
+const NOT_UTF8: Kick = Kick {
+    code: 1007,
+    reason: "text messages are UTF-8",
+};
+/// 1002 "protocol error": any other frame the WebSocket codec refuses.
+const BAD_FRAME: Kick = Kick {
+    code: 1002,
+    reason: "not a valid WebSocket frame",
+};
+
+/// Why a read that failed ends the connection: the close the client is
+/// owed, or `None` when the connection is gone already (reset, closed).
+fn read_failure(e: axum::Error) -> Option<Kick> {
+    use tungstenite::error::{CapacityError, Error as Ws};
+    match e.into_inner().downcast::<Ws>().map(|e| *e) {
+        Ok(Ws::Capacity(CapacityError::MessageTooLong { .. })) => Some(TOO_BIG),
+        Ok(Ws::Capacity(_)) => Some(TOO_BIG),
+        Ok(Ws::Utf8(_)) => Some(NOT_UTF8),
+        Ok(Ws::Protocol(_)) => Some(BAD_FRAME),
+        _ => None,
+    }
+}
 
 /// Upgrades to a WebSocket for table `id`. The connection's slot (when it
 /// came through [`crate::run`]) is held by its socket until that closes;
@@ -280,7 +308,13 @@ async fn receive(
             _ = kicked.changed() => break,
         };
         let frame = match msg {
-            None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+            Some(Err(e)) => {
+                if let Some(kick) = read_failure(e) {
+                    out.kick(kick);
+                }
+                break;
+            }
+            None | Some(Ok(Message::Close(_))) => break,
             Some(Ok(frame)) => frame,
         };
         last_heard = Instant::now();

@@ -826,3 +826,86 @@ async fn analysis_reads_are_cached_and_metered() {
     assert_eq!(refused.1["error"]["code"], "rate_limited", "{}", refused.1);
     assert!(refused.0.contains("retry-after"), "{}", refused.0);
 }
+
+/// The close frame `ws` ends with (skipping other messages): its code and
+/// reason, `None` if the connection ends without one.
+async fn closed_with(ws: &mut Ws) -> Option<(u16, String)> {
+    use futures_util::StreamExt;
+    loop {
+        match tokio::time::timeout(Duration::from_secs(10), ws.socket.next()).await {
+            Ok(Some(Ok(Message::Close(frame)))) => {
+                return frame.map(|f| (u16::from(f.code), f.reason.to_string()))
+            }
+            Ok(Some(Ok(_))) => continue,
+            _ => return None,
+        }
+    }
+}
+
+/// S11: an operator's bot program's name is reserved like a built-in
+/// bot's; a frame too big and text that is not UTF-8 are closed with
+/// their codes (1009, 1007) and a reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn program_names_are_reserved_and_every_close_has_a_code_and_a_reason() {
+    use super::extbots::start_with;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+    use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+    let (server, _state) = start_with(
+        &[("peek", "true".into()), ("deep-blue", "true".into())],
+        1000,
+        2,
+    )
+    .await;
+    let id = create(
+        server.addr,
+        json!({"game": "bigcheese", "players": 3,
+               "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]}),
+    )
+    .await;
+    let join_as = |name: &str| json!({"name": name, "key": key_of(&id)}).to_string();
+    for bad in ["peek", "Peek2", "the PEEK", "Deep Blue", "deep_blue"] {
+        let (status, _, v) = request(
+            server.addr,
+            "POST",
+            &format!("/api/tables/{id}/join"),
+            &join_as(bad),
+        )
+        .await;
+        assert_eq!(status, 400, "{bad}: {v}");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("bot's name"),
+            "{v}"
+        );
+    }
+    for good in ["Peeker", "Blue"] {
+        let (status, _, v) = request(
+            server.addr,
+            "POST",
+            &format!("/api/tables/{id}/join"),
+            &join_as(good),
+        )
+        .await;
+        assert_eq!(status, 200, "{good}: {v}");
+    }
+
+    let mut big = Ws::connect(server.addr, &id).await;
+    big.hello(None).await;
+    let _ = big
+        .socket
+        .send(Message::Text("x".repeat(70 * 1024).into()))
+        .await;
+    let (code, reason) = closed_with(&mut big).await.expect("a close frame");
+    assert_eq!(code, 1009, "{reason}");
+    assert!(reason.contains("too big"), "{reason}");
+
+    let mut bad = Ws::connect(server.addr, &id).await;
+    bad.hello(None).await;
+    let frame = Frame::message(vec![0x68, 0x69, 0xff, 0xfe], OpCode::Data(Data::Text), true);
+    let _ = bad.socket.send(Message::Frame(frame)).await;
+    let (code, reason) = closed_with(&mut bad).await.expect("a close frame");
+    assert_eq!(code, 1007, "{reason}");
+    assert!(reason.contains("UTF-8"), "{reason}");
+}
