@@ -461,6 +461,26 @@ struct ServeBots {
     /// programs is refused (busy).
     #[arg(long, default_value_t = server::extbots::DEFAULT_PROCESSES_PER_IP as u64, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     bot_processes_per_ip: u64,
+    /// Memory a bot program may use, MiB (RLIMIT_DATA: heap and private
+    /// mappings).
+    ///
+    /// Bot programs are strangers' code run as the server's user, so each
+    /// is confined: an environment of its own (PATH and LANG only; HOME,
+    /// TMPDIR and its working folder a private one, removed after it), no
+    /// descriptor but its pipes, limits on memory, CPU time and tasks
+    /// (RLIMIT_NPROC: not applied when the server runs as root), and,
+    /// where the kernel has Landlock (Linux 5.13+), no access to /proc or
+    /// to the database's folder and no writing outside its own. Without
+    /// Landlock (logged at start) a program can read every file the
+    /// server's user can, the database included: run the server as a user
+    /// of its own then. Give commands absolute paths, outside the
+    /// database's folder. docs/server.md, "Bot programs".
+    #[arg(long, default_value_t = extbot::sandbox::MEMORY >> 20, value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
+    bot_memory_mb: u64,
+    /// CPU seconds a bot program may use over its whole life (then it is
+    /// killed: a strike, and the heuristic bot plays the seat).
+    #[arg(long, default_value_t = extbot::sandbox::CPU_SECONDS, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    bot_cpu_s: u64,
 }
 
 /// `ratrace serve`'s logs and `/metrics` (docs/server.md, "Operations").
@@ -1225,10 +1245,34 @@ fn serve(
 ) -> Result<bool, Error> {
     init_logs(ops.log_format, ops.log_level.as_deref())?;
     let offered = !bots.bots.is_empty();
+    let sandbox = server::extbots::sandbox_for(db, bots.bot_memory_mb << 20, bots.bot_cpu_s);
     let bots =
         server::extbots::ExternalBots::new(bots.bots, bots.bot_time, bots.bot_processes as usize)
             .map_err(Error::Server)?
-            .per_ip(bots.bot_processes_per_ip as usize);
+            .per_ip(bots.bot_processes_per_ip as usize)
+            .with_sandbox(sandbox.clone());
+    if offered {
+        if extbot::sandbox::landlock_enforced() {
+            // A program in the database's folder could not read itself.
+            for folder in &sandbox.deny {
+                for p in bots.programs() {
+                    if let Some(path) = server::extbots::paths_within(&p.command, folder).first() {
+                        return Err(Error::Server(format!(
+                            "--bot {}: {path} is in the database's folder ({}), which bot \
+                             programs may not read: move the program, or the database (--db)",
+                            p.name,
+                            folder.display()
+                        )));
+                    }
+                }
+            }
+        } else {
+            tracing::warn!(
+                "Landlock is not available on this kernel: bot programs can read every file \
+                 the server's user can (their environment, limits and private folder still apply)"
+            );
+        }
+    }
     let token = ops
         .metrics_token
         .or_else(|| std::env::var("RATRACE_METRICS_TOKEN").ok());

@@ -35,6 +35,10 @@ pub struct Limits {
     /// Stray lines (not the answer awaited) in one decision before it
     /// counts as a flood.
     pub stray_lines: u32,
+    /// How the process is confined: `None` for a program the user runs
+    /// themselves (`bot-check`, tournaments), a [`crate::Sandbox`] for one
+    /// a server runs for strangers.
+    pub sandbox: Option<crate::Sandbox>,
 }
 
 impl Default for Limits {
@@ -47,6 +51,7 @@ impl Default for Limits {
             stderr_bytes: 1 << 20,
             quit_time: Duration::from_secs(1),
             stray_lines: 16,
+            sandbox: None,
         }
     }
 }
@@ -293,7 +298,7 @@ impl<G: Roster> External<G> {
         if self.process.is_some() {
             return true;
         }
-        match Process::spawn(&self.command) {
+        match Process::spawn_in(&self.command, self.limits.sandbox.as_ref()) {
             Ok(p) => {
                 self.process = Some(p);
                 self.record.spawned += 1;

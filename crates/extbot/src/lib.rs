@@ -11,9 +11,11 @@
 mod bot;
 pub mod process;
 pub mod protocol;
+pub mod sandbox;
 
 pub use bot::{Answer, External, Limits, Record};
 pub use process::Process;
+pub use sandbox::Sandbox;
 
 use bots::{Bot, Roster};
 

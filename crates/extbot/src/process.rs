@@ -86,20 +86,29 @@ pub struct Process {
     /// The group was killed and seen gone: its id may since belong to
     /// other processes, so it is never signalled again.
     gone: bool,
+    /// A sandboxed process's private folder, removed after it ends
+    /// (fields drop in order: after the drop has killed the group).
+    _private: Option<crate::sandbox::Private>,
 }
 
 impl Process {
     /// Starts `command` under `/bin/sh -c` in its own process group, with
     /// piped stdin, stdout and stderr.
     pub fn spawn(command: &str) -> std::io::Result<Process> {
-        let mut child = Command::new("/bin/sh")
-            .arg("-c")
+        Process::spawn_in(command, None)
+    }
+
+    /// [`Process::spawn`], confined by `sandbox` if given.
+    pub fn spawn_in(command: &str, sandbox: Option<&crate::Sandbox>) -> std::io::Result<Process> {
+        let mut cmd = Command::new("/bin/sh");
+        cmd.arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()?;
+            .process_group(0);
+        let private = sandbox.map(|s| s.apply(&mut cmd)).transpose()?;
+        let mut child = cmd.spawn()?;
         let pgid = Pid::from_raw(child.id() as i32);
         match Self::pipe_threads(&mut child) {
             Ok(p) => Ok(Process {
@@ -113,6 +122,7 @@ impl Process {
                 stderr_closed: p.stderr_closed,
                 status: None,
                 gone: false,
+                _private: private,
             }),
             Err(e) => {
                 // No process may outlive a failed start: the threads that

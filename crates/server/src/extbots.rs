@@ -84,6 +84,33 @@ impl Drop for ProcessSlot {
     }
 }
 
+/// The sandbox of the bot programs of a server on the store `db` (a
+/// spec: a SQLite path, or a PostgreSQL URL): the SQLite database's folder
+/// is denied to them; memory, CPU time and tasks as given.
+pub fn sandbox_for(db: &str, memory: u64, cpu_seconds: u64) -> extbot::Sandbox {
+    extbot::Sandbox {
+        deny: crate::store::folder_of(db).into_iter().collect(),
+        memory,
+        cpu_seconds,
+        ..extbot::Sandbox::default()
+    }
+}
+
+/// The absolute paths in `command` (its words that start with `/`) that
+/// lie in `folder`: a program there cannot be read by its sandbox.
+pub fn paths_within(command: &str, folder: &std::path::Path) -> Vec<String> {
+    command
+        .split(|c: char| c.is_whitespace() || c == '\'' || c == '"' || c == '=')
+        .filter(|w| w.starts_with('/'))
+        .filter(|w| {
+            let p = std::path::Path::new(w);
+            let p = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+            p.starts_with(folder)
+        })
+        .map(str::to_string)
+        .collect()
+}
+
 /// Whether `name` is a ladder or named bot of either game, or a word the
 /// client reads specially (`external` is its text for a bot program).
 fn builtin(name: &str) -> bool {
@@ -146,8 +173,11 @@ impl ExternalBots {
         if move_ms == 0 {
             return Err("--bot-time: at least 1 ms".to_string());
         }
+        // Programs run for strangers are confined (`extbot::sandbox`);
+        // the server names the database's folder with `with_sandbox`.
         let limits = extbot::Limits {
             move_time: Duration::from_millis(move_ms),
+            sandbox: Some(extbot::Sandbox::default()),
             ..extbot::Limits::default()
         };
         Ok(ExternalBots {
@@ -165,6 +195,18 @@ impl ExternalBots {
     pub fn per_ip(mut self, n: usize) -> ExternalBots {
         self.per_owner = if n == 0 { self.cap } else { n.min(self.cap) };
         self
+    }
+
+    /// Confines the programs by `sandbox` (`ratrace serve` denies them the
+    /// database's folder: [`sandbox_for`]).
+    pub fn with_sandbox(mut self, sandbox: extbot::Sandbox) -> ExternalBots {
+        self.limits.sandbox = Some(sandbox);
+        self
+    }
+
+    /// The programs' commands, by level name.
+    pub fn programs(&self) -> &[Program] {
+        &self.programs
     }
 
     /// The level names, in the operator's order.

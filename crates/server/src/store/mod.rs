@@ -671,6 +671,27 @@ pub async fn open(spec: &str) -> Result<Arc<dyn Store>, StoreError> {
     Ok(Arc::new(SqliteStore::open(std::path::Path::new(path))?))
 }
 
+/// The folder that holds a SQLite store's files (the database, its WAL
+/// and shared memory), made absolute; `None` for PostgreSQL and an
+/// in-memory store.
+pub fn folder_of(spec: &str) -> Option<std::path::PathBuf> {
+    if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+        return None;
+    }
+    let path = spec.strip_prefix("sqlite:").unwrap_or(spec);
+    if path == ":memory:" {
+        return None;
+    }
+    let path = std::path::Path::new(path);
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().ok()?.join(path)
+    };
+    let folder = absolute.parent()?.to_path_buf();
+    Some(std::fs::canonicalize(&folder).unwrap_or(folder))
+}
+
 /// A store spec fit for a log or an error: a PostgreSQL URL's password
 /// is replaced by `***`; a SQLite path is kept.
 pub fn redact(spec: &str) -> String {

@@ -48,8 +48,20 @@ pub(crate) async fn start_limited(
             command: c.clone(),
         })
         .collect();
-    assert!(state.offer_bots(ExternalBots::new(programs, move_ms, cap).unwrap()));
+    let bots = ExternalBots::new(programs, move_ms, cap)
+        .unwrap()
+        .with_sandbox(logs_allowed());
+    assert!(state.offer_bots(bots));
     (server, state)
+}
+
+/// The sandbox of these tests' programs: the default one, but for writing
+/// in the temporary folder (their logs of what they were sent).
+pub(crate) fn logs_allowed() -> extbot::Sandbox {
+    extbot::Sandbox {
+        writable: vec![std::env::temp_dir()],
+        ..extbot::Sandbox::default()
+    }
 }
 
 /// Waits until no bot process slot is held (every process ended).
@@ -445,7 +457,10 @@ async fn a_reloaded_table_starts_a_fresh_process_that_hears_the_game_so_far() {
             name: "pyrandom".into(),
             command: tee.clone(),
         };
-        assert!(state.offer_bots(ExternalBots::new(vec![p], 2000, 4).unwrap()));
+        let bots = ExternalBots::new(vec![p], 2000, 4)
+            .unwrap()
+            .with_sandbox(logs_allowed());
+        assert!(state.offer_bots(bots));
     };
     let store = || -> std::sync::Arc<dyn server::store::Store> {
         std::sync::Arc::new(server::store::SqliteStore::open(&db).unwrap())

@@ -909,3 +909,77 @@ async fn program_names_are_reserved_and_every_close_has_a_code_and_a_reason() {
     assert_eq!(code, 1007, "{reason}");
     assert!(reason.contains("UTF-8"), "{reason}");
 }
+
+/// S5: a server's bot program runs sandboxed: a program that reads the
+/// database, its parent's command line or the server's environment gives
+/// up (exits 3, a crash and a strike); it finds none of them and plays
+/// its game. The same program unconfined reads the database at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_program_finds_neither_the_database_nor_the_servers_secrets() {
+    use super::extbots::{metric, random_bot};
+    use server::extbots::{sandbox_for, ExternalBots, Program};
+    let db = temp_db("sandbox");
+    std::fs::write(db.with_extension("secret"), "in the database's folder").unwrap();
+    let scripts = std::env::temp_dir().join(format!(
+        "ratrace-snoop-{}-{}",
+        std::process::id(),
+        rand::random::<u32>()
+    ));
+    std::fs::create_dir_all(&scripts).unwrap();
+    let snoop = scripts.join("snoop.sh");
+    std::fs::write(
+        &snoop,
+        "db=\"$1\"; shift\n\
+         if cat \"$db\" >/dev/null 2>&1; then echo 'read the database' >&2; exit 3; fi\n\
+         if cat \"${db%.db}.secret\" >/dev/null 2>&1; then echo 'read its folder' >&2; exit 3; fi\n\
+         if cat /proc/$PPID/cmdline >/dev/null 2>&1; then echo 'read the command line' >&2; exit 3; fi\n\
+         if cat /proc/$PPID/environ >/dev/null 2>&1; then echo 'read the environment' >&2; exit 3; fi\n\
+         if env | grep -q CARGO; then echo 'saw the environment' >&2; exit 3; fi\n\
+         exec \"$@\"\n",
+    )
+    .unwrap();
+    let command = format!("sh {} {} {}", snoop.display(), db.display(), random_bot());
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db).unwrap());
+    // Unconfined, the same program reads the database and gives up.
+    let free = std::process::Command::new("sh")
+        .arg(&snoop)
+        .arg(&db)
+        .arg("true")
+        .output()
+        .unwrap();
+    assert_eq!(
+        free.status.code(),
+        Some(3),
+        "unconfined, it reads the database"
+    );
+
+    let (server, state) = start_state(store, Limits::unlimited()).await;
+    let spec = db.to_string_lossy();
+    let program = Program {
+        name: "snoop".into(),
+        command,
+    };
+    let bots = ExternalBots::new(vec![program], 5000, 4)
+        .unwrap()
+        .with_sandbox(sandbox_for(&spec, extbot::sandbox::MEMORY, 60));
+    assert!(state.offer_bots(bots));
+    let id = create(
+        server.addr,
+        json!({"game": "dalmuti", "players": 4, "options": {"hands": 1}, "bot_delay_ms": 1,
+               "seats": [{"kind": "human"}, {"kind": "bot", "bot": "snoop"},
+                         {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "heuristic"}]}),
+    )
+    .await;
+    let token = join(server.addr, &id, "P1").await;
+    let mut ws = Ws::connect(server.addr, &id).await;
+    let first = ws.hello(Some(&token)).await;
+    let last = super::play::play_to_end(&mut ws, "P1", first).await;
+    assert!(last["outcome"].is_object(), "{last}");
+    assert_eq!(
+        metric(&server, "ratrace_bot_strikes_total").await,
+        0.0,
+        "the program found something and gave up"
+    );
+    let _ = std::fs::remove_dir_all(&scripts);
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}
