@@ -160,12 +160,18 @@ pub fn derive_seed(secret: &[u8; 32], contributions: &BTreeMap<Seat, [u8; 32]>) 
     let mut h = Sha256::new();
     field(&mut h, TAG);
     field(&mut h, secret);
+    hash_contributions(&mut h, contributions);
+    h.finalize().into()
+}
+
+/// The count (4 bytes big-endian), then each contribution in seat order:
+/// `field([seat index])`, `field(value)`.
+fn hash_contributions(h: &mut Sha256, contributions: &BTreeMap<Seat, [u8; 32]>) {
     h.update((contributions.len() as u32).to_be_bytes());
     for (seat, value) in contributions {
-        field(&mut h, &[seat.index() as u8]);
-        field(&mut h, value);
+        field(h, &[seat.index() as u8]);
+        field(h, value);
     }
-    h.finalize().into()
 }
 
 /// The game's seed in version 2 ([`SCHEME`]): as [`derive_seed`], under
@@ -189,11 +195,7 @@ pub fn derive_seed_v2(
     field(&mut h, table.as_bytes());
     field(&mut h, &Sha256::digest(secret));
     field(&mut h, secret);
-    h.update((contributions.len() as u32).to_be_bytes());
-    for (seat, value) in contributions {
-        field(&mut h, &[seat.index() as u8]);
-        field(&mut h, value);
-    }
+    hash_contributions(&mut h, contributions);
     h.finalize().into()
 }
 

@@ -26,25 +26,9 @@ async fn a_kicked_reader_that_never_reads_loses_its_socket() {
         ..Limits::unlimited()
     };
     let server = start_on(memory(), limits).await;
-    let seats = json!([{"kind":"bot"},{"kind":"bot"},{"kind":"bot"},{"kind":"bot"},{"kind":"bot"}]);
-    let id = create(
-        server.addr,
-        json!({"game": "dalmuti", "players": 5, "options": {"hands": 100}, "seats": seats, "bot_delay_ms": 0}),
-    )
-    .await;
+    let id = bot_session(server.addr).await;
     assert_eq!(server_sockets(server.addr.port()), 0);
-    let socket = tokio::net::TcpSocket::new_v4().unwrap();
-    socket.set_recv_buffer_size(2048).unwrap();
-    let tcp = socket.connect(server.addr).await.unwrap();
-    let (mut slow, _) = tokio_tungstenite::client_async(
-        format!("ws://{}/ws/{id}", server.addr),
-        tokio_tungstenite::MaybeTlsStream::Plain(tcp),
-    )
-    .await
-    .unwrap();
-    slow.send(Message::Text(json!({"type": "hello"}).to_string().into()))
-        .await
-        .unwrap();
+    let mut slow = slow_spectator(server.addr, &id, 2048).await;
     // Resyncs at 18 a second, never reading an answer; the bots' actions
     // add their updates.
     let start = tokio::time::Instant::now();
@@ -69,18 +53,7 @@ async fn a_kicked_reader_that_never_reads_loses_its_socket() {
     drop(slow);
 }
 
-/// A seed whose first deal gives both Jesters to `holder` (4 players, one
-/// hand), so the hand opens on the revolution decision (D7).
-fn jester_seed(holder: usize) -> u64 {
-    use game::Game;
-    let opts: dalmuti::Options = game::GameOptions::from_pairs([("hands", "1")]).unwrap();
-    (0..1_000_000u64)
-        .find(|&seed| {
-            let g = dalmuti::Dalmuti::new(&opts, 4, seed).unwrap();
-            g.phase() == dalmuti::Phase::Revolution && g.to_move() == Some(game::Seat::new(holder))
-        })
-        .expect("a seed")
-}
+use super::security::jester_seed;
 
 /// Puts a 4-seat, one-hand Dalmuti table `id` with a 60 s turn timer
 /// into `store`, dealt from `seed`; seat `i` is a person where `humans[i]`,
@@ -863,32 +836,22 @@ async fn program_names_are_reserved_and_every_close_has_a_code_and_a_reason() {
     )
     .await;
     let join_as = |name: &str| json!({"name": name, "key": key_of(&id)}).to_string();
-    for bad in ["peek", "Peek2", "the PEEK", "Deep Blue", "deep_blue"] {
-        let (status, _, v) = request(
-            server.addr,
-            "POST",
-            &format!("/api/tables/{id}/join"),
-            &join_as(bad),
-        )
-        .await;
-        assert_eq!(status, 400, "{bad}: {v}");
-        assert!(
-            v["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("bot's name"),
-            "{v}"
-        );
-    }
-    for good in ["Peeker", "Blue"] {
-        let (status, _, v) = request(
-            server.addr,
-            "POST",
-            &format!("/api/tables/{id}/join"),
-            &join_as(good),
-        )
-        .await;
-        assert_eq!(status, 200, "{good}: {v}");
+    let bad = ["peek", "Peek2", "the PEEK", "Deep Blue", "deep_blue"];
+    let good = ["Peeker", "Blue"];
+    for (name, refused) in bad
+        .iter()
+        .map(|n| (n, true))
+        .chain(good.iter().map(|n| (n, false)))
+    {
+        let path = format!("/api/tables/{id}/join");
+        let (status, _, v) = request(server.addr, "POST", &path, &join_as(name)).await;
+        if refused {
+            assert_eq!(status, 400, "{name}: {v}");
+            let message = v["error"]["message"].as_str().unwrap();
+            assert!(message.contains("bot's name"), "{v}");
+        } else {
+            assert_eq!(status, 200, "{name}: {v}");
+        }
     }
 
     let mut big = Ws::connect(server.addr, &id).await;

@@ -487,25 +487,9 @@ async fn a_slow_reader_is_closed_with_a_reason_and_can_reconnect() {
         ..Limits::unlimited()
     };
     let server = start_on(memory(), limits).await;
-    let seats = json!([{"kind":"bot"},{"kind":"bot"},{"kind":"bot"},{"kind":"bot"},{"kind":"bot"}]);
-    let id = create(
-        server.addr,
-        json!({"game": "dalmuti", "players": 5, "options": {"hands": 100}, "seats": seats, "bot_delay_ms": 0}),
-    )
-    .await;
+    let id = bot_session(server.addr).await;
     // A reader with a tiny receive buffer that reads nothing.
-    let socket = tokio::net::TcpSocket::new_v4().unwrap();
-    socket.set_recv_buffer_size(4096).unwrap();
-    let tcp = socket.connect(server.addr).await.unwrap();
-    let (mut slow, _) = tokio_tungstenite::client_async(
-        format!("ws://{}/ws/{id}", server.addr),
-        tokio_tungstenite::MaybeTlsStream::Plain(tcp),
-    )
-    .await
-    .unwrap();
-    slow.send(Message::Text(json!({"type": "hello"}).to_string().into()))
-        .await
-        .unwrap();
+    let mut slow = slow_spectator(server.addr, &id, 4096).await;
     // A second, normal spectator watches. Each action is one message to
     // the slow reader too; 600 of them cannot fit in its outbox (256) and
     // 16 KiB of socket buffers, so by then it must have been closed.
@@ -776,7 +760,7 @@ fn the_database_file_is_readable_by_its_owner_only() {
 
 /// A seed whose first deal gives both Jesters to `holder` (4 players, one
 /// hand), so the hand opens on the revolution decision (D7).
-fn jester_seed(holder: usize) -> u64 {
+pub(crate) fn jester_seed(holder: usize) -> u64 {
     use game::Game;
     let opts: dalmuti::Options = game::GameOptions::from_pairs([("hands", "1")]).unwrap();
     (0..1_000_000u64)

@@ -382,3 +382,34 @@ pub(crate) fn server_sockets(port: u16) -> usize {
     }
     seen.len()
 }
+
+/// A long Dalmuti session of five bots at full speed (100 hands, no delay):
+/// a stream of updates for whoever watches. Its id.
+pub(crate) async fn bot_session(addr: SocketAddr) -> String {
+    let seats = json!([{"kind":"bot"},{"kind":"bot"},{"kind":"bot"},{"kind":"bot"},{"kind":"bot"}]);
+    create(
+        addr,
+        json!({"game": "dalmuti", "players": 5, "options": {"hands": 100}, "seats": seats,
+               "bot_delay_ms": 0}),
+    )
+    .await
+}
+
+/// A spectator of table `id` whose socket has a receive buffer of
+/// `buffer` bytes, after its `hello`; whoever holds it decides whether it
+/// reads.
+pub(crate) async fn slow_spectator(addr: SocketAddr, id: &str, buffer: u32) -> Socket {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(buffer).unwrap();
+    let tcp = socket.connect(addr).await.unwrap();
+    let (mut slow, _) = tokio_tungstenite::client_async(
+        format!("ws://{addr}/ws/{id}"),
+        tokio_tungstenite::MaybeTlsStream::Plain(tcp),
+    )
+    .await
+    .unwrap();
+    slow.send(Message::Text(json!({"type": "hello"}).to_string().into()))
+        .await
+        .unwrap();
+    slow
+}
