@@ -1,7 +1,7 @@
 //! The accept loop: every TCP connection takes a slot (a cap in all and
 //! per client address), gets a header-read timeout that also bounds idle
 //! keep-alive, and carries its client address and slot into the request
-//! (F7). The socket itself holds the slot ([`Tcp`]), so the caps count
+//! (F7). The socket itself holds the slot (`Tcp`), so the caps count
 //! what the kernel really has open, however a connection ends: a
 //! WebSocket the server gave up on keeps its place until its socket is
 //! gone, and the code that gives up can make that close a reset
@@ -93,7 +93,7 @@ fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
 }
 
 /// A connection's place under the caps; released when the last holder
-/// drops it, and the socket ([`Tcp`]) is always one of them, so the place
+/// drops it, and the socket (`Tcp`) is always one of them, so the place
 /// is held until the socket is closed.
 #[derive(Debug)]
 pub struct Slot {

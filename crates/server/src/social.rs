@@ -355,7 +355,7 @@ fn counts_for(result: &GameResult, current: &[Option<Standing>], me: usize, othe
 /// seat is not a rated person, or where nobody at the table counts for
 /// them), from `current` (their standings before, by seat; `None`: a
 /// first game). Each person is rated on their own: every seat that
-/// counts for them ([`counts_for`]) is one team ranked by its place, ties
+/// counts for them (`counts_for`) is one team ranked by its place, ties
 /// sharing a rank (Weng–Lin, multi-team), bots at their fixed rating.
 pub fn rate(result: &GameResult, current: &[Option<Standing>]) -> Vec<Option<Rating>> {
     use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
