@@ -77,10 +77,18 @@ test('the fairness page tells this table\'s record from another\'s, and an uncom
   assert.ok(refused.text.includes(`This record is not table ${x.id}'s`), refused.text);
   assert.ok(!refused.text.includes('yours: made by this browser'), 'no contribution is marked as this player\'s');
 
-  // X's own record with its commitment removed: it replays, but proves nothing.
+  // X's own record with its fair deal removed (a server that chose the
+  // seed alone): on X's page, which this browser contributed to, refused.
   const bare = await api(server.base, '/api/tables/' + x.id + '/record');
   delete bare.fairness;
   delete bare.seed_hash;
+  await page.locator('#rec').fill(JSON.stringify(bare));
+  const stripped = await check(page);
+  assert.equal(stripped.verdict, 'failed', stripped.text);
+  assert.ok(stripped.text.includes('it carries no fair deal'), stripped.text);
+  // The same record on the page opened for no table: it replays, but
+  // proves nothing.
+  await page.goto('/verify');
   await page.locator('#rec').fill(JSON.stringify(bare));
   const uncommitted = await check(page);
   assert.equal(uncommitted.verdict, 'unverifiable', uncommitted.text);

@@ -72,8 +72,10 @@ pub const MEMORY: u64 = 1 << 30;
 /// The default CPU limit: 10 minutes over a program's life (it thinks 2 s
 /// per decision at most; a busy loop between decisions ends here).
 pub const CPU_SECONDS: u64 = 600;
-/// The default number of tasks a program may add.
-pub const TASKS: u64 = 64;
+/// The default number of tasks a program may add: room for a runtime's
+/// threads, and for other programs started after it (the count is the
+/// user's, taken at its start); a fork bomb stops there.
+pub const TASKS: u64 = 256;
 /// The largest file a program may write.
 const FILE_BYTES: u64 = 16 << 20;
 
@@ -110,21 +112,29 @@ impl Drop for Private {
     }
 }
 
-/// Makes a fresh private folder (`0700`) under the system's temporary
-/// folder.
+/// The folder that holds this process's programs' private folders
+/// (`0700`): denied to each of them, but for its own folder inside, so no
+/// program reads another's.
+fn programs_folder() -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    let path = std::env::temp_dir().join(format!("ratrace-bots-{}", std::process::id()));
+    match std::fs::DirBuilder::new().mode(0o700).create(&path) {
+        Ok(()) => Ok(path),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(path),
+        Err(e) => Err(e),
+    }
+}
+
+/// Makes a fresh private folder (`0700`) in [`programs_folder`].
 fn private_folder() -> std::io::Result<Private> {
     use std::os::unix::fs::DirBuilderExt;
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let base = std::env::temp_dir();
+    let base = programs_folder()?;
     for _ in 0..100 {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.subsec_nanos());
-        let name = format!(
-            "ratrace-bot-{}-{}-{nanos:08x}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        );
+        let name = format!("bot-{}-{nanos:08x}", NEXT.fetch_add(1, Ordering::Relaxed));
         let path = base.join(name);
         match std::fs::DirBuilder::new().mode(0o700).create(&path) {
             Ok(()) => return Ok(Private(path)),
@@ -205,9 +215,12 @@ fn tasks_of(uid: u32) -> Option<u64> {
 
 impl Sandbox {
     /// The Landlock ruleset of a process whose private folder is
-    /// `private`; `None` if Landlock cannot be set up here (the rest of
-    /// the sandbox still applies).
-    fn ruleset(&self, private: &Path) -> Option<RulesetCreated> {
+    /// `private`. On a kernel without Landlock it is an empty one that
+    /// enforces nothing (the rest of the sandbox still applies); an error
+    /// here means it could not be built as asked, and the program is not
+    /// started (never run with less than it should have).
+    fn ruleset(&self, private: &Path) -> std::io::Result<RulesetCreated> {
+        let failed = |e: landlock::RulesetError| std::io::Error::other(format!("Landlock: {e}"));
         let abi = ABI::V6;
         let mut denied: Vec<PathBuf> = self
             .deny
@@ -215,39 +228,44 @@ impl Sandbox {
             .map(|d| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()))
             .collect();
         denied.push(PathBuf::from("/proc"));
+        if let Some(others) = private.parent() {
+            denied.push(others.to_path_buf());
+        }
         let read = AccessFs::from_read(abi);
         let all = AccessFs::from_all(abi);
         let mut created = Ruleset::default()
             .handle_access(all)
-            .ok()?
+            .map_err(failed)?
             .scope(Scope::Signal | Scope::AbstractUnixSocket)
-            .ok()?
+            .map_err(failed)?
             .create()
-            .ok()?;
-        let mut rules: Vec<(PathBuf, BitFlags<AccessFs>)> = readable_roots(&denied)
-            .into_iter()
-            .map(|p| (p, read))
-            .collect();
-        rules.push((private.to_path_buf(), all));
-        rules.extend(self.writable.iter().map(|w| (w.clone(), all)));
-        rules.push((PathBuf::from("/dev/null"), AccessFs::from_file(abi)));
-        for (path, access) in rules {
-            // A path that cannot be opened (gone meanwhile) is skipped;
-            // rights a file cannot have are dropped by the crate.
-            let Ok(fd) = PathFd::new(&path) else {
-                continue;
-            };
+            .map_err(failed)?;
+        let add = |created: RulesetCreated, path: &Path, access: BitFlags<AccessFs>| {
+            let fd = PathFd::new(path).map_err(|e| std::io::Error::other(e.to_string()))?;
+            // Rights a file cannot have are left out for a file.
             let access = if path.is_dir() {
                 access
             } else {
                 access & AccessFs::from_file(abi)
             };
-            created = match created.add_rule(PathBeneath::new(fd, access)) {
-                Ok(c) => c,
-                Err(_) => return None,
+            created
+                .add_rule(PathBeneath::new(fd, access))
+                .map_err(failed)
+        };
+        // A readable path that fails (gone meanwhile) is only left out:
+        // that takes access away, never gives it.
+        for path in readable_roots(&denied) {
+            created = match add(created.try_clone()?, &path, read) {
+                Ok(more) => more,
+                Err(_) => continue,
             };
         }
-        Some(created)
+        // What the program needs to write must be there.
+        created = add(created, private, all)?;
+        for w in &self.writable {
+            created = add(created, w, all)?;
+        }
+        add(created, Path::new("/dev/null"), AccessFs::from_file(abi))
     }
 
     /// Confines `command` (about to run a bot program): its environment,
@@ -275,7 +293,7 @@ impl Sandbox {
             (Resource::RLIMIT_FSIZE, Some(FILE_BYTES)),
             (Resource::RLIMIT_CORE, Some(0)),
         ];
-        let mut ruleset = self.ruleset(&private.0);
+        let mut ruleset = Some(self.ruleset(&private.0)?);
         let confine = move || -> std::io::Result<()> {
             for (resource, limit) in limits {
                 if let Some(limit) = limit {
@@ -382,16 +400,20 @@ mod tests {
         std::fs::write(&probe, PROBE).unwrap();
         // An open descriptor of this process, which must not reach it.
         let held = std::fs::File::open(&db).unwrap();
+        // Another program's private folder, with something in it.
+        let other = private_folder().unwrap();
+        std::fs::write(other.0.join("notes"), "another program's").unwrap();
         let sandbox = Sandbox {
             deny: vec![data.clone()],
             ..Sandbox::default()
         };
         let command = format!(
-            "python3 {} {} {} {}",
+            "python3 {} {} {} {} {}",
             probe.display(),
             db.display(),
             std::process::id(),
-            base.join("outside").display()
+            base.join("outside").display(),
+            other.0.join("notes").display()
         );
         let mut p = Process::spawn_in(&command, Some(&sandbox)).unwrap();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
@@ -409,6 +431,7 @@ mod tests {
             "server_cmdline",
             "server_environ",
             "outside",
+            "other_program",
         ] {
             if landlock || key.starts_with("server") {
                 assert_eq!(report[key], "denied", "{key}: {report}");
@@ -448,7 +471,7 @@ mod tests {
     /// outside its folder to write.
     const PROBE: &str = r#"
 import json, os, resource, sys
-db, server, outside = sys.argv[1], sys.argv[2], sys.argv[3]
+db, server, outside, other = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 def read(path):
     try:
         with open(path, "rb") as f:
@@ -482,6 +505,7 @@ print(json.dumps({
     "server_cmdline": read("/proc/%s/cmdline" % server),
     "server_environ": read("/proc/%s/environ" % server),
     "outside": write(outside),
+    "other_program": read(other),
     "env": dict(os.environ),
     "fds": fds,
     "home": home,

@@ -5,12 +5,14 @@
 //!
 //! A client only ever names a level; the command is the operator's. The
 //! processes alive at once are capped server-wide (`--bot-processes`) and
-//! per client address that made their tables (`--bot-processes-per-ip`). A
-//! slot is taken when a program's seat first has to decide in a game under
-//! way (when its process starts), never at a table's creation, so tables
-//! nobody plays hold none; it is given back when the game ends or the
-//! table leaves memory. A seat that finds no free slot is played by the
-//! heuristic bot for that decision and tries again at its next. A table
+//! per client address that made their tables (`--bot-processes-per-ip`).
+//! Slots are taken when the table's game starts (every human seat taken,
+//! or the table loaded under way), all of its programs together, never at
+//! its creation, so tables nobody plays hold none; they are given back when
+//! the game ends or the table leaves memory. A seat that finds no free slot
+//! is played by the heuristic bot and tries again at its decisions (never
+//! during a hidden one: when a program starts must not tell whose decision
+//! it is). A table
 //! that could never run its programs (more than an address may run, or
 //! more than are free now) is refused as `busy` when it is made. A bot
 //! process is ended by [`extbot::External`]'s `Drop` (`quit`, up to a
@@ -251,10 +253,9 @@ impl ExternalBots {
         if self.held_by(owner) + n > self.per_owner {
             metrics.refused(Refusal::BotProcessesPerIp);
             return Err(Error::Busy(format!(
-                "the tables made from one address run at most {} bot programs at once \
-                 ({} are running): finish a game first, or choose a built-in level",
-                self.per_owner,
-                self.held_by(owner)
+                "the tables made from one address run at most {} bot programs at once: \
+                 finish a game first, or choose a built-in level",
+                self.per_owner
             )));
         }
         if self.slots.available_permits() < n {
@@ -264,12 +265,13 @@ impl ExternalBots {
         Ok(())
     }
 
+    /// The refusal (no count of the programs running: how many run, and
+    /// when they start, is other tables' business).
     fn busy(&self) -> Error {
         Error::Busy(format!(
-            "this server runs at most {} bot programs at once and {} are in use: \
+            "this server runs at most {} bot programs at once, and too few are free: \
              try again later, or choose a built-in level",
-            self.cap,
-            self.in_use()
+            self.cap
         ))
     }
 

@@ -342,16 +342,17 @@ pub(crate) fn result_of(
 /// writes) is replayed, and its result and rating updates written, once
 /// (the store writes a result only where there is none). Returns how many.
 pub fn record_missing_results(store: &dyn Store) -> usize {
+    const BATCH: usize = 500;
     let mut recorded = 0;
+    let mut after = String::new();
     loop {
-        let ids = match store.unrecorded_ids(500) {
+        let ids = match store.unrecorded_ids(&after, BATCH) {
             Ok(ids) => ids,
             Err(e) => {
                 tracing::error!("results to repair: {e}");
                 return recorded;
             }
         };
-        let before = recorded;
         for id in &ids {
             let Ok(Some(t)) = store.load(id) else {
                 continue;
@@ -381,10 +382,11 @@ pub fn record_missing_results(store: &dyn Store) -> usize {
                 Some(Err(e)) => tracing::error!("recording the result of {id}: {e}"),
             }
         }
-        // A batch that recorded nothing (tables that do not replay)
-        // would come back the same: stop.
-        if ids.len() < 500 || recorded == before {
-            return recorded;
+        // Walked by id, so a table that does not replay (logged) is passed
+        // once, not asked again.
+        match ids.last() {
+            Some(last) if ids.len() == BATCH => after.clone_from(last),
+            _ => return recorded,
         }
     }
 }
@@ -481,6 +483,7 @@ fn spawn_game<G: Roster>(
         bots,
         stand_ins: Vec::new(),
         no_slot: Vec::new(),
+        program_started: Vec::new(),
         game,
         subs: Vec::new(),
         rev: 0,
@@ -504,6 +507,9 @@ fn spawn_game<G: Roster>(
         quiet: None,
     };
     table.open_quiet_window();
+    if !table.finished && !table.waiting_for_players() {
+        table.start_programs();
+    }
     // Counted from here until the task ends, so a drain can wait for it.
     let running = ctx.metrics.table_tasks.hold();
     tokio::spawn(async move {
@@ -614,6 +620,9 @@ struct Table<G: Roster> {
     stand_ins: Vec<Option<Box<dyn Bot<G>>>>,
     /// Per seat: a bot program found no free process slot (logged once).
     no_slot: Vec<bool>,
+    /// Per seat: its bot program was started in this load of the table (a
+    /// program lost later is not started again: the stand-in plays on).
+    program_started: Vec<bool>,
     game: G,
     subs: Vec<Sub>,
     /// The revision of the last message sent to every connection: each
@@ -1378,7 +1387,12 @@ impl<G: Roster> Table<G> {
         if self.legal.is_empty() {
             return;
         }
-        self.start_program(seat);
+        // A program that found no slot when the game started tries again
+        // at its decisions, but never during a hidden decision (D7): when
+        // it starts would tell whose decision it is.
+        if self.game.public_to_move().is_some() {
+            self.start_program(seat);
+        }
         let (mut bot, stand_in) = match self.bots.get_mut(i).and_then(Option::take) {
             Some(b) => (b, false),
             None => {
@@ -1447,18 +1461,30 @@ impl<G: Roster> Table<G> {
         });
     }
 
-    /// If `seat` is a bot program's with no process yet, takes a process
-    /// slot for it (the caps of `crate::extbots`, counted against the
-    /// address that made the table) and makes it; the process starts when
-    /// the bot is first told something. Without a free slot the seat is
-    /// played by the heuristic bot this time (logged once per seat).
+    /// Starts every bot program of the table, together, when the game
+    /// starts (or is loaded under way): whose program starts when must
+    /// say nothing of the game, the hidden D7 decision least of all.
+    fn start_programs(&mut self) {
+        for i in 0..self.seats.len() {
+            self.start_program(Seat::new(i));
+        }
+    }
+
+    /// If `seat` is a bot program's not started yet, takes a process slot
+    /// for it (the caps of `crate::extbots`, counted against the address
+    /// that made the table) and makes it; the process starts when the bot
+    /// is first told something. Without a free slot the seat is played by
+    /// the heuristic bot (logged once per seat) until it finds one.
     fn start_program(&mut self, seat: Seat) {
         let i = seat.index();
         let name = match self.seats.get(i).map(|s| &s.kind) {
             Some(SeatKind::Bot(name)) if self.ctx.external.offers(name) => name.clone(),
             _ => return,
         };
-        if self.finished || self.bots.get(i).is_some_and(Option::is_some) {
+        if self.finished
+            || self.bots.get(i).is_some_and(Option::is_some)
+            || self.program_started.get(i).copied().unwrap_or(false)
+        {
             return;
         }
         let owner = self.access.owner.clone().unwrap_or_default();
@@ -1487,6 +1513,10 @@ impl<G: Roster> Table<G> {
                 // A new process hears `start` and the whole game so far.
                 self.heard[i] = None;
                 self.bots[i] = Some(bot);
+                if self.program_started.len() <= i {
+                    self.program_started.resize(i + 1, false);
+                }
+                self.program_started[i] = true;
             }
             Err(e) => tracing::error!(table = %self.id, seat = %seat, "bot program {name}: {e}"),
         }
@@ -1748,6 +1778,9 @@ impl<G: Roster> Table<G> {
             social: crate::store::Social {
                 rematch_of: Some(self.id.clone()),
                 players: self.social.players.clone(),
+                // The same people, from where they joined: they rate each
+                // other at the rematch as they did at the table.
+                origins: self.social.origins.clone(),
                 ..Default::default()
             },
         };
@@ -1906,6 +1939,7 @@ impl<G: Roster> Table<G> {
         }
         self.turn_started = Instant::now();
         self.open_quiet_window();
+        self.start_programs();
     }
 
     /// The creator gives a seat whose human never came to a bot, once the

@@ -259,11 +259,17 @@ async fn write(
         if kick != Some(TOO_SLOW) {
             while let Ok(text) = outbox.try_recv() {
                 if sink.feed(Message::Text(text.into())).await.is_err() {
-                    return false;
+                    break;
                 }
             }
         }
-        sink.send(Message::Close(frame)).await.is_ok()
+        if sink.send(Message::Close(frame)).await.is_ok() {
+            return true;
+        }
+        // The client closed first: nothing more may be sent, but its close
+        // is owed an answer, which the codec queued; closing our end sends
+        // it.
+        sink.close().await.is_ok()
     };
     tokio::time::timeout(GOODBYE, goodbye)
         .await

@@ -15,6 +15,7 @@
   RR.I18N = RR.I18N || {};
 
   RR.I18N.en = {
+    'verify.noFairness': 'This record is not table {want}\'s as you took part in it: it carries no fair deal, though this browser contributed to that table\'s.', 'verify.notMine': 'This record is not table {want}\'s as you took part in it: the contribution this browser made ({mine}) is not among its contributions.',
     'verify.unverifiable': 'The game replays and its outcome matches, but the record does not commit to its seed: nothing shows the deal was fixed before the game.', 'verify.otherTable': 'This record is not table {want}\'s: it is table {got}\'s.', 'verify.otherCommitment': 'This record is not table {want}\'s as you saw it: its commitment {got} is not the one this browser was shown when you sat down ({shown}).',
     'verify.contribs': 'Contributions that went into the seed', 'verify.yours': 'yours: made by this browser when you sat down',
     'res.secret': 'Server secret (revealed):', 'res.mine': 'Your browser\'s contribution {c} went into the seed: the fairness check shows it.',

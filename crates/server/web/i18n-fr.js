@@ -15,6 +15,7 @@
   RR.I18N = RR.I18N || {};
 
   RR.I18N.fr = {
+    'verify.noFairness': 'Cet enregistrement n\'est pas celui de la table {want} à laquelle vous avez participé : il ne porte aucune donne équitable, alors que ce navigateur y a contribué.', 'verify.notMine': 'Cet enregistrement n\'est pas celui de la table {want} à laquelle vous avez participé : la contribution de ce navigateur ({mine}) n\'est pas parmi les siennes.',
     'verify.unverifiable': 'La partie se rejoue et son résultat correspond, mais l\'enregistrement ne s\'engage sur aucune graine : rien ne montre que la donne était fixée avant la partie.', 'verify.otherTable': 'Cet enregistrement n\'est pas celui de la table {want} : c\'est celui de la table {got}.', 'verify.otherCommitment': 'Cet enregistrement n\'est pas celui de la table {want} telle que vous l\'avez vue : son engagement {got} n\'est pas celui que ce navigateur a reçu quand vous vous êtes assis ({shown}).',
     'verify.contribs': 'Contributions entrées dans la graine', 'verify.yours': 'la vôtre : créée par ce navigateur quand vous vous êtes assis',
     'res.secret': 'Secret du serveur (révélé) :', 'res.mine': 'La contribution de votre navigateur {c} est entrée dans la graine : la vérification le montre.',

@@ -15,6 +15,7 @@
   RR.I18N = RR.I18N || {};
 
   RR.I18N.it = {
+    'verify.noFairness': 'Questa registrazione non è del tavolo {want} a cui hai partecipato: non porta alcuna distribuzione equa, benché questo browser vi abbia contribuito.', 'verify.notMine': 'Questa registrazione non è del tavolo {want} a cui hai partecipato: il contributo di questo browser ({mine}) non è tra i suoi.',
     'verify.unverifiable': 'La partita si riproduce e il suo esito corrisponde, ma la registrazione non si impegna su alcun seme: niente mostra che la distribuzione fosse fissata prima della partita.', 'verify.otherTable': 'Questa registrazione non è del tavolo {want}: è del tavolo {got}.', 'verify.otherCommitment': 'Questa registrazione non è del tavolo {want} come l\'hai visto: il suo impegno {got} non è quello che questo browser ha ricevuto quando ti sei seduto ({shown}).',
     'verify.contribs': 'Contributi entrati nel seme', 'verify.yours': 'il tuo: creato da questo browser quando ti sei seduto',
     'res.secret': 'Segreto del server (rivelato):', 'res.mine': 'Il contributo del tuo browser {c} è entrato nel seme: la verifica lo mostra.',

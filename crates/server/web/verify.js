@@ -35,14 +35,19 @@
     );
   }
 
-  /** Why the record checked is not the one of the table this page was opened for, if it is not:
-      it names another table, or its commitment is not the one this browser was shown when it sat down there. */
+  /** Why the record checked is not the one of the table this page was opened for, as this browser took part in it, if it is not:
+      it carries no fair deal, names another table, has another commitment than the one shown when this browser sat down,
+      or lacks this browser's contribution. Nothing to compare for a table this browser did not sit at. */
   function otherTable() {
-    const f = V.record && V.record.fairness;
-    if (!V.table || !f) return null;
-    if (f.table && f.table !== V.table) return t('verify.otherTable', { want: V.table, got: f.table });
+    if (!V.table || !V.record) return null;
+    const mine = RR.contribution(V.table);
     const shown = RR.commitment(V.table);
+    if (!mine && !shown) return null;
+    const f = V.record.fairness;
+    if (!f) return t('verify.noFairness', { want: V.table });
+    if (f.table && f.table !== V.table) return t('verify.otherTable', { want: V.table, got: f.table });
     if (shown && f.commitment !== shown) return t('verify.otherCommitment', { want: V.table, shown: shown.slice(0, 16) + '…', got: String(f.commitment).slice(0, 16) + '…' });
+    if (mine && !(f.contributions || []).some((c) => c.value === mine)) return t('verify.notMine', { want: V.table, mine: mine.slice(0, 16) + '…' });
     return null;
   }
 

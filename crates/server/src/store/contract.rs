@@ -343,7 +343,7 @@ pub(crate) fn results_and_ratings(s: &dyn Store) {
             .unwrap();
         // Over, its result not written yet (a crash would leave it so):
         // the start-up repair finds it.
-        let unrecorded = |s: &dyn Store| s.unrecorded_ids(100).unwrap();
+        let unrecorded = |s: &dyn Store| s.unrecorded_ids("", 100).unwrap();
         assert_eq!(unrecorded(s), vec![id.to_string()]);
         assert!(s.record_result(id, &result(winner)).unwrap());
         assert!(!s.record_result(id, &result(winner)).unwrap(), "once");
@@ -356,7 +356,7 @@ pub(crate) fn results_and_ratings(s: &dyn Store) {
     s.mark_abandoned("r4", 120, 1).unwrap();
     assert!(!s.record_result("r4", &result(0)).unwrap());
     assert!(
-        s.unrecorded_ids(100).unwrap().is_empty(),
+        s.unrecorded_ids("", 100).unwrap().is_empty(),
         "abandoned: no result due"
     );
 

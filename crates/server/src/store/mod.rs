@@ -548,9 +548,9 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<bool, StoreError>;
 
     /// The tables whose game ended by the rules but whose result is not
-    /// recorded (a crash between the last action and the result), at most
-    /// `limit`.
-    fn unrecorded_ids(&self, limit: usize) -> Result<Vec<String>, StoreError>;
+    /// recorded (a crash between the last action and the result), with
+    /// ids after `after` in byte order, at most `limit`.
+    fn unrecorded_ids(&self, after: &str, limit: usize) -> Result<Vec<String>, StoreError>;
 
     /// Adds a seated person's contribution to a fair deal that has none for
     /// that seat yet (a rematch's seats are taken when it is made; each

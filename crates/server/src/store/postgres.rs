@@ -1679,17 +1679,18 @@ impl Store for PgStore {
         taken
     }
 
-    fn unrecorded_ids(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+    fn unrecorded_ids(&self, after: &str, limit: usize) -> Result<Vec<String>, StoreError> {
         let pool = self.pool();
+        let after = after.to_string();
         self.block(async move {
             let client = pool.get().await?;
             let stmt = client
                 .prepare_cached(
                     "SELECT id FROM tables WHERE ended = 'over' AND result IS NULL
-                     ORDER BY id COLLATE \"C\" LIMIT $1",
+                       AND id COLLATE \"C\" > $1 ORDER BY id COLLATE \"C\" LIMIT $2",
                 )
                 .await?;
-            let rows = client.query(&stmt, &[&(limit as i64)]).await?;
+            let rows = client.query(&stmt, &[&after, &(limit as i64)]).await?;
             rows.iter()
                 .map(|r| r.try_get(0).map_err(StoreError::from))
                 .collect()

@@ -1250,13 +1250,14 @@ impl Store for SqliteStore {
         .map(Applied::changed)
     }
 
-    fn unrecorded_ids(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+    fn unrecorded_ids(&self, after: &str, limit: usize) -> Result<Vec<String>, StoreError> {
         let conn = self.reader();
         let ids = conn
             .prepare_cached(
-                "SELECT id FROM tables WHERE ended = 'over' AND result IS NULL ORDER BY id LIMIT ?1",
+                "SELECT id FROM tables WHERE ended = 'over' AND result IS NULL AND id > ?1
+                 ORDER BY id LIMIT ?2",
             )?
-            .query_map(params![limit as i64], |r| r.get(0))?
+            .query_map(params![after, limit as i64], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         Ok(ids)
     }

@@ -307,23 +307,11 @@ async fn a_seat_filled_with_a_bot_program_takes_a_slot_and_plays() {
     let (path, req) = fill(a_id, a["creator"].as_str().unwrap());
     let (status, _, v) = request(server.addr, "POST", &path, &req).await;
     assert_eq!(status, 204, "{v}");
-    assert_eq!(state.external_bots().in_use(), 0, "no decision yet");
-
-    // The program takes its slot at its first decision.
+    // The fill completes the table: its game starts, and the program
+    // takes its slot with it.
+    assert_eq!(state.external_bots().in_use(), 1);
     let mut ws = Ws::connect(server.addr, a_id).await;
-    let mut m = ws.hello(Some(&token)).await;
-    let mut acted_at = None;
-    while state.external_bots().in_use() == 0 {
-        assert_ne!(m["over"], true, "the program never decided");
-        let seq = m["seq"].as_u64().unwrap_or(0);
-        let legal = m["legal"].as_array().cloned().unwrap_or_default();
-        if m["to_move"] == "P1" && !legal.is_empty() && acted_at != Some(seq) {
-            acted_at = Some(seq);
-            ws.send(json!({"type": "act", "seq": seq, "action": legal[0]}))
-                .await;
-        }
-        m = ws.next().await;
-    }
+    let m = ws.hello(Some(&token)).await;
     // The cap is 1, held: the other table's fill is refused and changes
     // nothing.
     let (path, req) = fill(b_id, b["creator"].as_str().unwrap());

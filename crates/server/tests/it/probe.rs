@@ -260,25 +260,15 @@ async fn bot_program_slots_are_taken_by_games_under_way_within_an_address_share(
     };
     assert_eq!(refusals("bot_processes_per_ip"), 1);
 
-    // The first table plays until both its programs run.
+    // The first table's game starts when its person joins: both its
+    // programs take their slots then, together, whoever decides first
+    // (when a program starts must not tell whose the hidden D7 decision
+    // is).
     let t1 = join(server.addr, &ids[0], "P1").await;
-    let mut ws1 = Ws::connect(server.addr, &ids[0]).await;
-    let mut m = ws1.hello(Some(&t1)).await;
-    let mut acted_at = None;
-    while bots.in_use() < 2 {
-        assert_ne!(m["over"], true, "the programs never both decided");
-        let seq = m["seq"].as_u64().unwrap_or(0);
-        let legal = m["legal"].as_array().cloned().unwrap_or_default();
-        if m["to_move"] == "P1" && !legal.is_empty() && acted_at != Some(seq) {
-            acted_at = Some(seq);
-            ws1.send(json!({"type": "act", "seq": seq, "action": legal[0]}))
-                .await;
-        }
-        m = tokio::time::timeout(Duration::from_secs(1), ws1.next())
-            .await
-            .unwrap_or(m);
-    }
+    assert_eq!(bots.in_use(), 2);
     assert_eq!(bots.held_by("127.0.0.1"), 2);
+    let mut ws1 = Ws::connect(server.addr, &ids[0]).await;
+    ws1.hello(Some(&t1)).await;
     // The second table of the same address plays to the end without
     // them: the heuristic bot stands in, and the refusal is counted.
     let t2 = join(server.addr, &ids[1], "P1").await;
@@ -579,7 +569,7 @@ async fn a_result_lost_in_a_crash_is_written_at_start_once() {
     let open = || -> Arc<dyn Store> { Arc::new(SqliteStore::open(&db).unwrap()) };
     crashed_before_its_result(&*open(), "crashed1", "id-ann", "random");
     assert_eq!(
-        open().unrecorded_ids(10).unwrap(),
+        open().unrecorded_ids("", 10).unwrap(),
         vec!["crashed1".to_string()]
     );
     assert!(open().ratings_of("id-ann").unwrap().is_empty());
@@ -595,7 +585,7 @@ async fn a_result_lost_in_a_crash_is_written_at_start_once() {
         }
         assert_eq!(rated.len(), 1, "start {start}: rated at start-up");
         assert_eq!(rated[0].games, 1, "start {start}: once");
-        assert!(open().unrecorded_ids(10).unwrap().is_empty());
+        assert!(open().unrecorded_ids("", 10).unwrap().is_empty());
         // The lobby shows the winners: the result is there, though the
         // table was never opened.
         let (_, list) = http(server.addr, "GET", "/api/tables", None).await;
@@ -950,4 +940,27 @@ async fn a_bot_program_finds_neither_the_database_nor_the_servers_secrets() {
     );
     let _ = std::fs::remove_dir_all(&scripts);
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}
+
+/// S1's reset is for clients that neither take the close nor answer it: a
+/// client that closes first gets the closing handshake's answer, never a
+/// reset.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_closes_first_gets_its_answer_not_a_reset() {
+    use futures_util::StreamExt;
+    let server = start().await;
+    let id = create(server.addr, json!({"game": "bigcheese", "players": 3})).await;
+    for _ in 0..3 {
+        let mut ws = Ws::connect(server.addr, &id).await;
+        ws.hello(None).await;
+        ws.socket.close(None).await.unwrap();
+        loop {
+            match tokio::time::timeout(Duration::from_secs(5), ws.socket.next()).await {
+                Ok(Some(Ok(Message::Close(_))) | None) => break,
+                Ok(Some(Ok(_))) => continue,
+                Ok(Some(Err(e))) => panic!("the close was answered by an error: {e}"),
+                Err(_) => panic!("no answer to the close"),
+            }
+        }
+    }
 }
