@@ -3,6 +3,7 @@
 //! loopback, bounded in count and time like the first part
 //! (`security.rs`).
 
+use super::security::jester_seed;
 use super::util::*;
 use futures_util::SinkExt;
 use serde_json::json;
@@ -57,8 +58,6 @@ async fn a_kicked_reader_that_never_reads_loses_its_socket() {
     assert!(gone < Duration::from_secs(20), "{gone:?}");
     drop(slow);
 }
-
-use super::security::jester_seed;
 
 /// Puts a 4-seat, one-hand Dalmuti table `id` with a 60 s turn timer
 /// into `store`, dealt from `seed`; seat `i` is a person where `humans[i]`,
