@@ -311,9 +311,9 @@ pub fn lobby(data: &[u8]) {
             "`{text}` re-encoded as {encoded}"
         );
         // A cleaned name is clean: cleaning it again changes nothing.
-        if let Ok(name) = server::lobby::clean_name(&req.name) {
+        if let Ok(name) = server::names::clean_name(&req.name) {
             assert_eq!(
-                server::lobby::clean_name(&name).ok().as_deref(),
+                server::names::clean_name(&name).ok().as_deref(),
                 Some(name.as_str()),
                 "`{}` cleans to `{name}`, which does not clean to itself",
                 req.name

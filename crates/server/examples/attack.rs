@@ -905,7 +905,7 @@ fn count_stuck(db: &Path) -> Result<usize, String> {
         let Ok(Some(t)) = store.load(&id) else {
             continue;
         };
-        let record = server::table::record_of(&t);
+        let record = t.record();
         let over = match t.game.as_str() {
             "dalmuti" => record
                 .replay::<dalmuti::Dalmuti>(false, |_, _, _| {})

@@ -32,10 +32,11 @@
 //! for again.
 
 use crate::error::Error;
+use crate::limits::Limits;
 use crate::lobby;
 use crate::net::ClientAddr;
 use crate::quota::Kind;
-use crate::{AppState, Limits};
+use crate::state::AppState;
 use ::analysis::analyze::{Analysis, Config, FORMAT};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -183,7 +184,7 @@ async fn status(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, Error> {
-    if !lobby::valid_id(&id) {
+    if !crate::ids::valid_id(&id) {
         return Err(Error::UnknownTable);
     }
     // The job first: a finished one is stored before it leaves the map.
@@ -203,7 +204,7 @@ async fn status(
     match stored(&state, &id).await? {
         Some(body) => {
             let hash = sha2::Sha256::digest(body.as_bytes());
-            let etag = format!("\"a{}\"", crate::fair::hex(&hash[..16]));
+            let etag = format!("\"a{}\"", registry::fair::hex(&hash[..16]));
             let etag = HeaderValue::from_str(&etag).expect("hex is a valid header");
             state.analyses().remember(&id, etag.clone());
             if crate::web::not_modified(&headers, &etag) {
@@ -254,7 +255,7 @@ async fn start(
     addr: ClientAddr,
     Path(id): Path<String>,
 ) -> Result<Response, Error> {
-    if !lobby::valid_id(&id) {
+    if !crate::ids::valid_id(&id) {
         return Err(Error::UnknownTable);
     }
     match state.analyses().get(&id) {
@@ -266,7 +267,7 @@ async fn start(
     }
     let record = lobby::finished_record(&state, addr, id.clone(), "analyses").await?;
     let record = tokio::task::spawn_blocking(move || {
-        let over = crate::with_game!(record.game.as_str(), G => record
+        let over = registry::dispatch!(record.game.as_str(), G => record
                 .replay::<G>(false, |_, _, _| {})
                 .map_err(|e| Error::Internal(e.to_string()))?
                 .outcome()
@@ -326,7 +327,7 @@ async fn run(state: AppState, id: String, record: game::Record) {
         let body = encode(analysis, limits.analysis_max_bytes)?;
         shared
             .store()
-            .put_analysis(&key, FORMAT, &body, crate::table::unix_now())
+            .put_analysis(&key, FORMAT, &body, crate::clock::unix_now())
             .map_err(|e| e.to_string())
     })
     .await;
@@ -363,7 +364,7 @@ fn compute(
     limits: &Limits,
     progress: impl FnMut(usize, usize),
 ) -> Result<Analysis, String> {
-    crate::with_game!(record.game.as_str(), G => {
+    registry::dispatch!(record.game.as_str(), G => {
             let cfg = config_for::<G>(limits);
             ::analysis::analyze::analyze::<G>(record, &cfg, progress).map_err(|e| e.to_string())
         },

@@ -22,9 +22,9 @@
 
 use crate::error::Error;
 use crate::net::{ClientAddr, Slot};
+use crate::state::AppState;
 use crate::store::Node;
 use crate::table::Command;
-use crate::AppState;
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderValue, StatusCode, Uri};
@@ -549,7 +549,7 @@ pub(crate) async fn trusted(
         .get(SECRET_HEADER)
         .and_then(|v| v.to_str().ok());
     // Compared as digests, so the time taken says nothing about the secret.
-    let digest = crate::table::sha256_hex;
+    let digest = crate::ids::sha256_hex;
     let ok = matches!((expected, given), (Some(e), Some(g)) if digest(e) == digest(g));
     if !ok {
         return (StatusCode::FORBIDDEN, "cluster requests only").into_response();

@@ -374,6 +374,26 @@ pub(crate) fn drop_off_runtime<T: Send + 'static>(value: T) {
     }
 }
 
+/// A bot a table may have: one of the game's named bots at its default
+/// budget. A budget (`search:600000ms`, `search:10000000`) is the
+/// command line's, never a client's: it would let one table hold the
+/// server's bot threads for minutes. Or one of the bot programs the
+/// operator offers, by name: a client never gives a command.
+pub(crate) fn server_bot<G: Roster>(name: &str, external: &ExternalBots) -> Result<(), Error> {
+    if G::LADDER.contains(&name) || G::BOTS.contains(&name) || external.offers(name) {
+        Ok(())
+    } else {
+        let offered = external.names();
+        let mut names: Vec<&str> = G::LADDER.to_vec();
+        names.extend(G::BOTS.iter().filter(|b| !G::LADDER.contains(b)));
+        names.extend(offered.iter().map(String::as_str));
+        Err(Error::BadInput(format!(
+            "unknown bot `{name}` (choose from: {})",
+            names.join(", ")
+        )))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,11 +11,12 @@
 
 use crate::error::Error;
 use crate::extbots::ExternalBots;
+use crate::limits::Limits;
 use crate::net::ClientAddr;
 use crate::quota::Kind;
+use crate::state::AppState;
 use crate::store::{Access, SeatKind, Social, StoredFair, StoredSeat, StoredTable, TableConfig};
 use crate::table::{self, Command};
-use crate::{AppState, Limits};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::StatusCode;
@@ -92,104 +93,12 @@ pub(crate) fn meter(
         .map_err(|wait| Error::quota(what, wait))
 }
 
-/// Characters that change how text around them is shown without showing
-/// themselves: bidirectional overrides and isolates, zero-width spaces and
-/// joiners, invisible fillers, tags.
-pub(crate) fn invisible(c: char) -> bool {
-    matches!(c,
-        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
-        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}'
-        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0E}' | '\u{FEFF}' | '\u{FFA0}'
-        | '\u{FFF0}'..='\u{FFFB}' | '\u{E0000}'..='\u{E0FFF}')
-}
-
-/// A display name as people will see it: control, bidirectional and
-/// zero-width characters removed, runs of spaces made one, 1 to 32
-/// characters, and no word that names a bot (no human may pose as one).
-pub fn clean_name(raw: &str) -> Result<String, Error> {
-    clean_name_among(raw, &[])
-}
-
-/// The words of a name as bot names are compared: lower case, split at
-/// every character that is not a letter or a digit, trailing digits cut
-/// (`Peek2` is `peek`).
-fn name_words(name: &str) -> Vec<String> {
-    name.to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .map(|w| w.trim_end_matches(|c: char| c.is_ascii_digit()))
-        .filter(|w| !w.is_empty())
-        .map(str::to_string)
-        .collect()
-}
-
-/// [`clean_name`], also refusing a name that holds the words of one of
-/// `programs`, the bot programs this server offers (`peek`, `deep-blue`
-/// in `Deep Blue`): they are bots' names too.
-pub fn clean_name_among(raw: &str, programs: &[String]) -> Result<String, Error> {
-    let mut name = String::with_capacity(raw.len());
-    for c in raw.chars() {
-        if c.is_control() || invisible(c) {
-            continue;
-        }
-        if c.is_whitespace() {
-            if !name.is_empty() && !name.ends_with(' ') {
-                name.push(' ');
-            }
-        } else {
-            name.push(c);
-        }
-    }
-    let name = name.trim_end().to_string();
-    if name.is_empty() || name.chars().count() > 32 {
-        return Err(Error::BadInput(
-            "a name is 1 to 32 visible characters".to_string(),
-        ));
-    }
-    let lower = name.to_lowercase();
-    let taken = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .any(|w| {
-            let w = w.trim_end_matches(|c: char| c.is_ascii_digit());
-            ["bot", "bots", "robot", "level", "ai", "cpu"].contains(&w)
-                || <bigcheese::BigCheese as Roster>::LADDER.contains(&w)
-                || <dalmuti::Dalmuti as Roster>::LADDER.contains(&w)
-        });
-    let words = name_words(&name);
-    let program = programs.iter().any(|p| {
-        let p = name_words(p);
-        !p.is_empty() && words.windows(p.len()).any(|w| w == p.as_slice())
-    });
-    if taken || program {
-        return Err(Error::BadInput(format!(
-            "`{name}` reads like a bot's name; people choose another"
-        )));
-    }
-    Ok(name)
-}
-
 fn rejection(r: JsonRejection) -> Error {
     if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
         Error::TooLarge
     } else {
         Error::BadInput(r.body_text())
     }
-}
-
-/// Whether `id` could be a table id (cheap check before any lookup).
-pub fn valid_id(id: &str) -> bool {
-    (1..=32).contains(&id.len())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
-/// A new table id: 10 url-safe random characters.
-pub(crate) fn new_id() -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    (0..10)
-        .map(|_| ALPHABET[rand::random_range(0..ALPHABET.len())] as char)
-        .collect()
 }
 
 #[derive(Serialize)]
@@ -313,26 +222,6 @@ fn option_text(key: &str, v: &serde_json::Value) -> Result<String, Error> {
     }
 }
 
-/// A bot a table may have: one of the game's named bots at its default
-/// budget. A budget (`search:600000ms`, `search:10000000`) is the
-/// command line's, never a client's: it would let one table hold the
-/// server's bot threads for minutes. Or one of the bot programs the
-/// operator offers, by name: a client never gives a command.
-pub(crate) fn server_bot<G: Roster>(name: &str, external: &ExternalBots) -> Result<(), Error> {
-    if G::LADDER.contains(&name) || G::BOTS.contains(&name) || external.offers(name) {
-        Ok(())
-    } else {
-        let offered = external.names();
-        let mut names: Vec<&str> = G::LADDER.to_vec();
-        names.extend(G::BOTS.iter().filter(|b| !G::LADDER.contains(b)));
-        names.extend(offered.iter().map(String::as_str));
-        Err(Error::BadInput(format!(
-            "unknown bot `{name}` (choose from: {})",
-            names.join(", ")
-        )))
-    }
-}
-
 /// Checks a table request against game `G` and the server's limits, and
 /// builds the stored table.
 fn build<G: Roster>(
@@ -386,7 +275,7 @@ fn build<G: Roster>(
             },
             Some(SeatRequest::Bot { bot }) => {
                 let name = bot.clone().unwrap_or_else(|| G::BOTS[0].to_string());
-                server_bot::<G>(&name, external)?;
+                crate::extbots::server_bot::<G>(&name, external)?;
                 SeatKind::Bot(name)
             }
             None => SeatKind::Bot(G::BOTS[0].to_string()),
@@ -422,7 +311,7 @@ fn build<G: Roster>(
     // The fair deal: the server commits to its secret now; each person who
     // joins adds a contribution, and the seed is derived once the last one
     // is in (docs/server.md, "Fairness: commit, contribute, reveal").
-    let id = new_id();
+    let id = crate::ids::new_id();
     let fair = StoredFair::new(&id);
     Ok(StoredTable {
         id,
@@ -431,7 +320,7 @@ fn build<G: Roster>(
         players,
         options: options.pairs().into_iter().collect(),
         seed: fair.seed(),
-        seed_hash: crate::fair::commitment(&fair.secret),
+        seed_hash: registry::fair::commitment(&fair.secret),
         fair: Some(fair),
         config: TableConfig {
             bot_delay_ms,
@@ -441,7 +330,7 @@ fn build<G: Roster>(
                 .or(req.public.then_some(limits.public_turn_timer_ms)),
             spectator_chat: req.spectator_chat,
         },
-        created_at: table::unix_now(),
+        created_at: crate::clock::unix_now(),
         finished_at: None,
         seats,
         actions: Vec::new(),
@@ -460,9 +349,9 @@ async fn create_table(
 ) -> Result<(StatusCode, Json<Created>), Error> {
     let limits = state.limits();
     let external = state.external_bots();
-    let mut stored = crate::with_game!(req.game.as_str(), G => build::<G>(&req, &limits, &external),
+    let mut stored = registry::dispatch!(req.game.as_str(), G => build::<G>(&req, &limits, &external),
         _ => Err(Error::BadInput(format!(
-            "unknown game `{}` (choose from: {})", req.game, crate::GAMES.join(", ")))))?;
+            "unknown game `{}` (choose from: {})", req.game, registry::GAMES.join(", ")))))?;
     // A table whose bot programs could not run (more than its address
     // may run at once, or than are free now) is refused before it
     // exists; their process slots are taken when they start.
@@ -472,10 +361,10 @@ async fn create_table(
         &state.metrics(),
     )?;
     let owner = may_create(&state, addr).await?;
-    let key = (!req.public).then(table::new_token);
-    let creator = table::new_token();
-    stored.access.invite_hash = key.as_deref().map(table::sha256_hex);
-    stored.access.creator_hash = Some(table::sha256_hex(&creator));
+    let key = (!req.public).then(crate::ids::new_token);
+    let creator = crate::ids::new_token();
+    stored.access.invite_hash = key.as_deref().map(crate::ids::sha256_hex);
+    stored.access.creator_hash = Some(crate::ids::sha256_hex(&creator));
     stored.access.owner = Some(owner);
     let store = state.store();
     let copy = stored.clone();
@@ -675,9 +564,9 @@ async fn leaderboard(
     State(state): State<AppState>,
     Path(game): Path<String>,
 ) -> Result<Json<Leaderboard>, Error> {
-    let (name, ladder) = crate::with_game!(game.as_str(), G => (G::NAME, <G as Roster>::LADDER),
+    let (name, ladder) = registry::dispatch!(game.as_str(), G => (G::NAME, <G as Roster>::LADDER),
         _ => return Err(Error::BadInput(format!(
-            "unknown game (choose from: {})", crate::GAMES.join(", ")))));
+            "unknown game (choose from: {})", registry::GAMES.join(", ")))));
     let store = state.store();
     let rows = tokio::task::spawn_blocking(move || store.leaderboard(name, BOARD))
         .await
@@ -835,7 +724,7 @@ async fn join(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Json<Joined>, Error> {
-    let name = clean_name_among(&req.name, &state.external_bots().names())?;
+    let name = crate::names::clean_name_among(&req.name, &state.external_bots().names())?;
     let player = req
         .player
         .as_deref()
@@ -844,7 +733,7 @@ async fn join(
     let contribution = req
         .contribution
         .as_deref()
-        .map(crate::fair::parse_contribution)
+        .map(registry::fair::parse_contribution)
         .transpose()
         .map_err(|e| Error::BadInput(e.to_string()))?;
     meter(&state, Kind::Join, addr, "joins")?;
@@ -910,7 +799,7 @@ pub(crate) async fn finished_record(
     id: String,
     what: &str,
 ) -> Result<game::Record, Error> {
-    if !valid_id(&id) {
+    if !crate::ids::valid_id(&id) {
         return Err(Error::UnknownTable);
     }
     meter(state, Kind::Record, addr, what)?;
@@ -922,7 +811,7 @@ pub(crate) async fn finished_record(
     if stored.finished_at.is_none() {
         return Err(Error::NotOver);
     }
-    Ok(table::record_of(&stored))
+    Ok(stored.record())
 }
 
 async fn record(
@@ -931,7 +820,7 @@ async fn record(
     Path(id): Path<String>,
 ) -> Result<Json<game::Record>, Error> {
     let mut record = finished_record(&state, addr, id, "record downloads").await?;
-    let outcome = crate::with_game!(record.game.as_str(), G => record
+    let outcome = registry::dispatch!(record.game.as_str(), G => record
             .replay::<G>(false, |_, _, _| {})
             .map(|g| g.outcome())
             .map_err(|e| Error::Internal(e.to_string()))?,
@@ -978,7 +867,7 @@ async fn replay(
 ) -> Result<Json<serde_json::Value>, Error> {
     let record = finished_record(&state, addr, id, "replays").await?;
     tokio::task::spawn_blocking(move || {
-        crate::with_game!(record.game.as_str(), G => replay_positions::<G>(&record, from),
+        registry::dispatch!(record.game.as_str(), G => replay_positions::<G>(&record, from),
             _ => Err(Error::UnknownTable))
     })
     .await
@@ -1065,7 +954,7 @@ async fn verify(
     State(state): State<AppState>,
     _token: VerifyToken,
     JsonBody(record): JsonBody<game::Record>,
-) -> Result<Json<crate::verify::Report>, Error> {
+) -> Result<Json<registry::verify::Report>, Error> {
     let most = state.limits().max_actions;
     if record.actions.len() > most {
         return Err(Error::BadInput(format!(
@@ -1089,8 +978,8 @@ async fn verify(
     };
     // Replaying is CPU work proportional to the record: off the reactor.
     let record = Arc::new(record);
-    let report = tokio::task::spawn_blocking(move || crate::verify::verify(&record))
+    let report = tokio::task::spawn_blocking(move || registry::verify::verify(&record))
         .await
-        .unwrap_or_else(|_| crate::verify::Report::failed("the check failed"));
+        .unwrap_or_else(|_| registry::verify::Report::failed("the check failed"));
     Ok(Json(report))
 }

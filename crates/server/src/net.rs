@@ -15,7 +15,7 @@
 //! [`AppState::drain`] before returning.
 
 use crate::metrics::{Held, Refusal};
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use hyper::body::Incoming;
@@ -218,7 +218,7 @@ impl Caps {
 /// (`TCP_USER_TIMEOUT`), after which the kernel drops the connection
 /// itself: a peer that vanished or stopped reading cannot keep a socket
 /// and its buffer, even one no task holds any more.
-fn bound_kernel_buffers(tcp: &TcpStream, limits: &crate::Limits) {
+fn bound_kernel_buffers(tcp: &TcpStream, limits: &crate::limits::Limits) {
     let sock = socket2::SockRef::from(tcp);
     if let Err(e) = sock.set_send_buffer_size(limits.send_buffer) {
         tracing::debug!("SO_SNDBUF: {e}");
@@ -233,41 +233,10 @@ fn bound_kernel_buffers(tcp: &TcpStream, limits: &crate::Limits) {
 /// client's round trip; below the WebSocket idle timeout.
 pub const USER_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Accepts connections on `listener` and serves `app(state)` on each
-/// (with `TCP_NODELAY`) until `shutdown` resolves or the state is closed
-/// (by [`AppState::drain`] or [`AppState::close`]), then stops accepting,
-/// asks HTTP connections to finish, and drains the state
-/// ([`AppState::drain`]: WebSockets closed with 1012, in-flight commits
-/// finished, bounded in time). A connection over a cap is closed at once.
-pub async fn run(
-    listener: TcpListener,
-    state: AppState,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let router = crate::app(state.clone());
-    let per_addr = state.limits().max_connections_per_ip;
-    accept(listener, state, router, per_addr, shutdown).await
-}
-
-/// Accepts the other processes of the site on their own listener
-/// (issue 9): the same routes, but only requests carrying the site's
-/// secret, whose client address is the one the forwarding process saw.
-/// There is no per-address cap (every connection comes from a peer
-/// process; the real clients were counted where they connected), only the
-/// cap in all.
-pub async fn run_cluster(
-    listener: TcpListener,
-    state: AppState,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let router = crate::app(state.clone()).layer(axum::middleware::from_fn_with_state(
-        state.clone(),
-        crate::cluster::trusted,
-    ));
-    accept(listener, state, router, 0, shutdown).await
-}
-
-async fn accept(
+/// Serves `router` on every connection `listener` accepts (see
+/// [`crate::run`]), with at most `per_addr` connections from one address
+/// (0: no such cap).
+pub(crate) async fn accept(
     listener: TcpListener,
     state: AppState,
     router: axum::Router,

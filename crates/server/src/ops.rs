@@ -12,7 +12,7 @@
 //! probe runs at most once a second whatever the request rate: a flood of
 //! probes costs one blocking read a second.
 
-use crate::AppState;
+use crate::state::AppState;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -70,7 +70,7 @@ impl AppState {
     /// call changes nothing and returns `false`.
     pub fn require_metrics_token(&self, token: &str) -> bool {
         let hash: [u8; 32] = Sha256::digest(token.as_bytes()).into();
-        self.inner.ops.token.set(hash).is_ok()
+        self.ops().token.set(hash).is_ok()
     }
 
     /// Marks this process as draining: `/readyz` answers 503 `draining`,
@@ -78,12 +78,12 @@ impl AppState {
     /// else is served as before. [`AppState::drain`] does this first; a
     /// layer that hands tables to other processes may do it earlier.
     pub fn set_draining(&self) {
-        self.inner.ops.draining.send_replace(true);
+        self.ops().draining.send_replace(true);
     }
 
     /// Whether this process is draining.
     pub fn is_draining(&self) -> bool {
-        *self.inner.ops.draining.borrow()
+        *self.ops().draining.borrow()
     }
 
     /// Whether this process can serve: not draining or stopping, and the
@@ -96,7 +96,7 @@ impl AppState {
         if *self.closing().borrow() {
             return Err("stopping");
         }
-        let mut last = self.inner.ops.probe.lock().await;
+        let mut last = self.ops().probe.lock().await;
         if let Some((at, answer)) = *last {
             if at.elapsed() < PROBE_EVERY {
                 return answer;
@@ -155,7 +155,7 @@ impl AppState {
 
 /// `GET /metrics`.
 async fn metrics(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    if let Some(want) = state.inner.ops.token.get() {
+    if let Some(want) = state.ops().token.get() {
         let given = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())

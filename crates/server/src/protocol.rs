@@ -16,10 +16,6 @@ use serde::{Deserialize, Serialize};
 
 /// The largest message a client may send, in bytes.
 pub const MAX_MESSAGE: usize = 4096;
-/// Messages per second a connection may send before it is refused.
-pub const RATE_LIMIT: u32 = 20;
-/// Messages per second after which the connection is closed.
-pub const RATE_CLOSE: u32 = 100;
 
 /// A message from a client.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]

@@ -10,8 +10,8 @@
 //! bucket, so the map is pruned of full ones when it grows, which bounds
 //! it by the addresses active in the last few minutes.
 
+use crate::limits::Limits;
 use crate::net::ClientAddr;
-use crate::Limits;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

@@ -158,7 +158,7 @@ pub fn clean_chat(raw: &str) -> Result<String, Error> {
             }
             continue;
         }
-        if c.is_control() || crate::lobby::invisible(c) {
+        if c.is_control() || crate::names::invisible(c) {
             continue;
         }
         text.push(c);
@@ -190,8 +190,8 @@ pub fn player_id(key: &str) -> Result<String, Error> {
     if key.len() != 64 || !key.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
         return Err(bad());
     }
-    let bytes = crate::fair::parse_hex32("player key", key).map_err(|_| bad())?;
-    Ok(crate::fair::commitment(&bytes))
+    let bytes = registry::fair::parse_hex32("player key", key).map_err(|_| bad())?;
+    Ok(registry::fair::commitment(&bytes))
 }
 
 /// Who played a seat of a finished game, for its ratings.
@@ -264,7 +264,7 @@ pub const PROVEN_GAMES: i64 = 5;
 /// so the store keeps no address, and one site's origins say nothing of
 /// another's.
 pub fn origin(site_secret: &str, addr: crate::net::ClientAddr) -> String {
-    crate::fair::sha256_hex(&format!("ratrace origin\n{site_secret}\n{}", addr.0))
+    registry::fair::sha256_hex(&format!("ratrace origin\n{site_secret}\n{}", addr.0))
 }
 
 /// A rating: Weng–Lin's mean (`rating`) and its uncertainty.
@@ -295,7 +295,7 @@ impl Rating {
 /// 27, search 33), with a small fixed uncertainty. Bots are never
 /// updated: they are the fixed points people are measured against.
 pub fn bot_rating(game: &str, bot: &str) -> Rating {
-    let ladder: &[&str] = crate::with_game!(game, G => <G as bots::Roster>::LADDER, _ => &[]);
+    let ladder: &[&str] = registry::dispatch!(game, G => <G as bots::Roster>::LADDER, _ => &[]);
     let level = ladder.iter().position(|b| *b == bot).unwrap_or(1);
     Rating {
         rating: 15.0 + 6.0 * level as f64,

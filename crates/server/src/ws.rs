@@ -15,8 +15,8 @@
 use crate::error::Error;
 use crate::net::{ClientAddr, Slot};
 use crate::protocol::{ClientMsg, ServerMsg, MAX_MESSAGE};
+use crate::state::AppState;
 use crate::table::{Command, Kick, Outbox, TOO_SLOW};
-use crate::AppState;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -401,15 +401,17 @@ async fn receive(
                 contribution,
                 ..
             } => {
-                let contribution =
-                    match contribution.as_deref().map(crate::fair::parse_contribution) {
-                        None => None,
-                        Some(Ok(c)) => Some(c),
-                        Some(Err(e)) => {
-                            send(out, ServerMsg::error(Error::BadInput(e.to_string())));
-                            None
-                        }
-                    };
+                let contribution = match contribution
+                    .as_deref()
+                    .map(registry::fair::parse_contribution)
+                {
+                    None => None,
+                    Some(Ok(c)) => Some(c),
+                    Some(Err(e)) => {
+                        send(out, ServerMsg::error(Error::BadInput(e.to_string())));
+                        None
+                    }
+                };
                 let (reply, answer) = oneshot::channel();
                 let cmd = Command::Hello {
                     conn,

@@ -198,7 +198,7 @@ pub(crate) fn fair_inputs(s: &dyn Store) {
     assert_eq!(fair.table.as_deref(), Some("f"), "bound to its table");
     assert_eq!(
         t.seed,
-        crate::fair::seed(Some("f"), &secret, &fair.contributions)
+        registry::fair::seed(Some("f"), &secret, &fair.contributions)
     );
 }
 

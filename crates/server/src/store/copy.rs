@@ -12,7 +12,6 @@
 //! the source's record gives.
 
 use super::{Store, StoreError, TableDump};
-use crate::table::record_of;
 use game::Game;
 
 /// Tables read from the source per page.
@@ -172,15 +171,15 @@ fn check(source: &TableDump, target: &TableDump) -> Result<bool, CopyError> {
         id: id.clone(),
         reason,
     };
-    let want = record_of(&source.table);
-    let outcome = crate::with_game!(want.game.as_str(), G => want
+    let want = source.table.record();
+    let outcome = registry::dispatch!(want.game.as_str(), G => want
             .replay::<G>(false, |_, _, _| {})
             .map(|g| g.outcome())
             .map_err(|e| unverified(format!("the source's record does not replay: {e}")))?,
         _ => return Err(unverified(format!("unknown game {}", want.game))));
-    let mut record = record_of(&target.table);
+    let mut record = target.table.record();
     record.outcome = outcome;
-    let report = crate::verify::verify(&record);
+    let report = registry::verify::verify(&record);
     if report.ok {
         Ok(true)
     } else {

@@ -152,7 +152,7 @@ pub struct StoredTable {
     /// 64-bit number the server drew.
     pub seed: game::Seed,
     /// The public commitment, from creation: a fair-deal table's is
-    /// [`crate::fair::commitment`] of its secret; an older table's the hex
+    /// [`registry::fair::commitment`] of its secret; an older table's the hex
     /// SHA-256 of its seed's decimal text.
     pub seed_hash: String,
     /// The fair-deal scheme's secret and the players' contributions
@@ -174,6 +174,30 @@ pub struct StoredTable {
     /// Rematch links, the identities of the people seated, the result
     /// (issue 11, social).
     pub social: Social,
+}
+
+impl StoredTable {
+    /// The stored table as a game record (actions as `SEAT ACTION`).
+    pub fn record(&self) -> game::Record {
+        game::Record {
+            game: self.game.clone(),
+            rules_version: self.rules_version.clone(),
+            players: self.players,
+            options: self.options.clone(),
+            seed: self.seed,
+            actions: self
+                .actions
+                .iter()
+                .map(|a| format!("{} {}", a.seat, a.action))
+                .collect(),
+            outcome: None,
+            seed_hash: self.fair.is_none().then(|| self.seed_hash.clone()),
+            fairness: self
+                .fair
+                .as_ref()
+                .map(|f| f.fairness(self.finished_at.is_some())),
+        }
+    }
 }
 
 /// What a table knows of the people around it and of the games before and
@@ -213,7 +237,7 @@ impl StoredFair {
     /// contribution yet.
     pub fn new(id: &str) -> StoredFair {
         StoredFair {
-            secret: crate::fair::new_secret(),
+            secret: registry::fair::new_secret(),
             contributions: BTreeMap::new(),
             table: Some(id.to_string()),
         }
@@ -221,12 +245,12 @@ impl StoredFair {
 
     /// The seed these inputs give.
     pub fn seed(&self) -> game::Seed {
-        crate::fair::seed(self.table.as_deref(), &self.secret, &self.contributions)
+        registry::fair::seed(self.table.as_deref(), &self.secret, &self.contributions)
     }
 
     /// The record's fairness section; the secret only if `reveal`.
     pub fn fairness(&self, reveal: bool) -> game::Fairness {
-        crate::fair::fairness(
+        registry::fair::fairness(
             self.table.as_deref(),
             &self.secret,
             &self.contributions,
@@ -706,7 +730,7 @@ pub type Done<T> = Box<dyn FnOnce(Result<T, StoreError>) + Send>;
 pub(crate) fn contributions_json(all: &BTreeMap<Seat, [u8; 32]>) -> String {
     let map: BTreeMap<String, String> = all
         .iter()
-        .map(|(s, c)| (s.to_string(), crate::fair::hex(c)))
+        .map(|(s, c)| (s.to_string(), registry::fair::hex(c)))
         .collect();
     serde_json::to_string(&map).unwrap_or_else(|_| "{}".to_string())
 }
@@ -721,7 +745,7 @@ pub(crate) fn parse_contributions(
             let seat: Seat = s
                 .parse()
                 .map_err(|_| StoreError::Corrupt(format!("contribution seat {s}")))?;
-            let value = crate::fair::parse_contribution(&c)
+            let value = registry::fair::parse_contribution(&c)
                 .map_err(|e| StoreError::Corrupt(e.to_string()))?;
             Ok((seat, value))
         })

@@ -672,7 +672,7 @@ async fn migrate_db(pool: &Pool) -> Result<(), StoreError> {
         tx.batch_execute(m.postgres).await?;
         tx.execute(
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)",
-            &[&m.version, &m.name, &crate::table::unix_now()],
+            &[&m.version, &m.name, &crate::clock::unix_now()],
         )
         .await?;
         tracing::info!(
@@ -739,7 +739,7 @@ async fn insert_table(
     } else {
         t.seed.to_string()
     };
-    let secret = t.fair.as_ref().map(|f| crate::fair::hex(&f.secret));
+    let secret = t.fair.as_ref().map(|f| registry::fair::hex(&f.secret));
     let contributions = t
         .fair
         .as_ref()
@@ -1198,7 +1198,7 @@ async fn contribute(
         .await?;
     tx.execute(
         &stmt,
-        &[&table, &contributions_json(&all), &crate::table::unix_now()],
+        &[&table, &contributions_json(&all), &crate::clock::unix_now()],
     )
     .await?;
     tx.commit().await?;
@@ -1233,7 +1233,7 @@ async fn take(pool: Pool, w: Taking) -> Result<bool, StoreError> {
         let stmt = tx
             .prepare_cached("UPDATE tables SET last_active = $2 WHERE id = $1")
             .await?;
-        tx.execute(&stmt, &[&w.table, &crate::table::unix_now()])
+        tx.execute(&stmt, &[&w.table, &crate::clock::unix_now()])
             .await?;
         if let Some(c) = w.contribution {
             // The row is locked by the fence: no other write interleaves.
@@ -1393,7 +1393,7 @@ async fn load_with(tx: &Transaction<'_>, id: &str) -> Result<Option<StoredTable>
     let fair = match secret {
         None => None,
         Some(hex) => Some(StoredFair {
-            secret: crate::fair::parse_hex32("secret", &hex)
+            secret: registry::fair::parse_hex32("secret", &hex)
                 .map_err(|e| StoreError::Corrupt(e.to_string()))?,
             contributions: parse_contributions(contributions.as_deref())?,
             table: super::fair_table(scheme, &id)?,
@@ -1489,7 +1489,7 @@ async fn dump(pool: Pool, id: String) -> Result<Option<TableDump>, StoreError> {
 }
 
 async fn site_secret(pool: Pool) -> Result<String, StoreError> {
-    let fresh = crate::fair::hex(&rand::random::<[u8; 32]>());
+    let fresh = registry::fair::hex(&rand::random::<[u8; 32]>());
     let client = pool.get().await?;
     let stmt = client
         .prepare_cached(
@@ -1818,7 +1818,7 @@ impl Store for PgStore {
             "SELECT game, player, name, rating, uncertainty, score, games FROM ratings",
             " WHERE player = $1 AND game = ANY($2) AND games > 0 ORDER BY game"
         );
-        let games: Vec<String> = crate::GAMES.iter().map(|g| g.to_string()).collect();
+        let games: Vec<String> = registry::GAMES.iter().map(|g| g.to_string()).collect();
         let rows = self.block(query(
             self.pool(),
             MINE,

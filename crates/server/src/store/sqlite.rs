@@ -389,7 +389,7 @@ impl SqliteStore {
             conn.execute_batch(m.sqlite)?;
             conn.execute(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, ?3)",
-                params![m.version, m.name, crate::table::unix_now()],
+                params![m.version, m.name, crate::clock::unix_now()],
             )?;
             tracing::info!("sqlite: schema migration {} applied: {}", m.version, m.name);
         }
@@ -679,7 +679,7 @@ impl SqliteStore {
                 all.insert(seat, value);
                 tx.execute(
                     "UPDATE tables SET contributions = ?2, last_active = ?3 WHERE id = ?1",
-                    params![table, contributions_json(&all), crate::table::unix_now()],
+                    params![table, contributions_json(&all), crate::clock::unix_now()],
                 )?;
                 Ok(Applied::Changed(true))
             }
@@ -703,7 +703,7 @@ impl SqliteStore {
                 if changed == 1 {
                     tx.execute(
                         "UPDATE tables SET last_active = ?2 WHERE id = ?1",
-                        params![table, crate::table::unix_now()],
+                        params![table, crate::clock::unix_now()],
                     )?;
                     if let Some(c) = contribution {
                         let before: Option<String> = tx.query_row(
@@ -893,7 +893,7 @@ impl SqliteStore {
                 t.access.invite_hash,
                 t.access.creator_hash,
                 t.access.owner,
-                t.fair.as_ref().map(|f| crate::fair::hex(&f.secret)),
+                t.fair.as_ref().map(|f| registry::fair::hex(&f.secret)),
                 t.fair
                     .as_ref()
                     .map(|f| contributions_json(&f.contributions)),
@@ -1075,7 +1075,7 @@ impl SqliteStore {
         let fair = match secret {
             None => None,
             Some(hex) => Some(StoredFair {
-                secret: crate::fair::parse_hex32("secret", &hex)
+                secret: registry::fair::parse_hex32("secret", &hex)
                     .map_err(|e| StoreError::Corrupt(e.to_string()))?,
                 contributions: parse_contributions(contributions.as_deref())?,
                 table: super::fair_table(scheme, &id)?,
@@ -1383,7 +1383,7 @@ impl Store for SqliteStore {
     }
 
     fn site_secret(&self) -> Result<String, StoreError> {
-        let fresh = crate::fair::hex(&rand::random::<[u8; 32]>());
+        let fresh = registry::fair::hex(&rand::random::<[u8; 32]>());
         match self.write(Write::SiteSecret(fresh))? {
             Applied::Text(value) => Ok(value),
             other => Err(StoreError::Commit(format!(
@@ -1517,7 +1517,7 @@ impl Store for SqliteStore {
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
         let conn = self.reader();
         let mut out = Vec::new();
-        for game in crate::GAMES {
+        for game in registry::GAMES {
             let row = conn
                 .prepare_cached(&format!(
                     "SELECT {RATING_COLUMNS} FROM ratings WHERE game = ?1 AND player = ?2"

@@ -82,7 +82,7 @@ fn seeded_dalmuti(store: &dyn Store, id: &str, seed: u64, humans: [bool; 4]) {
                     turn_timer_ms: Some(60_000),
                     ..Default::default()
                 },
-                created_at: server::table::unix_now(),
+                created_at: server::clock::unix_now(),
                 finished_at: None,
                 seats: (0..4)
                     .map(|i| StoredSeat {
@@ -538,7 +538,7 @@ fn crashed_before_its_result(store: &dyn Store, id: &str, player: &str, level: &
         seed_hash: registry::fair::sha256_hex(&seed.to_string()),
         fair: None,
         config: Default::default(),
-        created_at: server::table::unix_now(),
+        created_at: server::clock::unix_now(),
         finished_at: None,
         seats: (0..3)
             .map(|i| StoredSeat {

@@ -694,7 +694,7 @@ async fn a_finished_game_left_unmarked_is_repaired_at_start() {
             seed_hash: registry::fair::sha256_hex("5"),
             fair: None,
             config: Default::default(),
-            created_at: server::table::unix_now(),
+            created_at: server::clock::unix_now(),
             finished_at: None,
             seats: (0..3)
                 .map(|i| server::store::StoredSeat {
@@ -808,7 +808,7 @@ async fn a_revolution_decision_lands_at_a_fixed_time_whoever_holds_the_jesters()
                         turn_timer_ms: None,
                         ..Default::default()
                     },
-                    created_at: server::table::unix_now(),
+                    created_at: server::clock::unix_now(),
                     finished_at: None,
                     seats: (0..4)
                         .map(|i| server::store::StoredSeat {

@@ -1,0 +1,423 @@
+//! The server's shared state ([`AppState`]): the store, the live tables,
+//! the limits, the quotas and the queues, cheap to clone into every
+//! handler. It sits between the connections (which hold it) and the
+//! tables (which it starts and finds).
+
+use crate::error::Error;
+use crate::limits::Limits;
+use crate::metrics::Metrics;
+use crate::net::ClientAddr;
+use crate::quota::Quotas;
+use crate::store::{Ownership, Store, StoreError};
+use crate::table::{Command, Registry, TableCtx, TableHandle};
+use crate::{cluster, extbots, lobby, ops, quota, social, store, table};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{watch, Semaphore};
+
+/// The server's shared state: the store, the live tables and the limits.
+/// Cheap to clone.
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Arc<dyn Store>,
+    /// This process in the store, and how it shares the site with others.
+    cluster: cluster::Cluster,
+    tables: Arc<Registry>,
+    /// Serialises loading a table from the store, so it is spawned once.
+    loading: tokio::sync::Mutex<()>,
+    closing: watch::Sender<bool>,
+    next_conn: AtomicU64,
+    limits: Limits,
+    quotas: Quotas,
+    bot_gate: Arc<Semaphore>,
+    /// Record checks run one at a time, server-wide.
+    verify_gate: Semaphore,
+    /// Post-game analyses: the queue and the one that runs.
+    analyses: crate::analysis::Analyses,
+    metrics: Arc<Metrics>,
+    ops: ops::Ops,
+    /// Reverse proxies whose `X-Forwarded-For` names the client.
+    proxies: std::sync::OnceLock<Vec<std::net::IpAddr>>,
+    lobby: lobby::LobbyCache,
+    /// The bot programs the operator offers as levels (set once, before
+    /// serving; none by default).
+    external: std::sync::OnceLock<Arc<extbots::ExternalBots>>,
+    /// The site's secret, which keys the hashes of where people join
+    /// from ([`social::origin`]).
+    origin_key: String,
+}
+
+impl AppState {
+    /// The operations state (drain, readiness probe, metrics token).
+    pub(crate) fn ops(&self) -> &ops::Ops {
+        &self.inner.ops
+    }
+
+    /// A state over `store` with the default limits.
+    pub async fn open(store: Arc<dyn Store>) -> Result<AppState, StoreError> {
+        AppState::open_with(store, Limits::default()).await
+    }
+
+    /// A state over `store`. Nothing is loaded: tables come into memory
+    /// when somebody asks for them. A background task repairs tables a
+    /// crash left inconsistent (a finished game not marked so) and ends
+    /// abandoned ones, then keeps sweeping every few minutes.
+    pub async fn open_with(store: Arc<dyn Store>, limits: Limits) -> Result<AppState, StoreError> {
+        AppState::open_cluster(store, limits, cluster::Cluster::standalone()).await
+    }
+
+    /// A state over `store` as one process of a site that may have
+    /// several (issue 9): it heartbeats as `cluster.node`, and, if told
+    /// to, takes over the tables of processes that died.
+    pub async fn open_cluster(
+        store: Arc<dyn Store>,
+        limits: Limits,
+        cluster: cluster::Cluster,
+    ) -> Result<AppState, StoreError> {
+        let first = Arc::clone(&store);
+        let node = cluster.node.clone();
+        let origin_key = tokio::task::spawn_blocking(move || {
+            first.heartbeat(&node)?;
+            first.site_secret()
+        })
+        .await
+        .map_err(|e| StoreError::Commit(e.to_string()))??;
+        let (closing, _) = watch::channel(false);
+        let state = AppState {
+            inner: Arc::new(Inner {
+                store,
+                cluster,
+                tables: Arc::new(Mutex::new(HashMap::new())),
+                loading: tokio::sync::Mutex::new(()),
+                closing,
+                next_conn: AtomicU64::new(1),
+                limits,
+                quotas: Quotas::new(limits),
+                bot_gate: Arc::new(Semaphore::new(limits.bot_threads.max(1))),
+                verify_gate: Semaphore::new(1),
+                analyses: crate::analysis::Analyses::default(),
+                metrics: Arc::new(Metrics::new()),
+                ops: ops::Ops::new(),
+                proxies: std::sync::OnceLock::new(),
+                lobby: lobby::LobbyCache::default(),
+                external: std::sync::OnceLock::new(),
+                origin_key,
+            }),
+        };
+        tokio::spawn(state.clone().sweeper());
+        tokio::spawn(cluster::heartbeats(state.clone()));
+        if let Some(changes) = state.store().changes() {
+            state.inner.lobby.enable();
+            tokio::spawn(cluster::follow(state.clone(), changes));
+        }
+        Ok(state)
+    }
+
+    /// Repairs once, then ends abandoned tables every few minutes until
+    /// the server closes.
+    async fn sweeper(self) {
+        let store = self.store();
+        let repaired = tokio::task::spawn_blocking(move || table::repair_all(store.as_ref())).await;
+        match repaired {
+            Ok(n) if n > 0 => tracing::warn!(
+                "repaired {n} finished games (not marked so, or without their result)"
+            ),
+            Ok(_) => {}
+            Err(e) => tracing::error!("repair failed: {e}"),
+        }
+        let mut closing = self.closing();
+        let shortest = self
+            .inner
+            .limits
+            .abandon_after
+            .min(self.inner.limits.unstarted_after);
+        let every = (shortest / 10).clamp(Duration::from_secs(1), Duration::from_secs(600));
+        loop {
+            self.abandon_idle().await;
+            tokio::select! {
+                () = tokio::time::sleep(every) => {}
+                _ = closing.changed() => return,
+            }
+        }
+    }
+
+    /// Ends every table idle for longer than `abandon_after` (or never
+    /// started and idle for longer than `unstarted_after`) as abandoned,
+    /// telling the live ones.
+    pub async fn abandon_idle(&self) {
+        // No table is loaded while the sweep ends tables and tells them, so
+        // none is in memory as live while the store has it ended.
+        let _loading = self.inner.loading.lock().await;
+        let store = self.store();
+        let age = |d: Duration| i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
+        let now = crate::clock::unix_now();
+        let before = now.saturating_sub(age(self.inner.limits.abandon_after));
+        let unstarted = now.saturating_sub(age(self.inner.limits.unstarted_after));
+        let ended =
+            tokio::task::spawn_blocking(move || store.abandon_idle(before, unstarted, now)).await;
+        match ended {
+            Ok(Ok(ids)) => {
+                for id in ids {
+                    let live = self.lock().get(&id).cloned();
+                    if let Some(h) = live {
+                        let _ = h.send(Command::Abandoned).await;
+                    }
+                }
+            }
+            Ok(Err(e)) => tracing::error!("abandoning idle tables: {e}"),
+            Err(e) => tracing::error!("abandoning idle tables: {e}"),
+        }
+    }
+
+    /// Trusts `X-Forwarded-For` from these reverse proxies (a load
+    /// balancer in front of the site): the client address quotas count
+    /// is the last one they add. Set once, before serving.
+    pub fn trust_proxies(&self, proxies: Vec<std::net::IpAddr>) {
+        let _ = self.inner.proxies.set(proxies);
+    }
+
+    /// Offers these bot programs as levels (`ratrace serve --bot`). Set
+    /// once, before serving: `false` if they were already set (or read).
+    pub fn offer_bots(&self, bots: extbots::ExternalBots) -> bool {
+        self.inner.external.set(Arc::new(bots)).is_ok()
+    }
+
+    /// The bot programs offered as levels.
+    pub fn external_bots(&self) -> Arc<extbots::ExternalBots> {
+        Arc::clone(
+            self.inner
+                .external
+                .get_or_init(|| Arc::new(extbots::ExternalBots::default())),
+        )
+    }
+
+    pub(crate) fn lobby_cache(&self) -> &lobby::LobbyCache {
+        &self.inner.lobby
+    }
+
+    /// Whether connections from `ip` come from a trusted reverse proxy.
+    pub fn trusts_proxy(&self, ip: std::net::IpAddr) -> bool {
+        self.inner
+            .proxies
+            .get()
+            .is_some_and(|p| p.iter().any(|t| t.to_canonical() == ip.to_canonical()))
+    }
+
+    /// This process as the store knows it.
+    pub fn node(&self) -> &store::Node {
+        &self.inner.cluster.node
+    }
+
+    /// How long a process's heartbeat keeps its tables its own.
+    pub fn lease(&self) -> Duration {
+        self.inner.cluster.lease
+    }
+
+    pub(crate) fn cluster(&self) -> &cluster::Cluster {
+        &self.inner.cluster
+    }
+
+    /// The store.
+    pub fn store(&self) -> Arc<dyn Store> {
+        Arc::clone(&self.inner.store)
+    }
+
+    /// How many tables are in memory in this process.
+    pub fn live_tables(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// The operational figures `/metrics` shows; other layers may add
+    /// gauges ([`Metrics::gauge`]).
+    pub fn metrics(&self) -> Arc<Metrics> {
+        Arc::clone(&self.inner.metrics)
+    }
+
+    /// Stops every table task and WebSocket connection (the WebSockets
+    /// close with 1012). [`AppState::drain`] also waits for them.
+    pub fn close(&self) {
+        self.inner.closing.send_replace(true);
+    }
+
+    pub(crate) fn closing(&self) -> watch::Receiver<bool> {
+        self.inner.closing.subscribe()
+    }
+
+    /// Where a person at `who` joins from, as ratings compare it: a hash
+    /// of the address under the site's secret ([`social::origin`]).
+    pub(crate) fn origin(&self, who: ClientAddr) -> String {
+        social::origin(&self.inner.origin_key, who)
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.inner.limits
+    }
+
+    /// Takes a token of `kind` for `who` (counting a refusal), or says
+    /// how long until one is there.
+    pub(crate) fn take_quota(&self, kind: quota::Kind, who: ClientAddr) -> Result<(), Duration> {
+        self.inner.quotas.take(kind, who).inspect_err(|_| {
+            self.inner.metrics.refused(kind.into());
+        })
+    }
+
+    pub(crate) fn analyses(&self) -> &crate::analysis::Analyses {
+        &self.inner.analyses
+    }
+
+    /// Post-game analyses waiting or running in this process.
+    pub fn analyses_pending(&self) -> usize {
+        self.inner.analyses.pending()
+    }
+
+    /// Gives back a token of `kind` taken for work that was not done.
+    pub(crate) fn give_back_quota(&self, kind: quota::Kind, who: ClientAddr) {
+        self.inner.quotas.give_back(kind, who);
+    }
+
+    pub(crate) fn verify_gate(&self) -> &Semaphore {
+        &self.inner.verify_gate
+    }
+
+    pub(crate) fn next_conn(&self) -> u64 {
+        self.inner.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, TableHandle>> {
+        self.inner.tables.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(crate) fn ctx(&self) -> TableCtx {
+        TableCtx {
+            store: self.store(),
+            node: Arc::from(self.inner.cluster.node.id.as_str()),
+            closing: self.closing(),
+            registry: Arc::clone(&self.inner.tables),
+            limits: self.inner.limits,
+            bot_gate: Arc::clone(&self.inner.bot_gate),
+            metrics: self.metrics(),
+            external: self.external_bots(),
+        }
+    }
+
+    /// Every table in memory.
+    pub(crate) fn handles(&self) -> Vec<(String, TableHandle)> {
+        self.lock()
+            .iter()
+            .map(|(id, h)| (id.clone(), h.clone()))
+            .collect()
+    }
+
+    pub(crate) fn insert(&self, id: String, handle: TableHandle) {
+        self.lock().insert(id, handle);
+    }
+
+    /// The live table `id`, loading it from the store if needed. A load
+    /// replays the whole game, so it is metered for the client address
+    /// `who` (the record-download quota), and runs on the blocking pool.
+    pub(crate) async fn table(&self, id: &str, who: ClientAddr) -> Result<TableHandle, Error> {
+        self.load_table(id, Some(who)).await
+    }
+
+    /// [`AppState::table`], metered for `who` if given (a take-over by
+    /// this process itself is not metered).
+    pub(crate) async fn load_table(
+        &self,
+        id: &str,
+        who: Option<ClientAddr>,
+    ) -> Result<TableHandle, Error> {
+        if !crate::ids::valid_id(id) {
+            return Err(Error::UnknownTable);
+        }
+        if let Some(h) = self.lock().get(id).cloned() {
+            if !h.is_closed() {
+                return Ok(h);
+            }
+        }
+        let _loading = self.inner.loading.lock().await;
+        if let Some(h) = self.lock().get(id).cloned() {
+            if !h.is_closed() {
+                return Ok(h);
+            }
+        }
+        if self.is_draining() {
+            // A process on its way out takes no table: the client goes
+            // to another process.
+            return Err(Error::Elsewhere(store::Node {
+                id: String::new(),
+                url: String::new(),
+            }));
+        }
+        if let Some(who) = who {
+            self.take_quota(quota::Kind::Record, who)
+                .map_err(|wait| Error::quota("table loads", wait))?;
+        }
+        // Only the table's owner may load it: claim it first (a new epoch
+        // fences any older owner), unless a live process owns it.
+        let store = self.store();
+        // A process alone on its store (it forwards nothing) takes any
+        // table at once: an owner it does not know is a crashed earlier
+        // run of itself.
+        let lease = if self.cluster().forwards() {
+            self.lease()
+        } else {
+            Duration::ZERO
+        };
+        let (key, node) = (id.to_string(), self.node().id.clone());
+        let owned = tokio::task::spawn_blocking(move || store.claim(&key, &node, lease))
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))??;
+        let epoch = match owned {
+            Ownership::Mine(epoch) => epoch,
+            other => {
+                // Nothing is loaded here: the token was not spent.
+                if let Some(who) = who {
+                    self.inner.quotas.give_back(quota::Kind::Record, who);
+                }
+                return Err(match other {
+                    Ownership::Other(node) => Error::Elsewhere(node),
+                    _ => Error::UnknownTable,
+                });
+            }
+        };
+        let store = self.store();
+        let key = id.to_string();
+        let stored = tokio::task::spawn_blocking(move || store.load(&key))
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))??
+            .ok_or(Error::UnknownTable)?;
+        let ctx = self.ctx();
+        let handle = tokio::task::spawn_blocking(move || table::spawn(stored, ctx, epoch))
+            .await
+            .map_err(|e| Error::Internal(e.to_string()))?
+            .map_err(Error::Internal)?;
+        self.insert(id.to_string(), handle.clone());
+        Ok(handle)
+    }
+
+    /// Sends `cmd` to table `id`, loading it if needed. A table that left
+    /// memory between the lookup and the send is loaded again and gets
+    /// the command: nothing sent is lost to an eviction.
+    pub(crate) async fn send(
+        &self,
+        id: &str,
+        who: ClientAddr,
+        mut cmd: Command,
+    ) -> Result<TableHandle, Error> {
+        for _ in 0..3 {
+            let handle = self.table(id, who).await?;
+            match handle.try_deliver(cmd).await {
+                Ok(()) => return Ok(handle),
+                Err(back) => cmd = back,
+            }
+        }
+        Err(Error::Internal(format!("table {id} keeps stopping")))
+    }
+}

@@ -1,0 +1,196 @@
+//! A player's action: checked by the engine, committed to the store, then applied.
+
+use super::*;
+
+impl<G: Roster> Table<G> {
+    pub(super) async fn act(&mut self, conn: u64, seq: u64, text: &str) {
+        let Some(sub) = self.subs.iter().find(|s| s.conn == conn) else {
+            return;
+        };
+        let Some(seat) = sub.seat else {
+            return self.send_to(conn, ServerMsg::error(Error::NotSeated));
+        };
+        if self.finished || self.game.to_move().is_none() {
+            return self.send_to(conn, ServerMsg::error(Error::GameOver));
+        }
+        if seq != self.seq {
+            return self.send_to(
+                conn,
+                ServerMsg::error(Error::Stale(format!(
+                    "you have seen {seq} actions, the table is at {}: nothing was applied",
+                    self.seq
+                ))),
+            );
+        }
+        if self.waiting_for_players() {
+            return self.send_to(
+                conn,
+                ServerMsg::error(Error::NotYourTurn(
+                    "the game starts when every human seat is taken".into(),
+                )),
+            );
+        }
+        let action: G::Action = match text.trim().parse() {
+            Ok(a) => a,
+            Err(e) => {
+                return self.send_to(conn, ServerMsg::error(Error::Illegal(e.to_string())));
+            }
+        };
+        match self.game.check_as(seat, action) {
+            Ok(()) => {}
+            Err(ActError::GameOver) => {
+                return self.send_to(conn, ServerMsg::error(Error::GameOver))
+            }
+            Err(ActError::NotYourTurn { expected, .. }) => {
+                // Name the mover only when the whole table may know it.
+                let message = if self.game.public_to_move() == Some(expected) {
+                    format!("it is {expected}'s turn")
+                } else {
+                    "it is not your turn".to_string()
+                };
+                return self.send_to(conn, ServerMsg::error(Error::NotYourTurn(message)));
+            }
+            Err(ActError::Illegal(e)) => {
+                return self.send_to(conn, ServerMsg::error(Error::Illegal(e.to_string())))
+            }
+        }
+        if let Some(quiet) = self.quiet.as_mut() {
+            quiet.pending = Some((seat, action));
+            let left = quiet.until.saturating_duration_since(Instant::now());
+            return self.send_to(
+                conn,
+                ServerMsg::Notice {
+                    code: "held",
+                    message: format!(
+                        "your decision ({action}) is in: it takes effect for everyone in {} s, \
+                         when the decision window closes (D7)",
+                        left.as_secs() + 1
+                    ),
+                },
+            );
+        }
+        if let Err(e) = self.commit(seat, action).await {
+            tracing::error!(table = %self.id, "storing an action failed: {e}");
+            self.send_to(
+                conn,
+                ServerMsg::error(Error::Internal(
+                    "the server could not store the action".into(),
+                )),
+            );
+        }
+    }
+
+    /// Stores, then applies and broadcasts, a checked action. The game's
+    /// end, if this action ends it, is stored in the same transaction.
+    pub(super) async fn commit(&mut self, seat: Seat, action: G::Action) -> Result<(), String> {
+        if self.waiting_for_players() {
+            return Err("the game has not started".to_string());
+        }
+        let mut next = self.game.clone();
+        next.apply_unchecked(action);
+        let ends = next.outcome().is_some();
+        let stored = StoredAction {
+            seq: self.seq + 1,
+            seat,
+            action: action.to_string(),
+        };
+        // Committed (possibly in one transaction with other tables'
+        // actions) before anything below happens.
+        let (done, committed) = oneshot::channel();
+        let metrics = Arc::clone(&self.metrics);
+        let submitted = std::time::Instant::now();
+        Arc::clone(&self.store).append_action_then(
+            self.id.clone(),
+            stored,
+            unix_now(),
+            ends,
+            self.epoch,
+            Box::new(move |r| {
+                metrics.committed(submitted.elapsed(), r.is_ok());
+                let _ = done.send(r);
+            }),
+        );
+        let stored = committed
+            .await
+            .map_err(|_| "the store dropped the write".to_string())
+            .and_then(|r| {
+                r.map_err(|e| {
+                    if matches!(e, StoreError::Fenced { .. }) {
+                        self.moved_away(&e);
+                    }
+                    e.to_string()
+                })
+            });
+        if let Err(e) = stored {
+            if !self.moved {
+                self.check_ended().await;
+            }
+            return Err(e);
+        }
+        self.game = next;
+        self.seq += 1;
+        self.turn_started = Instant::now();
+        self.last_activity = self.turn_started;
+        if ends {
+            self.finished = true;
+            self.record_result();
+        } else if self.seq >= self.limits.max_actions as u64 {
+            // The server's length cap: the game ends, abandoned, its record
+            // kept (F6).
+            let store = Arc::clone(&self.store);
+            let (id, epoch) = (self.id.clone(), self.epoch);
+            let _ =
+                tokio::task::spawn_blocking(move || store.mark_abandoned(&id, unix_now(), epoch))
+                    .await;
+            self.finished = true;
+            self.abandoned = true;
+        }
+        if self.finished {
+            self.release_bots();
+        }
+        self.open_quiet_window();
+        self.broadcast();
+        Ok(())
+    }
+
+    /// What the listening bot of `seat` has not heard yet (see
+    /// [`Hearing`]): only events visible to its seat.
+    pub(super) fn hearing(&mut self, seat: Seat) -> Option<Hearing<G>> {
+        let i = seat.index();
+        if self.heard.len() <= i {
+            self.heard.resize(i + 1, None);
+        }
+        let start = match self.heard[i] {
+            Some(_) => None,
+            None => {
+                let options = G::Options::from_pairs(
+                    self.options.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+                );
+                match options {
+                    Ok(o) => Some((seat, self.game.players(), o)),
+                    Err(e) => {
+                        tracing::error!(table = %self.id, "options do not read: {e}");
+                        return None;
+                    }
+                }
+            }
+        };
+        let log = self.game.events();
+        let from = self.heard[i].unwrap_or(0).min(log.len());
+        let events = log[from..]
+            .iter()
+            .filter(|e| e.visible_to(Some(seat)))
+            .map(|e| e.event.clone())
+            .collect();
+        self.heard[i] = Some(log.len());
+        Some(Hearing { start, events })
+    }
+
+    /// Logs and counts a bot program's strikes.
+    pub(super) fn strikes(&self, seat: Seat, strikes: Vec<String>) {
+        for reason in strikes {
+            tracing::warn!(table = %self.id, seat = %seat, "bot strike: {reason}");
+            self.metrics.bot_strike();
+        }
+    }
+}
