@@ -51,7 +51,7 @@ fn every_project_scenario_passes() {
 }
 
 /// The ruling ids the rules pages document (`## B18 Veto timing`): the
-/// shared B1..B17 and D1..D15, and those found later.
+/// first rulings B1..B17 and D1..D15, and those found later.
 fn documented_rulings() -> Vec<(char, u32)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut ids = Vec::new();
