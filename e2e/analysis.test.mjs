@@ -1,5 +1,5 @@
 // End-to-end browser test of the post-game analysis on the replay page
-// (issue 11, item 4), at desktop (1280x800) and phone (390x844) size: a
+// at desktop (1280x800) and phone (390x844) size: a
 // Big Cheese game is played to the end through the table page, its replay
 // opened, the analysis started with the page's button and followed to its
 // end (a progress bar, then the summary, the graph, the turning points and

@@ -1,5 +1,5 @@
 // The browser against a site of three `ratrace serve` processes on one
-// PostgreSQL database (issue 9): the page is served by process A while
+// PostgreSQL database: the page is served by process A while
 // process B owns the table (every request and the WebSocket are forwarded);
 // B is killed with SIGKILL mid-game and the game goes on in the same page,
 // through A, to the end, with nothing lost; its record verifies.

@@ -1,5 +1,5 @@
 // End-to-end browser test of bot programs offered as lobby levels
-// (`ratrace serve --bot NAME=CMD`, issue 13): the lobby lists the level
+// (`ratrace serve --bot NAME=CMD`): the lobby lists the level
 // after the ladder, by its name; choosing it seats the program, which plays
 // the game to its end against the person in the browser.
 // Run: `npm ci --prefix e2e && node --test e2e/` (needs python3).

@@ -1,4 +1,4 @@
-// End-to-end browser tests of `ratrace serve` (issue 3, "Tests"):
+// End-to-end browser tests of `ratrace serve`:
 // playwright-core drives Debian's chromium headless against the real server
 // binary ($RATRACE_BIN, default target/debug/ratrace) on 127.0.0.1:0 with a
 // fresh SQLite database. Run: `npm ci --prefix e2e && node --test e2e/`.

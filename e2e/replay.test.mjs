@@ -1,4 +1,4 @@
-// End-to-end browser test of the replay page (issue 10): a game of each
+// End-to-end browser test of the replay page: a game of each
 // kind is played to the end through the table page, then /replay/{id} is
 // stepped with the keyboard and jumped to a chosen move, and the board it
 // shows there is checked against the position the server rebuilds

@@ -1,4 +1,4 @@
-// End-to-end browser tests of the social side of a table (issue 11, item 5):
+// End-to-end browser tests of the social side of a table:
 // two people in two browser contexts chat at their table, play it to the
 // end, and one click on Rematch brings both to the new table, seated; the
 // lobby then lists the game under "My games" and the finished games with

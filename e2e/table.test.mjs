@@ -1,4 +1,4 @@
-// Browser tests of the game table page (issue 11): the waiting room with
+// Browser tests of the game table page: the waiting room with
 // the invite at the top, the turn alert in the tab title, a Dalmuti play
 // made with the keyboard alone, the re-roll chosen by clicking the dice,
 // and an axe-core audit of every page. Each runs at desktop (1280×800) and

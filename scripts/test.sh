@@ -64,6 +64,8 @@ if ! command -v npm >/dev/null; then
 fi
 npm ci --prefix e2e --no-audit --no-fund
 cargo build -p cli --locked
+echo "== documents: no file points outside the repository; README and ARCHITECTURE agree with cargo metadata and \`ratrace options\`"
+bash scripts/check-docs.sh target/debug/ratrace
 RATRACE_BIN=target/debug/ratrace node --test --test-reporter=spec e2e/
 # The PostgreSQL server (the browser cluster test used it too) stops here,
 # or on any failure through the EXIT trap.

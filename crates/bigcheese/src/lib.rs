@@ -4,7 +4,7 @@
 //! The crate is pure: no IO, no clock, no global RNG. All chance comes from
 //! a `ChaCha8Rng` seeded from the game seed and kept in the state, so a game
 //! is `(options, players, seed, actions)`. Where the rulebooks disagree the
-//! project's rulings B1..B18 (`docs/rules/bigcheese.md`) are the spec; each
+//! project's rulings B1..B20 (`docs/rules/bigcheese.md`) are the spec; each
 //! is cited where it is implemented.
 //!
 //! ```

@@ -452,7 +452,7 @@ mod tests {
         assert!("3xJ".parse::<Play>().is_err());
         assert!("".parse::<Play>().is_err());
         assert!("0x7".parse::<Play>().is_err());
-        // A zero count is refused, not read as a lone Jester (issue 10).
+        // A zero count is refused, not read as a lone Jester.
         for zero in ["0x7+J", "0x7 J", "2x7+0J", "0xJ", "0J"] {
             let e = zero.parse::<Play>().unwrap_err();
             assert!(e.contains("at least 1"), "{zero}: {e}");

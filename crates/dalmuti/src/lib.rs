@@ -1,14 +1,14 @@
 //! `dalmuti`: a fast, exact rules engine for The Great Dalmuti (Il Grande
 //! Dalmuti), implementing [`game::Game`] and [`game::Scenario`].
 //!
-//! A game is a *session* of hands (D12). The rulebook (seed 003) and the
-//! project rulings D1..D15 (`RULINGS.md`) are the spec; `docs/rules/dalmuti.md`
-//! lists the rules as implemented. The crate is pure: no IO, no clock, no
-//! global RNG; all chance comes from a `ChaCha8Rng` seeded from the game
-//! seed and kept in the state, so `(options, players, seed, actions)`
-//! replays a session exactly. Hands are count arrays and move lists reuse
-//! the caller's `Vec`, so random playouts run at millions of actions per
-//! second.
+//! A game is a *session* of hands (D12). The Italian rulebook and the
+//! project's rulings D1..D16 are the spec; `docs/rules/dalmuti.md` lists the
+//! rules as implemented, ruling by ruling, with each ruling's source. The
+//! crate is pure: no IO, no clock, no global RNG; all chance comes from a
+//! `ChaCha8Rng` seeded from the game seed and kept in the state, so
+//! `(options, players, seed, actions)` replays a session exactly. Hands are
+//! count arrays and move lists reuse the caller's `Vec`, so random playouts
+//! run at millions of actions per second.
 //!
 //! ```
 //! use dalmuti::{Dalmuti, Options};

@@ -680,7 +680,7 @@ impl PublicView {
         // The exchanges are drawn while they happen; once cards are being
         // played (and after the session's last hand) they were told in the
         // log, and a terminal that redraws the board before every turn
-        // would repeat them (issue 11).
+        // would repeat them.
         if !matches!(self.phase, Phase::Play | Phase::Over) && !self.exchanges.is_empty() {
             let lines: Vec<String> = self
                 .exchanges
@@ -744,7 +744,7 @@ impl fmt::Display for View {
         // What this seat gave and got (only it knows the cards), on one
         // line, while the exchanges happen. Once cards are played the log
         // has told it, and a terminal redrawing the board before every
-        // turn would repeat it (issue 11).
+        // turn would repeat it.
         if !matches!(self.public.phase, Phase::Play | Phase::Over) && !self.transfers.is_empty() {
             let lines: Vec<String> = self
                 .transfers

@@ -320,8 +320,8 @@ mod tests {
         assert_eq!(json["verdict"], "failed");
     }
 
-    /// Issue 8, F1: the first 40 actions of a finished game with a forged
-    /// outcome, or with none, verified.
+    /// A forged record never verifies: the first 40 actions of a finished game
+    /// with a forged outcome, or with none, verified.
     #[test]
     fn a_truncated_record_does_not_verify() {
         for r in records() {

@@ -1,4 +1,4 @@
-//! The attack bench (issue 8): each attack of the security review run
+//! The attack bench: each attack of the security reviews run
 //! against a real `ratrace serve` process on loopback, with the server's
 //! own CPU time and memory read from `/proc`, so the figures are the
 //! server's and not the attacker's.
@@ -392,11 +392,11 @@ fn sockets_from(port: u16, from: IpAddr) -> (HashSet<String>, usize) {
     (held, all.len())
 }
 
-/// S1 (second probe): from one address, for 60 s, WebSockets with a
-/// 2 KiB receive buffer ask for the whole state of a 13-seat Dalmuti
-/// table 18 times a second and never read; whoever is closed comes back.
-/// Then they stop, still holding their sockets unread. Counted from the
-/// kernel's list of sockets, not the server's gauges.
+/// Readers that never read (from the second review): from one address, for 60
+/// s, WebSockets with a 2 KiB receive buffer ask for the whole state of a
+/// 13-seat Dalmuti table 18 times a second and never read; whoever is closed
+/// comes back. Then they stop, still holding their sockets unread. Counted from
+/// the kernel's list of sockets, not the server's gauges.
 async fn slowread(bin: &Path, r: &mut Report) -> Result<(), String> {
     let dir = temp("slowread");
     let (server, _) = Server::start(bin, &dir.join("slowread.db"), &[])?;
@@ -525,7 +525,8 @@ async fn slowread(bin: &Path, r: &mut Report) -> Result<(), String> {
     Ok(())
 }
 
-/// F5: four clients create tables as fast as they can for 15 s.
+/// Table-creation floods: four clients create tables as fast as they can for 15
+/// s.
 async fn flood(bin: &Path, r: &mut Report) -> Result<(), String> {
     let dir = temp("flood");
     let db = dir.join("flood.db");
@@ -581,8 +582,8 @@ async fn flood(bin: &Path, r: &mut Report) -> Result<(), String> {
     Ok(())
 }
 
-/// F6: 100 all-bot tables of search bots, each watched, while people play
-/// another table.
+/// CPU spent on bots: 100 all-bot tables of search bots, each watched, while
+/// people play another table.
 async fn bots(bin: &Path, r: &mut Report) -> Result<(), String> {
     let dir = temp("bots");
     let (server, _) = Server::start(bin, &dir.join("bots.db"), &[])?;
@@ -652,8 +653,8 @@ async fn bots(bin: &Path, r: &mut Report) -> Result<(), String> {
     Ok(())
 }
 
-/// F7: 1,000 idle TCP, slowloris and no-hello connections from many
-/// addresses, while a normal client keeps asking for a page.
+/// Idle connections: 1,000 idle TCP, slowloris and no-hello connections from
+/// many addresses, while a normal client keeps asking for a page.
 async fn idle(bin: &Path, r: &mut Report) -> Result<(), String> {
     let dir = temp("idle");
     let (server, _) = Server::start(bin, &dir.join("idle.db"), &[])?;
@@ -750,7 +751,7 @@ async fn idle(bin: &Path, r: &mut Report) -> Result<(), String> {
     Ok(())
 }
 
-/// F8: 800 spectators join a table and leave.
+/// Spectator churn: 800 spectators join a table and leave.
 async fn spectators(bin: &Path, r: &mut Report) -> Result<(), String> {
     let dir = temp("spectators");
     let (server, _) = Server::start(bin, &dir.join("spec.db"), &[])?;
@@ -797,8 +798,8 @@ async fn spectators(bin: &Path, r: &mut Report) -> Result<(), String> {
     Ok(())
 }
 
-/// F9: four clients loop on the lobby of a 40,000-table database while
-/// people play.
+/// An expensive lobby: four clients loop on the lobby of a 40,000-table
+/// database while people play.
 async fn lobby(bin: &Path, r: &mut Report) -> Result<(), String> {
     let dir = temp("lobby");
     let db = dir.join("lobby.db");
@@ -921,7 +922,7 @@ fn count_stuck(db: &Path) -> Result<usize, String> {
     Ok(stuck)
 }
 
-/// F3: `kill -9` twenty times while short games end; after each kill,
+/// Crashes: `kill -9` twenty times while short games end; after each kill,
 /// before any start-up repair, no game may be over by its actions but not
 /// marked so, and at the end every finished game's record downloads.
 async fn kill(bin: &Path, r: &mut Report) -> Result<(), String> {

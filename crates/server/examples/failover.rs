@@ -1,4 +1,4 @@
-//! The failover bench (issue 9): three real `ratrace serve` processes on
+//! The failover bench: three real `ratrace serve` processes on
 //! one PostgreSQL database; `--kills` times, a table is created on one of
 //! them (so it owns it), played through the others, and its owner is
 //! killed with SIGKILL mid-game; a client then plays the next action

@@ -1,5 +1,5 @@
 //! Makes a SQLite database of many tables for the `ratrace db copy`
-//! measurement (issue 9): each table a whole game of The Big Cheese or
+//! measurement: each table a whole game of The Big Cheese or
 //! Dalmuti played by random legal moves (9 in 10 finished, the rest
 //! abandoned or still unfinished), stored as `ratrace serve` stores them.
 //!

@@ -1,6 +1,6 @@
 //! `loadgen`: a load generator that plays many tables through the real
 //! HTTP + WebSocket API on loopback and reports concurrent tables,
-//! actions per second and action latency (issue 3, "Benchmark").
+//! actions per second and action latency (the server's load goals).
 //!
 //! By default it starts the real server in-process on `127.0.0.1:0` over a
 //! temporary SQLite file (WAL, `synchronous=FULL`, exactly as `ratrace
@@ -9,7 +9,7 @@
 //! targets an already running `ratrace serve` on a loopback address
 //! instead, under that server's own limits.
 //!
-//! `--url` given several times targets the processes of one site (issue 9)
+//! `--url` given several times targets the processes of one site
 //! and spreads the load as a load balancer would: each new table is
 //! created through the next process in turn (round-robin over the URLs),
 //! and each seat's client (its join request and its WebSocket) goes to

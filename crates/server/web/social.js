@@ -1,4 +1,4 @@
-/* ratrace social client (issue 11, item 5), loaded after app.js on the
+/* ratrace social client, loaded after app.js on the
    lobby and table pages: the rematch that brings every player along, the
    in-table chat with emotes, the identity key this browser keeps (32
    random bytes, made once, sent when joining; the server keeps only its

@@ -2,7 +2,7 @@
 //! play games against each other, every game is analysed
 //! ([`super::analyze`]), and the mean loss per decision of each level is
 //! reported with its 95% interval. A judge that measures skill must rank
-//! the ladder in order, random worst and search best (issue 11, item 4).
+//! the ladder in order, random worst and search best.
 //!
 //! Designs ([`Tables`]), and why **alone** is the one the docs report:
 //! - **Alone** (each seat a bot of the level; game `g` is level `g mod

@@ -1,4 +1,4 @@
-//! Post-game analysis (issue 11, item 4): every decision of a finished
+//! Post-game analysis: every decision of a finished
 //! game judged by the strongest bot *from the deciding seat's own view at
 //! that moment*, with the value of the chosen and of the best action, the
 //! loss between them, a label, an evaluation series per player and the

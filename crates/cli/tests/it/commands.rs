@@ -51,7 +51,7 @@ fn every_project_scenario_passes() {
 }
 
 /// The ruling ids the rules pages document (`## B18 Veto timing`): the
-/// shared B1..B17 and D1..D15, and those found later.
+/// first rulings B1..B17 and D1..D15, and those found later.
 fn documented_rulings() -> Vec<(char, u32)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut ids = Vec::new();
@@ -317,7 +317,7 @@ fn quitting_saves_the_game_so_far() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Issue 11: a terminal Dalmuti game tells each tax once. The board is
+/// A terminal Dalmuti game tells each tax once. The board is
 /// redrawn before every turn (and here on `board` too), and it used to
 /// repeat every exchange; now each line about a tax or a card given back
 /// appears once per hand, from every seat, and none after the last hand.
@@ -491,7 +491,7 @@ mod binary {
                 &["replay", "/nonexistent/record.json"],
                 "/nonexistent/record.json",
             ),
-            // Issue 11: no games used to print 0% win rates and exit 0.
+            // No games used to print 0% win rates and exit 0.
             (
                 &["simulate", "bigcheese", "--games", "0"],
                 "--games must be at least 1",
@@ -535,11 +535,11 @@ mod binary {
         std::fs::remove_dir_all(&dir).ok();
     }
 
-    /// `ratrace verify`: an honest finished record verifies; a forged
-    /// score, a truncated record with a forged outcome and one with none
-    /// are refused (exit 1) with the mismatch in words (issue 8, F1). A
-    /// local game's record, which commits to no seed, is unverifiable
-    /// (exit 3) unless `--allow-uncommitted`.
+    /// `ratrace verify`: an honest finished record verifies; a forged score, a
+    /// truncated record with a forged outcome and one with none are refused
+    /// (exit 1) with the mismatch in words (a forged record never verifies). A
+    /// local game's record, which commits to no seed, is unverifiable (exit 3)
+    /// unless `--allow-uncommitted`.
     #[test]
     fn verify_accepts_an_honest_record_and_refuses_forgeries() {
         let dir = super::temp_dir("verify");

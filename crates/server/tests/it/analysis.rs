@@ -1,4 +1,4 @@
-//! Post-game analysis through the server (issue 11, item 4): refused
+//! Post-game analysis through the server: refused
 //! before the end and for an abandoned game, queued then running with
 //! progress, stored and served again by a restarted server on the same
 //! database, one job per table, and a bounded queue.

@@ -1,4 +1,4 @@
-//! Several server processes on one database (issue 9), each in its own
+//! Several server processes on one database (one site), each in its own
 //! runtime on its own thread with its public and cluster listeners: a
 //! table is played through a process that does not own it, survives the
 //! death of its owner (the runtime dropped at once, as by `kill -9`), and

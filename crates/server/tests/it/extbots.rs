@@ -1,4 +1,4 @@
-//! Bot programs at the server (issue 13): levels the operator offers with
+//! Bot programs at the server: levels the operator offers with
 //! `ratrace serve --bot NAME=CMD`, played by child processes over
 //! `ratrace-bot/1`; misbehaving programs, the process cap, names a client
 //! may not give; and `examples/bots/remote_client.py` playing a seat as a
@@ -280,9 +280,9 @@ async fn the_process_cap_refuses_a_table_with_a_clear_error() {
     create(server.addr, serde_json::from_str(&body(0)).unwrap()).await;
 }
 
-/// F11 with a bot program: the creator gives a seat whose human never
-/// came to an offered program, which takes a process slot when it first
-/// decides and plays to the end; a fill while no slot is free is refused
+/// Seats nobody came to, with a bot program: the creator gives a seat whose
+/// human never came to an offered program, which takes a process slot when it
+/// first decides and plays to the end; a fill while no slot is free is refused
 /// as `busy` and the seat stays open.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_filled_with_a_bot_program_takes_a_slot_and_plays() {

@@ -1,4 +1,4 @@
-//! Operations (issue 9): `/metrics` in the Prometheus text format with
+//! Operations: `/metrics` in the Prometheus text format with
 //! figures that move when games are played and requests refused,
 //! `/healthz`, `/readyz`, the metrics token, and the drain that closes
 //! every WebSocket with 1012.

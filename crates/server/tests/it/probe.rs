@@ -1,5 +1,5 @@
 //! The security suite, second part: each finding of the second outside
-//! probe (S1..S11) as a regression test against a real server on
+//! probe as a regression test against a real server on
 //! loopback, bounded in count and time like the first part
 //! (`security.rs`).
 
@@ -17,9 +17,10 @@ fn memory() -> Arc<dyn Store> {
     Arc::new(SqliteStore::in_memory().unwrap())
 }
 
-/// S1: a spectator that never reads is closed as too slow, and its socket
-/// is really gone within seconds (the kernel's own list, not a gauge),
-/// while the client still holds its end open and keeps asking for states.
+/// Readers that never read: a spectator that never reads is closed as too slow,
+/// and its socket is really gone within seconds (the kernel's own list, not a
+/// gauge), while the client still holds its end open and keeps asking for
+/// states.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_kicked_reader_that_never_reads_loses_its_socket() {
     let limits = Limits {
@@ -165,13 +166,13 @@ async fn hidden_decision_messages(person: bool, acts: bool) -> Vec<serde_json::V
     seen
 }
 
-/// S2: during the hidden revolution decision (D7) nothing P1 or a
-/// spectator receives differs by whether a person (deciding at once, or
-/// never) or a bot holds both Jesters, at a table with a turn timer:
-/// every message, field by field, but the seat list, where whether P3 is
-/// a person is public anyway, and the time left, which runs on (the
-/// revision is counted from each connection's first message: P3's join
-/// is public too).
+/// The hidden revolution decision seen from other seats: during the hidden
+/// revolution decision (D7) nothing P1 or a spectator receives differs by
+/// whether a person (deciding at once, or never) or a bot holds both Jesters,
+/// at a table with a turn timer: every message, field by field, but the seat
+/// list, where whether P3 is a person is public anyway, and the time left,
+/// which runs on (the revision is counted from each connection's first message:
+/// P3's join is public too).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_hidden_decision_looks_the_same_whoever_holds_the_jesters() {
     let bot = hidden_decision_messages(false, false).await;
@@ -203,10 +204,10 @@ async fn the_hidden_decision_looks_the_same_whoever_holds_the_jesters() {
     }
 }
 
-/// S4: tables made with bot programs hold no process slot until their
-/// programs decide in a game under way; one address's tables run at most
-/// its share (the rest played by the heuristic bot, the refusal counted);
-/// a slot comes back when the game ends or its table leaves memory.
+/// Bot-program process slots: tables made with bot programs hold no process
+/// slot until their programs decide in a game under way; one address's tables
+/// run at most its share (the rest played by the heuristic bot, the refusal
+/// counted); a slot comes back when the game ends or its table leaves memory.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bot_program_slots_are_taken_by_games_under_way_within_an_address_share() {
     use super::extbots::{random_bot, slots_given_back};
@@ -308,7 +309,7 @@ async fn chats_until_quiet(ws: &mut Ws, at_least: usize, quiet: Duration) -> usi
     n
 }
 
-/// S6: chat is metered per seat, whatever connections it has, and per
+/// Chat floods: chat is metered per seat, whatever connections it has, and per
 /// address: one seat over 40 connections (from 40 addresses) and one
 /// address's spectators over 10 get through no more than one seat's
 /// budget; one address over six tables no more than its own.
@@ -421,7 +422,8 @@ async fn played_record(addr: std::net::SocketAddr, id: &str, token: &str) -> ser
     record
 }
 
-/// S7 and S8: a record with no commitment is unverifiable, never
+/// Records without a commitment, and records passed off as another
+/// table's: a record with no commitment is unverifiable, never
 /// verified; a record's seed is bound to its table and the commitment
 /// its players were shown, so one table's record posted as another's
 /// (the same contribution at both) fails.
@@ -579,9 +581,10 @@ fn crashed_before_its_result(store: &dyn Store, id: &str, player: &str, level: &
     }
 }
 
-/// S9: a game that ended by the rules while the server crashed before
-/// writing its result gets its result and its rating update at the next
-/// start, without anyone opening the table; once, however many starts.
+/// A crash between a game's end and its result: a game that ended by the rules
+/// while the server crashed before writing its result gets its result and its
+/// rating update at the next start, without anyone opening the table; once,
+/// however many starts.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_result_lost_in_a_crash_is_written_at_start_once() {
     let db = temp_db("results");
@@ -615,10 +618,10 @@ async fn a_result_lost_in_a_crash_is_written_at_start_once() {
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }
 
-/// S3: the probe's sybil attack, replayed through the store's own rating
-/// code: "Champ" wins 30 rated games (public tables, full length) against
-/// fresh identities, from other addresses or its own. Champ's rating and
-/// the leaderboard do not move at all; against a bot at the table, Champ
+/// Rating sybils: the probe's sybil attack, replayed through the store's own
+/// rating code: "Champ" wins 30 rated games (public tables, full length)
+/// against fresh identities, from other addresses or its own. Champ's rating
+/// and the leaderboard do not move at all; against a bot at the table, Champ
 /// moves only as beating that bot is worth, and the sybils never do.
 #[test]
 fn a_sybil_army_cannot_lift_a_rating() {
@@ -761,8 +764,8 @@ fn a_sybil_army_cannot_lift_a_rating() {
 
 const PROVEN: i64 = server::social::PROVEN_GAMES;
 
-/// S10: a stored analysis is served with a strong ETag (then 304 with no
-/// body), and sending it is metered per address like a record download.
+/// Analysis downloads: a stored analysis is served with a strong ETag (then 304
+/// with no body), and sending it is metered per address like a record download.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn analysis_reads_are_cached_and_metered() {
     use super::analysis::{finished_game, limits, path, wait_done};
@@ -829,8 +832,8 @@ async fn closed_with(ws: &mut Ws) -> Option<(u16, String)> {
     }
 }
 
-/// S11: an operator's bot program's name is reserved like a built-in
-/// bot's; a frame too big and text that is not UTF-8 are closed with
+/// Names and frames: an operator's bot program's name is reserved like a
+/// built-in bot's; a frame too big and text that is not UTF-8 are closed with
 /// their codes (1009, 1007) and a reason.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn program_names_are_reserved_and_every_close_has_a_code_and_a_reason() {
@@ -887,10 +890,11 @@ async fn program_names_are_reserved_and_every_close_has_a_code_and_a_reason() {
     assert!(reason.contains("UTF-8"), "{reason}");
 }
 
-/// S5: a server's bot program runs sandboxed: a program that reads the
-/// database, its parent's command line or the server's environment gives
-/// up (exits 3, a crash and a strike); it finds none of them and plays
-/// its game. The same program unconfined reads the database at once.
+/// Bot programs reaching the server's secrets: a server's bot program runs
+/// sandboxed: a program that reads the database, its parent's command line or
+/// the server's environment gives up (exits 3, a crash and a strike); it finds
+/// none of them and plays its game. The same program unconfined reads the
+/// database at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_program_finds_neither_the_database_nor_the_servers_secrets() {
     use super::extbots::{metric, random_bot};
@@ -961,9 +965,9 @@ async fn a_bot_program_finds_neither_the_database_nor_the_servers_secrets() {
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }
 
-/// S1's reset is for clients that neither take the close nor answer it: a
-/// client that closes first gets the closing handshake's answer, never a
-/// reset.
+/// The reset of a reader that never reads (above) is for clients that neither
+/// take the close nor answer it: a client that closes first gets the closing
+/// handshake's answer, never a reset.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_closes_first_gets_its_answer_not_a_reset() {
     use futures_util::StreamExt;

@@ -1,4 +1,4 @@
-//! The security suite (issue 8): every finding of the attack review as a
+//! The security suite: every finding of the first security review as a
 //! regression test against a real server on loopback, each bounded in
 //! count and time. Limits are shrunk per test (a 1 s timeout instead of
 //! 10 s, a burst of 3 instead of 10) so each runs in seconds.
@@ -85,8 +85,8 @@ async fn every_answer_carries_the_security_headers_and_there_is_a_favicon() {
     assert!(head.contains("content-type: image/svg+xml"), "{head}");
 }
 
-/// F5: a creation flood gets the burst and then 429 with Retry-After; the
-/// live-table caps hold per address and in all.
+/// Table-creation floods: a creation flood gets the burst and then 429 with
+/// Retry-After; the live-table caps hold per address and in all.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn table_creation_is_metered_per_address_and_capped() {
     let limits = Limits {
@@ -186,8 +186,9 @@ async fn joins_and_record_checks_are_metered() {
     assert_eq!(request(server.addr, "GET", &replay, "").await.0, 429);
 }
 
-/// F11: tables are private unless marked public; a private table's seats
-/// need the invite key; a public table is listed and has a turn timer.
+/// Strangers at a table: tables are private unless marked public; a private
+/// table's seats need the invite key; a public table is listed and has a turn
+/// timer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn private_tables_need_their_key_and_public_ones_are_listed() {
     let server = start().await;
@@ -293,8 +294,8 @@ async fn names_are_cleaned_and_bot_names_refused() {
     assert_eq!(status, 200);
 }
 
-/// F11: the creator may give a seat whose human never came to a bot, after
-/// the wait; nobody else may.
+/// Seats nobody came to: the creator may give a seat whose human never came to
+/// a bot, after the wait; nobody else may.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_creator_fills_a_never_taken_seat_after_the_wait() {
     let body = json!({"game": "bigcheese", "players": 3,
@@ -345,8 +346,8 @@ async fn the_creator_fills_a_never_taken_seat_after_the_wait() {
     assert_eq!(info["status"], "playing");
 }
 
-/// F7: a silent TCP connection, a slowloris and a WebSocket that never
-/// says hello are all closed; an idle WebSocket too, with a reason.
+/// Idle connections: a silent TCP connection, a slowloris and a WebSocket that
+/// never says hello are all closed; an idle WebSocket too, with a reason.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_slow_and_silent_connections_are_closed() {
     let limits = Limits {
@@ -415,8 +416,8 @@ async fn idle_slow_and_silent_connections_are_closed() {
     }
 }
 
-/// F7: connections over the per-address cap are closed at once, and a
-/// slot comes back when a connection ends.
+/// Connection floods: connections over the per-address cap are closed at once,
+/// and a slot comes back when a connection ends.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_are_capped_per_address() {
     let limits = Limits {
@@ -447,7 +448,8 @@ async fn connections_are_capped_per_address() {
     assert_eq!(status, 200, "a freed slot serves again");
 }
 
-/// F10: binary and ping frames count toward the rate limit like text.
+/// Rate limit dodged by other frames: binary and ping frames count toward the
+/// rate limit like text.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_frame_kind_counts_toward_the_rate_limit() {
     let limits = Limits {
@@ -478,8 +480,8 @@ async fn every_frame_kind_counts_toward_the_rate_limit() {
     }
 }
 
-/// F2: a client that stops reading is closed with a reason, not silently
-/// forgotten; it reconnects and gets the state.
+/// Slow readers: a client that stops reading is closed with a reason, not
+/// silently forgotten; it reconnects and gets the state.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_reader_is_closed_with_a_reason_and_can_reconnect() {
     let limits = Limits {
@@ -527,8 +529,8 @@ async fn a_slow_reader_is_closed_with_a_reason_and_can_reconnect() {
     assert_eq!(again.hello(None).await["type"], "state");
 }
 
-/// F8: a spectator coming or going sends nothing to the others; a seat
-/// connecting sends a small presence message, not a state.
+/// Spectator churn: a spectator coming or going sends nothing to the others; a
+/// seat connecting sends a small presence message, not a state.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn joins_and_leaves_send_presence_not_states() {
     let server = start().await;
@@ -558,8 +560,8 @@ async fn joins_and_leaves_send_presence_not_states() {
     assert_eq!(m["seats"][1]["connected"], false);
 }
 
-/// F6: a table of bots plays only while watched, at a bounded speed and
-/// length.
+/// CPU spent on bots: a table of bots plays only while watched, at a bounded
+/// speed and length.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bot_tables_are_bounded_and_pause_unwatched() {
     let server = start().await;
@@ -605,8 +607,8 @@ async fn watch_for(addr: SocketAddr, id: &str, time: Duration) -> Ws {
     ws
 }
 
-/// F5: a table nobody uses leaves memory and comes back on demand; one
-/// nobody plays for long ends as abandoned, its record kept.
+/// Tables filling memory: a table nobody uses leaves memory and comes back on
+/// demand; one nobody plays for long ends as abandoned, its record kept.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_tables_leave_memory_and_old_ones_are_abandoned() {
     let limits = Limits {
@@ -659,9 +661,9 @@ async fn idle_tables_leave_memory_and_old_ones_are_abandoned() {
     assert!(record.get("outcome").is_none());
 }
 
-/// F3: a game whose last action was stored without its end (an old
-/// server's crash between the two) is repaired at start-up: finished,
-/// listed so, its record downloadable.
+/// A crash between a game's last action and its end: a game whose last action
+/// was stored without its end (an old server's crash between the two) is
+/// repaired at start-up: finished, listed so, its record downloadable.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_left_unmarked_is_repaired_at_start() {
     use game::{Game, GameOptions};
@@ -771,9 +773,10 @@ pub(crate) fn jester_seed(holder: usize) -> u64 {
         .expect("a seed")
 }
 
-/// F4: whoever holds both Jesters (a person who decides at once, or a bot
-/// that decides in no time), the decision reaches the other seats when the
-/// window closes, never sooner; the quiet holder's decision is kept.
+/// The revolution decision's timing (D7): whoever holds both Jesters (a person
+/// who decides at once, or a bot that decides in no time), the decision reaches
+/// the other seats when the window closes, never sooner; the quiet holder's
+/// decision is kept.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_revolution_decision_lands_at_a_fixed_time_whoever_holds_the_jesters() {
     use game::GameOptions;
@@ -1003,9 +1006,9 @@ async fn clients_cannot_choose_bot_budgets() {
     assert_eq!(status, 400);
 }
 
-/// F6: a table where no person sits connected plays at the server's
-/// minimum bot speed, whatever delay it asked for (a human who joined and
-/// never came, watched by a spectator).
+/// CPU spent on bots: a table where no person sits connected plays at the
+/// server's minimum bot speed, whatever delay it asked for (a human who joined
+/// and never came, watched by a spectator).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_table_without_a_person_present_plays_at_the_minimum_speed() {
     let server = start().await;
@@ -1024,8 +1027,8 @@ async fn a_table_without_a_person_present_plays_at_the_minimum_speed() {
     );
 }
 
-/// F6: a game has at most `max_actions` actions (it then ends abandoned);
-/// a record sent to be checked too.
+/// Endless games and huge records: a game has at most `max_actions` actions (it
+/// then ends abandoned); a record sent to be checked too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_and_checked_records_have_a_length_cap() {
     let server = start_on(

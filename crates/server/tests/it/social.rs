@@ -1,4 +1,4 @@
-//! The social side of a table (issue 11, item 5), through a real server:
+//! The social side of a table, through a real server:
 //! the rematch that brings every player, the in-table chat and its limits,
 //! the identity key, "my games", the lobby's finished games and ratings.
 //! Run on SQLite, and on PostgreSQL with `RATRACE_IT_BACKEND=postgres`.

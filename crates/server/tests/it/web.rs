@@ -1,7 +1,7 @@
 //! The web client served like a real site (src/web.rs): gzip chosen by
 //! `Accept-Encoding`, strong ETags and `304 Not Modified`, versioned files
 //! cached as `immutable`, the development folder (`RATRACE_WEB_DIR`), and
-//! the weight budget of issue 11: every asset under `web/` at most 150 KB
+//! the web client's weight budget: every asset under `web/` at most 150 KB
 //! gzipped in all, a table page's first load at most 60 KB on the wire, a
 //! repeat visit at most 5 KB.
 //!

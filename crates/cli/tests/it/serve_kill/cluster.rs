@@ -1,4 +1,4 @@
-//! Three real `ratrace serve` processes on one database (issue 9):
+//! Three real `ratrace serve` processes on one database (one site):
 //! PostgreSQL when the test command started one (`RATRACE_TEST_PG`),
 //! else one SQLite file. A table is played through processes that do not
 //! own it; its owner is SIGKILLed mid-game and play goes on through a
