@@ -13,6 +13,7 @@
 //! start-up loads nothing and memory is bounded by what is in use.
 //! Operations (metrics, health, the drain on shutdown) are in [`ops`].
 
+pub mod addr;
 pub mod analysis;
 pub mod clock;
 pub mod cluster;
@@ -57,7 +58,7 @@ pub fn app(state: AppState) -> Router {
                 .route("/ws/{id}", axum::routing::get(ws::upgrade))
                 .route_layer(axum::middleware::from_fn_with_state(
                     state.clone(),
-                    cluster::to_owner,
+                    cluster::forward::to_owner,
                 )),
         )
         .layer(axum::middleware::map_response(web::security_headers))
@@ -93,7 +94,7 @@ pub async fn run_cluster(
 ) -> std::io::Result<()> {
     let router = app(state.clone()).layer(axum::middleware::from_fn_with_state(
         state.clone(),
-        crate::cluster::trusted,
+        crate::cluster::forward::trusted,
     ));
     net::accept(listener, state, router, 0, shutdown).await
 }

@@ -19,9 +19,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use sha2::{Digest, Sha256};
-use std::sync::OnceLock;
 use std::time::Duration;
-use tokio::sync::watch;
 use tokio::time::Instant;
 
 /// How long the readiness probe waits for the store.
@@ -36,25 +34,6 @@ pub const DRAIN_LIMIT: Duration = Duration::from_secs(9);
 
 /// The content type of the Prometheus text exposition format 0.0.4.
 pub const METRICS_CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
-
-/// The operations state of an [`AppState`].
-pub(crate) struct Ops {
-    draining: watch::Sender<bool>,
-    /// The last readiness probe: when, and its answer.
-    probe: tokio::sync::Mutex<Option<(Instant, Result<(), &'static str>)>>,
-    /// The SHA-256 of the bearer token `/metrics` asks for, if any.
-    token: OnceLock<[u8; 32]>,
-}
-
-impl Ops {
-    pub(crate) fn new() -> Ops {
-        Ops {
-            draining: watch::channel(false).0,
-            probe: tokio::sync::Mutex::new(None),
-            token: OnceLock::new(),
-        }
-    }
-}
 
 /// The routes: `/metrics`, `/healthz`, `/readyz`.
 pub fn routes() -> Router<AppState> {
@@ -135,7 +114,7 @@ impl AppState {
     /// future resolves; calling it first also stops `run`.
     pub async fn drain(&self) {
         self.set_draining();
-        crate::cluster::hand_over(self).await;
+        crate::cluster::nodes::hand_over(self).await;
         self.close();
         let deadline = Instant::now() + DRAIN_LIMIT;
         let m = self.metrics();

@@ -10,11 +10,17 @@
 //! bucket, so the map is pruned of full ones when it grows, which bounds
 //! it by the addresses active in the last few minutes.
 
+use crate::addr::ClientAddr;
 use crate::limits::Limits;
-use crate::net::ClientAddr;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// Chat messages one client address may send at once, at every table
+/// and from every connection together...
+pub const CHAT_IP_BURST: u32 = 20;
+/// ...then one per this many seconds.
+pub const CHAT_IP_EVERY_S: u32 = 1;
 
 /// What a request spends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -66,7 +72,7 @@ impl Quotas {
             Kind::Verify => (l.verify_burst, l.verify_every_s),
             Kind::Record => (l.record_burst, l.record_every_s),
             Kind::Analysis => (l.analysis_burst, l.analysis_every_s),
-            Kind::Chat => (crate::social::CHAT_IP_BURST, crate::social::CHAT_IP_EVERY_S),
+            Kind::Chat => (CHAT_IP_BURST, CHAT_IP_EVERY_S),
         };
         (f64::from(burst.max(1)), f64::from(every.max(1)))
     }

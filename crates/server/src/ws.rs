@@ -12,8 +12,9 @@
 //! frame nor the time to answer it is reset, so no socket outlives the
 //! connection that gave it up.
 
+use crate::addr::ClientAddr;
 use crate::error::Error;
-use crate::net::{ClientAddr, Slot};
+use crate::net::Slot;
 use crate::protocol::{ClientMsg, ServerMsg, MAX_MESSAGE};
 use crate::state::AppState;
 use crate::table::{Command, Kick, Outbox, TOO_SLOW};
@@ -446,8 +447,8 @@ async fn receive(
                             retry_after: wait.as_secs() + 1,
                             message: format!(
                                 "at most {} chat messages at once from one address, then one every {} s",
-                                crate::social::CHAT_IP_BURST,
-                                crate::social::CHAT_IP_EVERY_S
+                                crate::quota::CHAT_IP_BURST,
+                                crate::quota::CHAT_IP_EVERY_S
                             ),
                         }),
                     );

@@ -7,6 +7,7 @@ mod it {
     mod cluster;
     mod extbots;
     mod i18n;
+    mod layers;
     mod leak;
     mod ops;
     mod play;

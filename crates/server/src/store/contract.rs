@@ -2,8 +2,59 @@
 //! backend's test module runs every one of them on a fresh, empty store of
 //! its own, so SQLite and PostgreSQL are held to one contract.
 
+/// The contract as tests for one backend: one `#[test]` per check, each
+/// on a fresh, empty store that `$on_fresh` (a function taking a check
+/// `FnOnce(Arc<dyn Store>)`) makes, runs it on and cleans up. The checks
+/// that need two stores or a file (concurrent appends, dump and restore)
+/// are written by each backend.
+macro_rules! contract_tests {
+    ($on_fresh:path) => {
+        #[test]
+        fn contract_round_trip() {
+            $on_fresh(|s| $crate::store::contract::round_trip(s.as_ref()));
+        }
+
+        #[test]
+        fn contract_end_with_last_action() {
+            $on_fresh(|s| $crate::store::contract::end_with_last_action(s.as_ref()));
+        }
+
+        #[test]
+        fn contract_idle_and_fill() {
+            $on_fresh(|s| $crate::store::contract::idle_and_fill(s.as_ref()));
+        }
+
+        #[test]
+        fn contract_fair_inputs() {
+            $on_fresh(|s| $crate::store::contract::fair_inputs(s.as_ref()));
+        }
+
+        #[test]
+        fn contract_ownership_and_fencing() {
+            $on_fresh(|s| $crate::store::contract::ownership_and_fencing(s.as_ref()));
+        }
+
+        #[test]
+        fn contract_social_links() {
+            $on_fresh(|s| $crate::store::contract::social_links(s.as_ref()));
+        }
+
+        #[test]
+        fn contract_results_and_ratings() {
+            $on_fresh(|s| $crate::store::contract::results_and_ratings(s.as_ref()));
+        }
+
+        #[test]
+        fn contract_site_secret() {
+            $on_fresh(|s| $crate::store::contract::site_secret(s.as_ref()));
+        }
+    };
+}
+pub(crate) use contract_tests;
+
 use super::*;
 use game::Seat;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -273,7 +324,7 @@ pub(crate) fn social_links(s: &dyn Store) {
 /// the rules, and moves the ratings of the people once; the lists show
 /// players, winners and a person's games.
 pub(crate) fn results_and_ratings(s: &dyn Store) {
-    use crate::social::{GameResult, Rated};
+    use crate::store::ratings::{GameResult, Rated};
     let result = |winner: usize| GameResult {
         game: "bigcheese".to_string(),
         outcome: format!(
@@ -303,7 +354,7 @@ pub(crate) fn results_and_ratings(s: &dyn Store) {
         ],
         at: 500,
         public: true,
-        actions: crate::social::MIN_RATED_ACTIONS,
+        actions: crate::store::ratings::MIN_RATED_ACTIONS,
     };
     let games = [
         ("r1", 0),

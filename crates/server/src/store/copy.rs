@@ -11,7 +11,7 @@
 //! target, passes the same check as `ratrace verify` against the outcome
 //! the source's record gives.
 
-use super::{Store, StoreError, TableDump};
+use super::model::{Store, StoreError, TableDump};
 use game::Game;
 
 /// Tables read from the source per page.

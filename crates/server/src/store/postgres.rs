@@ -56,9 +56,9 @@
 //! Error texts never contain the password of the connection URL.
 
 use super::migrate::{self, MIGRATIONS};
-use super::Change;
-use super::{
-    contributions_json, parse_contributions, seat_of, winners_of, Access, Done, Epoch, Node,
+use super::model::Change;
+use super::model::{
+    contributions_json, parse_contributions, seat_of, Access, Done, Epoch, ListLine, Node,
     Ownership, PlayerGame, RatingRow, SeatKind, SeatSummary, Social, Store, StoreError,
     StoredAction, StoredFair, StoredSeat, StoredTable, TableDump, TableSummary,
 };
@@ -153,34 +153,19 @@ async fn summaries(
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
         let id: String = r.try_get(0)?;
-        let players: i64 = r.try_get(2)?;
-        let finished_at: Option<i64> = r.try_get(4)?;
-        let ended: Option<String> = r.try_get(5)?;
-        let free_seats = usize::try_from(r.try_get::<_, i64>(6)?).unwrap_or(0);
-        let result: Option<String> = r.try_get(7)?;
         let seat: Option<i64> = if r.len() > 8 { r.try_get(8)? } else { None };
-        out.push((
-            TableSummary {
-                seats: seats.remove(&id).unwrap_or_default(),
-                id,
-                game: r.try_get(1)?,
-                players: usize::try_from(players).unwrap_or(0),
-                free_seats,
-                status: if ended.as_deref() == Some("abandoned") {
-                    "abandoned"
-                } else if finished_at.is_some() {
-                    "finished"
-                } else if free_seats > 0 {
-                    "open"
-                } else {
-                    "playing"
-                },
-                created_at: r.try_get(3)?,
-                finished_at,
-                winners: winners_of(result.as_deref()),
-            },
-            seat,
-        ));
+        let line = ListLine {
+            id,
+            game: r.try_get(1)?,
+            players: r.try_get(2)?,
+            created_at: r.try_get(3)?,
+            finished_at: r.try_get(4)?,
+            ended: r.try_get(5)?,
+            free: r.try_get(6)?,
+            result: r.try_get(7)?,
+        };
+        let seats = seats.remove(&line.id).unwrap_or_default();
+        out.push((line.summary(seats), seat));
     }
     Ok(out)
 }
@@ -204,9 +189,9 @@ fn rating_row(r: &Row) -> Result<RatingRow, StoreError> {
 async fn record(
     pool: Pool,
     table: String,
-    result: crate::social::GameResult,
+    result: crate::store::ratings::GameResult,
 ) -> Result<bool, StoreError> {
-    use crate::social::{Rated, Rating};
+    use crate::store::ratings::Rating;
     let mut client = pool.get().await?;
     let tx = client.transaction().await?;
     let stmt = tx
@@ -218,16 +203,8 @@ async fn record(
     if tx.execute(&stmt, &[&table, &result.outcome]).await? != 1 {
         return Ok(false);
     }
-    if crate::social::rateable(&result) {
-        let mut people: Vec<&String> = result
-            .seats
-            .iter()
-            .filter_map(|s| match s {
-                Rated::Person { id, .. } => Some(id),
-                _ => None,
-            })
-            .collect();
-        people.sort();
+    if crate::store::ratings::rateable(&result) {
+        let people = crate::store::ratings::people(&result);
         let start = Rating::START;
         let stmt = tx
             .prepare_cached(
@@ -258,29 +235,17 @@ async fn record(
             .await?;
         let mut now = std::collections::HashMap::new();
         for r in tx.query(&stmt, &[&result.game, &people]).await? {
-            let player: String = r.try_get(0)?;
-            let games: i64 = r.try_get(3)?;
             now.insert(
-                player,
-                crate::social::Standing {
+                r.try_get::<_, String>(0)?,
+                crate::store::ratings::Standing {
                     rating: Rating {
                         rating: r.try_get(1)?,
                         uncertainty: r.try_get(2)?,
                     },
-                    games,
+                    games: r.try_get(3)?,
                 },
             );
         }
-        // A row made just now (0 games) is a first game, as SQLite's.
-        let current: Vec<Option<crate::social::Standing>> = result
-            .seats
-            .iter()
-            .map(|s| match s {
-                Rated::Person { id, .. } => now.get(id).copied().filter(|s| s.games > 0),
-                _ => None,
-            })
-            .collect();
-        let new = crate::social::rate(&result, &current);
         let stmt = tx
             .prepare_cached(
                 "UPDATE ratings SET name = $3, rating = $4, uncertainty = $5, score = $6,
@@ -288,22 +253,20 @@ async fn record(
                  WHERE game = $1 AND player = $2",
             )
             .await?;
-        for (seat, rating) in result.seats.iter().zip(new) {
-            if let (Rated::Person { id, name, .. }, Some(r)) = (seat, rating) {
-                tx.execute(
-                    &stmt,
-                    &[
-                        &result.game,
-                        id,
-                        name,
-                        &r.rating,
-                        &r.uncertainty,
-                        &r.score(),
-                        &result.at,
-                    ],
-                )
-                .await?;
-            }
+        for m in crate::store::ratings::moves(&result, &now) {
+            tx.execute(
+                &stmt,
+                &[
+                    &result.game,
+                    &m.id,
+                    &m.name,
+                    &m.rating.rating,
+                    &m.rating.uncertainty,
+                    &m.rating.score(),
+                    &result.at,
+                ],
+            )
+            .await?;
         }
     }
     tx.commit().await?;
@@ -744,7 +707,7 @@ async fn insert_table(
         .fair
         .as_ref()
         .map(|f| contributions_json(&f.contributions));
-    let scheme = t.fair.as_ref().map(super::fair_scheme);
+    let scheme = t.fair.as_ref().map(super::model::fair_scheme);
     tx.execute(
         &stmt,
         &[
@@ -1396,7 +1359,7 @@ async fn load_with(tx: &Transaction<'_>, id: &str) -> Result<Option<StoredTable>
             secret: registry::fair::parse_hex32("secret", &hex)
                 .map_err(|e| StoreError::Corrupt(e.to_string()))?,
             contributions: parse_contributions(contributions.as_deref())?,
-            table: super::fair_table(scheme, &id)?,
+            table: super::model::fair_table(scheme, &id)?,
         }),
     };
     let stmt = tx
@@ -1735,7 +1698,7 @@ impl Store for PgStore {
     fn record_result(
         &self,
         table: &str,
-        result: &crate::social::GameResult,
+        result: &crate::store::ratings::GameResult,
     ) -> Result<bool, StoreError> {
         let recorded = self.block(record(self.pool(), table.to_string(), result.clone()));
         self.lobby_changed(recorded.as_ref().is_ok_and(|&r| r));
@@ -2104,45 +2067,7 @@ mod tests {
         );
     }
 
-    #[test]
-    fn contract_round_trip() {
-        on_fresh(|s| contract::round_trip(s.as_ref()));
-    }
-
-    #[test]
-    fn contract_end_with_last_action() {
-        on_fresh(|s| contract::end_with_last_action(s.as_ref()));
-    }
-
-    #[test]
-    fn contract_idle_and_fill() {
-        on_fresh(|s| contract::idle_and_fill(s.as_ref()));
-    }
-
-    #[test]
-    fn contract_fair_inputs() {
-        on_fresh(|s| contract::fair_inputs(s.as_ref()));
-    }
-
-    #[test]
-    fn contract_ownership_and_fencing() {
-        on_fresh(|s| contract::ownership_and_fencing(s.as_ref()));
-    }
-
-    #[test]
-    fn contract_social_links() {
-        on_fresh(|s| contract::social_links(s.as_ref()));
-    }
-
-    #[test]
-    fn contract_results_and_ratings() {
-        on_fresh(|s| contract::results_and_ratings(s.as_ref()));
-    }
-
-    #[test]
-    fn contract_site_secret() {
-        on_fresh(|s| contract::site_secret(s.as_ref()));
-    }
+    contract::contract_tests!(on_fresh);
 
     #[test]
     fn contract_concurrent_appends() {

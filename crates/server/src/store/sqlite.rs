@@ -15,8 +15,8 @@
 //! serialised with the appends they fence.
 
 use super::migrate::{self, MIGRATIONS};
-use super::{
-    contributions_json, parse_contributions, seat_of, winners_of, Access, Done, Epoch, Node,
+use super::model::{
+    contributions_json, parse_contributions, seat_of, Access, Done, Epoch, ListLine, Node,
     Ownership, PlayerGame, RatingRow, SeatKind, SeatSummary, Social, Store, StoreError,
     StoredAction, StoredFair, StoredSeat, StoredTable, TableDump, TableSummary,
 };
@@ -153,7 +153,7 @@ enum Write {
     /// A finished game's result and the ratings it moves.
     Result {
         table: String,
-        result: Box<crate::social::GameResult>,
+        result: Box<crate::store::ratings::GameResult>,
     },
 }
 
@@ -215,7 +215,6 @@ fn list_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ListRow> {
 /// A table list's line with its seats.
 fn summary(conn: &Connection, row: ListRow) -> Result<TableSummary, StoreError> {
     let (id, game, players, created_at, finished_at, ended, free, result) = row;
-    let free_seats = usize::try_from(free).unwrap_or(0);
     let seats = conn
         .prepare_cached(
             "SELECT seat, kind, bot, name FROM seats WHERE table_id = ?1 ORDER BY seat",
@@ -233,25 +232,17 @@ fn summary(conn: &Connection, row: ListRow) -> Result<TableSummary, StoreError> 
             Ok(SeatSummary::of(seat_of(seat)?, &kind, bot, name))
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
-    Ok(TableSummary {
+    let line = ListLine {
         id,
         game,
-        players: usize::try_from(players).unwrap_or(0),
-        free_seats,
-        status: if ended.as_deref() == Some("abandoned") {
-            "abandoned"
-        } else if finished_at.is_some() {
-            "finished"
-        } else if free_seats > 0 {
-            "open"
-        } else {
-            "playing"
-        },
+        players,
         created_at,
         finished_at,
-        seats,
-        winners: winners_of(result.as_deref()),
-    })
+        ended,
+        free,
+        result,
+    };
+    Ok(line.summary(seats))
 }
 
 /// A rating row as read: game, player, name, rating, uncertainty, score,
@@ -780,52 +771,48 @@ impl SqliteStore {
                 if changed != 1 {
                     return Ok(Applied::Changed(false));
                 }
-                if !crate::social::rateable(&result) {
+                if !crate::store::ratings::rateable(&result) {
                     return Ok(Applied::Changed(true));
                 }
-                let mut current = Vec::with_capacity(result.seats.len());
-                for seat in &result.seats {
-                    current.push(match seat {
-                        crate::social::Rated::Person { id, .. } => tx
-                            .prepare_cached(
-                                "SELECT rating, uncertainty, games FROM ratings
-                                 WHERE game = ?1 AND player = ?2",
-                            )?
-                            .query_row(params![result.game, id], |r| {
-                                Ok(crate::social::Standing {
-                                    rating: crate::social::Rating {
-                                        rating: r.get(0)?,
-                                        uncertainty: r.get(1)?,
-                                    },
-                                    games: r.get(2)?,
-                                })
-                            })
-                            .optional()?,
-                        _ => None,
-                    });
-                }
-                let new = crate::social::rate(&result, &current);
-                for (seat, rating) in result.seats.iter().zip(new) {
-                    if let (crate::social::Rated::Person { id, name, .. }, Some(r)) = (seat, rating)
-                    {
-                        tx.prepare_cached(
-                            "INSERT INTO ratings (game, player, name, rating, uncertainty, score,
-                                                  games, updated_at)
-                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7)
-                             ON CONFLICT (game, player) DO UPDATE SET name = ?3, rating = ?4,
-                               uncertainty = ?5, score = ?6, games = ratings.games + 1,
-                               updated_at = ?7",
+                let mut now = std::collections::HashMap::new();
+                for id in crate::store::ratings::people(&result) {
+                    let standing = tx
+                        .prepare_cached(
+                            "SELECT rating, uncertainty, games FROM ratings
+                             WHERE game = ?1 AND player = ?2",
                         )?
-                        .execute(params![
-                            result.game,
-                            id,
-                            name,
-                            r.rating,
-                            r.uncertainty,
-                            r.score(),
-                            result.at
-                        ])?;
+                        .query_row(params![result.game, id], |r| {
+                            Ok(crate::store::ratings::Standing {
+                                rating: crate::store::ratings::Rating {
+                                    rating: r.get(0)?,
+                                    uncertainty: r.get(1)?,
+                                },
+                                games: r.get(2)?,
+                            })
+                        })
+                        .optional()?;
+                    if let Some(standing) = standing {
+                        now.insert(id.to_string(), standing);
                     }
+                }
+                for m in crate::store::ratings::moves(&result, &now) {
+                    tx.prepare_cached(
+                        "INSERT INTO ratings (game, player, name, rating, uncertainty, score,
+                                              games, updated_at)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7)
+                         ON CONFLICT (game, player) DO UPDATE SET name = ?3, rating = ?4,
+                           uncertainty = ?5, score = ?6, games = ratings.games + 1,
+                           updated_at = ?7",
+                    )?
+                    .execute(params![
+                        result.game,
+                        m.id,
+                        m.name,
+                        m.rating.rating,
+                        m.rating.uncertainty,
+                        m.rating.score(),
+                        result.at
+                    ])?;
                 }
                 Ok(Applied::Changed(true))
             }
@@ -902,7 +889,7 @@ impl SqliteStore {
                 t.social.rematch,
                 t.social.rematch_of,
                 t.social.result,
-                t.fair.as_ref().map(super::fair_scheme),
+                t.fair.as_ref().map(super::model::fair_scheme),
             ],
         )?;
         for s in &t.seats {
@@ -1078,7 +1065,7 @@ impl SqliteStore {
                 secret: registry::fair::parse_hex32("secret", &hex)
                     .map_err(|e| StoreError::Corrupt(e.to_string()))?,
                 contributions: parse_contributions(contributions.as_deref())?,
-                table: super::fair_table(scheme, &id)?,
+                table: super::model::fair_table(scheme, &id)?,
             }),
         };
         let mut actions = Vec::new();
@@ -1451,7 +1438,7 @@ impl Store for SqliteStore {
     fn record_result(
         &self,
         table: &str,
-        result: &crate::social::GameResult,
+        result: &crate::store::ratings::GameResult,
     ) -> Result<bool, StoreError> {
         self.write(Write::Result {
             table: table.to_string(),
@@ -1588,23 +1575,29 @@ mod tests {
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 
+    /// Runs `check` on a fresh in-memory database.
+    fn in_memory(check: impl FnOnce(Arc<dyn Store>)) {
+        check(Arc::new(SqliteStore::in_memory().unwrap()));
+    }
+
+    /// The contract on a database file.
+    mod file {
+        use super::super::super::contract;
+        contract::contract_tests!(super::on_file_fresh);
+    }
+
+    /// The contract on an in-memory database.
+    mod memory {
+        use super::super::super::contract;
+        contract::contract_tests!(super::in_memory);
+    }
+
+    fn on_file_fresh(check: impl FnOnce(Arc<dyn Store>)) {
+        on_file("contract", check);
+    }
+
     #[test]
-    fn the_store_contract_holds_in_memory_and_on_file() {
-        type Check = fn(&dyn Store);
-        let checks: [(&str, Check); 8] = [
-            ("social", contract::social_links),
-            ("results", contract::results_and_ratings),
-            ("round", contract::round_trip),
-            ("end", contract::end_with_last_action),
-            ("idle", contract::idle_and_fill),
-            ("fair", contract::fair_inputs),
-            ("own", contract::ownership_and_fencing),
-            ("secret", contract::site_secret),
-        ];
-        for (name, check) in checks {
-            check(&SqliteStore::in_memory().unwrap());
-            on_file(name, |s| check(s.as_ref()));
-        }
+    fn concurrent_appends_and_a_dump_hold_on_file() {
         on_file("group", contract::concurrent_appends);
         on_file("dump", |from| {
             contract::dump_and_restore(from.as_ref(), &SqliteStore::in_memory().unwrap());

@@ -1,6 +1,9 @@
 //! What the rest of the server may ask of a table, and the handle it asks through.
 
-use super::*;
+use super::outbox::Outbox;
+use crate::error::Error;
+use game::Seat;
+use tokio::sync::{mpsc, oneshot};
 
 /// What the rest of the server may ask of a table.
 #[derive(Debug)]
@@ -93,7 +96,7 @@ pub enum Command {
         /// The connection id.
         conn: u64,
         /// The connection's client address (a spectator's chat budget).
-        who: crate::net::ClientAddr,
+        who: crate::addr::ClientAddr,
         /// What was said: cleaned text or an emote code.
         said: crate::social::Said,
     },

@@ -24,14 +24,15 @@ mod command;
 mod finish;
 mod outbox;
 mod repair;
+mod result;
 mod run;
 mod seats;
 mod views;
 
 pub use command::{Command, Rematched, TableHandle};
-pub(crate) use finish::result_of;
 pub use outbox::{Kick, Outbox, OutboxRx, MOVED, TOO_SLOW};
 pub use repair::{record_missing_results, repair_all};
+pub(crate) use result::result_of;
 
 use crate::clock::unix_now;
 use crate::error::Error;

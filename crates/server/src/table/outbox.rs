@@ -1,6 +1,7 @@
 //! A connection's outbox, and why the server closes a connection.
 
-use super::*;
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
 
 /// Why a connection is being closed by the server: a WebSocket close code
 /// and a reason the client can show.

@@ -1,6 +1,8 @@
 //! Mending what a crash left half-written: games over but not marked so, results not recorded.
 
-use super::*;
+use super::result::result_of;
+use crate::store::Store;
+use game::Game as _;
 
 /// Records the results a crash left unwritten: every table whose game
 /// ended by the rules without its result (the end and the result are two

@@ -273,7 +273,7 @@ impl<G: Roster> Table<G> {
     pub(super) fn chat(
         &mut self,
         conn: u64,
-        who: crate::net::ClientAddr,
+        who: crate::addr::ClientAddr,
         said: crate::social::Said,
     ) {
         let Some(sub) = self.subs.iter().find(|s| s.conn == conn) else {

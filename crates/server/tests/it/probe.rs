@@ -315,7 +315,8 @@ async fn chats_until_quiet(ws: &mut Ws, at_least: usize, quiet: Duration) -> usi
 /// budget; one address over six tables no more than its own.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chat_is_metered_per_seat_and_per_address_not_per_connection() {
-    use server::social::{CHAT_BURST, CHAT_IP_BURST};
+    use server::quota::CHAT_IP_BURST;
+    use server::social::CHAT_BURST;
     let server = start().await;
     let quiet = json!({"game": "bigcheese", "players": 3, "bot_delay_ms": 10000,
         "spectator_chat": true,

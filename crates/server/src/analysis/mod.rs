@@ -31,10 +31,12 @@
 //! forgets analyses that were waiting or running, and they may be asked
 //! for again.
 
+pub mod jobs;
+
+use crate::addr::ClientAddr;
 use crate::error::Error;
 use crate::limits::Limits;
 use crate::lobby;
-use crate::net::ClientAddr;
 use crate::quota::Kind;
 use crate::state::AppState;
 use ::analysis::analyze::{Analysis, Config, FORMAT};
@@ -44,98 +46,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use game::Game as _;
+use jobs::Job;
 use serde_json::json;
 use sha2::Digest as _;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use tokio::sync::Semaphore;
-
-/// Where an analysis that is not stored yet stands.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Job {
-    /// Waiting for the one running to end.
-    Queued,
-    /// Judging decisions: `done` of `total`.
-    Running { done: usize, total: usize },
-    /// It failed (the cause is logged); asking again starts it again.
-    Failed,
-}
-
-/// The analyses this process has been asked for and not yet stored, and
-/// the gate that lets one run at a time.
-#[derive(Debug)]
-pub struct Analyses {
-    jobs: Mutex<HashMap<String, Job>>,
-    gate: Arc<Semaphore>,
-    /// The ETags of stored analyses served lately, by table.
-    etags: Mutex<HashMap<String, HeaderValue>>,
-}
-
-impl Default for Analyses {
-    fn default() -> Analyses {
-        Analyses {
-            jobs: Mutex::new(HashMap::new()),
-            gate: Arc::new(Semaphore::new(1)),
-            etags: Mutex::new(HashMap::new()),
-        }
-    }
-}
-
-/// ETags remembered before the memory is cleared (it is only a shortcut:
-/// a forgotten one is computed again from the stored body).
-const ETAGS: usize = 4096;
-
-impl Analyses {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Job>> {
-        self.jobs.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn etag(&self, id: &str) -> Option<HeaderValue> {
-        let etags = self.etags.lock().unwrap_or_else(|p| p.into_inner());
-        etags.get(id).cloned()
-    }
-
-    fn remember(&self, id: &str, etag: HeaderValue) {
-        let mut etags = self.etags.lock().unwrap_or_else(|p| p.into_inner());
-        if etags.len() >= ETAGS {
-            etags.clear();
-        }
-        etags.insert(id.to_string(), etag);
-    }
-
-    fn get(&self, id: &str) -> Option<Job> {
-        self.lock().get(id).cloned()
-    }
-
-    fn set(&self, id: &str, job: Job) {
-        self.lock().insert(id.to_string(), job);
-    }
-
-    fn remove(&self, id: &str) {
-        self.lock().remove(id);
-    }
-
-    /// Queues the analysis of `id` unless one is waiting or running (its
-    /// state is returned) or one runs and `waiting` wait already (`Err`).
-    fn enqueue(&self, id: &str, waiting: usize) -> Result<Option<Job>, ()> {
-        let mut jobs = self.lock();
-        match jobs.get(id) {
-            Some(Job::Failed) | None => {}
-            Some(job) => return Ok(Some(job.clone())),
-        }
-        let pending = jobs.values().filter(|j| **j != Job::Failed).count();
-        if pending > waiting {
-            return Err(());
-        }
-        jobs.insert(id.to_string(), Job::Queued);
-        Ok(None)
-    }
-
-    /// Analyses waiting or running in this process.
-    pub fn pending(&self) -> usize {
-        self.lock().values().filter(|j| **j != Job::Failed).count()
-    }
-}
+use std::sync::Arc;
 
 /// The analysis routes.
 pub fn routes() -> Router<AppState> {
@@ -265,7 +179,7 @@ async fn start(
     if stored(&state, &id).await?.is_some() {
         return Ok((StatusCode::OK, Json(json!({"status": "done"}))).into_response());
     }
-    let record = lobby::finished_record(&state, addr, id.clone(), "analyses").await?;
+    let record = lobby::records::finished_record(&state, addr, id.clone(), "analyses").await?;
     let record = tokio::task::spawn_blocking(move || {
         let over = registry::dispatch!(record.game.as_str(), G => record
                 .replay::<G>(false, |_, _, _| {})

@@ -1,0 +1,144 @@
+//! The JSON HTTP API of the lobby: games, tables, joining, records, and the
+//! fairness check (docs/server.md, "HTTP API").
+//!
+//! Handlers validate everything against the engine before anything is
+//! stored (options, player count, bot names), and talk to a live table
+//! only through its task. Bodies are read by [`JsonBody`], so malformed,
+//! oversized or too slow input gets the same `{error:{code, message}}`
+//! answer as every other refusal. Whatever costs the server something
+//! lasting (a table, a seat, a record check) is metered per client address
+//! ([`crate::quota`]) and capped (issue 8).
+
+mod body;
+pub(crate) mod cache;
+mod create;
+mod players;
+pub(crate) mod records;
+mod seats;
+
+pub(crate) use body::meter;
+pub use body::JsonBody;
+pub use create::{CreateRequest, RematchRequest, SeatRequest};
+pub use records::REPLAY_BATCH;
+pub use seats::{FillRequest, JoinRequest};
+
+use crate::addr::ClientAddr;
+use crate::error::Error;
+use crate::extbots::ExternalBots;
+use crate::state::AppState;
+use crate::table::Command;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use body::{BODY_LIMIT, RECORD_LIMIT};
+use bots::Roster;
+use create::{create_table, rematch};
+use game::GameOptions;
+use players::{leaderboard, my_games};
+use records::{record, replay, verify};
+use seats::{fill, join};
+use serde::Serialize;
+use tokio::sync::oneshot;
+
+/// The API routes.
+/// The routes about one live table go to the process that owns it
+/// (`cluster::to_owner`).
+pub fn routes(state: AppState) -> Router<AppState> {
+    Router::new()
+        .route("/api/tables/{id}", get(table_info))
+        .route("/api/tables/{id}/join", post(join))
+        .route("/api/tables/{id}/fill", post(fill))
+        .route("/api/tables/{id}/rematch", post(rematch))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state,
+            crate::cluster::forward::to_owner,
+        ))
+        .route("/api/games", get(games))
+        .route("/api/me/games", get(my_games))
+        .route("/api/leaderboard/{game}", get(leaderboard))
+        .route("/api/tables", get(list_tables).post(create_table))
+        .route("/api/tables/{id}/record", get(record))
+        .route("/api/tables/{id}/replay/{from}", get(replay))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .merge(
+            Router::new()
+                .route("/api/verify", post(verify))
+                .layer(DefaultBodyLimit::max(RECORD_LIMIT)),
+        )
+}
+
+#[derive(Serialize)]
+struct OptionDesc {
+    key: &'static str,
+    default: &'static str,
+    values: &'static str,
+    help: &'static str,
+}
+
+#[derive(Serialize)]
+struct GameDesc {
+    name: &'static str,
+    players: [usize; 2],
+    default_players: usize,
+    options: Vec<OptionDesc>,
+    /// The ladder, weakest first.
+    bots: &'static [&'static str],
+    /// The bot programs the operator offers (`ratrace serve --bot`),
+    /// levels after the ladder.
+    external: Vec<String>,
+}
+
+fn describe<G: Roster>(external: &ExternalBots) -> GameDesc {
+    GameDesc {
+        name: G::NAME,
+        players: [*G::PLAYERS.start(), *G::PLAYERS.end()],
+        default_players: G::DEFAULT_PLAYERS,
+        options: <G::Options as GameOptions>::info()
+            .iter()
+            .map(|o| OptionDesc {
+                key: o.key,
+                default: o.default,
+                values: o.values,
+                help: o.help,
+            })
+            .collect(),
+        bots: G::LADDER,
+        external: external.names(),
+    }
+}
+
+async fn games(State(state): State<AppState>) -> Json<Vec<GameDesc>> {
+    let external = state.external_bots();
+    Json(vec![
+        describe::<bigcheese::BigCheese>(&external),
+        describe::<dalmuti::Dalmuti>(&external),
+    ])
+}
+
+async fn list_tables(
+    State(state): State<AppState>,
+) -> Result<Json<Vec<crate::store::TableSummary>>, Error> {
+    let cache = state.lobby_cache();
+    if let Some(list) = cache.get() {
+        return Ok(Json(list.as_ref().clone()));
+    }
+    let generation = cache.generation();
+    let store = state.store();
+    let list = tokio::task::spawn_blocking(move || store.list(100))
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))??;
+    Ok(Json(cache.put(generation, list).as_ref().clone()))
+}
+
+async fn table_info(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    Path(id): Path<String>,
+) -> Result<Json<serde_json::Value>, Error> {
+    let (reply, answer) = oneshot::channel();
+    state.send(&id, addr, Command::Info { reply }).await?;
+    answer
+        .await
+        .map(Json)
+        .map_err(|_| Error::Internal("table task stopped".to_string()))
+}

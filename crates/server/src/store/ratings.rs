@@ -1,0 +1,274 @@
+//! Ratings bookkeeping: who played a finished game, whether it counts,
+//! and the Weng–Lin update. Pure functions over the store's rows, shared
+//! by every backend (each holds only the SQL that reads and writes them);
+//! the social pages show what they compute.
+
+/// Who played a seat of a finished game, for its ratings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rated {
+    /// A person with an identity: its id (the key's hash) and the name
+    /// they played under.
+    Person {
+        /// The identity.
+        id: String,
+        /// The display name at that table.
+        name: String,
+        /// Where they joined from: a hash of their client address
+        /// ([`origin`]), `None` if unknown (a seat taken before origins
+        /// were kept). People from one origin do not rate each other.
+        origin: Option<String>,
+    },
+    /// A bot, by name: a fixed rating per level.
+    Bot(String),
+    /// A person without an identity: counted at the starting rating,
+    /// never stored.
+    Nobody,
+}
+
+/// A finished game's result as the store records it: the outcome, and
+/// who played each seat (for the ratings).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// `bigcheese` or `dalmuti`.
+    pub game: String,
+    /// The outcome, as JSON (`game::Outcome`).
+    pub outcome: String,
+    /// The finishing place of each seat, 1 = first (ties share a place).
+    pub places: Vec<u8>,
+    /// Cut short by a length cap: recorded, not rated.
+    pub capped: bool,
+    /// Who played each seat.
+    pub seats: Vec<Rated>,
+    /// Unix seconds.
+    pub at: i64,
+    /// Played at a public table (private tables are among friends:
+    /// unrated).
+    pub public: bool,
+    /// How many actions the game took (a game shorter than
+    /// [`MIN_RATED_ACTIONS`] is unrated).
+    pub actions: usize,
+}
+
+/// A person's rating and how many rated games made it (a person with
+/// fewer than [`PROVEN_GAMES`] moves nobody else's rating).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Standing {
+    /// The rating.
+    pub rating: Rating,
+    /// Rated games so far.
+    pub games: i64,
+}
+
+/// The fewest actions a rated game takes: shorter games (a one-point Big
+/// Cheese, one quick trick) say little about skill and are cheap to farm.
+pub const MIN_RATED_ACTIONS: usize = 30;
+
+/// The rated games after which a person's results move other people's
+/// ratings: identities cost nothing, so a fresh one is measured against
+/// bots and proven people first, and cannot feed anyone points.
+pub const PROVEN_GAMES: i64 = 5;
+
+/// A rating: Weng–Lin's mean (`rating`) and its uncertainty.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rating {
+    /// The estimated skill (starts at 25).
+    pub rating: f64,
+    /// How unsure the estimate is (starts at 25/3; shrinks with games).
+    pub uncertainty: f64,
+}
+
+impl Rating {
+    /// Where a new player starts.
+    pub const START: Rating = Rating {
+        rating: 25.0,
+        uncertainty: 25.0 / 3.0,
+    };
+
+    /// What the leaderboard sorts by: the rating less three
+    /// uncertainties, so one lucky game does not top it.
+    pub fn score(&self) -> f64 {
+        self.rating - 3.0 * self.uncertainty
+    }
+}
+
+/// The fixed rating of bot `bot` of `game`: by its level on the game's
+/// ladder (level 1, `random`, 15; each level 6 more: heuristic 21, strong
+/// 27, search 33), with a small fixed uncertainty. Bots are never
+/// updated: they are the fixed points people are measured against.
+pub fn bot_rating(game: &str, bot: &str) -> Rating {
+    let ladder: &[&str] = registry::dispatch!(game, G => <G as bots::Roster>::LADDER, _ => &[]);
+    let level = ladder.iter().position(|b| *b == bot).unwrap_or(1);
+    Rating {
+        rating: 15.0 + 6.0 * level as f64,
+        uncertainty: 1.0,
+    }
+}
+
+/// Whether `result` moves anybody's rating: a finished, uncapped game at
+/// a public table, at least [`MIN_RATED_ACTIONS`] long, with at least one
+/// person with an identity, and nobody in two seats (playing oneself
+/// would farm points).
+pub fn rateable(result: &GameResult) -> bool {
+    let ids: Vec<&String> = result
+        .seats
+        .iter()
+        .filter_map(|s| match s {
+            Rated::Person { id, .. } => Some(id),
+            _ => None,
+        })
+        .collect();
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    !result.capped
+        && result.public
+        && result.actions >= MIN_RATED_ACTIONS
+        && !ids.is_empty()
+        && unique.len() == ids.len()
+        && result.places.len() == result.seats.len()
+}
+
+/// Whether seat `other` of `result` counts in the rating of seat `me` (a
+/// person): bots always (at their fixed rating); another person only if
+/// proven (at least [`PROVEN_GAMES`] rated games) and not from the same
+/// origin; a person without an identity never (nothing proves them).
+fn counts_for(result: &GameResult, current: &[Option<Standing>], me: usize, other: usize) -> bool {
+    if me == other {
+        return true;
+    }
+    match (&result.seats[me], &result.seats[other]) {
+        (_, Rated::Bot(_)) => true,
+        (_, Rated::Nobody) => false,
+        (Rated::Person { origin: mine, .. }, Rated::Person { origin: theirs, .. }) => {
+            let proven = current
+                .get(other)
+                .copied()
+                .flatten()
+                .is_some_and(|s| s.games >= PROVEN_GAMES);
+            let related = mine.is_some() && mine == theirs;
+            proven && !related
+        }
+        _ => false,
+    }
+}
+
+/// The new ratings of the people of `result` (by seat: `None` where the
+/// seat is not a rated person, or where nobody at the table counts for
+/// them), from `current` (their standings before, by seat; `None`: a
+/// first game). Each person is rated on their own: every seat that
+/// counts for them (`counts_for`) is one team ranked by its place, ties
+/// sharing a rank (Weng–Lin, multi-team), bots at their fixed rating.
+pub fn rate(result: &GameResult, current: &[Option<Standing>]) -> Vec<Option<Rating>> {
+    use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
+    use skillratings::MultiTeamOutcome;
+    let before: Vec<[WengLinRating; 1]> = result
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let r = match s {
+                Rated::Person { .. } => current
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map_or(Rating::START, |s| s.rating),
+                Rated::Bot(b) => bot_rating(&result.game, b),
+                Rated::Nobody => Rating::START,
+            };
+            [WengLinRating {
+                rating: r.rating,
+                uncertainty: r.uncertainty,
+            }]
+        })
+        .collect();
+    // Card games with dice and deals: luck decides more than in chess, so
+    // a wider skill class (beta) than the default 25/6.
+    let config = WengLinConfig {
+        beta: 25.0 / 3.0,
+        ..WengLinConfig::new()
+    };
+    (0..result.seats.len())
+        .map(|me| {
+            if !matches!(result.seats[me], Rated::Person { .. }) {
+                return None;
+            }
+            let counted: Vec<usize> = (0..result.seats.len())
+                .filter(|&other| counts_for(result, current, me, other))
+                .collect();
+            if counted.len() < 2 {
+                return None;
+            }
+            let teams: Vec<(&[WengLinRating], MultiTeamOutcome)> = counted
+                .iter()
+                .map(|&i| {
+                    (
+                        &before[i][..],
+                        MultiTeamOutcome::new(usize::from(result.places[i])),
+                    )
+                })
+                .collect();
+            let after = weng_lin_multi_team(&teams, &config);
+            let mine = counted.iter().position(|&i| i == me)?;
+            after[mine].first().map(|r| Rating {
+                rating: r.rating,
+                uncertainty: r.uncertainty,
+            })
+        })
+        .collect()
+}
+
+/// A rated person's new rating, as a backend writes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Move<'a> {
+    /// The person's identity.
+    pub id: &'a str,
+    /// The name they played under (the leaderboard shows the latest).
+    pub name: &'a str,
+    /// Their rating after the game.
+    pub rating: Rating,
+}
+
+/// The people of a result, by identity, sorted: the order a backend
+/// locks their rating rows in, so two games ending together never wait
+/// for each other in a circle.
+pub fn people(result: &GameResult) -> Vec<&str> {
+    let mut ids: Vec<&str> = result
+        .seats
+        .iter()
+        .filter_map(|s| match s {
+            Rated::Person { id, .. } => Some(id.as_str()),
+            _ => None,
+        })
+        .collect();
+    ids.sort_unstable();
+    ids
+}
+
+/// The moves a result makes ([`rate`]), given each person's standing as
+/// the store has it (absent, or a row of 0 games: a first game). Nothing
+/// moves for a result that does not count ([`rateable`]).
+pub fn moves<'a>(
+    result: &'a GameResult,
+    standings: &std::collections::HashMap<String, Standing>,
+) -> Vec<Move<'a>> {
+    if !rateable(result) {
+        return Vec::new();
+    }
+    let current: Vec<Option<Standing>> = result
+        .seats
+        .iter()
+        .map(|s| match s {
+            Rated::Person { id, .. } => standings.get(id).copied().filter(|s| s.games > 0),
+            _ => None,
+        })
+        .collect();
+    result
+        .seats
+        .iter()
+        .zip(rate(result, &current))
+        .filter_map(|(seat, rating)| match (seat, rating) {
+            (Rated::Person { id, name, .. }, Some(rating)) => Some(Move { id, name, rating }),
+            _ => None,
+        })
+        .collect()
+}
