@@ -1,9 +1,10 @@
 /* ratrace web client, shared by every page: i18n helpers (t, language
    switch), DOM helpers (el, $), HTTP API calls, seat tokens in
-   localStorage, the WebSocket client with reconnect and backoff, and the
-   names of cards, roles and actions in words. Loaded first; it loads the
-   language file in use (i18n-LANG.js) and RR.boot starts the page then;
-   everything lives on the one namespace object window.RR. */
+   localStorage, the WebSocket client with reconnect and backoff, and
+   actions and events in words (each game's cards in words are in its
+   table file). Loaded first; it loads the language file in use
+   (i18n-LANG.js) and RR.boot starts the page then; everything lives on
+   the one namespace object window.RR. */
 (function () {
   'use strict';
   const RR = (window.RR = window.RR || {});
@@ -476,47 +477,12 @@
     return c;
   };
 
-  /* ---------- cards, roles, actions in words ---------- */
+  /* ---------- actions and events in words ---------- */
 
-  /** A Big Cheese card ("2".."20", "V", "BC") in words. */
-  RR.bcName = function (c) {
-    if (c === 'V') return RR.t('bc.veto');
-    if (c === 'BC') return RR.t('bc.cheese');
-    return String(c);
-  };
-
-  /** A Dalmuti rank (1..12, 13 or "J" = Jester) as its rulebook name. */
-  RR.rankName = function (r) {
-    const i = r === 'J' ? 13 : Number(r);
-    return (RR.tv('dal.ranks') || [])[i] || String(r);
-  };
-
-  /** Each rank's emblem, drawn on its card (1 Dalmuti … 12 Peasant, 13 the Jester). */
-  const EMBLEMS = ['', '👑', '⛪', '🛡️', '💎', '📿', '⚔️', '🧵', '🧱', '🍲', '🐑', '🪨', '🌾', '🃏'];
-  RR.rankIcon = (r) => EMBLEMS[r === 'J' ? 13 : Number(r)] || '';
-
-  RR.roleName = (role) => RR.t('role.' + role);
-  RR.roleIcon = (role) => ({ 'greater-dalmuti': '👑', 'lesser-dalmuti': '🎩', merchant: '⚖️', 'lesser-peon': '🧢', 'greater-peon': '👒' })[role] || '';
-
-  /** "3x7" / "2x7+J" / "J" / "2xJ" / "7" as words: "3 × 7 Seamstress". */
-  RR.setWords = function (set) {
-    const m = String(set).match(/^(?:(\d+)x)?(\d+|J)(?:\+(\d*)J)?$/);
-    if (!m) return set;
-    const n = m[1] ? Number(m[1]) : 1;
-    const rank = m[2];
-    const j = m[3] !== undefined ? Number(m[3] || 1) : 0;
-    let s = n + ' × ' + (rank === 'J' ? RR.rankName(13) : rank + ' ' + RR.rankName(rank));
-    if (j) s += ' + ' + j + ' × ' + RR.rankName(13);
-    return s;
-  };
-
-  /** Cards "3 12" / "J" as words. */
-  RR.cardsWords = (txt) =>
-    String(txt)
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((c) => (c === 'J' ? RR.rankName(13) : c + ' ' + RR.rankName(c)))
-      .join(', ');
+  // Each game's cards, roles and rolls in words are in its table file
+  // (table-bigcheese.js, table-dalmuti.js), which every page that shows
+  // a game loads: RR.bcName, RR.rollWords, RR.ROLL_KINDS; RR.rankName,
+  // RR.rankIcon, RR.roleName, RR.roleIcon, RR.setWords, RR.cardsWords.
 
   /** An action in notation ("bid 3", "P2 play 2x7+J") in words. */
   RR.actionWords = function (action) {
@@ -549,26 +515,6 @@
     };
     return who + (words[verb] ? words[verb]() : a);
   };
-
-  /** A Big Cheese roll of an event ({card, roll: {mode, dice, payout}}) in words. */
-  RR.rollWords = function (ev) {
-    const r = ev.roll || {};
-    const dice = r.dice || [];
-    const value = Number(ev.card) || 0;
-    return RR.t('roll.' + (r.mode || 'polyhedral'), {
-      sides: value,
-      value,
-      d: dice[0],
-      dice: dice.join(' · '),
-      best: dice[dice.length - 1],
-      half: Math.floor(value / 2),
-      sum: Math.floor((r.payout || 0) / 2),
-      pay: r.payout,
-    });
-  };
-
-  /** Big Cheese event kinds that show dice or a payout. */
-  RR.ROLL_KINDS = ['hire', 'roll', 'payout', 'payout-ignored', 'keep', 'keep-ignored', 'reroll'];
 
   /**
    * A game event ({kind, ...fields} from the server) in the current

@@ -4,8 +4,9 @@
    view, every seat's hand, each step's events); this page fetches them all
    once, then steps with buttons, the slider, the arrow keys (Home/End too)
    or a move number, and draws the board with the table page's own
-   renderers (table.js, RR.tableBoard). The log is split into sections: an
-   auction (The Big Cheese), a hand and its tricks (Dalmuti).
+   renderers (table.js and the game's file, RR.tableBoard). The log is
+   split into sections: an auction (The Big Cheese), a hand and its tricks
+   (Dalmuti).
    The analysis section asks the server for the game's analysis by the
    strongest bot (GET and POST /api/tables/{id}/analysis), shows its
    progress while it runs (polled every second), then a summary per player,
@@ -93,7 +94,7 @@
     if (!p) return;
     const seats = ((R.sum && R.sum.seats) || []).map((x) => ({ ...x, connected: true })); // no presence in a replay
     const st = { view: p.public, seats, seat: null, legal: [], to_move: p.to_move, over: R.i === R.total, log: [] };
-    const drawn = RR.tableBoard(st);
+    const drawn = RR.tableBoard(st, game());
     RR.fill('board', drawn.board);
     RR.fill('players', drawn.players);
     const hands = (p.hands || []).map((h, s) => (h == null ? null : el('div', { class: 'player', 'data-seat': RR.seatId(s) }, el('span', { class: 'nm', text: who(s) + ' ' }), el('span', { class: 'hand', text: h === '' || h === 'empty' ? t('replay.noCards') : RR.cardsWords(String(h).replace(/\|/g, ' ')) }))));
