@@ -1,17 +1,34 @@
-//! `server`: the ratrace game server (issues 3 and 8, design in
-//! `docs/server.md`): a lobby over JSON HTTP, live tables over WebSocket,
-//! durable SQLite storage, bots in empty seats, and the embedded browser
-//! client, built to face the open internet.
+//! `server`: the ratrace game server (design in `docs/server.md`): a lobby
+//! over JSON HTTP, live tables over WebSocket, durable storage (SQLite, or
+//! PostgreSQL for several processes), bots in empty seats, and the
+//! embedded browser client, built to face the open internet.
 //!
 //! It is a library so tests drive the same code the `ratrace serve`
 //! binary runs: [`app`] builds the router over an [`AppState`], [`run`]
 //! accepts connections on a listener (connection caps, header timeout)
 //! until a shutdown future resolves. Each table is one task ([`table`])
-//! reached through a channel; the registry below only maps ids to those
-//! channels (a std mutex, never held across `.await`). Tables are loaded on
-//! demand and leave memory when nobody has touched them for a while, so
-//! start-up loads nothing and memory is bounded by what is in use.
-//! Operations (metrics, health, the drain on shutdown) are in [`ops`].
+//! reached through a channel; the state only maps ids to those channels
+//! (a std mutex, never held across `.await`). Tables are loaded on demand
+//! and leave memory when nobody has touched them for a while, so start-up
+//! loads nothing and memory is bounded by what is in use.
+//!
+//! The files are in floors, top first; a file imports only from its own
+//! floor or the floors below, and no files import each other in a circle
+//! (docs/server.md, "Shape"; the `layers` test reads the sources and
+//! checks it):
+//!
+//! 1. the crate root: this file (the router, the accept loops);
+//! 2. faces: [`lobby`], [`ws`], [`analysis`], [`ops`], [`web`],
+//!    `cluster::forward`, `cluster::nodes`, opening the state;
+//! 3. connections: [`net`];
+//! 4. the shared state: [`state`];
+//! 5. tables: [`table`], and what the state holds (`cluster`,
+//!    `analysis::jobs`, `lobby::cache`);
+//! 6. the wire, the people and the bots: [`protocol`], [`patch`],
+//!    [`social`], [`extbots`], [`names`];
+//! 7. accounting: [`metrics`], [`quota`], [`error`];
+//! 8. the store: [`store`] (it imports nothing above it);
+//! 9. ground: [`limits`], [`clock`], [`ids`], [`addr`].
 
 pub mod addr;
 pub mod analysis;

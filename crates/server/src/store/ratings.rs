@@ -14,7 +14,7 @@ pub enum Rated {
         /// The display name at that table.
         name: String,
         /// Where they joined from: a hash of their client address
-        /// ([`origin`]), `None` if unknown (a seat taken before origins
+        /// ([`crate::social::origin`]), `None` if unknown (a seat taken before origins
         /// were kept). People from one origin do not rate each other.
         origin: Option<String>,
     },

@@ -1,0 +1,154 @@
+//! The writes the writer thread commits: one variant per kind of write,
+//! each with what it writes, and what a committed write reports.
+
+use crate::store::model::{Done, Epoch, Node, Ownership, StoredAction, StoredTable, TableDump};
+use game::Seat;
+use std::time::Duration;
+
+/// A write for the writer thread and whom to tell its outcome.
+pub(super) struct Job {
+    pub(super) write: Write,
+    pub(super) done: Done<Applied>,
+}
+
+/// What a committed write reports.
+#[derive(Debug)]
+pub(super) enum Applied {
+    /// Whether it changed anything (a seat that was not free did not).
+    Changed(bool),
+    /// The ids it touched (the abandoned tables).
+    Ids(Vec<String>),
+    /// Who owns the table after a claim.
+    Owner(Ownership),
+    /// A value read back (the site's secret).
+    Text(String),
+}
+
+impl Applied {
+    pub(super) fn changed(self) -> bool {
+        match self {
+            Applied::Changed(c) => c,
+            Applied::Ids(ids) => !ids.is_empty(),
+            Applied::Owner(o) => matches!(o, Ownership::Mine(_)),
+            Applied::Text(_) => true,
+        }
+    }
+}
+
+/// Most writes committed in one transaction.
+pub(super) const MAX_BATCH: usize = 1024;
+
+/// A write waiting to be committed: one variant per kind, each holding
+/// what it writes (applied by `writer.rs`).
+#[derive(Debug)]
+pub(super) enum Write {
+    Create(Box<StoredTable>, String),
+    Restore(Box<TableDump>),
+    Append(Append),
+    Abandon(Abandon),
+    Fill(Fill),
+    Finish(Finish),
+    TakeSeat(TakeSeat),
+    Contribute(Contribute),
+    Heartbeat(Node),
+    Leave(String),
+    Claim(Claim),
+    Release(Release),
+    /// Stores this secret unless the site has one; reads the site's back.
+    SiteSecret(String),
+    /// A finished table's analysis (replacing an earlier one).
+    Analysis(Analysis),
+    /// A finished game's result and the ratings it moves.
+    Result(RecordResult),
+}
+
+/// See [`Write::Append`].
+#[derive(Debug)]
+pub(super) struct Append {
+    pub(super) table: String,
+    pub(super) action: StoredAction,
+    pub(super) at: i64,
+    pub(super) ends: bool,
+    pub(super) epoch: Epoch,
+}
+
+/// See [`Write::Abandon`].
+#[derive(Debug)]
+pub(super) struct Abandon {
+    pub(super) before: i64,
+    pub(super) unstarted_before: i64,
+    pub(super) at: i64,
+}
+
+/// See [`Write::Fill`].
+#[derive(Debug)]
+pub(super) struct Fill {
+    pub(super) table: String,
+    pub(super) seat: Seat,
+    pub(super) bot: String,
+    pub(super) epoch: Epoch,
+}
+
+/// See [`Write::Finish`].
+#[derive(Debug)]
+pub(super) struct Finish {
+    pub(super) table: String,
+    pub(super) at: i64,
+    pub(super) ended: &'static str,
+    /// `None` for a repair, which needs no ownership.
+    pub(super) epoch: Option<Epoch>,
+}
+
+/// See [`Write::TakeSeat`].
+#[derive(Debug)]
+pub(super) struct TakeSeat {
+    pub(super) table: String,
+    pub(super) seat: Seat,
+    pub(super) name: String,
+    pub(super) token_hash: String,
+    pub(super) contribution: Option<[u8; 32]>,
+    pub(super) player: Option<String>,
+    pub(super) origin: Option<String>,
+    pub(super) epoch: Epoch,
+}
+
+/// See [`Write::Contribute`].
+#[derive(Debug)]
+pub(super) struct Contribute {
+    pub(super) table: String,
+    pub(super) seat: Seat,
+    pub(super) value: [u8; 32],
+    pub(super) epoch: Epoch,
+}
+
+/// See [`Write::Claim`].
+#[derive(Debug)]
+pub(super) struct Claim {
+    pub(super) table: String,
+    pub(super) node: String,
+    pub(super) lease: Duration,
+}
+
+/// See [`Write::Release`].
+#[derive(Debug)]
+pub(super) struct Release {
+    pub(super) table: String,
+    pub(super) node: String,
+    pub(super) epoch: Epoch,
+}
+
+/// A finished table's analysis (replacing an earlier one).
+#[derive(Debug)]
+pub(super) struct Analysis {
+    pub(super) table: String,
+    pub(super) format: String,
+    pub(super) body: String,
+    pub(super) at: i64,
+}
+
+/// A finished game's result and the ratings it moves.
+#[derive(Debug)]
+pub(super) struct RecordResult {
+    pub(super) table: String,
+    pub(super) result: Box<crate::store::ratings::GameResult>,
+}
