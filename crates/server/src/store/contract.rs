@@ -171,7 +171,7 @@ pub(crate) fn round_trip(s: &dyn Store) {
     );
 }
 
-/// F3: the last action and the game's end are one write; an action after
+/// A crash never splits an ending: the last action and the game's end are one write; an action after
 /// the end is refused.
 pub(crate) fn end_with_last_action(s: &dyn Store) {
     s.create_table(&table("e"), N).unwrap();
@@ -253,7 +253,7 @@ pub(crate) fn fair_inputs(s: &dyn Store) {
     );
 }
 
-/// Issue 11 (social): a rematch is linked from its table in the creation's
+/// Social links: a rematch is linked from its table in the creation's
 /// transaction, once; a seat keeps its person's identity; a rematch's
 /// contributions arrive one by one, once each; dumps carry all of it.
 pub(crate) fn social_links(s: &dyn Store) {
@@ -320,7 +320,7 @@ pub(crate) fn social_links(s: &dyn Store) {
     assert_eq!(dump.table.social, new.social);
 }
 
-/// Issue 11 (social): a result is recorded once, only for a game over by
+/// Results and ratings: a result is recorded once, only for a game over by
 /// the rules, and moves the ratings of the people once; the lists show
 /// players, winners and a person's games.
 pub(crate) fn results_and_ratings(s: &dyn Store) {
@@ -438,7 +438,7 @@ pub(crate) fn results_and_ratings(s: &dyn Store) {
     assert_eq!(listed.iter().find(|t| t.id == "r4").unwrap().winners, None);
 }
 
-/// Issue 9: claims, epochs and fencing. A table is written only under
+/// Several processes: claims, epochs and fencing. A table is written only under
 /// its current epoch; a live owner keeps it; a dead or departed one loses
 /// it; a released one is free.
 pub(crate) fn ownership_and_fencing(s: &dyn Store) {

@@ -10,10 +10,10 @@
 //! ([`super::StoreError::TooNew`]) rather than be written by code that does
 //! not know its shape.
 //!
-//! SQLite files made before migrations existed (issues 4 to 8) have the
+//! SQLite files made before migrations existed (the first releases) have the
 //! tables of migration 1 but no `schema_migrations`: migration 1 creates
 //! only what is missing, and the SQLite backend first adds the columns
-//! issue 8 added, so such a file is brought up to date without loss.
+//! the limits and the private tables added, so such a file is brought up to date without loss.
 
 /// One step of the schema.
 #[derive(Debug)]

@@ -149,7 +149,7 @@ pub struct StoredTable {
     /// only through the invite link.
     pub access: Access,
     /// Rematch links, the identities of the people seated, the result
-    /// (issue 11, social).
+    /// (what the social pages show).
     pub social: Social,
 }
 
@@ -178,7 +178,7 @@ impl StoredTable {
 }
 
 /// What a table knows of the people around it and of the games before and
-/// after it (issue 11, item 5): none of it changes the game.
+/// after it: none of it changes the game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Social {
     /// The finished table this one is the rematch of.
@@ -256,7 +256,7 @@ pub(crate) fn fair_table(scheme: Option<i64>, id: &str) -> Result<Option<String>
     }
 }
 
-/// How a table is reached (issue 8: tables are private by default).
+/// How a table is reached (tables are private by default).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Access {
     /// Listed in the lobby, and joined without the invite key.
@@ -409,7 +409,7 @@ pub struct RatingRow {
     pub games: u64,
 }
 
-/// A table's ownership epoch: the fencing token of issue 9. Every claim
+/// A table's ownership epoch: the fencing token that keeps two processes from writing one table. Every claim
 /// of a table by a process raises it by one, and every write a table's
 /// owner makes carries the epoch it claimed under; the store refuses a
 /// write whose epoch is not the table's current one
@@ -466,7 +466,7 @@ pub struct TableDump {
 /// The one storage interface of the server. Every method is blocking and
 /// commits before it returns.
 ///
-/// Ownership (issue 9): several processes may share one store. A table is
+/// Ownership: several processes may share one store. A table is
 /// written by one process at a time, the one whose [`Store::claim`]
 /// succeeded last; its writes carry the [`Epoch`] that claim returned, and
 /// a write under an older epoch is refused. A process is alive while its

@@ -32,7 +32,7 @@ use write::Job;
 
 /// The SQLite backend: the writer thread owns one connection and
 /// group-commits every write; reads (the lobby, loading a table) use
-/// their own connections, so a slow read never delays a commit (F9). An
+/// their own connections, so a slow read never delays a commit. An
 /// in-memory database has a single connection for both, behind a mutex
 /// held only inside blocking calls, never across an `.await`.
 pub struct SqliteStore {
@@ -52,7 +52,7 @@ impl std::fmt::Debug for SqliteStore {
     }
 }
 
-/// Columns added after the first schema (issue 8), with their types;
+/// Columns added after the first schema (limits, private tables), with their types;
 /// existing rows keep the old behaviour (listed, no invite key).
 const ADDED_COLUMNS: &[(&str, &str)] = &[
     ("public", "INTEGER NOT NULL DEFAULT 1"),
@@ -130,7 +130,7 @@ impl SqliteStore {
         }
         if done == 0 {
             // A file from before migrations: its `tables` may lack the
-            // columns issue 8 added (migration 1 creates only what is
+            // columns added later (migration 1 creates only what is
             // missing).
             let have: Vec<String> = conn
                 .prepare("SELECT name FROM pragma_table_info('tables')")?

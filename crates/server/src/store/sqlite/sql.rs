@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 /// The lobby's list: the newest public tables, through an index, never a
-/// scan of every table (F9).
+/// scan of every table.
 pub(super) const LIST: &str =
     "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
         (SELECT COUNT(*) FROM seats s WHERE s.table_id = t.id

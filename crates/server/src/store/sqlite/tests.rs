@@ -87,8 +87,8 @@ fn tables_survive_reopening_with_wal() {
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
-/// A file from before migrations (issue 4's schema: no issue 8
-/// columns, no ledger) is brought up to date with its rows; a file
+/// A file from before migrations (the first schema: no columns
+/// for limits or private tables, no ledger) is brought up to date with its rows; a file
 /// from a newer ratrace is refused.
 #[test]
 fn old_files_are_migrated_and_newer_ones_refused() {
@@ -145,7 +145,7 @@ fn old_files_are_migrated_and_newer_ones_refused() {
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
 }
 
-/// F9: the lobby's list and the caps' counts read through indexes,
+/// Reads stay cheap however many tables there are: the lobby's list and the caps' counts read through indexes,
 /// with no scan of every table and no sort.
 #[test]
 fn lobby_and_cap_reads_use_indexes() {

@@ -322,7 +322,7 @@ impl Append {
         }
         SqliteStore::insert_action(tx, &table, &action, at)?;
         // The game's end goes in the same transaction as its last
-        // action (F3). `last_active` only serves the sweep of idle
+        // action, so a crash cannot leave a game over but not marked so. `last_active` only serves the sweep of idle
         // tables (hours): it is moved on at most once a minute, not
         // with every action (rewriting the row and its index was a
         // good part of each commit).
