@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL server for the tests of the PostgreSQL store
-# backend (crates/server/src/store/postgres.rs).
+# backend (crates/server/src/store/postgres/).
 #
 #   scripts/pg.sh start DIR   initdb into DIR/data, start on a free port of
 #                             127.0.0.1, print the URL (last line of stdout)
