@@ -203,8 +203,8 @@ async fn append_in_savepoint(
                 &a.at,
             ],
         ),
-        // The game's end goes in the same transaction as its last action
-        // (F3).
+        // The game's end goes in the same transaction as its last action,
+        // so a crash cannot leave a game over but not marked so.
         tx.execute(
             &st.end,
             &[

@@ -1,5 +1,5 @@
 //! The PostgreSQL backend of [`Store`]: one database shared by several
-//! `ratrace serve` processes (issue 9), with the SQLite backend's
+//! `ratrace serve` processes, with the SQLite backend's
 //! semantics, statement for statement.
 //!
 //! Shape: a pool of connections ([`deadpool_postgres`] over
@@ -58,9 +58,9 @@
 //! migrations) and the lobby's change notifications (`LISTEN`/`NOTIFY`);
 //! `appends` the group commit of appends; `writes` every other write (a
 //! table's rows, fencing, seats, claims, results); `reads` loading tables,
-//! lists and summaries; `impl_store` the [`Store`] trait on top of them;
+//! lists and summaries; `store` the [`Store`] trait on top of them;
 //! `errors` the error texts and the password-free URL; `tests` the tests.
-//! Only `impl_store` and the tests import from this file: the others are
+//! Only `store` and the tests import from this file: the others are
 //! plain async functions over a [`Pool`] that know nothing of [`PgStore`],
 //! so this file may use theirs (the lanes, the error texts) without an
 //! import circle.
@@ -107,8 +107,8 @@ const MIGRATION_LOCK: i64 = 0x0072_6174_7261_6365;
 
 mod appends;
 mod errors;
-mod impl_store;
 mod reads;
+mod store;
 #[cfg(test)]
 mod tests;
 mod writes;

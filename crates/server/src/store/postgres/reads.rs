@@ -3,7 +3,7 @@
 //! copy, the lobby's list and a person's games with their seats, ratings
 //! and the ownership queries (orphans, live nodes), plus the one-query
 //! helpers the trait's simple reads use. Plain async functions over a
-//! pool (or a read-only transaction), run by `impl_store`.
+//! pool (or a read-only transaction), run by `store`.
 
 use crate::store::model::{
     parse_contributions, seat_of, Access, ListLine, RatingRow, SeatKind, SeatSummary, Social,

@@ -3,7 +3,7 @@
 //! in), its end and the sweep of idle tables, seats and contributions,
 //! claims and heartbeats, results with their ratings, and the one-statement
 //! writes of the trait. Each is a plain async function over a pool (or a
-//! transaction), one transaction each, run by `impl_store`.
+//! transaction), one transaction each, run by `store`.
 
 use super::reads::Params;
 use crate::store::model::{
