@@ -15,6 +15,11 @@
 #    ARCHITECTURE.md names (ALLOWED_SHELL_DEPS below).
 # 5. README.md's options tables ("## Options") list exactly the options,
 #    defaults and values that `ratrace options GAME` prints, for every game.
+# 6. Every path to a file or folder of the project that README.md,
+#    ARCHITECTURE.md or docs/ name in backquotes exists (written from the
+#    repository's root, e.g. `crates/server/src/table/`, or from the crates
+#    folder, e.g. `server/src/lib.rs`), so moved code cannot leave the docs
+#    pointing at nothing.
 #
 # Usage: bash scripts/check-docs.sh [RATRACE_BIN]
 #   the ratrace binary: the argument, else $RATRACE_BIN, else
@@ -315,6 +320,32 @@ for game in games:
     for key in want:
         if key not in have:
             problem(f"README.md:{start + h}", f"the {game} options table lacks `{key}` (`ratrace options {game}` prints it)")
+
+
+# --- 6. Paths the documents name exist -------------------------------------
+
+ROOTS = ("crates/", "scripts/", "docs/", "e2e/", "examples/", "scenarios/", "fuzz/", ".ci/")
+crate_dirs = sorted(d.name for d in __import__("pathlib").Path("crates").iterdir() if d.is_dir())
+DOC_PATH = re.compile(r"`([A-Za-z0-9_./-]+)`")
+docs = ["README.md", "ARCHITECTURE.md"] + sorted(
+    str(p) for p in __import__("pathlib").Path("docs").rglob("*.md"))
+for doc in docs:
+    for n, line in enumerate(open(doc, encoding="utf-8"), 1):
+        for m in DOC_PATH.finditer(line):
+            path = m.group(1).rstrip(".,:")
+            if "/" not in path or path.startswith(("/", "./", "../")) or "..." in path:
+                continue
+            # a placeholder (`crates/NAME`, `scenarios/GAME/`) names no file
+            if re.search(r"(?<![A-Za-z])(?:NAME|GAME|FILE|DIR|ID|NN?)(?![a-z])", path):
+                continue
+            if path.startswith(ROOTS):
+                candidate = path
+            elif path.split("/")[0] in crate_dirs and "/src/" in path + "/":
+                candidate = "crates/" + path
+            else:
+                continue
+            if not os.path.exists(candidate):
+                problem(f"{doc}:{n}", f"names `{path}`, which does not exist")
 
 for p in problems:
     print(p)
