@@ -297,7 +297,7 @@ pub(super) async fn create_table(
         seed_hash: stored.seed_hash.clone(),
     };
     let id = stored.id.clone();
-    let handle = table::spawn(stored, state.ctx(), epoch).map_err(Error::Internal)?;
+    let handle = table::spawn(stored, state.ctx(), epoch)?;
     state.insert(id, handle);
     state.metrics().table_created();
     Ok((StatusCode::CREATED, Json(created)))

@@ -114,7 +114,7 @@ impl<G: Roster> Table<G> {
             }
         };
         let id = stored.id.clone();
-        let handle = spawn(stored, self.ctx.clone(), epoch).map_err(Error::Internal)?;
+        let handle = spawn(stored, self.ctx.clone(), epoch)?;
         self.ctx
             .registry
             .lock()
