@@ -1,6 +1,6 @@
-//! External bots at the server (issue 13): bot programs the operator
-//! offers as extra levels in the lobby (`ratrace serve --bot NAME=CMD`),
-//! each run as a child process speaking `ratrace-bot/1` through
+//! External bots at the server: bot programs the operator offers as
+//! extra levels in the lobby (`ratrace serve --bot NAME=CMD`), each run
+//! as a child process speaking `ratrace-bot/1` through
 //! [`extbot::External`].
 //!
 //! A client only ever names a level; the command is the operator's. The

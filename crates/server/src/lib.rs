@@ -1,7 +1,7 @@
-//! `server`: the ratrace game server (issues 3 and 8, design in
-//! `docs/server.md`): a lobby over JSON HTTP, live tables over WebSocket,
-//! durable SQLite storage, bots in empty seats, and the embedded browser
-//! client, built to face the open internet.
+//! `server`: the ratrace game server (design in `docs/server.md`): a lobby
+//! over JSON HTTP, live tables over WebSocket, durable SQLite storage, bots
+//! in empty seats, and the embedded browser client, built to face the open
+//! internet.
 //!
 //! It is a library so tests drive the same code the `ratrace serve`
 //! binary runs: [`app`] builds the router over an [`AppState`], [`run`]
@@ -81,12 +81,12 @@ pub async fn run(
     net::accept(listener, state, router, per_addr, shutdown).await
 }
 
-/// Accepts the other processes of the site on their own listener
-/// (issue 9): the same routes, but only requests carrying the site's
-/// secret, whose client address is the one the forwarding process saw.
-/// There is no per-address cap (every connection comes from a peer
-/// process; the real clients were counted where they connected), only the
-/// cap in all.
+/// Accepts the other processes of the site on their own listener (several
+/// processes serving one site): the same routes, but only requests carrying
+/// the site's secret, whose client address is the one the forwarding
+/// process saw. There is no per-address cap (every connection comes from a
+/// peer process; the real clients were counted where they connected), only
+/// the cap in all.
 pub async fn run_cluster(
     listener: TcpListener,
     state: AppState,

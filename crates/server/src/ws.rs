@@ -7,10 +7,11 @@
 //! The receive loop never touches the game: it only turns text into
 //! [`Command`]s, so a bad message is refused here or by the table task
 //! without changing anything, and the server keeps serving others. Every
-//! way the server ends a connection sends a close frame with a code and a
-//! reason (F2, F7, F10), and a connection whose client takes neither that
-//! frame nor the time to answer it is reset, so no socket outlives the
-//! connection that gave it up.
+//! way the server ends a connection (too slow a reader, a cap reached, a
+//! flood of frames alike) sends a close frame with a code and a reason,
+//! and a connection whose client takes neither that frame nor the time to
+//! answer it is reset, so no socket outlives the connection that gave it
+//! up.
 
 use crate::addr::ClientAddr;
 use crate::error::Error;

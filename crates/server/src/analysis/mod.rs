@@ -1,5 +1,5 @@
-//! Post-game analysis on the server (issue 11, item 4): a finished game
-//! judged decision by decision by the strongest bot
+//! Post-game analysis on the server (one of the after-game features): a
+//! finished game judged decision by decision by the strongest bot
 //! ([`analysis::analyze::analyze`]), run in the background with progress,
 //! its result stored and served to the replay page (docs/server.md,
 //! "Post-game analysis").

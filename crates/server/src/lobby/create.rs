@@ -350,8 +350,9 @@ pub(super) struct RematchAnswer {
 }
 
 /// `POST /api/tables/{id}/rematch`: a rematch of a finished table for
-/// every player of it (issue 11). Metered and capped like a new table;
-/// only a seated player may ask; asking again gives the same table.
+/// every player of it, so that they can play on together. Metered and
+/// capped like a new table; only a seated player may ask; asking again
+/// gives the same table.
 pub(super) async fn rematch(
     State(state): State<AppState>,
     addr: ClientAddr,

@@ -131,7 +131,7 @@ impl<G: Roster> Table<G> {
             self.record_result();
         } else if self.seq >= self.limits.max_actions as u64 {
             // The server's length cap: the game ends, abandoned, its record
-            // kept (F6).
+            // kept (a game must not grow without end).
             let store = Arc::clone(&self.store);
             let (id, epoch) = (self.id.clone(), self.epoch);
             let _ =

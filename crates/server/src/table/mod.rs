@@ -10,13 +10,14 @@
 //! view and the game events visible to it; a spectator the public view. No
 //! lock exists here at all: the task's state is its own.
 //!
-//! Bounds (issue 8): a connection too slow to take its messages is closed
-//! with a reason rather than forgotten (F2); joins and leaves send a small
-//! `presence` message, never a state to everyone (F8); a table nobody
-//! watches pauses and, after a while, leaves memory (F5, F6); bots think
-//! on the blocking pool behind a server-wide gate, while the table keeps
-//! answering; and a secret decision (D7) takes effect at a fixed time
-//! whoever makes it (F4).
+//! Bounds, so that no client can make a table cost without limit: a
+//! connection too slow to take its messages is closed with a reason
+//! rather than forgotten; joins and leaves send a small `presence`
+//! message, never a state to everyone; a table nobody watches pauses and,
+//! after a while, leaves memory; bots think on the blocking pool behind a
+//! server-wide gate, while the table keeps answering; and a secret
+//! decision (D7) takes effect at a fixed time whoever makes it, so its
+//! timing tells nobody who made it.
 
 mod act;
 mod bot_play;
@@ -317,8 +318,9 @@ impl<G: Game> Hearing<G> {
     }
 }
 
-/// A secret decision's window (D7, F4): the decision is held until
-/// `until`, then applied, whoever made it and whenever.
+/// A secret decision's window (D7, its timing must not tell who made it):
+/// the decision is held until `until`, then applied, whoever made it and
+/// whenever.
 struct Quiet<G: Roster> {
     until: Instant,
     pending: Option<(Seat, G::Action)>,
@@ -383,7 +385,7 @@ struct Table<G: Roster> {
     node: Arc<str>,
     /// The ownership epoch this process claimed the table under: every
     /// write carries it, and the store refuses it once another process
-    /// has claimed the table (issue 9).
+    /// has claimed the table.
     epoch: Epoch,
     /// Another process owns the table now: this copy stops.
     moved: bool,

@@ -130,8 +130,8 @@ impl<G: Roster> Table<G> {
 
     /// When a bot should next act for the seat to move, if ever. Nothing
     /// moves while nobody is connected (an all-bot table plays only while
-    /// watched, F6), while a bot is thinking, or once a held secret
-    /// decision is in.
+    /// watched, so an unwatched table costs nothing), while a bot is
+    /// thinking, or once a held secret decision is in.
     pub(super) fn deadline(&self) -> Option<Instant> {
         if self.finished
             || self.waiting_for_players()
@@ -143,9 +143,10 @@ impl<G: Roster> Table<G> {
         }
         let mover = self.game.to_move()?;
         // A table no person watches from a seat plays at the server's
-        // minimum bot speed, whatever its own delay (F6): a seat filled
-        // with a bot, or a human who joined and never came, must not turn
-        // a table into a bot-against-bot loop at full speed.
+        // minimum bot speed, whatever its own delay (an unwatched table
+        // must stay cheap): a seat filled with a bot, or a human who joined
+        // and never came, must not turn a table into a bot-against-bot
+        // loop at full speed.
         let person_here = self.subs.iter().any(|s| {
             s.seat
                 .is_some_and(|seat| matches!(self.player(seat), Player::Human))
