@@ -1248,7 +1248,7 @@ fn serve(
     let sandbox = server::extbots::sandbox_for(db, bots.bot_memory_mb << 20, bots.bot_cpu_s);
     let bots =
         server::extbots::ExternalBots::new(bots.bots, bots.bot_time, bots.bot_processes as usize)
-            .map_err(Error::Server)?
+            .map_err(|e| Error::Server(e.to_string()))?
             .per_ip(bots.bot_processes_per_ip as usize)
             .with_sandbox(sandbox.clone());
     if offered {

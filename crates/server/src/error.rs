@@ -48,7 +48,8 @@ pub enum Error {
     #[error("internal error")]
     Internal(String),
     /// Another live process owns the table: the request is forwarded
-    /// there (issue 9), or, if it cannot be, refused for a retry.
+    /// there (several processes serve one site), or, if it cannot be,
+    /// refused for a retry.
     #[error("the table is served by another server process: try again")]
     Elsewhere(crate::store::Node),
     /// A WebSocket message that is not JSON, of an unknown type, too large,

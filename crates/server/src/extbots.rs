@@ -1,6 +1,6 @@
-//! External bots at the server (issue 13): bot programs the operator
-//! offers as extra levels in the lobby (`ratrace serve --bot NAME=CMD`),
-//! each run as a child process speaking `ratrace-bot/1` through
+//! External bots at the server: bot programs the operator offers as
+//! extra levels in the lobby (`ratrace serve --bot NAME=CMD`), each run
+//! as a child process speaking `ratrace-bot/1` through
 //! [`extbot::External`].
 //!
 //! A client only ever names a level; the command is the operator's. The
@@ -123,16 +123,51 @@ fn builtin(name: &str) -> bool {
         || <dalmuti::Dalmuti as Roster>::BOTS.contains(&name)
 }
 
+/// Why the operator's bot programs (`ratrace serve --bot`, `--bot-time`)
+/// are refused. The text is the message `ratrace serve` prints.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProgramError {
+    /// A `--bot` spec without `=` (the spec).
+    #[error("--bot `{0}`: write NAME=COMMAND")]
+    NoCommand(String),
+    /// A `--bot` spec with nothing after `=` (the name).
+    #[error("--bot {0}: the command is empty")]
+    EmptyCommand(String),
+    /// A level name of other characters, or too long (the name).
+    #[error("bot name `{0}`: 1 to {max} characters of a-z, 0-9, _ and -", max = MAX_NAME)]
+    BadName(String),
+    /// A level name that a built-in bot has (the name).
+    #[error("bot name `{0}` is a built-in bot's: choose another")]
+    BuiltIn(String),
+    /// Two programs of one name (the name).
+    #[error("--bot {0}: given twice")]
+    Twice(String),
+    /// No time at all for a decision.
+    #[error("--bot-time: at least 1 ms")]
+    NoTime,
+}
+
+/// Why a table's bot program could not be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MakeError {
+    /// No program of this level is offered (the name).
+    #[error("unknown bot `{0}`")]
+    Unknown(String),
+    /// Its process could not be started: why.
+    #[error("{0}")]
+    Start(String),
+}
+
 impl Program {
     /// Reads `NAME=CMD` (the `--bot` flag) and checks the name.
-    pub fn parse(spec: &str) -> Result<Program, String> {
+    pub fn parse(spec: &str) -> Result<Program, ProgramError> {
         let Some((name, command)) = spec.split_once('=') else {
-            return Err(format!("--bot `{spec}`: write NAME=COMMAND"));
+            return Err(ProgramError::NoCommand(spec.to_string()));
         };
         let (name, command) = (name.trim(), command.trim());
         check_name(name)?;
         if command.is_empty() {
-            return Err(format!("--bot {name}: the command is empty"));
+            return Err(ProgramError::EmptyCommand(name.to_string()));
         }
         Ok(Program {
             name: name.to_string(),
@@ -142,20 +177,16 @@ impl Program {
 }
 
 /// A level name: 1 to [`MAX_NAME`] of `[a-z0-9_-]`, not a built-in bot's.
-pub fn check_name(name: &str) -> Result<(), String> {
+pub fn check_name(name: &str) -> Result<(), ProgramError> {
     let ok = (1..=MAX_NAME).contains(&name.len())
         && name
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-');
     if !ok {
-        return Err(format!(
-            "bot name `{name}`: 1 to {MAX_NAME} characters of a-z, 0-9, _ and -"
-        ));
+        return Err(ProgramError::BadName(name.to_string()));
     }
     if builtin(name) {
-        return Err(format!(
-            "bot name `{name}` is a built-in bot's: choose another"
-        ));
+        return Err(ProgramError::BuiltIn(name.to_string()));
     }
     Ok(())
 }
@@ -165,15 +196,19 @@ impl ExternalBots {
     /// `cap` processes at once (and [`DEFAULT_PROCESSES_PER_IP`] for one
     /// address's tables: [`ExternalBots::per_ip`]). Names are checked and
     /// must differ.
-    pub fn new(programs: Vec<Program>, move_ms: u64, cap: usize) -> Result<ExternalBots, String> {
+    pub fn new(
+        programs: Vec<Program>,
+        move_ms: u64,
+        cap: usize,
+    ) -> Result<ExternalBots, ProgramError> {
         for (i, p) in programs.iter().enumerate() {
             check_name(&p.name)?;
             if programs[..i].iter().any(|q| q.name == p.name) {
-                return Err(format!("--bot {}: given twice", p.name));
+                return Err(ProgramError::Twice(p.name.clone()));
             }
         }
         if move_ms == 0 {
-            return Err("--bot-time: at least 1 ms".to_string());
+            return Err(ProgramError::NoTime);
         }
         // Programs run for strangers are confined (`extbot::sandbox`);
         // the server names the database's folder with `with_sandbox`.
@@ -304,13 +339,14 @@ impl ExternalBots {
         slot: ProcessSlot,
         gauge: &Arc<Gauge>,
         seed: u64,
-    ) -> Result<Box<dyn Bot<G>>, String> {
+    ) -> Result<Box<dyn Bot<G>>, MakeError> {
         let program = self
             .programs
             .iter()
             .find(|p| p.name == name)
-            .ok_or_else(|| format!("unknown bot `{name}`"))?;
-        let bot = extbot::External::<G>::new(&program.command, self.limits.clone(), seed)?;
+            .ok_or_else(|| MakeError::Unknown(name.to_string()))?;
+        let bot = extbot::External::<G>::new(&program.command, self.limits.clone(), seed)
+            .map_err(MakeError::Start)?;
         Ok(Box::new(Hosted {
             bot,
             _held: gauge.hold(),

@@ -98,12 +98,12 @@ pub async fn run(
     net::accept(listener, state, router, per_addr, shutdown).await
 }
 
-/// Accepts the other processes of the site on their own listener
-/// (issue 9): the same routes, but only requests carrying the site's
-/// secret, whose client address is the one the forwarding process saw.
-/// There is no per-address cap (every connection comes from a peer
-/// process; the real clients were counted where they connected), only the
-/// cap in all.
+/// Accepts the other processes of the site on their own listener (several
+/// processes serving one site): the same routes, but only requests carrying
+/// the site's secret, whose client address is the one the forwarding
+/// process saw. There is no per-address cap (every connection comes from a
+/// peer process; the real clients were counted where they connected), only
+/// the cap in all.
 pub async fn run_cluster(
     listener: TcpListener,
     state: AppState,

@@ -275,66 +275,87 @@ impl Metrics {
     /// The text of a scrape, with `live_tables` tables in memory.
     pub fn render(&self, live_tables: usize) -> String {
         let mut out = String::with_capacity(4096);
-        let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        let mut one = |name: &str, kind: &str, help: &str, value: String| {
-            let _ = writeln!(out, "# HELP {name} {help}");
-            let _ = writeln!(out, "# TYPE {name} {kind}");
-            let _ = writeln!(out, "{name} {value}");
-        };
+        self.render_gauges(&mut out, live_tables);
+        self.render_counters(&mut out);
+        self.render_refusals(&mut out);
+        self.render_commit_times(&mut out);
+        self.render_extra(&mut out);
+        out
+    }
+
+    /// What is open or running now.
+    fn render_gauges(&self, out: &mut String, live_tables: usize) {
         one(
+            out,
             "ratrace_live_tables",
             "gauge",
             "Tables in memory in this process.",
-            live_tables.to_string(),
+            live_tables,
         );
         one(
+            out,
             "ratrace_connections",
             "gauge",
             "Open TCP connections, WebSockets included.",
-            self.connections.get().to_string(),
+            self.connections.get(),
         );
         one(
+            out,
             "ratrace_websockets",
             "gauge",
             "Open WebSocket connections.",
-            self.websockets.get().to_string(),
+            self.websockets.get(),
         );
         one(
+            out,
             "ratrace_table_tasks",
             "gauge",
             "Running table tasks.",
-            self.table_tasks.get().to_string(),
+            self.table_tasks.get(),
         );
         one(
+            out,
             "ratrace_bot_processes",
             "gauge",
             "External bots (ratrace serve --bot) holding a process slot.",
-            self.bot_processes.get().to_string(),
+            self.bot_processes.get(),
         );
+    }
+
+    /// What has happened since the process started.
+    fn render_counters(&self, out: &mut String) {
         one(
+            out,
             "ratrace_bot_strikes_total",
             "counter",
             "Strikes of external bots: decisions their stand-in played.",
-            load(&self.bot_strikes).to_string(),
+            load(&self.bot_strikes),
         );
         one(
+            out,
             "ratrace_actions_total",
             "counter",
             "Actions committed to the store.",
-            load(&self.actions).to_string(),
+            load(&self.actions),
         );
         one(
+            out,
             "ratrace_tables_created_total",
             "counter",
             "Tables created.",
-            load(&self.tables_created).to_string(),
+            load(&self.tables_created),
         );
         one(
+            out,
             "ratrace_store_errors_total",
             "counter",
             "Store calls that failed (action appends, readiness probes).",
-            load(&self.store_errors).to_string(),
+            load(&self.store_errors),
         );
+    }
+
+    /// The refusals, one series per kind.
+    fn render_refusals(&self, out: &mut String) {
         let _ = writeln!(
             out,
             "# HELP ratrace_refusals_total Requests and connections refused for a quota or cap."
@@ -348,6 +369,10 @@ impl Metrics {
                 load(n)
             );
         }
+    }
+
+    /// The histogram of the store's commit times.
+    fn render_commit_times(&self, out: &mut String) {
         let _ = writeln!(
             out,
             "# HELP ratrace_commit_seconds Time from submitting an action to the store until it answers."
@@ -369,14 +394,27 @@ impl Metrics {
         let sum = load(&self.commit.sum_ns) as f64 / 1e9;
         let _ = writeln!(out, "ratrace_commit_seconds_sum {sum}");
         let _ = writeln!(out, "ratrace_commit_seconds_count {cumulative}");
+    }
+
+    /// The gauges registered by name ([`Metrics::gauge`]).
+    fn render_extra(&self, out: &mut String) {
         let extra = self.extra.lock().unwrap_or_else(|p| p.into_inner());
         for e in extra.iter() {
-            let _ = writeln!(out, "# HELP {} {}", e.name, e.help);
-            let _ = writeln!(out, "# TYPE {} gauge", e.name);
-            let _ = writeln!(out, "{} {}", e.name, e.gauge.get());
+            one(out, &e.name, "gauge", &e.help, e.gauge.get());
         }
-        out
     }
+}
+
+/// A counter's value now.
+fn load(a: &AtomicU64) -> u64 {
+    a.load(Ordering::Relaxed)
+}
+
+/// One series of a scrape: its help, its type and its value.
+fn one(out: &mut String, name: &str, kind: &str, help: &str, value: impl std::fmt::Display) {
+    let _ = writeln!(out, "# HELP {name} {help}");
+    let _ = writeln!(out, "# TYPE {name} {kind}");
+    let _ = writeln!(out, "{name} {value}");
 }
 
 #[cfg(test)]

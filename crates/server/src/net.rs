@@ -1,12 +1,12 @@
-//! The accept loop: every TCP connection takes a slot (a cap in all and
-//! per client address), gets a header-read timeout that also bounds idle
-//! keep-alive, and carries its client address and slot into the request
-//! (F7). The socket itself holds the slot (`Tcp`), so the caps count
-//! what the kernel really has open, however a connection ends: a
-//! WebSocket the server gave up on keeps its place until its socket is
-//! gone, and the code that gives up can make that close a reset
-//! ([`Slot::reset_on_close`]), so a peer that reads nothing cannot keep
-//! it alive with a full send buffer.
+//! The accept loop: every TCP connection takes a slot (a cap in all and per
+//! client address), gets a header-read timeout that also bounds idle
+//! keep-alive, and carries its client address and slot into the request (so
+//! no client can hold connections open without limit). The socket itself
+//! holds the slot (`Tcp`), so the caps count what the kernel really has
+//! open, however a connection ends: a WebSocket the server gave up on keeps
+//! its place until its socket is gone, and the code that gives up can make
+//! that close a reset ([`Slot::reset_on_close`]), so a peer that reads
+//! nothing cannot keep it alive with a full send buffer.
 //!
 //! It replaces `axum::serve`, which sets no timeouts and no caps: hyper's
 //! HTTP/1 connection builder is driven directly, with upgrades for the

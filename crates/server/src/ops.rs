@@ -1,8 +1,8 @@
-//! What an operator and an orchestrator see of a running server (issue 9,
-//! docs/server.md "Operations"): `GET /metrics` (the figures of
+//! What an operator and an orchestrator see of a running server
+//! (docs/server.md "Operations"): `GET /metrics` (the figures of
 //! [`crate::metrics`]), `GET /healthz` (the process answers), `GET /readyz`
-//! (it can serve: the store answers and it is not draining), and the
-//! drain that ends a process cleanly on SIGTERM.
+//! (it can serve: the store answers and it is not draining), and the drain
+//! that ends a process cleanly on SIGTERM.
 //!
 //! They are methods of [`AppState`] so a later layer (several processes
 //! sharing tables) can add conditions to readiness and steps to the drain

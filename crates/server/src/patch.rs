@@ -1,6 +1,6 @@
 //! What changed between two JSON texts, as an RFC 6902 JSON Patch: the
 //! `patch` of an `update` message turns the view a connection had into
-//! the new one (issue 10, "send what changed").
+//! the new one (send what changed, not the whole view again).
 //!
 //! A standard patch, not a home-made format, so that a client in any
 //! language can apply it with its own JSON Patch library; the web

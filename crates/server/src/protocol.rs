@@ -6,8 +6,8 @@
 //!
 //! A connection gets the whole state once, on `hello` (and again when it
 //! asks with `resync`); after that each change is an `update` with the
-//! new events and a JSON Patch of the view (issue 10: rebuilding and
-//! sending every seat's whole state was where the server spent its time).
+//! new events and a JSON Patch of the view (rebuilding and sending every
+//! seat's whole state was where the server spent its time).
 //! Each carries the table's revision `rev`, one more than the last one
 //! sent, so a client that missed a message knows and asks for `resync`.
 

@@ -1,8 +1,8 @@
-//! Per-client-address token buckets for the requests that cost the
-//! server something lasting: creating a table, joining a seat, checking a
-//! record (F5, F6), starting a post-game analysis, reading one, and chat
-//! messages (at every table together). A refusal says when to try again
-//! (`Retry-After`).
+//! Per-client-address token buckets for the requests that cost the server
+//! something lasting: creating a table, joining a seat, checking a record
+//! (its replay costs CPU), starting a post-game analysis, reading one, and
+//! chat messages (at every table together). A refusal says when to try
+//! again (`Retry-After`).
 //!
 //! A bucket holds up to `burst` tokens and gains one every `every`
 //! seconds; each request takes one. Buckets live in one map behind a

@@ -1,5 +1,5 @@
-//! The social side of a table (issue 11, item 5): the in-table chat (what
-//! may be said, how it is cleaned, how much is kept), the players'
+//! The social side of a table (playing with people): the in-table chat
+//! (what may be said, how it is cleaned, how much is kept), the players'
 //! identities (a random key their browser keeps, stored only as a hash),
 //! and their ratings (Weng–Lin, through the `skillratings` crate).
 //!

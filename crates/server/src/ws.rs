@@ -7,13 +7,15 @@
 //! The receive loop never touches the game: it only turns text into
 //! [`Command`]s, so a bad message is refused here or by the table task
 //! without changing anything, and the server keeps serving others. Every
-//! way the server ends a connection sends a close frame with a code and a
-//! reason (F2, F7, F10), and a connection whose client takes neither that
-//! frame nor the time to answer it is reset, so no socket outlives the
-//! connection that gave it up.
+//! way the server ends a connection (too slow a reader, a cap reached, a
+//! flood of frames alike) sends a close frame with a code and a reason,
+//! and a connection whose client takes neither that frame nor the time to
+//! answer it is reset, so no socket outlives the connection that gave it
+//! up.
 
 use crate::addr::ClientAddr;
 use crate::error::Error;
+use crate::limits::Limits;
 use crate::net::Slot;
 use crate::protocol::{ClientMsg, ServerMsg, MAX_MESSAGE};
 use crate::state::AppState;
@@ -277,6 +279,27 @@ async fn write(
         .unwrap_or(false)
 }
 
+/// The connection has ended: the receive loop stops reading.
+struct Closed;
+
+/// The receive side of one connection to a table: who it is, whether it
+/// has said hello, and the frames it sent this second.
+struct Reader<'a> {
+    state: &'a AppState,
+    id: &'a str,
+    who: ClientAddr,
+    out: &'a Outbox,
+    conn: u64,
+    limits: Limits,
+    greeted: bool,
+    hello_by: Instant,
+    last_heard: Instant,
+    /// The start of the current one-second rate window, and the frames
+    /// counted in it.
+    window: Instant,
+    count: u32,
+}
+
 /// The receive loop of a connection to table `id`.
 async fn receive(
     stream: &mut futures_util::stream::SplitStream<WebSocket>,
@@ -285,192 +308,291 @@ async fn receive(
     who: ClientAddr,
     out: &Outbox,
 ) {
-    let conn = state.next_conn();
+    let mut reader = Reader::new(state, id, who, out);
     let mut closing = state.closing();
-    let mut greeted = false;
-    let limits = state.limits();
-    let mut window = Instant::now();
-    let mut count = 0u32;
-    let hello_by = Instant::now() + limits.hello_timeout;
-    let mut last_heard = Instant::now();
     // The table may order this connection closed (too slow): then it
     // stops reading too, and its slot is freed.
     let mut kicked = out.kicked();
-    loop {
-        let deadline = if greeted {
-            last_heard + limits.idle_timeout
+    while let Some(frame) = reader.next_frame(stream, &mut closing, &mut kicked).await {
+        if reader.take(frame).await.is_err() {
+            break;
+        }
+    }
+    // A stopping server's tables are stopping too: telling one would load
+    // it again.
+    if reader.greeted && !*closing.borrow() {
+        let _ = state
+            .send(id, who, Command::Leave { conn: reader.conn })
+            .await;
+    }
+}
+
+impl<'a> Reader<'a> {
+    fn new(state: &'a AppState, id: &'a str, who: ClientAddr, out: &'a Outbox) -> Self {
+        let limits = state.limits();
+        let now = Instant::now();
+        Reader {
+            state,
+            id,
+            who,
+            out,
+            conn: state.next_conn(),
+            limits,
+            greeted: false,
+            hello_by: now + limits.hello_timeout,
+            last_heard: now,
+            window: now,
+            count: 0,
+        }
+    }
+
+    /// The next frame from the client, or `None` once the connection is
+    /// over: the client closed or failed, said nothing in time, the server
+    /// is stopping, or the table ordered the connection closed.
+    async fn next_frame(
+        &mut self,
+        stream: &mut futures_util::stream::SplitStream<WebSocket>,
+        closing: &mut tokio::sync::watch::Receiver<bool>,
+        kicked: &mut tokio::sync::watch::Receiver<Option<Kick>>,
+    ) -> Option<Message> {
+        let deadline = if self.greeted {
+            self.last_heard + self.limits.idle_timeout
         } else {
-            hello_by
+            self.hello_by
         };
         let msg = tokio::select! {
             m = stream.next() => m,
             () = tokio::time::sleep_until(deadline) => {
-                out.kick(if greeted { IDLE } else { NO_HELLO });
-                break;
+                self.out.kick(if self.greeted { IDLE } else { NO_HELLO });
+                return None;
             }
             _ = closing.changed() => {
-                out.kick(STOPPING);
-                break;
+                self.out.kick(STOPPING);
+                return None;
             }
-            _ = kicked.changed() => break,
+            _ = kicked.changed() => return None,
         };
-        let frame = match msg {
+        match msg {
             Some(Err(e)) => {
                 if let Some(kick) = read_failure(e) {
-                    out.kick(kick);
+                    self.out.kick(kick);
                 }
-                break;
+                None
             }
-            None | Some(Ok(Message::Close(_))) => break,
-            Some(Ok(frame)) => frame,
-        };
-        last_heard = Instant::now();
-        // Every frame counts, whatever its kind (F10).
-        if window.elapsed() >= Duration::from_secs(1) {
-            window = Instant::now();
-            count = 0;
+            None | Some(Ok(Message::Close(_))) => None,
+            Some(Ok(frame)) => {
+                self.last_heard = Instant::now();
+                Some(frame)
+            }
         }
-        count = count.saturating_add(1);
-        if count > limits.rate_close {
+    }
+
+    /// Takes one frame: counts it, reads it as a message and passes the
+    /// command it makes to the table. A refused frame is answered and
+    /// dropped; `Err` ends the connection.
+    async fn take(&mut self, frame: Message) -> Result<(), Closed> {
+        if !self.within_rate()? {
+            return Ok(());
+        }
+        let Some(text) = self.text(frame)? else {
+            return Ok(());
+        };
+        let Some(msg) = self.parse(&text) else {
+            return Ok(());
+        };
+        let Some(cmd) = self.command(msg).await? else {
+            return Ok(());
+        };
+        self.forward(cmd).await
+    }
+
+    /// Counts a frame against the rate limit: every frame counts, whatever
+    /// its kind, so pings cannot flood either. `false` drops the frame
+    /// (over the limit, told once a second); `Err` closes a client far
+    /// over it.
+    fn within_rate(&mut self) -> Result<bool, Closed> {
+        if self.window.elapsed() >= Duration::from_secs(1) {
+            self.window = Instant::now();
+            self.count = 0;
+        }
+        self.count = self.count.saturating_add(1);
+        let limits = &self.limits;
+        if self.count > limits.rate_close {
             send(
-                out,
+                self.out,
                 ServerMsg::error(Error::RateLimited {
                     retry_after: 1,
                     message: "too many messages: closing".into(),
                 }),
             );
-            out.kick(FLOOD);
-            break;
+            self.out.kick(FLOOD);
+            return Err(Closed);
         }
-        if count > limits.rate_limit {
-            if count == limits.rate_limit + 1 {
+        if self.count > limits.rate_limit {
+            if self.count == limits.rate_limit + 1 {
                 send(
-                    out,
+                    self.out,
                     ServerMsg::error(Error::RateLimited {
                         retry_after: 1,
                         message: format!("at most {} messages a second", limits.rate_limit),
                     }),
                 );
             }
-            continue;
+            return Ok(false);
         }
-        let text = match frame {
-            Message::Ping(_) | Message::Pong(_) => continue,
+        Ok(true)
+    }
+
+    /// The text of a frame, if it is a text frame; a binary frame is
+    /// refused, pings and pongs are left to the codec.
+    fn text(&self, frame: Message) -> Result<Option<axum::extract::ws::Utf8Bytes>, Closed> {
+        match frame {
+            Message::Ping(_) | Message::Pong(_) => Ok(None),
             Message::Binary(_) => {
                 send(
-                    out,
+                    self.out,
                     ServerMsg::error(Error::BadMessage("send JSON text messages".into())),
                 );
-                continue;
+                Ok(None)
             }
-            Message::Text(t) => t,
-            Message::Close(_) => break,
-        };
+            Message::Text(t) => Ok(Some(t)),
+            Message::Close(_) => Err(Closed),
+        }
+    }
+
+    /// The client message in a text, or `None` (answered with
+    /// `bad_message`) if it is too large or not a message.
+    fn parse(&self, text: &str) -> Option<ClientMsg> {
         if text.len() > MAX_MESSAGE {
             send(
-                out,
+                self.out,
                 ServerMsg::error(Error::BadMessage(format!(
                     "message too large (at most {MAX_MESSAGE} bytes)"
                 ))),
             );
-            continue;
+            return None;
         }
-        let msg: ClientMsg = match serde_json::from_str(text.as_str()) {
-            Ok(m) => m,
+        match serde_json::from_str(text) {
+            Ok(m) => Some(m),
             Err(e) => {
                 send(
-                    out,
+                    self.out,
                     ServerMsg::error(Error::BadMessage(format!("not a message: {e}"))),
                 );
-                continue;
+                None
             }
-        };
+        }
+    }
+
+    /// The table command a client message makes, or `None` when it makes
+    /// none: a ping (answered here), a hello (passed on and awaited
+    /// here), or a message refused here.
+    async fn command(&mut self, msg: ClientMsg) -> Result<Option<Command>, Closed> {
+        let conn = self.conn;
         let cmd = match msg {
             ClientMsg::Ping => {
-                send(out, ServerMsg::Pong);
-                continue;
+                send(self.out, ServerMsg::Pong);
+                return Ok(None);
             }
-            ClientMsg::Hello { .. } if greeted => {
+            ClientMsg::Hello { .. } if self.greeted => {
                 send(
-                    out,
+                    self.out,
                     ServerMsg::error(Error::BadMessage("hello was already said".into())),
                 );
-                continue;
+                return Ok(None);
             }
             ClientMsg::Hello {
                 token,
                 contribution,
                 ..
             } => {
-                let contribution = match contribution
-                    .as_deref()
-                    .map(registry::fair::parse_contribution)
-                {
-                    None => None,
-                    Some(Ok(c)) => Some(c),
-                    Some(Err(e)) => {
-                        send(out, ServerMsg::error(Error::BadInput(e.to_string())));
-                        None
-                    }
-                };
-                let (reply, answer) = oneshot::channel();
-                let cmd = Command::Hello {
-                    conn,
-                    token,
-                    contribution,
-                    out: out.clone(),
-                    reply,
-                };
-                if state.send(id, who, cmd).await.is_err() {
-                    out.kick(GONE);
-                    break;
-                }
-                greeted = matches!(answer.await, Ok(Ok(_)));
-                continue;
+                self.hello(token, contribution).await?;
+                return Ok(None);
             }
-            ClientMsg::Act { .. } | ClientMsg::Resync | ClientMsg::Chat { .. } if !greeted => {
+            ClientMsg::Act { .. } | ClientMsg::Resync | ClientMsg::Chat { .. } if !self.greeted => {
                 send(
-                    out,
+                    self.out,
                     ServerMsg::error(Error::BadMessage("send hello first".into())),
                 );
-                continue;
+                return Ok(None);
             }
             ClientMsg::Act { seq, action } => Command::Act { conn, seq, action },
             ClientMsg::Resync => Command::Resync { conn },
-            ClientMsg::Chat { text, emote } => {
-                // Chat has budgets of its own: one per address here, at
-                // every table together, and one per seat at the table.
-                if let Err(wait) = state.take_quota(crate::quota::Kind::Chat, who) {
-                    send(
-                        out,
-                        ServerMsg::error(Error::RateLimited {
-                            retry_after: wait.as_secs() + 1,
-                            message: format!(
-                                "at most {} chat messages at once from one address, then one every {} s",
-                                crate::quota::CHAT_IP_BURST,
-                                crate::quota::CHAT_IP_EVERY_S
-                            ),
-                        }),
-                    );
-                    continue;
-                }
-                match crate::social::Said::parse(text.as_deref(), emote.as_deref()) {
-                    Ok(said) => Command::Chat { conn, who, said },
-                    Err(e) => {
-                        send(out, ServerMsg::error(e));
-                        continue;
-                    }
-                }
+            ClientMsg::Chat { text, emote } => return Ok(self.chat(text, emote)),
+        };
+        Ok(Some(cmd))
+    }
+
+    /// Says hello to the table for the client and waits for its answer:
+    /// the connection counts as greeted once the table took it.
+    async fn hello(
+        &mut self,
+        token: Option<String>,
+        contribution: Option<String>,
+    ) -> Result<(), Closed> {
+        let contribution = match contribution
+            .as_deref()
+            .map(registry::fair::parse_contribution)
+        {
+            None => None,
+            Some(Ok(c)) => Some(c),
+            Some(Err(e)) => {
+                send(self.out, ServerMsg::error(Error::BadInput(e.to_string())));
+                None
             }
         };
-        if state.send(id, who, cmd).await.is_err() {
-            out.kick(GONE);
-            break;
+        let (reply, answer) = oneshot::channel();
+        self.forward(Command::Hello {
+            conn: self.conn,
+            token,
+            contribution,
+            out: self.out.clone(),
+            reply,
+        })
+        .await?;
+        self.greeted = matches!(answer.await, Ok(Ok(_)));
+        Ok(())
+    }
+
+    /// A chat command, or `None` when the address is over its chat budget
+    /// or the message is not one to say (both answered here). Chat has
+    /// budgets of its own: one per address here, at every table together,
+    /// and one per seat at the table.
+    fn chat(&self, text: Option<String>, emote: Option<String>) -> Option<Command> {
+        if let Err(wait) = self.state.take_quota(crate::quota::Kind::Chat, self.who) {
+            send(
+                self.out,
+                ServerMsg::error(Error::RateLimited {
+                    retry_after: wait.as_secs() + 1,
+                    message: format!(
+                        "at most {} chat messages at once from one address, then one every {} s",
+                        crate::quota::CHAT_IP_BURST,
+                        crate::quota::CHAT_IP_EVERY_S
+                    ),
+                }),
+            );
+            return None;
+        }
+        match crate::social::Said::parse(text.as_deref(), emote.as_deref()) {
+            Ok(said) => Some(Command::Chat {
+                conn: self.conn,
+                who: self.who,
+                said,
+            }),
+            Err(e) => {
+                send(self.out, ServerMsg::error(e));
+                None
+            }
         }
     }
-    // A stopping server's tables are stopping too: telling one would load
-    // it again.
-    if greeted && !*closing.borrow() {
-        let _ = state.send(id, who, Command::Leave { conn }).await;
+
+    /// Passes a command to the table; a table that is gone closes the
+    /// connection.
+    async fn forward(&self, cmd: Command) -> Result<(), Closed> {
+        if self.state.send(self.id, self.who, cmd).await.is_err() {
+            self.out.kick(GONE);
+            return Err(Closed);
+        }
+        Ok(())
     }
 }

@@ -1,5 +1,5 @@
-//! Post-game analysis on the server (issue 11, item 4): a finished game
-//! judged decision by decision by the strongest bot
+//! Post-game analysis on the server (one of the after-game features): a
+//! finished game judged decision by decision by the strongest bot
 //! ([`analysis::analyze::analyze`]), run in the background with progress,
 //! its result stored and served to the replay page (docs/server.md,
 //! "Post-game analysis").
@@ -39,6 +39,7 @@ use crate::limits::Limits;
 use crate::lobby;
 use crate::quota::Kind;
 use crate::state::AppState;
+use crate::store::StoreError;
 use ::analysis::analyze::{Analysis, Config, FORMAT};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -241,8 +242,8 @@ async fn run(state: AppState, id: String, record: game::Record) {
         let body = encode(analysis, limits.analysis_max_bytes)?;
         shared
             .store()
-            .put_analysis(&key, FORMAT, &body, crate::clock::unix_now())
-            .map_err(|e| e.to_string())
+            .put_analysis(&key, FORMAT, &body, crate::clock::unix_now())?;
+        Ok::<(), AnalysisError>(())
     })
     .await;
     match outcome {
@@ -272,36 +273,62 @@ pub fn config_for<G: ::analysis::analyze::Judge>(limits: &Limits) -> Config {
     cfg
 }
 
+/// Why an analysis could not be made or kept (logged; the client sees
+/// only that it failed).
+#[derive(Debug, thiserror::Error)]
+enum AnalysisError {
+    /// The record is of a game this server does not know.
+    #[error("unknown game {0}")]
+    UnknownGame(String),
+    /// The analysis itself failed.
+    #[error(transparent)]
+    Analyze(#[from] ::analysis::Error),
+    /// The analysis did not encode.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// Even without its candidates, the analysis is over the size kept.
+    #[error("the analysis takes {size} bytes, more than the {max} kept")]
+    TooLarge {
+        /// Its size in bytes.
+        size: usize,
+        /// The most kept.
+        max: usize,
+    },
+    /// The store did not keep it.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 /// Analyses a finished game's record with the server's settings.
 fn compute(
     record: &game::Record,
     limits: &Limits,
     progress: impl FnMut(usize, usize),
-) -> Result<Analysis, String> {
+) -> Result<Analysis, AnalysisError> {
     registry::dispatch!(record.game.as_str(), G => {
             let cfg = config_for::<G>(limits);
-            ::analysis::analyze::analyze::<G>(record, &cfg, progress).map_err(|e| e.to_string())
+            Ok(::analysis::analyze::analyze::<G>(record, &cfg, progress)?)
         },
-        _ => Err(format!("unknown game {}", record.game)))
+        _ => Err(AnalysisError::UnknownGame(record.game.clone())))
 }
 
 /// The analysis as stored: its JSON, at most `max` bytes (without the
 /// candidates if it must).
-fn encode(mut a: Analysis, max: usize) -> Result<String, String> {
-    let body = serde_json::to_string(&a).map_err(|e| e.to_string())?;
+fn encode(mut a: Analysis, max: usize) -> Result<String, AnalysisError> {
+    let body = serde_json::to_string(&a)?;
     if body.len() <= max {
         return Ok(body);
     }
     for d in &mut a.decisions {
         d.candidates.clear();
     }
-    let body = serde_json::to_string(&a).map_err(|e| e.to_string())?;
+    let body = serde_json::to_string(&a)?;
     if body.len() <= max {
         Ok(body)
     } else {
-        Err(format!(
-            "the analysis takes {} bytes, more than the {max} kept",
-            body.len()
-        ))
+        Err(AnalysisError::TooLarge {
+            size: body.len(),
+            max,
+        })
     }
 }

@@ -1,6 +1,6 @@
-//! Several `ratrace serve` processes, one site (issue 9): heartbeats,
-//! taking over the tables of a process that died, and forwarding a
-//! request for a table to the process that owns it.
+//! Several `ratrace serve` processes, one site: heartbeats, taking over the
+//! tables of a process that died, and forwarding a request for a table to
+//! the process that owns it.
 //!
 //! Ownership lives in the store, not in a home-made protocol: a table is
 //! owned by the process whose claim raised its epoch last, and every write

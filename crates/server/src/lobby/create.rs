@@ -99,6 +99,40 @@ pub(super) fn build<G: Roster>(
     limits: &Limits,
     external: &ExternalBots,
 ) -> Result<StoredTable, Error> {
+    let players = player_count::<G>(req)?;
+    let options = game_options::<G>(req, limits, players)?;
+    let seats = requested_seats::<G>(req, players, external)?;
+    let config = table_config(req, limits, &seats)?;
+    // The fair deal: the server commits to its secret now; each person who
+    // joins adds a contribution, and the seed is derived once the last one
+    // is in (docs/server.md, "Fairness: commit, contribute, reveal").
+    let id = crate::ids::new_id();
+    let fair = StoredFair::new(&id);
+    Ok(StoredTable {
+        id,
+        game: G::NAME.to_string(),
+        rules_version: G::RULES_VERSION.to_string(),
+        players,
+        options: options.pairs().into_iter().collect(),
+        seed: fair.seed(),
+        seed_hash: registry::fair::commitment(&fair.secret),
+        fair: Some(fair),
+        config,
+        created_at: crate::clock::unix_now(),
+        finished_at: None,
+        seats,
+        actions: Vec::new(),
+        access: Access {
+            public: req.public,
+            ..Access::default()
+        },
+        social: Social::default(),
+    })
+}
+
+/// The number of players asked for (or the game's default), if `G` is
+/// played by that many.
+fn player_count<G: Roster>(req: &CreateRequest) -> Result<usize, Error> {
     let players = req.players.unwrap_or(G::DEFAULT_PLAYERS);
     if !G::PLAYERS.contains(&players) {
         return Err(Error::BadInput(format!(
@@ -108,6 +142,17 @@ pub(super) fn build<G: Roster>(
             G::PLAYERS.end()
         )));
     }
+    Ok(players)
+}
+
+/// The game's options as asked for: each one the game's to set, no more
+/// hands than the server plays, and a setup the game accepts for
+/// `players`.
+fn game_options<G: Roster>(
+    req: &CreateRequest,
+    limits: &Limits,
+    players: usize,
+) -> Result<G::Options, Error> {
     let mut options = G::Options::default();
     for (k, v) in &req.options {
         options
@@ -128,6 +173,17 @@ pub(super) fn build<G: Roster>(
         }
     }
     G::new(&options, players, 0).map_err(|e| Error::BadInput(e.to_string()))?;
+    Ok(options)
+}
+
+/// The seats as asked for (one human seat if none are), the rest up to
+/// `players` filled with the game's first bot; every bot one this server
+/// offers.
+fn requested_seats<G: Roster>(
+    req: &CreateRequest,
+    players: usize,
+    external: &ExternalBots,
+) -> Result<Vec<StoredSeat>, Error> {
     let requested = match &req.seats {
         Some(s) => s.as_slice(),
         None => &[SeatRequest::Human],
@@ -155,6 +211,17 @@ pub(super) fn build<G: Roster>(
             kind,
         });
     }
+    Ok(seats)
+}
+
+/// The table's timing and chat settings as asked for, within the
+/// server's limits: a table of bots only plays no faster than the
+/// server's minimum bot delay.
+fn table_config(
+    req: &CreateRequest,
+    limits: &Limits,
+    seats: &[StoredSeat],
+) -> Result<TableConfig, Error> {
     let bot_delay_ms = req.bot_delay_ms.unwrap_or(600);
     if bot_delay_ms > MAX_BOT_DELAY_MS {
         return Err(Error::BadInput(format!(
@@ -178,37 +245,14 @@ pub(super) fn build<G: Roster>(
             "turn_timer_ms is between 1000 and 3600000".to_string(),
         ));
     }
-    // The fair deal: the server commits to its secret now; each person who
-    // joins adds a contribution, and the seed is derived once the last one
-    // is in (docs/server.md, "Fairness: commit, contribute, reveal").
-    let id = crate::ids::new_id();
-    let fair = StoredFair::new(&id);
-    Ok(StoredTable {
-        id,
-        game: G::NAME.to_string(),
-        rules_version: G::RULES_VERSION.to_string(),
-        players,
-        options: options.pairs().into_iter().collect(),
-        seed: fair.seed(),
-        seed_hash: registry::fair::commitment(&fair.secret),
-        fair: Some(fair),
-        config: TableConfig {
-            bot_delay_ms,
-            // An idle stranger must not stall a public table (F11).
-            turn_timer_ms: req
-                .turn_timer_ms
-                .or(req.public.then_some(limits.public_turn_timer_ms)),
-            spectator_chat: req.spectator_chat,
-        },
-        created_at: crate::clock::unix_now(),
-        finished_at: None,
-        seats,
-        actions: Vec::new(),
-        access: Access {
-            public: req.public,
-            ..Access::default()
-        },
-        social: Social::default(),
+    Ok(TableConfig {
+        bot_delay_ms,
+        // An idle stranger must not stall a public table: a public table
+        // always has a turn timer.
+        turn_timer_ms: req
+            .turn_timer_ms
+            .or(req.public.then_some(limits.public_turn_timer_ms)),
+        spectator_chat: req.spectator_chat,
     })
 }
 
@@ -253,7 +297,7 @@ pub(super) async fn create_table(
         seed_hash: stored.seed_hash.clone(),
     };
     let id = stored.id.clone();
-    let handle = table::spawn(stored, state.ctx(), epoch).map_err(Error::Internal)?;
+    let handle = table::spawn(stored, state.ctx(), epoch)?;
     state.insert(id, handle);
     state.metrics().table_created();
     Ok((StatusCode::CREATED, Json(created)))
@@ -306,8 +350,9 @@ pub(super) struct RematchAnswer {
 }
 
 /// `POST /api/tables/{id}/rematch`: a rematch of a finished table for
-/// every player of it (issue 11). Metered and capped like a new table;
-/// only a seated player may ask; asking again gives the same table.
+/// every player of it, so that they can play on together. Metered and
+/// capped like a new table; only a seated player may ask; asking again
+/// gives the same table.
 pub(super) async fn rematch(
     State(state): State<AppState>,
     addr: ClientAddr,

@@ -2,12 +2,12 @@
 //! fairness check (docs/server.md, "HTTP API").
 //!
 //! Handlers validate everything against the engine before anything is
-//! stored (options, player count, bot names), and talk to a live table
-//! only through its task. Bodies are read by [`JsonBody`], so malformed,
+//! stored (options, player count, bot names), and talk to a live table only
+//! through its task. Bodies are read by [`JsonBody`], so malformed,
 //! oversized or too slow input gets the same `{error:{code, message}}`
 //! answer as every other refusal. Whatever costs the server something
 //! lasting (a table, a seat, a record check) is metered per client address
-//! ([`crate::quota`]) and capped (issue 8).
+//! ([`crate::quota`]) and capped, so no client can exhaust the server.
 
 mod body;
 pub(crate) mod cache;

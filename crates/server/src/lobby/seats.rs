@@ -32,7 +32,7 @@ pub struct JoinRequest {
     pub contribution: Option<String>,
     /// The person's identity key (64 hex digits their browser made once
     /// and keeps): the seat is linked to its hash, for "my games" and
-    /// ratings (issue 11).
+    /// ratings.
     #[serde(default)]
     pub player: Option<String>,
 }

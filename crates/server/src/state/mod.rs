@@ -283,8 +283,7 @@ impl AppState {
         let ctx = self.ctx();
         let handle = tokio::task::spawn_blocking(move || table::spawn(stored, ctx, epoch))
             .await
-            .map_err(|e| Error::Internal(e.to_string()))?
-            .map_err(Error::Internal)?;
+            .map_err(|e| Error::Internal(e.to_string()))??;
         self.insert(id.to_string(), handle.clone());
         Ok(handle)
     }

@@ -30,9 +30,9 @@ impl AppState {
         AppState::open_cluster(store, limits, cluster::Cluster::standalone()).await
     }
 
-    /// A state over `store` as one process of a site that may have
-    /// several (issue 9): it heartbeats as `cluster.node`, and, if told
-    /// to, takes over the tables of processes that died.
+    /// A state over `store` as one process of a site that may have several:
+    /// it heartbeats as `cluster.node`, and, if told to, takes over the
+    /// tables of processes that died.
     pub async fn open_cluster(
         store: Arc<dyn Store>,
         limits: Limits,

@@ -2,6 +2,21 @@
 
 use super::*;
 
+/// Why an action was not committed.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum CommitError {
+    /// The game waits for its human seats to be taken.
+    #[error("the game has not started")]
+    NotStarted,
+    /// The store went away before it answered.
+    #[error("the store dropped the write")]
+    Dropped,
+    /// The store refused the write (it may have been fenced: another
+    /// process owns the table now).
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 impl<G: Roster> Table<G> {
     pub(super) async fn act(&mut self, conn: u64, seq: u64, text: &str) {
         let Some(sub) = self.subs.iter().find(|s| s.conn == conn) else {
@@ -82,46 +97,26 @@ impl<G: Roster> Table<G> {
 
     /// Stores, then applies and broadcasts, a checked action. The game's
     /// end, if this action ends it, is stored in the same transaction.
-    pub(super) async fn commit(&mut self, seat: Seat, action: G::Action) -> Result<(), String> {
+    pub(super) async fn commit(
+        &mut self,
+        seat: Seat,
+        action: G::Action,
+    ) -> Result<(), CommitError> {
         if self.waiting_for_players() {
-            return Err("the game has not started".to_string());
+            return Err(CommitError::NotStarted);
         }
         let mut next = self.game.clone();
         next.apply_unchecked(action);
         let ends = next.outcome().is_some();
-        let stored = StoredAction {
-            seq: self.seq + 1,
-            seat,
-            action: action.to_string(),
+        // Committed before anything below happens.
+        let written = match self.submit_action(seat, action, ends).await {
+            Ok(written) => written.map_err(CommitError::Store),
+            Err(_) => Err(CommitError::Dropped),
         };
-        // Committed (possibly in one transaction with other tables'
-        // actions) before anything below happens.
-        let (done, committed) = oneshot::channel();
-        let metrics = Arc::clone(&self.metrics);
-        let submitted = std::time::Instant::now();
-        Arc::clone(&self.store).append_action_then(
-            self.id.clone(),
-            stored,
-            unix_now(),
-            ends,
-            self.epoch,
-            Box::new(move |r| {
-                metrics.committed(submitted.elapsed(), r.is_ok());
-                let _ = done.send(r);
-            }),
-        );
-        let stored = committed
-            .await
-            .map_err(|_| "the store dropped the write".to_string())
-            .and_then(|r| {
-                r.map_err(|e| {
-                    if matches!(e, StoreError::Fenced { .. }) {
-                        self.moved_away(&e);
-                    }
-                    e.to_string()
-                })
-            });
-        if let Err(e) = stored {
+        if let Err(e) = written {
+            if let CommitError::Store(fenced @ StoreError::Fenced { .. }) = &e {
+                self.moved_away(fenced);
+            }
             if !self.moved {
                 self.check_ended().await;
             }
@@ -136,7 +131,7 @@ impl<G: Roster> Table<G> {
             self.record_result();
         } else if self.seq >= self.limits.max_actions as u64 {
             // The server's length cap: the game ends, abandoned, its record
-            // kept (F6).
+            // kept (a game must not grow without end).
             let store = Arc::clone(&self.store);
             let (id, epoch) = (self.id.clone(), self.epoch);
             let _ =
@@ -151,6 +146,37 @@ impl<G: Roster> Table<G> {
         self.open_quiet_window();
         self.broadcast();
         Ok(())
+    }
+
+    /// Submits the action to the table's record in the store: the
+    /// answer comes once it is committed (possibly in one transaction
+    /// with other tables' actions).
+    fn submit_action(
+        &self,
+        seat: Seat,
+        action: G::Action,
+        ends: bool,
+    ) -> oneshot::Receiver<Result<(), StoreError>> {
+        let stored = StoredAction {
+            seq: self.seq + 1,
+            seat,
+            action: action.to_string(),
+        };
+        let (done, committed) = oneshot::channel();
+        let metrics = Arc::clone(&self.metrics);
+        let submitted = std::time::Instant::now();
+        Arc::clone(&self.store).append_action_then(
+            self.id.clone(),
+            stored,
+            unix_now(),
+            ends,
+            self.epoch,
+            Box::new(move |r| {
+                metrics.committed(submitted.elapsed(), r.is_ok());
+                let _ = done.send(r);
+            }),
+        );
+        committed
     }
 
     /// What the listening bot of `seat` has not heard yet (see

@@ -81,7 +81,7 @@ pub enum Command {
     /// this one again, takes the table over from the store.
     Relinquish,
     /// A seated player asks for a rematch of this finished table: every
-    /// player of it comes along (issue 11).
+    /// player of it comes along.
     Rematch {
         /// The asker's seat token.
         token: String,

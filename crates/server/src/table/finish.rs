@@ -25,11 +25,11 @@ impl<G: Roster> Table<G> {
         });
     }
 
-    /// A rematch of this finished table (issue 11): the same game, options,
-    /// settings and access; every seat as it was (a person's seat keeps
-    /// them, with the token they hold; a bot's keeps its bot); a new server
-    /// secret and its commitment. Only a seated player may ask, and asking
-    /// again gives the same table.
+    /// A rematch of this finished table: the same game, options, settings
+    /// and access; every seat as it was (a person's seat keeps them, with
+    /// the token they hold; a bot's keeps its bot); a new server secret and
+    /// its commitment. Only a seated player may ask, and asking again gives
+    /// the same table.
     pub(super) async fn rematch(&mut self, token: &str, owner: String) -> Result<Rematched, Error> {
         let hash = sha256_hex(token);
         let seat = self
@@ -114,7 +114,7 @@ impl<G: Roster> Table<G> {
             }
         };
         let id = stored.id.clone();
-        let handle = spawn(stored, self.ctx.clone(), epoch).map_err(Error::Internal)?;
+        let handle = spawn(stored, self.ctx.clone(), epoch)?;
         self.ctx
             .registry
             .lock()
@@ -126,8 +126,8 @@ impl<G: Roster> Table<G> {
         Ok(answer(id))
     }
 
-    /// Records the game's result and moves its people's ratings (issue 11),
-    /// off this task: the store records it once, whoever asks again.
+    /// Records the game's result and moves its people's ratings, off this
+    /// task: the store records it once, whoever asks again.
     pub(super) fn record_result(&mut self) {
         let Some(outcome) = self.game.outcome() else {
             return;

@@ -10,13 +10,14 @@
 //! view and the game events visible to it; a spectator the public view. No
 //! lock exists here at all: the task's state is its own.
 //!
-//! Bounds (issue 8): a connection too slow to take its messages is closed
-//! with a reason rather than forgotten (F2); joins and leaves send a small
-//! `presence` message, never a state to everyone (F8); a table nobody
-//! watches pauses and, after a while, leaves memory (F5, F6); bots think
-//! on the blocking pool behind a server-wide gate, while the table keeps
-//! answering; and a secret decision (D7) takes effect at a fixed time
-//! whoever makes it (F4).
+//! Bounds, so that no client can make a table cost without limit: a
+//! connection too slow to take its messages is closed with a reason
+//! rather than forgotten; joins and leaves send a small `presence`
+//! message, never a state to everyone; a table nobody watches pauses and,
+//! after a while, leaves memory; bots think on the blocking pool behind a
+//! server-wide gate, while the table keeps answering; and a secret
+//! decision (D7) takes effect at a fixed time whoever makes it, so its
+//! timing tells nobody who made it.
 
 mod act;
 mod bot_play;
@@ -72,6 +73,36 @@ pub(crate) struct TableCtx {
     pub(crate) external: Arc<ExternalBots>,
 }
 
+/// Why a stored table cannot be brought to life.
+#[derive(Debug, thiserror::Error)]
+pub enum SpawnError {
+    /// The table is of a game this server does not know.
+    #[error("unknown game `{0}`")]
+    UnknownGame(String),
+    /// The stored actions skip or repeat a number.
+    #[error("table {table}: action seq {seq} out of order")]
+    OutOfOrder {
+        /// The table.
+        table: String,
+        /// The first number out of place.
+        seq: u64,
+    },
+    /// The stored actions do not replay.
+    #[error("table {table}: {source}")]
+    Replay {
+        /// The table.
+        table: String,
+        /// Why not.
+        source: game::RecordError,
+    },
+}
+
+impl From<SpawnError> for Error {
+    fn from(e: SpawnError) -> Self {
+        Error::Internal(e.to_string())
+    }
+}
+
 /// Starts the task of a stored table (new, or loaded by replaying its
 /// actions). A bot program's seat takes its process slot when it first
 /// has to decide (see `crate::extbots`).
@@ -79,9 +110,9 @@ pub(crate) fn spawn(
     stored: StoredTable,
     ctx: TableCtx,
     epoch: Epoch,
-) -> Result<TableHandle, String> {
+) -> Result<TableHandle, SpawnError> {
     registry::dispatch!(stored.game.as_str(), G => spawn_game::<G>(stored, ctx, epoch),
-        _ => Err(format!("unknown game `{}`", stored.game)))
+        _ => Err(SpawnError::UnknownGame(stored.game)))
 }
 
 /// How many of `seats` are played by a bot program (`ratrace serve --bot`).
@@ -96,88 +127,13 @@ fn spawn_game<G: Roster>(
     stored: StoredTable,
     ctx: TableCtx,
     epoch: Epoch,
-) -> Result<TableHandle, String> {
-    for (i, a) in stored.actions.iter().enumerate() {
-        if a.seq != i as u64 + 1 {
-            return Err(format!(
-                "table {}: action seq {} out of order",
-                stored.id, a.seq
-            ));
-        }
-    }
-    let game: G = stored
-        .record()
-        .replay(true, |_, _, _| {})
-        .map_err(|e| format!("table {}: {e}", stored.id))?;
-    let now = Instant::now();
+) -> Result<TableHandle, SpawnError> {
+    let game: G = replay(&stored)?;
     let over = game.outcome().is_some();
-    let ended = over || stored.finished_at.is_some();
-    let mut bots: Vec<Option<Box<dyn Bot<G>>>> = Vec::new();
-    for s in &stored.seats {
-        bots.push(match &s.kind {
-            // A bot program starts (and takes its slot) at its seat's
-            // first decision: `Table::bot_turn`.
-            SeatKind::Bot(name) if ctx.external.offers(name) => None,
-            SeatKind::Bot(name) => match G::bot(name, rand::random()) {
-                Ok(b) => Some(b),
-                // A bot program this server no longer offers (started
-                // without its --bot): the heuristic bot plays the seat.
-                Err(e) => {
-                    if !ended {
-                        tracing::warn!(table = %stored.id, seat = %s.seat,
-                            "{e}: the heuristic bot plays the seat");
-                    }
-                    None
-                }
-            },
-            SeatKind::Human { .. } => None,
-        });
-    }
     let repair = over && stored.finished_at.is_none();
+    let bots = seat_bots::<G>(&stored, &ctx.external, over || stored.finished_at.is_some());
     let (tx, rx) = mpsc::channel(256);
-    let mut table = Table {
-        id: stored.id,
-        seq: stored.actions.len() as u64,
-        options: stored.options,
-        players: stored.players,
-        seed: stored.seed,
-        seed_hash: stored.seed_hash,
-        fair: stored.fair,
-        config: stored.config,
-        created_at: stored.created_at,
-        access: stored.access,
-        social: stored.social,
-        chat: crate::social::ChatLog::default(),
-        chat_meter: crate::social::ChatMeter::default(),
-        ctx: ctx.clone(),
-        heard: vec![None; stored.seats.len()],
-        seats: stored.seats,
-        bots,
-        stand_ins: Vec::new(),
-        no_slot: Vec::new(),
-        program_started: Vec::new(),
-        game,
-        subs: Vec::new(),
-        rev: 0,
-        sent_seats: Vec::new(),
-        sent_public: String::new(),
-        absent_since: [Some(now); Seat::MAX],
-        turn_started: now,
-        last_activity: now,
-        finished: over || stored.finished_at.is_some(),
-        abandoned: !over && stored.finished_at.is_some(),
-        store: ctx.store,
-        node: ctx.node,
-        epoch,
-        moved: false,
-        registry: ctx.registry,
-        limits: ctx.limits,
-        bot_gate: ctx.bot_gate,
-        metrics: Arc::clone(&ctx.metrics),
-        legal: Vec::new(),
-        thinking: None,
-        quiet: None,
-    };
+    let mut table = Table::new(stored, game, bots, ctx.clone(), epoch);
     table.open_quiet_window();
     if !table.finished && !table.waiting_for_players() {
         table.start_programs();
@@ -197,6 +153,115 @@ fn spawn_game<G: Roster>(
         table.run(rx, ctx.closing).await;
     });
     Ok(TableHandle { tx })
+}
+
+/// The position a stored table has reached: its actions, numbered in
+/// order, replayed from the start.
+fn replay<G: Roster>(stored: &StoredTable) -> Result<G, SpawnError> {
+    for (i, a) in stored.actions.iter().enumerate() {
+        if a.seq != i as u64 + 1 {
+            return Err(SpawnError::OutOfOrder {
+                table: stored.id.clone(),
+                seq: a.seq,
+            });
+        }
+    }
+    stored
+        .record()
+        .replay(true, |_, _, _| {})
+        .map_err(|source| SpawnError::Replay {
+            table: stored.id.clone(),
+            source,
+        })
+}
+
+/// The bot of each seat: a built-in bot where one plays, `None` for a
+/// person, a bot program (it starts, and takes its slot, at its seat's
+/// first decision: `Table::bot_turn`), or a bot program this server no
+/// longer offers (started without its --bot: the heuristic bot plays the
+/// seat, with a warning unless the table has `ended`).
+fn seat_bots<G: Roster>(
+    stored: &StoredTable,
+    external: &ExternalBots,
+    ended: bool,
+) -> Vec<Option<Box<dyn Bot<G>>>> {
+    stored
+        .seats
+        .iter()
+        .map(|s| match &s.kind {
+            SeatKind::Bot(name) if external.offers(name) => None,
+            SeatKind::Bot(name) => match G::bot(name, rand::random()) {
+                Ok(b) => Some(b),
+                Err(e) => {
+                    if !ended {
+                        tracing::warn!(table = %stored.id, seat = %s.seat,
+                            "{e}: the heuristic bot plays the seat");
+                    }
+                    None
+                }
+            },
+            SeatKind::Human { .. } => None,
+        })
+        .collect()
+}
+
+impl<G: Roster> Table<G> {
+    /// The table task's state for a stored table at position `game`, its
+    /// seats played by `bots`: every person counts as absent until they
+    /// connect, and the turn starts now.
+    fn new(
+        stored: StoredTable,
+        game: G,
+        bots: Vec<Option<Box<dyn Bot<G>>>>,
+        ctx: TableCtx,
+        epoch: Epoch,
+    ) -> Self {
+        let now = Instant::now();
+        let over = game.outcome().is_some();
+        Table {
+            id: stored.id,
+            seq: stored.actions.len() as u64,
+            options: stored.options,
+            players: stored.players,
+            seed: stored.seed,
+            seed_hash: stored.seed_hash,
+            fair: stored.fair,
+            config: stored.config,
+            created_at: stored.created_at,
+            access: stored.access,
+            social: stored.social,
+            chat: crate::social::ChatLog::default(),
+            chat_meter: crate::social::ChatMeter::default(),
+            ctx: ctx.clone(),
+            heard: vec![None; stored.seats.len()],
+            seats: stored.seats,
+            bots,
+            stand_ins: Vec::new(),
+            no_slot: Vec::new(),
+            program_started: Vec::new(),
+            game,
+            subs: Vec::new(),
+            rev: 0,
+            sent_seats: Vec::new(),
+            sent_public: String::new(),
+            absent_since: [Some(now); Seat::MAX],
+            turn_started: now,
+            last_activity: now,
+            finished: over || stored.finished_at.is_some(),
+            abandoned: !over && stored.finished_at.is_some(),
+            store: ctx.store,
+            node: ctx.node,
+            epoch,
+            moved: false,
+            registry: ctx.registry,
+            limits: ctx.limits,
+            bot_gate: ctx.bot_gate,
+            metrics: ctx.metrics,
+            legal: Vec::new(),
+            thinking: None,
+            quiet: None,
+        }
+    }
 }
 
 struct Sub {
@@ -253,8 +318,9 @@ impl<G: Game> Hearing<G> {
     }
 }
 
-/// A secret decision's window (D7, F4): the decision is held until
-/// `until`, then applied, whoever made it and whenever.
+/// A secret decision's window (D7, its timing must not tell who made it):
+/// the decision is held until `until`, then applied, whoever made it and
+/// whenever.
 struct Quiet<G: Roster> {
     until: Instant,
     pending: Option<(Seat, G::Action)>,
@@ -319,7 +385,7 @@ struct Table<G: Roster> {
     node: Arc<str>,
     /// The ownership epoch this process claimed the table under: every
     /// write carries it, and the store refuses it once another process
-    /// has claimed the table (issue 9).
+    /// has claimed the table.
     epoch: Epoch,
     /// Another process owns the table now: this copy stops.
     moved: bool,

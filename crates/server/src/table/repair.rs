@@ -58,10 +58,11 @@ pub fn record_missing_results(store: &dyn Store) -> usize {
     }
 }
 
-/// Replays every unfinished table of `store` and marks those whose game
-/// is over (a crash between an old server's last action and its separate
-/// end mark, F3), then records the results a crash left unwritten
-/// ([`record_missing_results`]). Returns how many tables it repaired.
+/// Replays every unfinished table of `store` and marks those whose game is
+/// over (a crash between an old server's last action and its separate end
+/// mark left a finished game looking unfinished), then records the results
+/// a crash left unwritten ([`record_missing_results`]). Returns how many
+/// tables it repaired.
 pub fn repair_all(store: &dyn Store) -> usize {
     let ids = store.unfinished_ids().unwrap_or_else(|e| {
         tracing::error!("repair: {e}");

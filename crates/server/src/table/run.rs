@@ -130,8 +130,8 @@ impl<G: Roster> Table<G> {
 
     /// When a bot should next act for the seat to move, if ever. Nothing
     /// moves while nobody is connected (an all-bot table plays only while
-    /// watched, F6), while a bot is thinking, or once a held secret
-    /// decision is in.
+    /// watched, so an unwatched table costs nothing), while a bot is
+    /// thinking, or once a held secret decision is in.
     pub(super) fn deadline(&self) -> Option<Instant> {
         if self.finished
             || self.waiting_for_players()
@@ -143,9 +143,10 @@ impl<G: Roster> Table<G> {
         }
         let mover = self.game.to_move()?;
         // A table no person watches from a seat plays at the server's
-        // minimum bot speed, whatever its own delay (F6): a seat filled
-        // with a bot, or a human who joined and never came, must not turn
-        // a table into a bot-against-bot loop at full speed.
+        // minimum bot speed, whatever its own delay (an unwatched table
+        // must stay cheap): a seat filled with a bot, or a human who joined
+        // and never came, must not turn a table into a bot-against-bot
+        // loop at full speed.
         let person_here = self.subs.iter().any(|s| {
             s.seat
                 .is_some_and(|seat| matches!(self.player(seat), Player::Human))
@@ -173,6 +174,7 @@ impl<G: Roster> Table<G> {
         }
     }
 
+    /// Dispatches a command from the rest of the server to what handles it.
     pub(super) async fn handle(&mut self, cmd: Command) {
         match cmd {
             Command::Hello {
@@ -181,54 +183,33 @@ impl<G: Roster> Table<G> {
                 contribution,
                 out,
                 reply,
+            } => self.hello(conn, token, contribution, out, reply).await,
+            Command::Resync { conn } => self.send_state(conn),
+            Command::Leave { conn } => self.leave(conn),
+            Command::Act { conn, seq, action } => self.act(conn, seq, &action).await,
+            Command::Chat { conn, who, said } => self.chat(conn, who, said),
+            Command::Join {
+                seat,
+                name,
+                key,
+                contribution,
+                player,
+                origin,
+                reply,
             } => {
-                let seat = match token.as_deref() {
-                    None => None,
-                    Some(token) => {
-                        let hash = sha256_hex(token);
-                        let found = self.seats.iter().find(|s| {
-                            matches!(&s.kind, SeatKind::Human { token_hash: Some(h), .. } if *h == hash)
-                        });
-                        match found {
-                            Some(s) => Some(s.seat),
-                            None => {
-                                let _ = out.try_send(
-                                    ServerMsg::error(Error::BadToken(
-                                        "this token does not belong to a seat of this table".into(),
-                                    ))
-                                    .to_text(),
-                                );
-                                let _ = reply.send(Err(()));
-                                return;
-                            }
-                        }
-                    }
-                };
-                self.subs.retain(|s| s.conn != conn);
-                self.subs.push(Sub {
-                    conn,
-                    seat,
-                    token: seat.and(token),
-                    out,
-                    log_pos: 0,
-                    log_sent: 0,
-                    view: String::new(),
-                });
-                let _ = reply.send(Ok(seat));
-                let arrived = match (seat, contribution) {
-                    (Some(seat), Some(c)) => self.arrive(seat, c).await,
-                    _ => false,
-                };
-                self.open_quiet_window();
-                // The newcomer gets the whole state; the others hear only
-                // that a seat is connected now, and spectators nothing (F8).
-                self.send_state(conn);
-                self.presence_changed(Some(conn));
-                if arrived {
-                    // The last contribution of a rematch starts the game.
-                    self.broadcast();
-                }
-                self.greet(conn);
+                let answer = self
+                    .join(seat, name, key, contribution, player, origin)
+                    .await;
+                self.answer_seat_change(reply, answer);
+            }
+            Command::Fill {
+                seat,
+                creator,
+                bot,
+                reply,
+            } => {
+                let answer = self.fill(seat, &creator, &bot).await;
+                self.answer_seat_change(reply, answer);
             }
             Command::Rematch {
                 token,
@@ -242,60 +223,112 @@ impl<G: Roster> Table<G> {
                     self.tell_rematch(None);
                 }
             }
-            Command::Chat { conn, who, said } => self.chat(conn, who, said),
-            Command::Resync { conn } => self.send_state(conn),
-            Command::Act { conn, seq, action } => self.act(conn, seq, &action).await,
-            Command::Leave { conn } => {
-                self.subs.retain(|s| s.conn != conn);
-                self.presence_changed(None);
-            }
-            Command::Join {
-                seat,
-                name,
-                key,
-                contribution,
-                player,
-                origin,
-                reply,
-            } => {
-                let answer = self
-                    .join(seat, name, key, contribution, player, origin)
-                    .await;
-                let ok = answer.is_ok();
-                let _ = reply.send(answer);
-                if ok {
-                    self.broadcast();
-                }
-            }
-            Command::Fill {
-                seat,
-                creator,
-                bot,
-                reply,
-            } => {
-                let answer = self.fill(seat, &creator, &bot).await;
-                let ok = answer.is_ok();
-                let _ = reply.send(answer);
-                if ok {
-                    self.broadcast();
-                }
-            }
             Command::Info { reply } => {
                 let _ = reply.send(self.info());
             }
-            Command::Abandoned => {
-                if !self.finished {
-                    self.finished = true;
-                    self.abandoned = true;
-                    self.quiet = None;
-                    self.release_bots();
-                    self.broadcast();
-                }
-            }
+            Command::Abandoned => self.abandon(),
             Command::Relinquish => {
                 tracing::info!(table = %self.id, "handed over");
                 self.leave_memory(MOVED);
             }
+        }
+    }
+
+    /// A connection says hello: it subscribes to the table with the seat
+    /// its token belongs to, or as a spectator without one, and is
+    /// answered with that seat; a token of no seat here is refused.
+    async fn hello(
+        &mut self,
+        conn: u64,
+        token: Option<String>,
+        contribution: Option<[u8; 32]>,
+        out: Outbox,
+        reply: oneshot::Sender<Result<Option<Seat>, ()>>,
+    ) {
+        let seat = match token.as_deref().map(|t| self.seat_of_token(t)) {
+            None => None,
+            Some(Some(seat)) => Some(seat),
+            Some(None) => {
+                let _ = out.try_send(
+                    ServerMsg::error(Error::BadToken(
+                        "this token does not belong to a seat of this table".into(),
+                    ))
+                    .to_text(),
+                );
+                let _ = reply.send(Err(()));
+                return;
+            }
+        };
+        self.subs.retain(|s| s.conn != conn);
+        self.subs.push(Sub {
+            conn,
+            seat,
+            token: seat.and(token),
+            out,
+            log_pos: 0,
+            log_sent: 0,
+            view: String::new(),
+        });
+        let _ = reply.send(Ok(seat));
+        self.welcome(conn, seat, contribution).await;
+    }
+
+    /// The human seat whose token this is.
+    fn seat_of_token(&self, token: &str) -> Option<Seat> {
+        let hash = sha256_hex(token);
+        self.seats
+            .iter()
+            .find(|s| matches!(&s.kind, SeatKind::Human { token_hash: Some(h), .. } if *h == hash))
+            .map(|s| s.seat)
+    }
+
+    /// After a hello: a person's contribution to a rematch's deal is
+    /// taken, the newcomer gets the whole state, and the others hear only
+    /// that a seat is connected now, and spectators nothing (a join must
+    /// not send a whole state to everyone).
+    async fn welcome(&mut self, conn: u64, seat: Option<Seat>, contribution: Option<[u8; 32]>) {
+        let arrived = match (seat, contribution) {
+            (Some(seat), Some(c)) => self.arrive(seat, c).await,
+            _ => false,
+        };
+        self.open_quiet_window();
+        self.send_state(conn);
+        self.presence_changed(Some(conn));
+        if arrived {
+            // The last contribution of a rematch starts the game.
+            self.broadcast();
+        }
+        self.greet(conn);
+    }
+
+    /// A connection went away.
+    fn leave(&mut self, conn: u64) {
+        self.subs.retain(|s| s.conn != conn);
+        self.presence_changed(None);
+    }
+
+    /// Answers a join or a fill; a seat that changed hands changes
+    /// everyone's view.
+    fn answer_seat_change<T>(
+        &mut self,
+        reply: oneshot::Sender<Result<T, Error>>,
+        answer: Result<T, Error>,
+    ) {
+        let ok = answer.is_ok();
+        let _ = reply.send(answer);
+        if ok {
+            self.broadcast();
+        }
+    }
+
+    /// The store ended the table as abandoned: it ends here too.
+    fn abandon(&mut self) {
+        if !self.finished {
+            self.finished = true;
+            self.abandoned = true;
+            self.quiet = None;
+            self.release_bots();
+            self.broadcast();
         }
     }
 }

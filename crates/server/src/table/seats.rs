@@ -47,7 +47,8 @@ impl<G: Roster> Table<G> {
     }
 
     /// Opens a secret decision's window if the game just reached one at a
-    /// table with people (D7 fair timing, F4).
+    /// table with people (D7 fair timing: when a decision takes effect
+    /// must not tell who made it).
     pub(super) fn open_quiet_window(&mut self) {
         // Not before the game starts: until every human seat is taken
         // nothing is dealt and nobody decides.

@@ -13,8 +13,8 @@ impl<G: Roster> Table<G> {
             Some(text) => {
                 let ok = sub.out.try_send(text);
                 if !ok {
-                    // F2: never forget a connection silently; it is told
-                    // why and closed, and its client reconnects.
+                    // Never forget a connection silently: it is told why
+                    // and closed, and its client reconnects.
                     sub.out.kick(TOO_SLOW);
                 }
                 ok
