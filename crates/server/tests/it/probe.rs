@@ -116,8 +116,11 @@ fn seeded_dalmuti(store: &dyn Store, id: &str, seed: u64, humans: [bool; 4]) {
 /// when `acts`; else P3 is a bot.
 async fn hidden_decision_messages(person: bool, acts: bool) -> Vec<serde_json::Value> {
     let store: Arc<dyn Store> = memory();
+    // The window opens when P1's join starts the game: long enough for P1
+    // and the spectator to connect and say hello on a loaded machine before
+    // the decision lands (else they would see fewer messages).
     let limits = Limits {
-        revolution_window_ms: 1500,
+        revolution_window_ms: 4000,
         ..Limits::unlimited()
     };
     let server = start_on(Arc::clone(&store), limits).await;
