@@ -38,10 +38,10 @@ pub enum Error {
         /// What is wrong in it.
         source: Box<Error>,
     },
-    /// Text that is not a game record's JSON, with where it stops making
-    /// sense.
-    #[error("not a valid game record at line {}, column {}: {}", .0.line(), .0.column(), .0)]
-    NotARecord(serde_json::Error),
+    /// A record's text that is not a record, or that does not replay:
+    /// [`registry::records`]'s words.
+    #[error(transparent)]
+    Record(#[from] registry::records::Error),
     /// A record that does not replay (another game, rules or a bad action).
     #[error(transparent)]
     Replay(#[from] game::RecordError),
@@ -88,12 +88,13 @@ impl Error {
         move |source| Error::Io { path, source }
     }
 
-    /// An [`Error::InFile`] maker for `map_err`.
-    pub fn in_file(path: impl Into<PathBuf>) -> impl FnOnce(Error) -> Error {
+    /// An [`Error::InFile`] maker for `map_err`, from any error that
+    /// becomes an [`Error`].
+    pub fn in_file<E: Into<Error>>(path: impl Into<PathBuf>) -> impl FnOnce(E) -> Error {
         let path = path.into();
         move |e| Error::InFile {
             path,
-            source: Box::new(e),
+            source: Box::new(e.into()),
         }
     }
 
