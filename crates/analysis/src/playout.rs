@@ -289,7 +289,7 @@ mod tests {
                     &mut fresh,
                     100_000,
                     timed,
-                    |s| G::bot(name(s), seed(s)).map_err(Error::Bot),
+                    |s| G::bot(name(s), seed(s)).map_err(Error::from),
                     |_, a, e| format!("{a}: {e}"),
                 )
                 .unwrap();
@@ -300,7 +300,7 @@ mod tests {
                     100_000,
                     timed,
                     |s| (name(s), seed(s)),
-                    |s, bot_seed| G::bot(name(s), bot_seed).map_err(Error::Bot),
+                    |s, bot_seed| G::bot(name(s), bot_seed).map_err(Error::from),
                     |_, a, e| format!("{a}: {e}"),
                 )
                 .unwrap();

@@ -31,10 +31,10 @@ pub mod tensor;
 mod view;
 
 pub use action::{Action, Faces, RerollDice};
-pub use card::Card;
+pub use card::{Card, NotACard};
 pub use error::IllegalAction;
 pub use event::{Event, Rolled};
-pub use options::{DiceMode, Options};
+pub use options::{DiceMode, NotADiceMode, Options};
 pub use scenario::Setup;
 pub use state::BigCheese;
 pub use view::{AuctionView, PlayerView, PublicView, RollView, View};

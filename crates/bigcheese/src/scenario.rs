@@ -41,8 +41,8 @@ pub struct Setup {
     pub discards: Vec<Card>,
 }
 
-fn bad(e: impl Into<String>) -> ScenarioError {
-    ScenarioError::BadArgs(e.into())
+fn bad(e: impl std::fmt::Display) -> ScenarioError {
+    ScenarioError::BadArgs(e.to_string())
 }
 
 fn num<T: FromStr>(s: &str) -> Result<T, ScenarioError> {
@@ -244,12 +244,36 @@ impl Scenario for BigCheese {
         setup: Setup,
     ) -> Result<BigCheese, SetupError> {
         let g = BigCheese::new(options, players, seed)?;
-        hand_made(g, options, players, setup).map_err(SetupError::Position)
+        hand_made(g, options, players, setup).map_err(|e| SetupError::Position(e.to_string()))
     }
 
     fn expect(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
         self.expect_key(key, args)
     }
+}
+
+/// Why a scenario's hand-made position cannot be set up: what it names
+/// that the table does not have, or breaks a ruling.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum PositionError {
+    /// A seat past the table's players.
+    #[error("{seat} is not at this {players}-player table")]
+    NoSuchSeat { seat: Seat, players: usize },
+    /// A special card when specials are off (B2).
+    #[error("{0} is not in the deck with specials=off (B2)")]
+    NotInDeck(Card),
+    /// More copies of a card than the deck has.
+    #[error("more than {} copies of {card} placed", Card::COPIES)]
+    TooMany { card: Card },
+    /// A number card in a hand (B6, B10).
+    #[error("{0} cannot be in a hand: only V and BC are (B6, B10)")]
+    NotAHandCard(Card),
+    /// A project with no chips.
+    #[error("project {card} of {seat} needs at least 1 chip")]
+    EmptyProject { card: Card, seat: Seat },
+    /// More hired chips than a player may have (B15).
+    #[error("at most {MAX_HIRED} chips hired per player (B15)")]
+    TooManyHired,
 }
 
 /// Overrides a fresh game with a scenario's hand-made position.
@@ -258,23 +282,23 @@ fn hand_made(
     options: &Options,
     players: usize,
     setup: Setup,
-) -> Result<BigCheese, String> {
-    let seat_ok = |s: Seat| {
-        if s.index() < players {
-            Ok(s.index())
+) -> Result<BigCheese, PositionError> {
+    let seat_ok = |seat: Seat| {
+        if seat.index() < players {
+            Ok(seat.index())
         } else {
-            Err(format!("{s} is not at this {players}-player table"))
+            Err(PositionError::NoSuchSeat { seat, players })
         }
     };
     let kinds = Card::kinds(options.specials);
     let mut used = [0u8; 9];
-    let mut place = |c: Card| -> Result<(), String> {
+    let mut place = |c: Card| -> Result<(), PositionError> {
         if c.index() >= kinds {
-            return Err(format!("{c} is not in the deck with specials=off (B2)"));
+            return Err(PositionError::NotInDeck(c));
         }
         used[c.index()] += 1;
         if used[c.index()] > Card::COPIES {
-            return Err(format!("more than {} copies of {c} placed", Card::COPIES));
+            return Err(PositionError::TooMany { card: c });
         }
         Ok(())
     };
@@ -287,9 +311,7 @@ fn hand_made(
     }
     for &(_, c) in &setup.hands {
         if c.is_number() {
-            return Err(format!(
-                "{c} cannot be in a hand: only V and BC are (B6, B10)"
-            ));
+            return Err(PositionError::NotAHandCard(c));
         }
         place(c)?;
     }
@@ -328,7 +350,7 @@ fn hand_made(
     for &(s, card, chips) in &setup.projects {
         let owner = seat_ok(s)?;
         if chips == 0 {
-            return Err(format!("project {card} of {s} needs at least 1 chip"));
+            return Err(PositionError::EmptyProject { card, seat: s });
         }
         g.projects[g.n_projects as usize] = Project {
             owner: owner as u8,
@@ -347,7 +369,7 @@ fn hand_made(
     for &(s, h) in &setup.hired {
         let p = seat_ok(s)?;
         if h > MAX_HIRED {
-            return Err(format!("at most {MAX_HIRED} chips hired per player (B15)"));
+            return Err(PositionError::TooManyHired);
         }
         g.hired_total = g.hired_total - g.hired[p] + h;
         g.hired[p] = h;

@@ -122,19 +122,60 @@ pub struct BotSpec {
     pub budget: Option<Budget>,
 }
 
-impl std::str::FromStr for BotSpec {
-    type Err = String;
+/// Why a bot cannot be made: a spec that does not read, or a bot the game
+/// does not have (or that takes no budget). The words are what every
+/// shell shows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BotError {
+    /// A budget that is not N (iterations) or Nms (milliseconds) in range.
+    #[error(
+        "bad budget `{budget}` in bot `{spec}`: write N (iterations, 1..=10000000) \
+         or Nms (milliseconds, 1..=600000)"
+    )]
+    BadBudget {
+        /// The budget as written.
+        budget: String,
+        /// The whole spec.
+        spec: String,
+    },
+    /// A spec with no name (the spec).
+    #[error("empty bot name in `{0}`")]
+    EmptyName(String),
+    /// A name the game has no bot for.
+    #[error(
+        "unknown bot `{name}` for {game} (choose from: {}; the sparring panel: {})",
+        bots.join(", "),
+        panel.join(", ")
+    )]
+    Unknown {
+        /// The name.
+        name: String,
+        /// The game's name.
+        game: &'static str,
+        /// The game's bots ([`Roster::BOTS`]).
+        bots: &'static [&'static str],
+        /// The game's sparring panel ([`Roster::PANEL`]).
+        panel: &'static [&'static str],
+    },
+    /// A budget given to a bot that takes none.
+    #[error("bot `{}` takes no budget (`{spec}`)", spec.name)]
+    NoBudget {
+        /// The spec, budget included.
+        spec: BotSpec,
+    },
+}
 
-    fn from_str(text: &str) -> Result<BotSpec, String> {
+impl std::str::FromStr for BotSpec {
+    type Err = BotError;
+
+    fn from_str(text: &str) -> Result<BotSpec, BotError> {
         let text = text.trim();
         let (name, budget) = match text.split_once(':') {
             None => (text, None),
             Some((name, b)) => {
-                let bad = || {
-                    format!(
-                        "bad budget `{b}` in bot `{text}`: write N (iterations, 1..=10000000) \
-                         or Nms (milliseconds, 1..=600000)"
-                    )
+                let bad = || BotError::BadBudget {
+                    budget: b.to_string(),
+                    spec: text.to_string(),
                 };
                 let budget = if let Some(ms) = b.strip_suffix("ms") {
                     let ms: u64 = ms.parse().map_err(|_| bad())?;
@@ -153,7 +194,7 @@ impl std::str::FromStr for BotSpec {
             }
         };
         if name.is_empty() {
-            return Err(format!("empty bot name in `{text}`"));
+            return Err(BotError::EmptyName(text.to_string()));
         }
         Ok(BotSpec {
             name: name.to_string(),
@@ -223,22 +264,22 @@ pub trait Roster: Game {
     const PANEL: &'static [&'static str];
 
     /// Makes the bot named by `spec` (see [`BotSpec`]), seeded with `seed`.
-    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String>;
+    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, BotError>;
 }
 
 /// The error for a bot name the game does not have.
-pub(crate) fn unknown<G: Roster>(name: &str) -> String {
-    format!(
-        "unknown bot `{name}` for {} (choose from: {}; the sparring panel: {})",
-        G::NAME,
-        G::BOTS.join(", "),
-        G::PANEL.join(", ")
-    )
+pub(crate) fn unknown<G: Roster>(name: &str) -> BotError {
+    BotError::Unknown {
+        name: name.to_string(),
+        game: G::NAME,
+        bots: G::BOTS,
+        panel: G::PANEL,
+    }
 }
 
 /// The error for a budget given to a bot that takes none.
-pub(crate) fn no_budget(spec: &BotSpec) -> String {
-    format!("bot `{}` takes no budget (`{spec}`)", spec.name)
+pub(crate) fn no_budget(spec: &BotSpec) -> BotError {
+    BotError::NoBudget { spec: spec.clone() }
 }
 
 #[cfg(test)]
@@ -285,7 +326,11 @@ mod tests {
             assert!(G::LADDER.contains(&G::BOTS[0]));
             assert!(G::bot("random:10", 1).is_err());
             assert!(G::bot("heuristic:10ms", 1).is_err());
-            assert!(G::bot("nosuch", 1).err().unwrap().contains("nosuch"));
+            assert!(G::bot("nosuch", 1)
+                .err()
+                .unwrap()
+                .to_string()
+                .contains("nosuch"));
         }
         check::<bigcheese::BigCheese>();
         check::<dalmuti::Dalmuti>();

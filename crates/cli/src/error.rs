@@ -58,8 +58,11 @@ pub enum Error {
     #[error(transparent)]
     Setup(#[from] game::SetupError),
     /// An unknown or malformed bot spec, in the bots' registry's words.
-    #[error("{0}")]
-    Bot(String),
+    #[error(transparent)]
+    Bot(#[from] extbot::BotError),
+    /// A game with no bots to give a hint.
+    #[error("this game has no bots")]
+    NoBots,
     /// Flags that do not go together or are out of range (player count,
     /// seat, the bots of a mode).
     #[error("{0}")]

@@ -167,12 +167,12 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
     /// person's own view, with its values for the best few actions. The
     /// adviser sees exactly what the person sees.
     fn hint(&mut self, legal: &[G::Action]) -> Result<(), Error> {
-        let name = *G::LADDER
-            .last()
-            .ok_or_else(|| Error::Bot("this game has no bots".into()))?;
+        let name = *G::LADDER.last().ok_or(Error::NoBots)?;
         if self.adviser.is_none() {
-            self.adviser =
-                Some(G::bot(name, crate::derive_seed(self.cfg.seed, 999)).map_err(Error::Bot)?);
+            self.adviser = Some(
+                G::bot(name, crate::derive_seed(self.cfg.seed, 999))
+                    .map_err(|e| Error::Bot(e.into()))?,
+            );
         }
         let view = self.game.view(self.cfg.human);
         let adviser = self.adviser.as_mut().expect("made above");

@@ -38,12 +38,12 @@ mod state;
 pub mod tensor;
 mod view;
 
-pub use action::{Action, Gift, Play, Side};
-pub use card::{Card, Hand, JESTER};
+pub use action::{Action, BadGift, BadPlay, Gift, NotASide, Play, Side};
+pub use card::{Card, Hand, NotACard, NotAHand, JESTER};
 pub use error::IllegalAction;
 pub use event::{Draw, Event};
-pub use options::{Joins, Options, SingleHand, MAX_JOINS};
-pub use role::{Phase, Role};
+pub use options::{BadJoins, Joins, Options, SingleHand, MAX_JOINS};
+pub use role::{NotARole, Phase, Role};
 pub use scenario::Setup;
 pub use state::{Dalmuti, Revolution, Transfer, TransferKind, MAX_PLAYERS};
 pub use view::{Exchange, PublicView, TrickView, View};

@@ -156,12 +156,42 @@ impl Scenario for Dalmuti {
             &setup.draws,
             setup.order.as_deref(),
         )?;
-        hand_made(g, options, players, setup).map_err(SetupError::Position)
+        hand_made(g, options, players, setup).map_err(|e| SetupError::Position(e.to_string()))
     }
 
     fn expect(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
         self.expect_key(key, args)
     }
+}
+
+/// Why a scenario's hand-made position cannot be set up: what it names
+/// that the table does not have, or breaks a ruling.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum PositionError {
+    /// Hand 0.
+    #[error("hands are numbered from 1")]
+    HandZero,
+    /// Scores for another number of seats.
+    #[error("scores: give one score per seat ({players})")]
+    Scores { players: usize },
+    /// A seat past the table's players.
+    #[error("{0} is not at this table")]
+    NoSuchSeat(Seat),
+    /// More cards of a rank than this table's deck has (D2).
+    #[error(
+        "the hands hold {held} cards of {card}, but a {players}-player deck has only {deck} (D2)"
+    )]
+    TooMany {
+        held: u8,
+        card: Card,
+        players: usize,
+        deck: u8,
+    },
+    /// A seat with no cards (D11).
+    #[error(
+        "{0} holds no cards: in a hand-made position every player holds at least one card (D11)"
+    )]
+    NoCards(Seat),
 }
 
 /// Overrides a seated session with a scenario's hand-made position.
@@ -170,16 +200,16 @@ fn hand_made(
     options: &Options,
     players: usize,
     setup: Setup,
-) -> Result<Dalmuti, String> {
+) -> Result<Dalmuti, PositionError> {
     if let Some(h) = setup.hand_number {
         if h == 0 {
-            return Err("hands are numbered from 1".to_string());
+            return Err(PositionError::HandZero);
         }
         g.hand_no = h;
     }
     if let Some(sc) = &setup.scores {
         if sc.len() != players {
-            return Err(format!("scores: give one score per seat ({players})"));
+            return Err(PositionError::Scores { players });
         }
         g.scores[..players].copy_from_slice(sc);
     }
@@ -194,18 +224,19 @@ fn hand_made(
     let mut has = [false; crate::MAX_PLAYERS];
     for (s, h) in &setup.hands {
         if s.index() >= players {
-            return Err(format!("{s} is not at this table"));
+            return Err(PositionError::NoSuchSeat(*s));
         }
         given.add_all(h);
         has[s.index()] = true;
     }
     for c in Card::all() {
         if given.count(c) > full.count(c) {
-            return Err(format!(
-                "the hands hold {} cards of {c}, but a {players}-player deck has only {} (D2)",
-                given.count(c),
-                full.count(c)
-            ));
+            return Err(PositionError::TooMany {
+                held: given.count(c),
+                card: c,
+                players,
+                deck: full.count(c),
+            });
         }
     }
     g.reset_hand();
@@ -235,10 +266,7 @@ fn hand_made(
     // (the lead, the taxes, the market and the finishing order all
     // assume every seat holds cards after the deal)
     if let Some(s) = (0..players).find(|&s| g.hands[s].is_empty()) {
-        return Err(format!(
-            "{} holds no cards: in a hand-made position every player holds at least one card (D11)",
-            Seat::new(s)
-        ));
+        return Err(PositionError::NoCards(Seat::new(s)));
     }
     g.after_hands_set();
     Ok(Dalmuti::start(g, setup.start))

@@ -202,6 +202,12 @@ const fn bit(seat: u8) -> u16 {
     1 << seat
 }
 
+/// A scenario's fixed seating draw names a card the draw deck has no
+/// more of.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the seating draw has no {0} left")]
+pub(crate) struct DrawnOut(Card);
+
 impl Dalmuti {
     /// Checks a new session's player count against its options (D1, D13).
     pub(crate) fn validate(options: &Options, players: usize) -> Result<(), SetupError> {
@@ -297,7 +303,9 @@ impl Dalmuti {
                     g.order[p] = s.index() as u8;
                 }
             }
-            None => g.seating_draw(draws).map_err(SetupError::Position)?,
+            None => g
+                .seating_draw(draws)
+                .map_err(|e| SetupError::Position(e.to_string()))?,
         }
         g.fix_pos();
         g.say_roles();
@@ -306,16 +314,16 @@ impl Dalmuti {
 
     /// D3: each player draws a card from a shuffled 80-card deck; best rank
     /// first, Jesters worst; tied players draw again among themselves.
-    fn seating_draw(&mut self, fixed: &[Card]) -> Result<(), String> {
+    fn seating_draw(&mut self, fixed: &[Card]) -> Result<(), DrawnOut> {
         let n = self.players as usize;
         let mut deck = Hand::FULL_DECK;
         let mut remaining = 80usize;
         let mut fixed = fixed.iter();
         let mut card = [0u8; MAX_PLAYERS];
-        let mut draw = |g: &mut Dalmuti| -> Result<u8, String> {
+        let mut draw = |g: &mut Dalmuti| -> Result<u8, DrawnOut> {
             if let Some(&c) = fixed.next() {
                 if deck.count(c) == 0 {
-                    return Err(format!("the seating draw has no {c} left"));
+                    return Err(DrawnOut(c));
                 }
                 deck.remove(c, 1);
                 remaining -= 1;

@@ -118,7 +118,7 @@ fn verify_game<G: Game>(record: &Record, mut report: Report) -> Report {
                 report.checks.extend(lines);
                 report.contributions = f.contributions.clone();
             }
-            Err(e) => return report.fail(e),
+            Err(e) => return report.fail(e.to_string()),
         }
     }
     let uncommitted = record.seed_hash.is_none() && record.fairness.is_none();

@@ -310,7 +310,8 @@ impl ExternalBots {
             .iter()
             .find(|p| p.name == name)
             .ok_or_else(|| format!("unknown bot `{name}`"))?;
-        let bot = extbot::External::<G>::new(&program.command, self.limits.clone(), seed)?;
+        let bot = extbot::External::<G>::new(&program.command, self.limits.clone(), seed)
+            .map_err(|e| e.to_string())?;
         Ok(Box::new(Hosted {
             bot,
             _held: gauge.hold(),

@@ -5,7 +5,7 @@
 //! [`model`] is the opponent model `strong` and `search` share: how much
 //! each rival pays for a card, learnt from its bids during the game.
 
-use crate::{no_budget, unknown, Bot, BotSpec, RandomBot, Roster};
+use crate::{no_budget, unknown, Bot, BotError, BotSpec, RandomBot, Roster};
 use bigcheese::BigCheese;
 
 pub mod heuristic;
@@ -19,7 +19,7 @@ impl Roster for BigCheese {
     const LADDER: &'static [&'static str] = &["random", "heuristic", "strong", "search"];
     const PANEL: &'static [&'static str] = panel::NAMES;
 
-    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
+    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, BotError> {
         let spec: BotSpec = spec.parse()?;
         match (spec.name.as_str(), spec.budget) {
             ("random", None) => Ok(Box::new(RandomBot::new(seed))),

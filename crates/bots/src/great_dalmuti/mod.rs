@@ -3,7 +3,7 @@
 //! Carlo tree search). Each lives in its own module; this
 //! one only names them for [`Roster`].
 
-use crate::{no_budget, unknown, Bot, BotSpec, RandomBot, Roster};
+use crate::{no_budget, unknown, Bot, BotError, BotSpec, RandomBot, Roster};
 use dalmuti::Dalmuti;
 
 pub mod evidence;
@@ -17,7 +17,7 @@ impl Roster for Dalmuti {
     const LADDER: &'static [&'static str] = &["random", "heuristic", "strong", "search"];
     const PANEL: &'static [&'static str] = panel::NAMES;
 
-    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String> {
+    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, BotError> {
         let spec: BotSpec = spec.parse()?;
         match (spec.name.as_str(), spec.budget) {
             ("random", None) => Ok(Box::new(RandomBot::new(seed))),

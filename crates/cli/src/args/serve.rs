@@ -259,15 +259,24 @@ pub(crate) struct ServeLimits {
     analysis_max_bytes: usize,
 }
 
+/// Why an --analysis-budget is not `SEARCH,ROLLOUTS`.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum BadBudget {
+    /// No comma.
+    #[error("expected SEARCH,ROLLOUTS (such as 200,64)")]
+    NoComma,
+    /// A part that is not a whole number.
+    #[error("`{0}` is not a whole number")]
+    NotANumber(String),
+}
+
 /// `SEARCH,ROLLOUTS` for --analysis-budget.
-fn parse_budget(s: &str) -> Result<(u32, u32), String> {
-    let (a, b) = s
-        .split_once(',')
-        .ok_or_else(|| "expected SEARCH,ROLLOUTS (such as 200,64)".to_string())?;
+fn parse_budget(s: &str) -> Result<(u32, u32), BadBudget> {
+    let (a, b) = s.split_once(',').ok_or(BadBudget::NoComma)?;
     let num = |t: &str| {
         t.trim()
             .parse::<u32>()
-            .map_err(|_| format!("`{t}` is not a whole number"))
+            .map_err(|_| BadBudget::NotANumber(t.to_string()))
     };
     Ok((num(a)?, num(b)?))
 }
