@@ -248,7 +248,8 @@ impl<G: Game> Bot<G> for RandomBot {
     }
 }
 
-/// Games that have a roster of bots by name.
+/// Games that have a roster of bots by name. Every game with [`Levels`]
+/// has one ([`Roster`] is implemented once, below, for all of them).
 pub trait Roster: Game {
     /// The bot names this game offers, first the default opponent.
     const BOTS: &'static [&'static str];
@@ -265,6 +266,50 @@ pub trait Roster: Game {
 
     /// Makes the bot named by `spec` (see [`BotSpec`]), seeded with `seed`.
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, BotError>;
+}
+
+/// The bots of one game's module, by level, and its sparring panel: what
+/// the one [`Roster`] implementation needs from each game. Every game
+/// has the same ladder (`random`, `heuristic`, `strong`, `search`); only
+/// the bots behind the names differ.
+pub trait Levels: Game {
+    /// The sparring panel's names ([`Roster::PANEL`]).
+    const PANEL: &'static [&'static str];
+
+    /// The `heuristic` bot.
+    fn heuristic(seed: u64) -> Box<dyn Bot<Self>>;
+
+    /// The `strong` bot.
+    fn strong(seed: u64) -> Box<dyn Bot<Self>>;
+
+    /// The `search` bot, with its budget when one was given.
+    fn search(budget: Option<Budget>, seed: u64) -> Box<dyn Bot<Self>>;
+
+    /// The panel bot called `name`, if there is one.
+    fn panel(name: &str, seed: u64) -> Option<Box<dyn Bot<Self>>>;
+}
+
+impl<G: Levels> Roster for G {
+    const BOTS: &'static [&'static str] = &["heuristic", "strong", "search", "random"];
+    const LADDER: &'static [&'static str] = &["random", "heuristic", "strong", "search"];
+    const PANEL: &'static [&'static str] = <G as Levels>::PANEL;
+
+    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotError> {
+        let spec: BotSpec = spec.parse()?;
+        let panel = <G as Levels>::PANEL;
+        match (spec.name.as_str(), spec.budget) {
+            ("random", None) => Ok(Box::new(RandomBot::new(seed))),
+            ("heuristic", None) => Ok(G::heuristic(seed)),
+            ("strong", None) => Ok(G::strong(seed)),
+            ("search", budget) => Ok(G::search(budget, seed)),
+            ("random" | "heuristic" | "strong", Some(_)) => Err(no_budget(&spec)),
+            (name, None) if panel.contains(&name) => {
+                G::panel(name, seed).ok_or_else(|| unknown::<G>(name))
+            }
+            (name, Some(_)) if panel.contains(&name) => Err(no_budget(&spec)),
+            (name, _) => Err(unknown::<G>(name)),
+        }
+    }
 }
 
 /// The error for a bot name the game does not have.

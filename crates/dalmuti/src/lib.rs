@@ -32,7 +32,8 @@ mod error;
 mod event;
 mod options;
 mod role;
-mod sample;
+mod sample_action;
+mod sample_state;
 mod scenario;
 mod state;
 pub mod tensor;
@@ -262,7 +263,7 @@ seat-new above|below Greater Dalmuti seats a newcomer above or below the middle 
     }
 
     fn sample_from_view<R: Rng + ?Sized>(view: &View, rng: &mut R) -> Dalmuti {
-        Dalmuti::sample(view, rng)
+        Dalmuti::sample_state(view, rng)
     }
 
     fn set_logging(&mut self, on: bool) {
