@@ -276,21 +276,11 @@ enum PositionError {
     TooManyHired,
 }
 
-/// Overrides a fresh game with a scenario's hand-made position.
-fn hand_made(
-    mut g: BigCheese,
-    options: &Options,
-    players: usize,
-    setup: Setup,
-) -> Result<BigCheese, PositionError> {
-    let seat_ok = |seat: Seat| {
-        if seat.index() < players {
-            Ok(seat.index())
-        } else {
-            Err(PositionError::NoSuchSeat { seat, players })
-        }
-    };
-    let kinds = Card::kinds(options.specials);
+/// How many of each card kind the setup places (the deck listed, the
+/// projects, the hands, the discards), refused when a card is not in the
+/// deck of `kinds` kinds (B2), more copies than the deck has are placed,
+/// or a hand holds a number card (B6, B10).
+fn placed_cards(setup: &Setup, kinds: usize) -> Result<[u8; 9], PositionError> {
     let mut used = [0u8; 9];
     let mut place = |c: Card| -> Result<(), PositionError> {
         if c.index() >= kinds {
@@ -302,8 +292,7 @@ fn hand_made(
         }
         Ok(())
     };
-    let listed = setup.deck.clone().unwrap_or_default();
-    for &c in &listed {
+    for &c in setup.deck.iter().flatten() {
         place(c)?;
     }
     for &(_, c, _) in &setup.projects {
@@ -318,6 +307,14 @@ fn hand_made(
     for &c in &setup.discards {
         place(c)?;
     }
+    Ok(used)
+}
+
+/// Rebuilds the deck and the discards: the listed deck on top, the cards
+/// placed nowhere (`used` counts those placed) shuffled under it or, with
+/// `unlisted discards`, into the discards.
+fn rebuild_cards(g: &mut BigCheese, setup: &Setup, used: &[u8; 9], kinds: usize) {
+    let listed = setup.deck.clone().unwrap_or_default();
     // Rebuild the cards.
     g.discards = [0; 9];
     for &c in &setup.discards {
@@ -346,6 +343,25 @@ fn hand_made(
         g.deck[g.deck_len as usize] = c;
         g.deck_len += 1;
     }
+}
+
+/// Overrides a fresh game with a scenario's hand-made position.
+fn hand_made(
+    mut g: BigCheese,
+    options: &Options,
+    players: usize,
+    setup: Setup,
+) -> Result<BigCheese, PositionError> {
+    let seat_ok = |seat: Seat| {
+        if seat.index() < players {
+            Ok(seat.index())
+        } else {
+            Err(PositionError::NoSuchSeat { seat, players })
+        }
+    };
+    let kinds = Card::kinds(options.specials);
+    let used = placed_cards(&setup, kinds)?;
+    rebuild_cards(&mut g, &setup, &used, kinds);
     g.n_projects = 0;
     for &(s, card, chips) in &setup.projects {
         let owner = seat_ok(s)?;
@@ -405,8 +421,22 @@ fn hand_made(
 }
 
 impl BigCheese {
-    /// The game-specific expectations of [`Scenario::expect`].
+    /// The game-specific expectations of [`Scenario::expect`]: of one
+    /// seat, of the table, or of the turn.
     fn expect_key(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
+        match key {
+            "free" | "score" | "scored" | "hired" | "projects" | "hand" => {
+                self.expect_of_seat(key, args)
+            }
+            "hired-total" | "top" | "leader" | "high-bid" | "passed" | "deck-size" | "discards"
+            | "in-deck" | "discarded" | "target" => self.expect_of_table(key, args),
+            _ => self.expect_of_turn(key, args),
+        }
+    }
+
+    /// What one seat has: `free`, `score`, `scored`, `hired` chips,
+    /// `projects`, `hand`.
+    fn expect_of_seat(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
         let mut w = args.split_whitespace();
         let rest_after_seat = |args: &str| -> String {
             args.split_whitespace()
@@ -426,11 +456,6 @@ impl BigCheese {
                 };
                 check(&format!("{key} of {s}"), n, found)
             }
-            "hired-total" => check(
-                "hired in the game",
-                num::<u8>(args.trim())?,
-                self.hired_total,
-            ),
             "projects" => {
                 let s = seat_arg(w.next())?;
                 let p = self.seat_ok(s)?;
@@ -459,6 +484,20 @@ impl BigCheese {
                 };
                 check(&format!("hand of {s}"), want, self.hand_text(p))
             }
+            _ => unreachable!("a seat key"),
+        }
+    }
+
+    /// The table: the deck and discards, the top card, the leader, the
+    /// auction (`high-bid`, `passed`), chips hired, the target.
+    fn expect_of_table(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
+        let mut w = args.split_whitespace();
+        match key {
+            "hired-total" => check(
+                "hired in the game",
+                num::<u8>(args.trim())?,
+                self.hired_total,
+            ),
             "top" => {
                 let want = match args.trim() {
                     "none" => None,
@@ -524,6 +563,14 @@ impl BigCheese {
                 }
             }
             "target" => check("target", num::<u16>(args.trim())?, self.target),
+            _ => unreachable!("a table key"),
+        }
+    }
+
+    /// The turn: the `roll` waiting and its `payout`, the `phase`, the
+    /// `legal-count`, who is `to-move`; any other key is unknown.
+    fn expect_of_turn(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
+        match key {
             "roll" => {
                 let found = if self.phase == crate::state::Phase::Roll {
                     let d: Vec<String> = self.roll.dice().iter().map(|v| v.to_string()).collect();

@@ -276,18 +276,29 @@ impl Dalmuti {
     /// The game-specific expectations of [`Scenario::expect`].
     fn expect_key(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
         let args = args.trim();
-        let n = self.players as usize;
-        let check_seat = |s: Seat| {
-            if s.index() < n {
-                Ok(s)
-            } else {
-                Err(bad(format!("{s} is not at this table")))
-            }
-        };
+        match key {
+            "hand" | "count" | "role" | "score" | "jesters" => self.expect_of_seat(key, args),
+            "order" | "dealt" | "trick" | "finished" | "passed" => self.expect_turns(key, args),
+            "transfer" => self.expect_transfer(args),
+            _ => self.expect_of_session(key, args),
+        }
+    }
+
+    /// `seat` when it is at this table.
+    fn seat_here(&self, s: Seat) -> Result<Seat, ScenarioError> {
+        if s.index() < self.players as usize {
+            Ok(s)
+        } else {
+            Err(bad(format!("{s} is not at this table")))
+        }
+    }
+
+    /// What one seat holds or is: `hand`, `count`, `role`, `score`, `jesters`.
+    fn expect_of_seat(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
         match key {
             "hand" => {
                 let (s, rest) = seat_and_rest(args)?;
-                let s = check_seat(s)?;
+                let s = self.seat_here(s)?;
                 let want: Hand = rest.parse().map_err(bad)?;
                 let have = self.hands[s.index()];
                 if want != have {
@@ -296,7 +307,7 @@ impl Dalmuti {
             }
             "count" => {
                 let (s, rest) = seat_and_rest(args)?;
-                let s = check_seat(s)?;
+                let s = self.seat_here(s)?;
                 let want: u8 = rest.parse().map_err(bad)?;
                 let have = self.left[s.index()];
                 if want != have {
@@ -309,13 +320,40 @@ impl Dalmuti {
             }
             "role" => {
                 let (s, rest) = seat_and_rest(args)?;
-                let s = check_seat(s)?;
+                let s = self.seat_here(s)?;
                 let want: Role = rest.parse().map_err(bad)?;
                 let have = self.role(s);
                 if want != have {
                     return Err(failed(&format!("{s} to be"), want, have));
                 }
             }
+            "score" => {
+                let (s, rest) = seat_and_rest(args)?;
+                let s = self.seat_here(s)?;
+                let want: i64 = rest.parse().map_err(bad)?;
+                let have = self.scores[s.index()];
+                if want != have {
+                    return Err(failed(&format!("{s}'s score"), want, have));
+                }
+            }
+            "jesters" => {
+                // jesters P2 2
+                let (s, rest) = seat_and_rest(args)?;
+                let want: u8 = rest.parse().map_err(bad)?;
+                let have = self.hands[self.seat_here(s)?.index()].0[JESTER];
+                if want != have {
+                    return Err(failed(&format!("{s}'s Jesters"), want, have));
+                }
+            }
+            _ => unreachable!("a seat key"),
+        }
+        Ok(())
+    }
+
+    /// Who plays when: `order`, `dealt` (D5), `trick`, `finished`, `passed`.
+    fn expect_turns(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
+        let n = self.players as usize;
+        match key {
             "order" => {
                 let want = seats_text(parse_seats(args)?);
                 let have = seats_text(self.order());
@@ -375,31 +413,6 @@ impl Dalmuti {
                     return Err(failed("trick", want, have));
                 }
             }
-            "score" => {
-                let (s, rest) = seat_and_rest(args)?;
-                let s = check_seat(s)?;
-                let want: i64 = rest.parse().map_err(bad)?;
-                let have = self.scores[s.index()];
-                if want != have {
-                    return Err(failed(&format!("{s}'s score"), want, have));
-                }
-            }
-            "scores" => {
-                let want: Vec<i64> = args
-                    .split_whitespace()
-                    .map(|t| t.parse::<i64>().map_err(bad))
-                    .collect::<Result<_, _>>()?;
-                let have = self.scores[..n].to_vec();
-                if want != have {
-                    return Err(failed("scores", format!("{want:?}"), format!("{have:?}")));
-                }
-            }
-            "hand-number" => {
-                let want: u32 = args.parse().map_err(bad)?;
-                if want != self.hand_no {
-                    return Err(failed("hand number", want, self.hand_no));
-                }
-            }
             "finished" => {
                 let want = seats_text(parse_seats(args)?);
                 let have = seats_text(
@@ -420,6 +433,32 @@ impl Dalmuti {
                 );
                 if want != have {
                     return Err(failed("passed", want, have));
+                }
+            }
+            _ => unreachable!("a turn key"),
+        }
+        Ok(())
+    }
+
+    /// The hand and the session: `scores`, `hand-number`, `phase`, `players`,
+    /// `deck`, `taxes` (D7, D8), `revolution`; any other key is unknown.
+    fn expect_of_session(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
+        let n = self.players as usize;
+        match key {
+            "scores" => {
+                let want: Vec<i64> = args
+                    .split_whitespace()
+                    .map(|t| t.parse::<i64>().map_err(bad))
+                    .collect::<Result<_, _>>()?;
+                let have = self.scores[..n].to_vec();
+                if want != have {
+                    return Err(failed("scores", format!("{want:?}"), format!("{have:?}")));
+                }
+            }
+            "hand-number" => {
+                let want: u32 = args.parse().map_err(bad)?;
+                if want != self.hand_no {
+                    return Err(failed("hand number", want, self.hand_no));
                 }
             }
             "phase" => {
@@ -474,40 +513,34 @@ impl Dalmuti {
                     return Err(failed("revolution", args, have));
                 }
             }
-            "transfer" => {
-                // transfer P5 P1 1 2: P5 gave P1 exactly those cards
-                let (from, rest) = seat_and_rest(args)?;
-                let (to, rest) = seat_and_rest(rest)?;
-                let cards: Hand = rest.parse().map_err(bad)?;
-                let found = self.transfers[..self.n_transfers as usize]
-                    .iter()
-                    .any(|t| t.from == from && t.to == to && t.cards.hand() == cards);
-                if !found {
-                    let all: Vec<String> = self.transfers[..self.n_transfers as usize]
-                        .iter()
-                        .map(|t| format!("{}->{}: {}", t.from, t.to, t.cards))
-                        .collect();
-                    return Err(failed(
-                        "transfer",
-                        format!("{from}->{to}: {cards}"),
-                        if all.is_empty() {
-                            "none".to_string()
-                        } else {
-                            all.join(", ")
-                        },
-                    ));
-                }
-            }
-            "jesters" => {
-                // jesters P2 2
-                let (s, rest) = seat_and_rest(args)?;
-                let want: u8 = rest.parse().map_err(bad)?;
-                let have = self.hands[check_seat(s)?.index()].0[JESTER];
-                if want != have {
-                    return Err(failed(&format!("{s}'s Jesters"), want, have));
-                }
-            }
             other => return Err(ScenarioError::UnknownKey(other.to_string())),
+        }
+        Ok(())
+    }
+
+    /// `transfer FROM TO CARDS`: FROM gave TO exactly those cards (D8, D14).
+    fn expect_transfer(&self, args: &str) -> Result<(), ScenarioError> {
+        // transfer P5 P1 1 2: P5 gave P1 exactly those cards
+        let (from, rest) = seat_and_rest(args)?;
+        let (to, rest) = seat_and_rest(rest)?;
+        let cards: Hand = rest.parse().map_err(bad)?;
+        let found = self.transfers[..self.n_transfers as usize]
+            .iter()
+            .any(|t| t.from == from && t.to == to && t.cards.hand() == cards);
+        if !found {
+            let all: Vec<String> = self.transfers[..self.n_transfers as usize]
+                .iter()
+                .map(|t| format!("{}->{}: {}", t.from, t.to, t.cards))
+                .collect();
+            return Err(failed(
+                "transfer",
+                format!("{from}->{to}: {cards}"),
+                if all.is_empty() {
+                    "none".to_string()
+                } else {
+                    all.join(", ")
+                },
+            ));
         }
         Ok(())
     }

@@ -1267,35 +1267,7 @@ impl Dalmuti {
         match a {
             Action::Pass => self.pass(),
             Action::Play(p) => self.play(p),
-            Action::Give(g) => match self.phase {
-                Phase::GreaterTax => {
-                    self.tell_choice(s, g, Role::GreaterPeon);
-                    self.greater_gift = Some(g);
-                    self.after_greater_choice();
-                }
-                Phase::LesserTax => {
-                    self.tell_choice(s, g, Role::LesserPeon);
-                    self.lesser_gift = Some(g);
-                    self.resolve_taxes();
-                }
-                Phase::MarketReturn => {
-                    let first = self.at(2);
-                    self.move_cards(s, first, g);
-                    self.record(s, first, g, TransferKind::Market);
-                    say!(
-                        self,
-                        Event::MarketReturn {
-                            from: seat(s),
-                            to: seat(first),
-                        }
-                    );
-                    self.tell_transfer(s, first, g);
-                    self.begin_play();
-                }
-                Phase::SeatNew | Phase::Revolution | Phase::Market | Phase::Play | Phase::Over => {
-                    panic!("give in phase {}", self.phase)
-                }
-            },
+            Action::Give(g) => self.give(s, g),
             Action::Revolution => {
                 let n = self.players as usize;
                 if self.pos[s as usize] as usize == n - 1 {
@@ -1335,46 +1307,7 @@ impl Dalmuti {
                 self.phase = Phase::MarketReturn;
                 self.turn = t;
             }
-            Action::BlackMarket(partner) => {
-                let t = partner.index() as u8;
-                let mine = self.hands[s as usize];
-                let theirs = self.hands[t as usize];
-                let a = mine.nth(below(&mut self.rng, mine.len() as u32) as usize);
-                let b = theirs.nth(below(&mut self.rng, theirs.len() as u32) as usize);
-                self.move_cards(s, t, Gift::one(a));
-                self.move_cards(t, s, Gift::one(b));
-                self.record(s, t, Gift::one(a), TransferKind::Market);
-                self.record(t, s, Gift::one(b), TransferKind::Market);
-                self.market_with = Some(t);
-                say!(
-                    self,
-                    Event::BlackMarket {
-                        seat: seat(s),
-                        partner,
-                    }
-                );
-                tell!(
-                    self,
-                    s,
-                    Event::BlackMarketDraw {
-                        seat: seat(s),
-                        other: partner,
-                        lost: a,
-                        got: b,
-                    }
-                );
-                tell!(
-                    self,
-                    t,
-                    Event::BlackMarketDraw {
-                        seat: partner,
-                        other: seat(s),
-                        lost: b,
-                        got: a,
-                    }
-                );
-                self.begin_play();
-            }
+            Action::BlackMarket(partner) => self.black_market(s, partner),
             Action::NoMarket => {
                 say!(self, Event::NoTrade { seat: seat(s) });
                 self.begin_play();
@@ -1397,5 +1330,81 @@ impl Dalmuti {
                 self.after_deal();
             }
         }
+    }
+
+    /// `give`: seat `s`'s tax choice (D8) or the market's card back (D14).
+    fn give(&mut self, s: u8, g: Gift) {
+        match self.phase {
+            Phase::GreaterTax => {
+                self.tell_choice(s, g, Role::GreaterPeon);
+                self.greater_gift = Some(g);
+                self.after_greater_choice();
+            }
+            Phase::LesserTax => {
+                self.tell_choice(s, g, Role::LesserPeon);
+                self.lesser_gift = Some(g);
+                self.resolve_taxes();
+            }
+            Phase::MarketReturn => {
+                let first = self.at(2);
+                self.move_cards(s, first, g);
+                self.record(s, first, g, TransferKind::Market);
+                say!(
+                    self,
+                    Event::MarketReturn {
+                        from: seat(s),
+                        to: seat(first),
+                    }
+                );
+                self.tell_transfer(s, first, g);
+                self.begin_play();
+            }
+            Phase::SeatNew | Phase::Revolution | Phase::Market | Phase::Play | Phase::Over => {
+                panic!("give in phase {}", self.phase)
+            }
+        }
+    }
+
+    /// `black-market`: seat `s` and `partner` each draw a card at random
+    /// from the other's hand (D14).
+    fn black_market(&mut self, s: u8, partner: Seat) {
+        let t = partner.index() as u8;
+        let mine = self.hands[s as usize];
+        let theirs = self.hands[t as usize];
+        let a = mine.nth(below(&mut self.rng, mine.len() as u32) as usize);
+        let b = theirs.nth(below(&mut self.rng, theirs.len() as u32) as usize);
+        self.move_cards(s, t, Gift::one(a));
+        self.move_cards(t, s, Gift::one(b));
+        self.record(s, t, Gift::one(a), TransferKind::Market);
+        self.record(t, s, Gift::one(b), TransferKind::Market);
+        self.market_with = Some(t);
+        say!(
+            self,
+            Event::BlackMarket {
+                seat: seat(s),
+                partner,
+            }
+        );
+        tell!(
+            self,
+            s,
+            Event::BlackMarketDraw {
+                seat: seat(s),
+                other: partner,
+                lost: a,
+                got: b,
+            }
+        );
+        tell!(
+            self,
+            t,
+            Event::BlackMarketDraw {
+                seat: partner,
+                other: seat(s),
+                lost: b,
+                got: a,
+            }
+        );
+        self.begin_play();
     }
 }

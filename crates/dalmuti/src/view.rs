@@ -276,61 +276,8 @@ impl PublicView {
                 .target
                 .map_or(String::new(), |t| format!(" (or first to {t} points)"))
         )?;
-        let by = self
-            .revolution_by
-            .map_or("somebody declared ".to_string(), |s| {
-                format!("{s} declared ")
-            });
-        match self.revolution {
-            Revolution::None if self.revolution_offered && self.phase != Phase::Revolution => {
-                writeln!(f, "no revolution was declared")?
-            }
-            // D7, D8: the table knows a decision is open (not whose) and
-            // that taxes are still to come unless it brings a revolution.
-            Revolution::None if self.phase == Phase::Revolution && self.options.auto_revolution => {
-                writeln!(
-                    f,
-                    "a revolution decision is pending: taxes only after a Great Revolution"
-                )?
-            }
-            Revolution::None if self.phase == Phase::Revolution => writeln!(
-                f,
-                "a revolution decision is pending: taxes follow unless one is declared"
-            )?,
-            Revolution::None => {}
-            Revolution::Declared => writeln!(f, "{by}a revolution: no taxes")?,
-            Revolution::Great => writeln!(f, "{by}a Great Revolution: the roles reversed")?,
-        }
-        for (p, &s) in self.order.iter().enumerate() {
-            let i = s.index();
-            let mut notes = Vec::new();
-            if let Some(k) = self.finished.iter().position(|&x| x == s) {
-                notes.push(format!("out {}", crate::event::ordinal(k + 1)));
-            }
-            if self.passed.contains(&s) {
-                notes.push("passed".to_string());
-            }
-            if to_move == Some(s) {
-                notes.push("to move".to_string());
-            }
-            if me == Some(s) {
-                notes.push("you".to_string());
-            }
-            writeln!(
-                f,
-                "{:>3}. {:<4}{:<16}{:>3} cards {:>4} pts{}",
-                p + 1,
-                s.to_string(),
-                self.roles[i].name(),
-                self.cards_left[i],
-                self.scores[i],
-                if notes.is_empty() {
-                    String::new()
-                } else {
-                    format!("  ({})", notes.join(", "))
-                }
-            )?;
-        }
+        self.revolution_line(f)?;
+        self.seat_lines(f, me, to_move)?;
         // The exchanges are drawn while they happen; once cards are being
         // played (and after the session's last hand) they were told in the
         // log, and a terminal that redraws the board before every turn
@@ -380,6 +327,77 @@ impl PublicView {
                 "a revolution decision is pending: somebody holds both Jesters (D7)"
             )?,
             (None, None) => {}
+        }
+        Ok(())
+    }
+
+    /// The board's line on the revolution (D7), if there is one to tell.
+    fn revolution_line(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let by = self
+            .revolution_by
+            .map_or("somebody declared ".to_string(), |s| {
+                format!("{s} declared ")
+            });
+        match self.revolution {
+            Revolution::None if self.revolution_offered && self.phase != Phase::Revolution => {
+                writeln!(f, "no revolution was declared")?
+            }
+            // D7, D8: the table knows a decision is open (not whose) and
+            // that taxes are still to come unless it brings a revolution.
+            Revolution::None if self.phase == Phase::Revolution && self.options.auto_revolution => {
+                writeln!(
+                    f,
+                    "a revolution decision is pending: taxes only after a Great Revolution"
+                )?
+            }
+            Revolution::None if self.phase == Phase::Revolution => writeln!(
+                f,
+                "a revolution decision is pending: taxes follow unless one is declared"
+            )?,
+            Revolution::None => {}
+            Revolution::Declared => writeln!(f, "{by}a revolution: no taxes")?,
+            Revolution::Great => writeln!(f, "{by}a Great Revolution: the roles reversed")?,
+        }
+        Ok(())
+    }
+
+    /// One line per seat in table order: place, role, cards, points and
+    /// notes (out, passed, to move, you).
+    fn seat_lines(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        me: Option<Seat>,
+        to_move: Option<Seat>,
+    ) -> fmt::Result {
+        for (p, &s) in self.order.iter().enumerate() {
+            let i = s.index();
+            let mut notes = Vec::new();
+            if let Some(k) = self.finished.iter().position(|&x| x == s) {
+                notes.push(format!("out {}", crate::event::ordinal(k + 1)));
+            }
+            if self.passed.contains(&s) {
+                notes.push("passed".to_string());
+            }
+            if to_move == Some(s) {
+                notes.push("to move".to_string());
+            }
+            if me == Some(s) {
+                notes.push("you".to_string());
+            }
+            writeln!(
+                f,
+                "{:>3}. {:<4}{:<16}{:>3} cards {:>4} pts{}",
+                p + 1,
+                s.to_string(),
+                self.roles[i].name(),
+                self.cards_left[i],
+                self.scores[i],
+                if notes.is_empty() {
+                    String::new()
+                } else {
+                    format!("  ({})", notes.join(", "))
+                }
+            )?;
         }
         Ok(())
     }
