@@ -320,7 +320,6 @@ impl Dalmuti {
     /// in each opponent's hand (what it gave them; both Jesters with a
     /// revolution's holder), and the floor of a Peon who paid it taxes
     /// (D8: its seat and the worst card it paid).
-    #[allow(clippy::type_complexity)]
     fn evidence(&self, view: &View) -> (Hand, [Hand; MAX_PLAYERS], Option<(usize, usize)>) {
         let pv = &view.public;
         let me = view.seat.index();

@@ -223,17 +223,19 @@ fn planned_deals(length: Length, per_deal: u64) -> Result<u64, Error> {
     Ok(planned)
 }
 
+/// A checkpoint being appended to: its path and the open file.
+type Appending = (std::path::PathBuf, std::fs::File);
+
 /// The deals already in the checkpoint of `--out` and the checkpoint to
 /// append to (none without `--out`); the checkpoint must be of this very
 /// tournament (its [`Fingerprint`]).
-#[allow(clippy::type_complexity)]
 fn checkpoint_of<G: Roster>(
     cfg: &Config<G>,
     options: &[String],
     entrants: &[String],
     lineups: &[Vec<usize>],
     per_deal: u64,
-) -> Result<(Vec<Deal>, Option<(std::path::PathBuf, std::fs::File)>), Error> {
+) -> Result<(Vec<Deal>, Option<Appending>), Error> {
     let fingerprint = Fingerprint {
         game: G::NAME.to_string(),
         players: cfg.players,
