@@ -287,7 +287,7 @@ fn play_game<G: Roster>(
             }
             if others[s].is_none() {
                 let b = G::bot("heuristic", crate::derive_seed(seed, 100 + s as u64))
-                    .map_err(Error::Bot)?;
+                    .map_err(Error::from)?;
                 others[s] = Some(b);
             }
             others[s]
@@ -325,7 +325,8 @@ fn run_config<G: Roster>(
 ) -> Result<ConfigReport, Error> {
     let begun = Instant::now();
     let base = crate::derive_seed(cfg.seed, index as u64);
-    let mut bot = External::<G>::new(&cfg.command, cfg.limits.clone(), base).map_err(Error::Bot)?;
+    let mut bot =
+        External::<G>::new(&cfg.command, cfg.limits.clone(), base).map_err(Error::from)?;
     bot.keep_answers();
     for g in 0..cfg.games {
         let seed = crate::derive_seed(base, 1 + g);

@@ -7,8 +7,7 @@
 //! the CLI has always printed: the words are part of the interface (the
 //! CLI's tests check them), the variants only add structure. Errors of
 //! the crates below (the rules' setup errors, serde's) are kept whole,
-//! with their own text; the bots' registry reports a bad bot spec as a
-//! message, which [`Error::Bot`] carries as it is.
+//! with their own text, the bots' ([`Error::Bot`]) included.
 
 use std::path::PathBuf;
 
@@ -39,8 +38,8 @@ pub enum Error {
     #[error(transparent)]
     Setup(#[from] game::SetupError),
     /// An unknown or malformed bot spec, in the bots' registry's words.
-    #[error("{0}")]
-    Bot(String),
+    #[error(transparent)]
+    Bot(#[from] extbot::BotError),
     /// A configuration that cannot run (too few players or bots, a bad
     /// variant, preset or lineup, an option that does not apply), with
     /// the flag to change when there is one.
@@ -114,3 +113,11 @@ impl Error {
 
 /// A result with the library's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A roster bot that cannot be made is [`Error::Bot`], as a bot program
+/// that cannot be is.
+impl From<bots::BotError> for Error {
+    fn from(e: bots::BotError) -> Error {
+        Error::Bot(e.into())
+    }
+}

@@ -157,26 +157,7 @@ pub fn play_out_at<'n, G: Game>(
         let s = seat.index();
         while seated <= s {
             let (name, seed) = seat_bot(seated);
-            // A bot of that name at a seat not yet seated in this game
-            // moves here: seat rotations keep their bots (and a bot
-            // program its process).
-            if slots.get(seated).is_some_and(|(n, _)| n != name) {
-                if let Some(k) = (seated + 1..slots.len()).find(|&k| slots[k].0 == name) {
-                    slots.swap(seated, k);
-                }
-            }
-            let reused = match slots.get_mut(seated) {
-                Some((n, b)) if n == name => b.reseed(seed),
-                _ => false,
-            };
-            if !reused {
-                let b = make(seated, seed)?;
-                if seated < slots.len() {
-                    slots[seated] = (name.to_string(), b);
-                } else {
-                    slots.push((name.to_string(), b));
-                }
-            }
+            sit(slots, seated, name, seed, &mut make)?;
             think.push(Think::default());
             if listening {
                 let bot = &mut slots[seated].1;
@@ -195,19 +176,7 @@ pub fn play_out_at<'n, G: Game>(
         }
         let bot = &mut slots[s].1;
         if let Some(rng) = bot.uniform_rng() {
-            // The bot's pick from the list, drawn as its `choose` would:
-            // legal by construction.
-            let action = if timed {
-                game.legal_actions(legal);
-                let clock = std::time::Instant::now();
-                let action = legal[rng.random_range(0..legal.len())];
-                if legal.len() > 1 {
-                    think[s].add(clock);
-                }
-                action
-            } else {
-                game.pick_uniform(rng, legal)
-            };
+            let action = uniform_pick(game, rng, legal, timed, &mut think[s]);
             game.apply_unchecked(action);
             actions += 1;
             continue;
@@ -246,6 +215,60 @@ pub fn play_out_at<'n, G: Game>(
         think,
         strikes,
     })
+}
+
+/// The pick of a bot that picks uniformly from the list, drawn as its
+/// `choose` would (legal by construction); timed into `think` when
+/// `timed` and there was a choice.
+fn uniform_pick<G: Game>(
+    game: &G,
+    rng: &mut bots::BotRng,
+    legal: &mut Vec<G::Action>,
+    timed: bool,
+    think: &mut Think,
+) -> G::Action {
+    if timed {
+        game.legal_actions(legal);
+        let clock = std::time::Instant::now();
+        let action = legal[rng.random_range(0..legal.len())];
+        if legal.len() > 1 {
+            think.add(clock);
+        }
+        action
+    } else {
+        game.pick_uniform(rng, legal)
+    }
+}
+
+/// Puts bot `name` (seeded with `seed`) in slot `seated`: a bot of that
+/// name at a seat not yet seated in this game moves here (seat rotations
+/// keep their bots, and a bot program its process) and is reseeded; if
+/// there is none, or it cannot be reseeded, `make` makes one.
+fn sit<G: Game>(
+    slots: &mut Vec<(String, Box<dyn Bot<G>>)>,
+    seated: usize,
+    name: &str,
+    seed: u64,
+    make: &mut impl FnMut(usize, u64) -> Result<Box<dyn Bot<G>>, Error>,
+) -> Result<(), Error> {
+    if slots.get(seated).is_some_and(|(n, _)| n != name) {
+        if let Some(k) = (seated + 1..slots.len()).find(|&k| slots[k].0 == name) {
+            slots.swap(seated, k);
+        }
+    }
+    let reused = match slots.get_mut(seated) {
+        Some((n, b)) if n == name => b.reseed(seed),
+        _ => false,
+    };
+    if !reused {
+        let b = make(seated, seed)?;
+        if seated < slots.len() {
+            slots[seated] = (name.to_string(), b);
+        } else {
+            slots.push((name.to_string(), b));
+        }
+    }
+    Ok(())
 }
 
 /// Hands each listening bot of `slots` (the bots of seats `first`,
@@ -289,7 +312,7 @@ mod tests {
                     &mut fresh,
                     100_000,
                     timed,
-                    |s| G::bot(name(s), seed(s)).map_err(Error::Bot),
+                    |s| G::bot(name(s), seed(s)).map_err(Error::from),
                     |_, a, e| format!("{a}: {e}"),
                 )
                 .unwrap();
@@ -300,7 +323,7 @@ mod tests {
                     100_000,
                     timed,
                     |s| (name(s), seed(s)),
-                    |s, bot_seed| G::bot(name(s), bot_seed).map_err(Error::Bot),
+                    |s, bot_seed| G::bot(name(s), bot_seed).map_err(Error::from),
                     |_, a, e| format!("{a}: {e}"),
                 )
                 .unwrap();

@@ -118,14 +118,19 @@ impl fmt::Display for Card {
     }
 }
 
-impl FromStr for Card {
-    type Err = String;
+/// A text that is not a card's name (the text).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a card (write 2, 4, 6, 8, 10, 12, 20, V or BC)")]
+pub struct NotACard(pub String);
 
-    fn from_str(s: &str) -> Result<Card, String> {
+impl FromStr for Card {
+    type Err = NotACard;
+
+    fn from_str(s: &str) -> Result<Card, NotACard> {
         Card::ALL
             .into_iter()
             .find(|c| c.as_str().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("`{s}` is not a card (write 2, 4, 6, 8, 10, 12, 20, V or BC)"))
+            .ok_or_else(|| NotACard(s.to_string()))
     }
 }
 

@@ -261,11 +261,7 @@ fn keeps(f: &mut fmt::Formatter<'_>, owner: Seat, new_roll: bool) -> fmt::Result
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Event::Shuffled {
-                cards,
-                top,
-                leader,
-            } => {
+            Event::Shuffled { cards, top, leader } => {
                 let top = top.map_or_else(|| "none".to_string(), |c| c.to_string());
                 write!(
                     f,
@@ -276,10 +272,67 @@ impl fmt::Display for Event {
             Event::Reshuffled { cards } => {
                 write!(f, "deck empty: {cards} discards shuffled into a new deck")
             }
-            Event::Stuck => f.write_str("no card can ever be revealed: the game stops with no winner"),
+            Event::Stuck => {
+                f.write_str("no card can ever be revealed: the game stops with no winner")
+            }
             Event::NothingToReveal => {
                 f.write_str("nothing to reveal: every project advances one step (B16)")
             }
+            Event::ToHand { .. }
+            | Event::Hire { .. }
+            | Event::Roll { .. }
+            | Event::Payout { .. }
+            | Event::PayoutIgnored { .. }
+            | Event::Keep { .. }
+            | Event::KeepIgnored { .. }
+            | Event::Reroll { .. } => self.fmt_matured(f),
+            Event::Bid { seat, amount } => write!(f, "{seat} bids {amount}"),
+            Event::Pass { seat } => write!(f, "{seat} passes"),
+            Event::AllPass { card } => {
+                write!(
+                    f,
+                    "everyone passes: {card} discarded, nothing advances (B7)"
+                )
+            }
+            Event::Veto { seat, card } => write!(
+                f,
+                "{seat} vetoes {card}: bids are void, nothing advances (B6)"
+            ),
+            Event::Take { seat, card, chips } => {
+                write!(f, "{seat} takes {card} for {chips} chips")
+            }
+            Event::TieBroken {
+                tied,
+                score,
+                face,
+                winner,
+            } => {
+                let names: Vec<String> = tied.iter().map(Seat::to_string).collect();
+                write!(
+                    f,
+                    "{} tie with {score}: a {}-sided die rolls {face}, {winner} wins (B20)",
+                    names.join(" and "),
+                    tied.len()
+                )
+            }
+            Event::Win { winners, score } => {
+                let names: Vec<String> = winners.iter().map(Seat::to_string).collect();
+                let verb = if names.len() > 1 {
+                    "share the win"
+                } else {
+                    "wins"
+                };
+                write!(f, "{} {verb} with {score}", names.join(" and "))
+            }
+        }
+    }
+}
+
+impl Event {
+    /// The text of a project that matures (B8-B11, B15) and of what
+    /// follows its roll: the Big Cheese's keep or re-roll.
+    fn fmt_matured(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Event::ToHand { owner, card } => {
                 write!(f, "{card} of {owner} matures: into {owner}'s hand")
             }
@@ -350,41 +403,7 @@ impl fmt::Display for Event {
                 }
                 write!(f, ", now {}", RollText(*card, roll))
             }
-            Event::Bid { seat, amount } => write!(f, "{seat} bids {amount}"),
-            Event::Pass { seat } => write!(f, "{seat} passes"),
-            Event::AllPass { card } => {
-                write!(f, "everyone passes: {card} discarded, nothing advances (B7)")
-            }
-            Event::Veto { seat, card } => write!(
-                f,
-                "{seat} vetoes {card}: bids are void, nothing advances (B6)"
-            ),
-            Event::Take { seat, card, chips } => {
-                write!(f, "{seat} takes {card} for {chips} chips")
-            }
-            Event::TieBroken {
-                tied,
-                score,
-                face,
-                winner,
-            } => {
-                let names: Vec<String> = tied.iter().map(Seat::to_string).collect();
-                write!(
-                    f,
-                    "{} tie with {score}: a {}-sided die rolls {face}, {winner} wins (B20)",
-                    names.join(" and "),
-                    tied.len()
-                )
-            }
-            Event::Win { winners, score } => {
-                let names: Vec<String> = winners.iter().map(Seat::to_string).collect();
-                let verb = if names.len() > 1 {
-                    "share the win"
-                } else {
-                    "wins"
-                };
-                write!(f, "{} {verb} with {score}", names.join(" and "))
-            }
+            _ => unreachable!("not a maturing project"),
         }
     }
 }

@@ -71,14 +71,19 @@ impl fmt::Display for DiceMode {
     }
 }
 
-impl FromStr for DiceMode {
-    type Err = String;
+/// A text that is not a dice mode's name (the text).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a dice mode")]
+pub struct NotADiceMode(pub String);
 
-    fn from_str(s: &str) -> Result<DiceMode, String> {
+impl FromStr for DiceMode {
+    type Err = NotADiceMode;
+
+    fn from_str(s: &str) -> Result<DiceMode, NotADiceMode> {
         DiceMode::ALL
             .into_iter()
             .find(|m| m.as_str() == s)
-            .ok_or_else(|| format!("`{s}` is not a dice mode"))
+            .ok_or_else(|| NotADiceMode(s.to_string()))
     }
 }
 

@@ -41,8 +41,8 @@ pub struct Setup {
     pub discards: Vec<Card>,
 }
 
-fn bad(e: impl Into<String>) -> ScenarioError {
-    ScenarioError::BadArgs(e.into())
+fn bad(e: impl std::fmt::Display) -> ScenarioError {
+    ScenarioError::BadArgs(e.to_string())
 }
 
 fn num<T: FromStr>(s: &str) -> Result<T, ScenarioError> {
@@ -244,7 +244,7 @@ impl Scenario for BigCheese {
         setup: Setup,
     ) -> Result<BigCheese, SetupError> {
         let g = BigCheese::new(options, players, seed)?;
-        hand_made(g, options, players, setup).map_err(SetupError::Position)
+        hand_made(g, options, players, setup).map_err(|e| SetupError::Position(e.to_string()))
     }
 
     fn expect(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
@@ -252,34 +252,47 @@ impl Scenario for BigCheese {
     }
 }
 
-/// Overrides a fresh game with a scenario's hand-made position.
-fn hand_made(
-    mut g: BigCheese,
-    options: &Options,
-    players: usize,
-    setup: Setup,
-) -> Result<BigCheese, String> {
-    let seat_ok = |s: Seat| {
-        if s.index() < players {
-            Ok(s.index())
-        } else {
-            Err(format!("{s} is not at this {players}-player table"))
-        }
-    };
-    let kinds = Card::kinds(options.specials);
+/// Why a scenario's hand-made position cannot be set up: what it names
+/// that the table does not have, or breaks a ruling.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum PositionError {
+    /// A seat past the table's players.
+    #[error("{seat} is not at this {players}-player table")]
+    NoSuchSeat { seat: Seat, players: usize },
+    /// A special card when specials are off (B2).
+    #[error("{0} is not in the deck with specials=off (B2)")]
+    NotInDeck(Card),
+    /// More copies of a card than the deck has.
+    #[error("more than {} copies of {card} placed", Card::COPIES)]
+    TooMany { card: Card },
+    /// A number card in a hand (B6, B10).
+    #[error("{0} cannot be in a hand: only V and BC are (B6, B10)")]
+    NotAHandCard(Card),
+    /// A project with no chips.
+    #[error("project {card} of {seat} needs at least 1 chip")]
+    EmptyProject { card: Card, seat: Seat },
+    /// More hired chips than a player may have (B15).
+    #[error("at most {MAX_HIRED} chips hired per player (B15)")]
+    TooManyHired,
+}
+
+/// How many of each card kind the setup places (the deck listed, the
+/// projects, the hands, the discards), refused when a card is not in the
+/// deck of `kinds` kinds (B2), more copies than the deck has are placed,
+/// or a hand holds a number card (B6, B10).
+fn placed_cards(setup: &Setup, kinds: usize) -> Result<[u8; 9], PositionError> {
     let mut used = [0u8; 9];
-    let mut place = |c: Card| -> Result<(), String> {
+    let mut place = |c: Card| -> Result<(), PositionError> {
         if c.index() >= kinds {
-            return Err(format!("{c} is not in the deck with specials=off (B2)"));
+            return Err(PositionError::NotInDeck(c));
         }
         used[c.index()] += 1;
         if used[c.index()] > Card::COPIES {
-            return Err(format!("more than {} copies of {c} placed", Card::COPIES));
+            return Err(PositionError::TooMany { card: c });
         }
         Ok(())
     };
-    let listed = setup.deck.clone().unwrap_or_default();
-    for &c in &listed {
+    for &c in setup.deck.iter().flatten() {
         place(c)?;
     }
     for &(_, c, _) in &setup.projects {
@@ -287,15 +300,21 @@ fn hand_made(
     }
     for &(_, c) in &setup.hands {
         if c.is_number() {
-            return Err(format!(
-                "{c} cannot be in a hand: only V and BC are (B6, B10)"
-            ));
+            return Err(PositionError::NotAHandCard(c));
         }
         place(c)?;
     }
     for &c in &setup.discards {
         place(c)?;
     }
+    Ok(used)
+}
+
+/// Rebuilds the deck and the discards: the listed deck on top, the cards
+/// placed nowhere (`used` counts those placed) shuffled under it or, with
+/// `unlisted discards`, into the discards.
+fn rebuild_cards(g: &mut BigCheese, setup: &Setup, used: &[u8; 9], kinds: usize) {
+    let listed = setup.deck.clone().unwrap_or_default();
     // Rebuild the cards.
     g.discards = [0; 9];
     for &c in &setup.discards {
@@ -324,11 +343,30 @@ fn hand_made(
         g.deck[g.deck_len as usize] = c;
         g.deck_len += 1;
     }
+}
+
+/// Overrides a fresh game with a scenario's hand-made position.
+fn hand_made(
+    mut g: BigCheese,
+    options: &Options,
+    players: usize,
+    setup: Setup,
+) -> Result<BigCheese, PositionError> {
+    let seat_ok = |seat: Seat| {
+        if seat.index() < players {
+            Ok(seat.index())
+        } else {
+            Err(PositionError::NoSuchSeat { seat, players })
+        }
+    };
+    let kinds = Card::kinds(options.specials);
+    let used = placed_cards(&setup, kinds)?;
+    rebuild_cards(&mut g, &setup, &used, kinds);
     g.n_projects = 0;
     for &(s, card, chips) in &setup.projects {
         let owner = seat_ok(s)?;
         if chips == 0 {
-            return Err(format!("project {card} of {s} needs at least 1 chip"));
+            return Err(PositionError::EmptyProject { card, seat: s });
         }
         g.projects[g.n_projects as usize] = Project {
             owner: owner as u8,
@@ -347,7 +385,7 @@ fn hand_made(
     for &(s, h) in &setup.hired {
         let p = seat_ok(s)?;
         if h > MAX_HIRED {
-            return Err(format!("at most {MAX_HIRED} chips hired per player (B15)"));
+            return Err(PositionError::TooManyHired);
         }
         g.hired_total = g.hired_total - g.hired[p] + h;
         g.hired[p] = h;
@@ -383,8 +421,22 @@ fn hand_made(
 }
 
 impl BigCheese {
-    /// The game-specific expectations of [`Scenario::expect`].
+    /// The game-specific expectations of [`Scenario::expect`]: of one
+    /// seat, of the table, or of the turn.
     fn expect_key(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
+        match key {
+            "free" | "score" | "scored" | "hired" | "projects" | "hand" => {
+                self.expect_of_seat(key, args)
+            }
+            "hired-total" | "top" | "leader" | "high-bid" | "passed" | "deck-size" | "discards"
+            | "in-deck" | "discarded" | "target" => self.expect_of_table(key, args),
+            _ => self.expect_of_turn(key, args),
+        }
+    }
+
+    /// What one seat has: `free`, `score`, `scored`, `hired` chips,
+    /// `projects`, `hand`.
+    fn expect_of_seat(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
         let mut w = args.split_whitespace();
         let rest_after_seat = |args: &str| -> String {
             args.split_whitespace()
@@ -404,11 +456,6 @@ impl BigCheese {
                 };
                 check(&format!("{key} of {s}"), n, found)
             }
-            "hired-total" => check(
-                "hired in the game",
-                num::<u8>(args.trim())?,
-                self.hired_total,
-            ),
             "projects" => {
                 let s = seat_arg(w.next())?;
                 let p = self.seat_ok(s)?;
@@ -437,6 +484,20 @@ impl BigCheese {
                 };
                 check(&format!("hand of {s}"), want, self.hand_text(p))
             }
+            _ => unreachable!("a seat key"),
+        }
+    }
+
+    /// The table: the deck and discards, the top card, the leader, the
+    /// auction (`high-bid`, `passed`), chips hired, the target.
+    fn expect_of_table(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
+        let mut w = args.split_whitespace();
+        match key {
+            "hired-total" => check(
+                "hired in the game",
+                num::<u8>(args.trim())?,
+                self.hired_total,
+            ),
             "top" => {
                 let want = match args.trim() {
                     "none" => None,
@@ -502,6 +563,14 @@ impl BigCheese {
                 }
             }
             "target" => check("target", num::<u16>(args.trim())?, self.target),
+            _ => unreachable!("a table key"),
+        }
+    }
+
+    /// The turn: the `roll` waiting and its `payout`, the `phase`, the
+    /// `legal-count`, who is `to-move`; any other key is unknown.
+    fn expect_of_turn(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
+        match key {
             "roll" => {
                 let found = if self.phase == crate::state::Phase::Roll {
                     let d: Vec<String> = self.roll.dice().iter().map(|v| v.to_string()).collect();

@@ -122,19 +122,60 @@ pub struct BotSpec {
     pub budget: Option<Budget>,
 }
 
-impl std::str::FromStr for BotSpec {
-    type Err = String;
+/// Why a bot cannot be made: a spec that does not read, or a bot the game
+/// does not have (or that takes no budget). The words are what every
+/// shell shows.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BotError {
+    /// A budget that is not N (iterations) or Nms (milliseconds) in range.
+    #[error(
+        "bad budget `{budget}` in bot `{spec}`: write N (iterations, 1..=10000000) \
+         or Nms (milliseconds, 1..=600000)"
+    )]
+    BadBudget {
+        /// The budget as written.
+        budget: String,
+        /// The whole spec.
+        spec: String,
+    },
+    /// A spec with no name (the spec).
+    #[error("empty bot name in `{0}`")]
+    EmptyName(String),
+    /// A name the game has no bot for.
+    #[error(
+        "unknown bot `{name}` for {game} (choose from: {}; the sparring panel: {})",
+        bots.join(", "),
+        panel.join(", ")
+    )]
+    Unknown {
+        /// The name.
+        name: String,
+        /// The game's name.
+        game: &'static str,
+        /// The game's bots ([`Roster::BOTS`]).
+        bots: &'static [&'static str],
+        /// The game's sparring panel ([`Roster::PANEL`]).
+        panel: &'static [&'static str],
+    },
+    /// A budget given to a bot that takes none.
+    #[error("bot `{}` takes no budget (`{spec}`)", spec.name)]
+    NoBudget {
+        /// The spec, budget included.
+        spec: BotSpec,
+    },
+}
 
-    fn from_str(text: &str) -> Result<BotSpec, String> {
+impl std::str::FromStr for BotSpec {
+    type Err = BotError;
+
+    fn from_str(text: &str) -> Result<BotSpec, BotError> {
         let text = text.trim();
         let (name, budget) = match text.split_once(':') {
             None => (text, None),
             Some((name, b)) => {
-                let bad = || {
-                    format!(
-                        "bad budget `{b}` in bot `{text}`: write N (iterations, 1..=10000000) \
-                         or Nms (milliseconds, 1..=600000)"
-                    )
+                let bad = || BotError::BadBudget {
+                    budget: b.to_string(),
+                    spec: text.to_string(),
                 };
                 let budget = if let Some(ms) = b.strip_suffix("ms") {
                     let ms: u64 = ms.parse().map_err(|_| bad())?;
@@ -153,7 +194,7 @@ impl std::str::FromStr for BotSpec {
             }
         };
         if name.is_empty() {
-            return Err(format!("empty bot name in `{text}`"));
+            return Err(BotError::EmptyName(text.to_string()));
         }
         Ok(BotSpec {
             name: name.to_string(),
@@ -207,7 +248,8 @@ impl<G: Game> Bot<G> for RandomBot {
     }
 }
 
-/// Games that have a roster of bots by name.
+/// Games that have a roster of bots by name. Every game with [`Levels`]
+/// has one ([`Roster`] is implemented once, below, for all of them).
 pub trait Roster: Game {
     /// The bot names this game offers, first the default opponent.
     const BOTS: &'static [&'static str];
@@ -223,22 +265,66 @@ pub trait Roster: Game {
     const PANEL: &'static [&'static str];
 
     /// Makes the bot named by `spec` (see [`BotSpec`]), seeded with `seed`.
-    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, String>;
+    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<Self>>, BotError>;
+}
+
+/// The bots of one game's module, by level, and its sparring panel: what
+/// the one [`Roster`] implementation needs from each game. Every game
+/// has the same ladder (`random`, `heuristic`, `strong`, `search`); only
+/// the bots behind the names differ.
+pub trait Levels: Game {
+    /// The sparring panel's names ([`Roster::PANEL`]).
+    const PANEL: &'static [&'static str];
+
+    /// The `heuristic` bot.
+    fn heuristic(seed: u64) -> Box<dyn Bot<Self>>;
+
+    /// The `strong` bot.
+    fn strong(seed: u64) -> Box<dyn Bot<Self>>;
+
+    /// The `search` bot, with its budget when one was given.
+    fn search(budget: Option<Budget>, seed: u64) -> Box<dyn Bot<Self>>;
+
+    /// The panel bot called `name`, if there is one.
+    fn panel(name: &str, seed: u64) -> Option<Box<dyn Bot<Self>>>;
+}
+
+impl<G: Levels> Roster for G {
+    const BOTS: &'static [&'static str] = &["heuristic", "strong", "search", "random"];
+    const LADDER: &'static [&'static str] = &["random", "heuristic", "strong", "search"];
+    const PANEL: &'static [&'static str] = <G as Levels>::PANEL;
+
+    fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotError> {
+        let spec: BotSpec = spec.parse()?;
+        let panel = <G as Levels>::PANEL;
+        match (spec.name.as_str(), spec.budget) {
+            ("random", None) => Ok(Box::new(RandomBot::new(seed))),
+            ("heuristic", None) => Ok(G::heuristic(seed)),
+            ("strong", None) => Ok(G::strong(seed)),
+            ("search", budget) => Ok(G::search(budget, seed)),
+            ("random" | "heuristic" | "strong", Some(_)) => Err(no_budget(&spec)),
+            (name, None) if panel.contains(&name) => {
+                G::panel(name, seed).ok_or_else(|| unknown::<G>(name))
+            }
+            (name, Some(_)) if panel.contains(&name) => Err(no_budget(&spec)),
+            (name, _) => Err(unknown::<G>(name)),
+        }
+    }
 }
 
 /// The error for a bot name the game does not have.
-pub(crate) fn unknown<G: Roster>(name: &str) -> String {
-    format!(
-        "unknown bot `{name}` for {} (choose from: {}; the sparring panel: {})",
-        G::NAME,
-        G::BOTS.join(", "),
-        G::PANEL.join(", ")
-    )
+pub(crate) fn unknown<G: Roster>(name: &str) -> BotError {
+    BotError::Unknown {
+        name: name.to_string(),
+        game: G::NAME,
+        bots: G::BOTS,
+        panel: G::PANEL,
+    }
 }
 
 /// The error for a budget given to a bot that takes none.
-pub(crate) fn no_budget(spec: &BotSpec) -> String {
-    format!("bot `{}` takes no budget (`{spec}`)", spec.name)
+pub(crate) fn no_budget(spec: &BotSpec) -> BotError {
+    BotError::NoBudget { spec: spec.clone() }
 }
 
 #[cfg(test)]
@@ -285,7 +371,11 @@ mod tests {
             assert!(G::LADDER.contains(&G::BOTS[0]));
             assert!(G::bot("random:10", 1).is_err());
             assert!(G::bot("heuristic:10ms", 1).is_err());
-            assert!(G::bot("nosuch", 1).err().unwrap().contains("nosuch"));
+            assert!(G::bot("nosuch", 1)
+                .err()
+                .unwrap()
+                .to_string()
+                .contains("nosuch"));
         }
         check::<bigcheese::BigCheese>();
         check::<dalmuti::Dalmuti>();

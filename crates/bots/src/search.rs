@@ -310,20 +310,7 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
             let untried = self.matched.iter().filter(|m| !**m).count();
             if untried > 0 {
                 // expand one untried action, then play out
-                let mut k = self.rng.random_range(0..untried);
-                let i = self
-                    .matched
-                    .iter()
-                    .position(|m| {
-                        if !*m {
-                            if k == 0 {
-                                return true;
-                            }
-                            k -= 1;
-                        }
-                        false
-                    })
-                    .expect("k < untried");
+                let i = self.pick_untried(untried);
                 let a = self.legal[i];
                 if self.nodes.len() >= MAX_NODES {
                     // the tree is full (a long time budget): play out
@@ -352,28 +339,58 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
                 break;
             }
             debug_assert!(any_child);
-            // UCT over the available children (availability counts)
-            let mut best = NIL;
-            let mut best_score = f64::NEG_INFINITY;
-            let mut c = self.nodes[node as usize].first_child;
-            while c != NIL {
-                let n = &mut self.nodes[c as usize];
-                if n.mover == mover && self.legal.contains(&n.action) {
-                    n.avail += 1;
-                    let v = n.visits.max(1) as f64;
-                    let score = n.total / v + self.exploration * ((n.avail as f64).ln() / v).sqrt();
-                    if score > best_score {
-                        best_score = score;
-                        best = c;
-                    }
-                }
-                c = n.next_sibling;
-            }
+            let best = self.uct_child(node, mover);
             let a = self.nodes[best as usize].action;
             state.apply_unchecked(a);
             self.path.push(best);
             node = best;
         }
+        self.play_out_and_back_up(state);
+    }
+
+    /// Which of the `untried` legal actions (those not `matched` by a
+    /// child) to expand: one drawn uniformly. Returns its index in `legal`.
+    fn pick_untried(&mut self, untried: usize) -> usize {
+        let mut k = self.rng.random_range(0..untried);
+        self.matched
+            .iter()
+            .position(|m| {
+                if !*m {
+                    if k == 0 {
+                        return true;
+                    }
+                    k -= 1;
+                }
+                false
+            })
+            .expect("k < untried")
+    }
+
+    /// UCT over the children of `node` moved by `mover` that are legal in
+    /// this sample, each counting one more availability: the best one.
+    fn uct_child(&mut self, node: u32, mover: u8) -> u32 {
+        let mut best = NIL;
+        let mut best_score = f64::NEG_INFINITY;
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NIL {
+            let n = &mut self.nodes[c as usize];
+            if n.mover == mover && self.legal.contains(&n.action) {
+                n.avail += 1;
+                let v = n.visits.max(1) as f64;
+                let score = n.total / v + self.exploration * ((n.avail as f64).ln() / v).sqrt();
+                if score > best_score {
+                    best_score = score;
+                    best = c;
+                }
+            }
+            c = n.next_sibling;
+        }
+        best
+    }
+
+    /// Plays `state` out by the domain's policy up to its horizon, then
+    /// backs the rewards up the path: each node gets its mover's reward.
+    fn play_out_and_back_up(&mut self, mut state: G) {
         let players = state.players();
         self.rewards.clear();
         self.rewards.resize(players, 0.0);

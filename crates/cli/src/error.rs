@@ -38,10 +38,10 @@ pub enum Error {
         /// What is wrong in it.
         source: Box<Error>,
     },
-    /// Text that is not a game record's JSON, with where it stops making
-    /// sense.
-    #[error("not a valid game record at line {}, column {}: {}", .0.line(), .0.column(), .0)]
-    NotARecord(serde_json::Error),
+    /// A record's text that is not a record, or that does not replay:
+    /// [`registry::records`]'s words.
+    #[error(transparent)]
+    Record(#[from] registry::records::Error),
     /// A record that does not replay (another game, rules or a bad action).
     #[error(transparent)]
     Replay(#[from] game::RecordError),
@@ -58,8 +58,11 @@ pub enum Error {
     #[error(transparent)]
     Setup(#[from] game::SetupError),
     /// An unknown or malformed bot spec, in the bots' registry's words.
-    #[error("{0}")]
-    Bot(String),
+    #[error(transparent)]
+    Bot(#[from] extbot::BotError),
+    /// A game with no bots to give a hint.
+    #[error("this game has no bots")]
+    NoBots,
     /// Flags that do not go together or are out of range (player count,
     /// seat, the bots of a mode).
     #[error("{0}")]
@@ -88,12 +91,13 @@ impl Error {
         move |source| Error::Io { path, source }
     }
 
-    /// An [`Error::InFile`] maker for `map_err`.
-    pub fn in_file(path: impl Into<PathBuf>) -> impl FnOnce(Error) -> Error {
+    /// An [`Error::InFile`] maker for `map_err`, from any error that
+    /// becomes an [`Error`].
+    pub fn in_file<E: Into<Error>>(path: impl Into<PathBuf>) -> impl FnOnce(E) -> Error {
         let path = path.into();
         move |e| Error::InFile {
             path,
-            source: Box::new(e),
+            source: Box::new(e.into()),
         }
     }
 

@@ -1,10 +1,13 @@
-//! `cli`: the ratrace command line as a library (scenario runner, records,
-//! replay, terminal play, the progress bar), so integration tests drive
-//! the same code the `ratrace` binary runs.
+//! `cli`: the ratrace command line as a library (scenario files, record
+//! files, terminal play, the progress bar), so integration tests drive
+//! the same code the `ratrace` binary runs. The binary itself
+//! (`src/main.rs`) is glue: its flags are in `src/args/`, each command a
+//! module of `src/cmd/`.
 //!
 //! The bulk bot runs (simulate, tournament, lab) are in the `analysis`
-//! crate and the record check in `registry`; the CLI parses flags, draws
-//! progress bars and prints. Everything here is generic over
+//! crate; the record check, the records' play-by-play and the scenario
+//! runner by game in `registry`; the CLI parses flags, draws progress
+//! bars and prints. Everything here is generic over
 //! [`game::Game`]; the only place that names the concrete games is the
 //! `registry::dispatch!` macro.
 

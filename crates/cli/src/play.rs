@@ -167,12 +167,12 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
     /// person's own view, with its values for the best few actions. The
     /// adviser sees exactly what the person sees.
     fn hint(&mut self, legal: &[G::Action]) -> Result<(), Error> {
-        let name = *G::LADDER
-            .last()
-            .ok_or_else(|| Error::Bot("this game has no bots".into()))?;
+        let name = *G::LADDER.last().ok_or(Error::NoBots)?;
         if self.adviser.is_none() {
-            self.adviser =
-                Some(G::bot(name, crate::derive_seed(self.cfg.seed, 999)).map_err(Error::Bot)?);
+            self.adviser = Some(
+                G::bot(name, crate::derive_seed(self.cfg.seed, 999))
+                    .map_err(|e| Error::Bot(e.into()))?,
+            );
         }
         let view = self.game.view(self.cfg.human);
         let adviser = self.adviser.as_mut().expect("made above");
@@ -301,36 +301,7 @@ pub fn play_with<G: Roster>(
     mut input: impl Input,
     out: impl Write,
 ) -> Result<Ending, Error> {
-    if cfg.human.index() >= cfg.players {
-        return Err(Error::Usage(format!(
-            "seat {} is not at a table of {} players",
-            cfg.human, cfg.players
-        )));
-    }
-    if cfg.bots.is_empty() {
-        return Err(Error::Usage("no bots given".into()));
-    }
-    let mut game = G::new(&cfg.options, cfg.players, cfg.seed)?;
-    game.set_logging(true);
-    let mut t = Table {
-        cfg,
-        game,
-        record: Record::new::<G>(&cfg.options, cfg.players, cfg.seed),
-        bots: Vec::new(),
-        names: Vec::new(),
-        shown: 0,
-        heard: 0,
-        adviser: None,
-        out,
-    };
-    for s in Seat::all(cfg.players) {
-        if s != cfg.human {
-            t.bot_for(s)?;
-        }
-    }
-    // What happened before the first action (the deal) for bot programs.
-    t.deliver();
-    t.report_strikes(false)?;
+    let mut t = Table::open(cfg, out)?;
     // The seed stays secret until the game ends: knowing it would reveal
     // the deck and every hand.
     t.say(format!(
@@ -339,74 +310,128 @@ pub fn play_with<G: Roster>(
         cfg.players,
         cfg.human
     ))?;
-    let mut legal = Vec::new();
-    let ending = loop {
-        t.narrate()?;
-        let Some(seat) = t.game.to_move() else {
-            break Ending::Finished;
-        };
-        t.game.legal_actions(&mut legal);
-        let action = if seat == cfg.human && legal.len() == 1 {
-            // Not a choice: play it for the person and say so.
-            t.say(format!(
-                "Your only legal action is `{}`: played for you.",
-                legal[0]
-            ))?;
-            legal[0]
-        } else if seat == cfg.human {
-            match t.human_turn(&mut input, &legal)? {
-                Some(a) => a,
-                None => break Ending::Quit,
-            }
-        } else {
-            let view = t.game.view(seat);
-            let action = t.bot_for(seat)?.choose(&view, &legal);
-            t.report_strikes(true)?;
-            action
-        };
-        t.game
-            .act(seat, action)
-            .map_err(|e| Error::Engine(format!("{seat} {action} refused: {e}")))?;
-        t.deliver();
-        t.report_strikes(false)?;
-        t.record.push::<G>(seat, action);
-        // Save after every action, so nothing is lost if the terminal dies.
-        t.save()?;
-    };
+    let ending = t.play_turns(&mut input)?;
     t.save()?;
-    if ending == Ending::Finished {
-        // The bot programs hear the end (and, when dropped, `quit`).
-        t.deliver();
-        let outcome = t.game.outcome().expect("finished");
-        for bot in t.bots.iter_mut().flatten() {
-            if bot.listens() {
-                bot.finish(&outcome);
+    t.end(&ending)?;
+    Ok(ending)
+}
+
+impl<'a, G: Roster, W: Write> Table<'a, G, W> {
+    /// The table of `cfg` with its bots seated, after the deal (which
+    /// bot programs have heard); refuses a seat that is not at the table
+    /// and an empty list of bots.
+    fn open(cfg: &'a Config<G>, out: W) -> Result<Self, Error> {
+        if cfg.human.index() >= cfg.players {
+            return Err(Error::Usage(format!(
+                "seat {} is not at a table of {} players",
+                cfg.human, cfg.players
+            )));
+        }
+        if cfg.bots.is_empty() {
+            return Err(Error::Usage("no bots given".into()));
+        }
+        let mut game = G::new(&cfg.options, cfg.players, cfg.seed)?;
+        game.set_logging(true);
+        let mut t = Table {
+            cfg,
+            game,
+            record: Record::new::<G>(&cfg.options, cfg.players, cfg.seed),
+            bots: Vec::new(),
+            names: Vec::new(),
+            shown: 0,
+            heard: 0,
+            adviser: None,
+            out,
+        };
+        for s in Seat::all(cfg.players) {
+            if s != cfg.human {
+                t.bot_for(s)?;
             }
         }
+        // What happened before the first action (the deal) for bot programs.
+        t.deliver();
         t.report_strikes(false)?;
+        Ok(t)
     }
-    match ending {
-        Ending::Finished => {
-            let board = t.game.view(cfg.human);
-            t.say(format!("\n{board}"))?;
-            let o = t.game.outcome().expect("finished");
-            let winners: Vec<String> = o.winners.iter().map(ToString::to_string).collect();
-            let you = if o.winners.contains(&cfg.human) {
-                " — you win!"
-            } else {
-                ""
+
+    /// Plays until the game is over or the person leaves, saving the
+    /// record after every action.
+    fn play_turns(&mut self, input: &mut impl Input) -> Result<Ending, Error> {
+        let human = self.cfg.human;
+        let mut legal = Vec::new();
+        loop {
+            self.narrate()?;
+            let Some(seat) = self.game.to_move() else {
+                return Ok(Ending::Finished);
             };
-            t.say(format!("Game over: won by {}{you}", winners.join(" and ")))?;
+            self.game.legal_actions(&mut legal);
+            let action = if seat == human && legal.len() == 1 {
+                // Not a choice: play it for the person and say so.
+                self.say(format!(
+                    "Your only legal action is `{}`: played for you.",
+                    legal[0]
+                ))?;
+                legal[0]
+            } else if seat == human {
+                match self.human_turn(input, &legal)? {
+                    Some(a) => a,
+                    None => return Ok(Ending::Quit),
+                }
+            } else {
+                let view = self.game.view(seat);
+                let action = self.bot_for(seat)?.choose(&view, &legal);
+                self.report_strikes(true)?;
+                action
+            };
+            self.game
+                .act(seat, action)
+                .map_err(|e| Error::Engine(format!("{seat} {action} refused: {e}")))?;
+            self.deliver();
+            self.report_strikes(false)?;
+            self.record.push::<G>(seat, action);
+            // Save after every action, so nothing is lost if the terminal dies.
+            self.save()?;
         }
-        Ending::Quit => t.say("Left the game.")?,
     }
-    t.say(format!(
-        "Seed: {} (secret until now: every shuffle, deal and roll came from it)",
-        cfg.seed
-    ))?;
-    t.say(format!(
-        "Game record saved to {}",
-        cfg.record_path.display()
-    ))?;
-    Ok(ending)
+
+    /// After the game (the record saved): the bot programs hear the end
+    /// of a finished game, then the person reads the result, the seed
+    /// and where the record is.
+    fn end(&mut self, ending: &Ending) -> Result<(), Error> {
+        let cfg = self.cfg;
+        if *ending == Ending::Finished {
+            // The bot programs hear the end (and, when dropped, `quit`).
+            self.deliver();
+            let outcome = self.game.outcome().expect("finished");
+            for bot in self.bots.iter_mut().flatten() {
+                if bot.listens() {
+                    bot.finish(&outcome);
+                }
+            }
+            self.report_strikes(false)?;
+        }
+        match ending {
+            Ending::Finished => {
+                let board = self.game.view(cfg.human);
+                self.say(format!("\n{board}"))?;
+                let o = self.game.outcome().expect("finished");
+                let winners: Vec<String> = o.winners.iter().map(ToString::to_string).collect();
+                let you = if o.winners.contains(&cfg.human) {
+                    " — you win!"
+                } else {
+                    ""
+                };
+                self.say(format!("Game over: won by {}{you}", winners.join(" and ")))?;
+            }
+            Ending::Quit => self.say("Left the game.")?,
+        }
+        self.say(format!(
+            "Seed: {} (secret until now: every shuffle, deal and roll came from it)",
+            cfg.seed
+        ))?;
+        self.say(format!(
+            "Game record saved to {}",
+            cfg.record_path.display()
+        ))
+    }
 }

@@ -1,8 +1,11 @@
-//! `ratrace scenario`: reads scenario files and hands each to the one
-//! runner in [`game::scenario`] for the game its first line names.
+//! `ratrace scenario`: reads scenario files and hands each to
+//! [`registry::scenario::run_text`], which runs it for the game its first
+//! line names (re-exported here for the CLI's tests and callers).
 
-use game::scenario::{game_of, Failure, Report};
+use game::scenario::{Failure, Report};
 use std::path::Path;
+
+pub use registry::scenario::run_text;
 
 /// Runs a scenario file.
 pub fn run_file(path: &Path) -> Report {
@@ -18,34 +21,4 @@ pub fn run_file(path: &Path) -> Report {
             }],
         },
     }
-}
-
-/// Runs scenario text for whichever game it names; `name` is used in
-/// failure messages.
-pub fn run_text(name: &str, text: &str) -> Report {
-    let game_name = match game_of(name, text) {
-        Ok(g) => g,
-        Err(f) => {
-            return Report {
-                checks: 0,
-                failures: vec![f],
-            }
-        }
-    };
-    crate::dispatch!(game_name.as_str(), G => game::scenario::run::<G>(name, text),
-    _ => Report {
-        checks: 0,
-        failures: vec![Failure {
-            file: name.to_string(),
-            line: first_line(text),
-            message: crate::unknown_game(&game_name),
-        }],
-    })
-}
-
-/// The 1-based number of the first line that is not blank or a comment.
-fn first_line(text: &str) -> usize {
-    text.lines()
-        .position(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
-        .map_or(0, |i| i + 1)
 }

@@ -7,7 +7,7 @@
 //! distinct actions (D6). A [`Gift`] is kept sorted so that one multiset of
 //! cards has one representation.
 
-use crate::card::Card;
+use crate::card::{Card, NotACard};
 use game::{ParseError, Seat};
 use std::fmt;
 use std::str::FromStr;
@@ -124,12 +124,47 @@ impl fmt::Display for Play {
     }
 }
 
-fn parse_count_card(tok: &str) -> Result<(u8, Card), String> {
+/// Why a text is not a set of cards to play.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadPlay {
+    /// A word that is not a card.
+    #[error(transparent)]
+    Card(#[from] NotACard),
+    /// A count of 0 (`0x7`).
+    #[error("`{0}`: a count is at least 1")]
+    ZeroCount(String),
+    /// A count that is not a number: the word, then the count.
+    #[error("`{0}`: `{1}` is not a card count")]
+    NotACount(String, String),
+    /// A word ending in J that is not a count of Jesters.
+    #[error("`{0}` is not a card or a count of Jesters")]
+    NotJesters(String),
+    /// Two ranks in one set.
+    #[error("a set is cards of one rank (plus Jesters), not {0} and {1}")]
+    TwoRanks(Card, Card),
+    /// Nothing written.
+    #[error("play what? write e.g. `play 3x7` or `play 7 7 J`")]
+    Nothing,
+    /// More than the 2 Jesters.
+    #[error("there are only 2 Jesters")]
+    TooManyJesters,
+    /// More cards of a rank than any rank has.
+    #[error("no rank has {0} cards")]
+    TooManyOfRank(u32),
+    /// No card at all (counts that add up to none).
+    #[error("a set has at least one card")]
+    Empty,
+    /// Anything else that is not a set (the text).
+    #[error("`{0}` is not a set of cards")]
+    NotASet(String),
+}
+
+fn parse_count_card(tok: &str) -> Result<(u8, Card), BadPlay> {
     // `7`, `3x7`, `J`, `2xJ`, `2J`; a count is at least 1, so `0x7+J`
     // is refused rather than read as a lone Jester.
     let at_least_one = |n: u8| {
         if n == 0 {
-            Err(format!("`{tok}`: a count is at least 1"))
+            Err(BadPlay::ZeroCount(tok.to_string()))
         } else {
             Ok(n)
         }
@@ -137,13 +172,13 @@ fn parse_count_card(tok: &str) -> Result<(u8, Card), String> {
     if let Some((n, c)) = tok.split_once(['x', 'X', '×']) {
         let n: u8 = n
             .parse()
-            .map_err(|_| format!("`{tok}`: `{n}` is not a card count"))?;
+            .map_err(|_| BadPlay::NotACount(tok.to_string(), n.to_string()))?;
         return Ok((at_least_one(n)?, c.parse()?));
     }
     if tok.len() > 1 && (tok.ends_with('J') || tok.ends_with('j')) {
         let n: u8 = tok[..tok.len() - 1]
             .parse()
-            .map_err(|_| format!("`{tok}` is not a card or a count of Jesters"))?;
+            .map_err(|_| BadPlay::NotJesters(tok.to_string()))?;
         return Ok((at_least_one(n)?, Card::JESTER));
     }
     Ok((1, tok.parse()?))
@@ -152,9 +187,9 @@ fn parse_count_card(tok: &str) -> Result<(u8, Card), String> {
 /// Reads `7`, `3x7`, `2x7+J`, `1x7+2J`, `7+J`, `J`, `2xJ`, or a plain list
 /// of cards `7 7 J`.
 impl FromStr for Play {
-    type Err = String;
+    type Err = BadPlay;
 
-    fn from_str(s: &str) -> Result<Play, String> {
+    fn from_str(s: &str) -> Result<Play, BadPlay> {
         let mut rank: Option<Card> = None;
         let mut naturals: u32 = 0;
         let mut jesters: u32 = 0;
@@ -170,9 +205,7 @@ impl FromStr for Play {
             } else {
                 if let Some(r) = rank {
                     if r != c {
-                        return Err(format!(
-                            "a set is cards of one rank (plus Jesters), not {r} and {c}"
-                        ));
+                        return Err(BadPlay::TwoRanks(r, c));
                     }
                 }
                 rank = Some(c);
@@ -180,16 +213,16 @@ impl FromStr for Play {
             }
         }
         if !any {
-            return Err("play what? write e.g. `play 3x7` or `play 7 7 J`".to_string());
+            return Err(BadPlay::Nothing);
         }
         if jesters > 2 {
-            return Err("there are only 2 Jesters".to_string());
+            return Err(BadPlay::TooManyJesters);
         }
         if naturals > 12 {
-            return Err(format!("no rank has {naturals} cards"));
+            return Err(BadPlay::TooManyOfRank(naturals));
         }
         if naturals + jesters == 0 {
-            return Err("a set has at least one card".to_string());
+            return Err(BadPlay::Empty);
         }
         let card = if naturals == 0 {
             Card::JESTER
@@ -197,7 +230,7 @@ impl FromStr for Play {
             rank.unwrap_or(Card::JESTER)
         };
         Play::new(card, naturals as u8, jesters as u8)
-            .ok_or_else(|| format!("`{s}` is not a set of cards"))
+            .ok_or_else(|| BadPlay::NotASet(s.to_string()))
     }
 }
 
@@ -268,16 +301,30 @@ impl fmt::Display for Gift {
     }
 }
 
-impl FromStr for Gift {
-    type Err = String;
+/// Why a text is not the cards of a gift.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadGift {
+    /// A word that is not a card.
+    #[error(transparent)]
+    Card(#[from] NotACard),
+    /// No card.
+    #[error("give which cards? write e.g. `give 3 12`")]
+    Nothing,
+    /// More than 2 cards.
+    #[error("you give 1 or 2 cards")]
+    TooMany,
+}
 
-    fn from_str(s: &str) -> Result<Gift, String> {
+impl FromStr for Gift {
+    type Err = BadGift;
+
+    fn from_str(s: &str) -> Result<Gift, BadGift> {
         let cards: Vec<&str> = s.split_whitespace().collect();
         match cards.as_slice() {
             [a] => Ok(Gift::one(a.parse()?)),
             [a, b] => Ok(Gift::two(a.parse()?, b.parse()?)),
-            [] => Err("give which cards? write e.g. `give 3 12`".to_string()),
-            _ => Err("you give 1 or 2 cards".to_string()),
+            [] => Err(BadGift::Nothing),
+            _ => Err(BadGift::TooMany),
         }
     }
 }
@@ -310,14 +357,19 @@ impl fmt::Display for Side {
     }
 }
 
-impl FromStr for Side {
-    type Err = String;
+/// A text that is not a side (the text, trimmed).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}`: write `above` or `below`")]
+pub struct NotASide(pub String);
 
-    fn from_str(s: &str) -> Result<Side, String> {
+impl FromStr for Side {
+    type Err = NotASide;
+
+    fn from_str(s: &str) -> Result<Side, NotASide> {
         match s.trim() {
             "above" => Ok(Side::Above),
             "below" => Ok(Side::Below),
-            other => Err(format!("`{other}`: write `above` or `below`")),
+            other => Err(NotASide(other.to_string())),
         }
     }
 }
@@ -384,26 +436,26 @@ impl FromStr for Action {
                 })
             }
         };
-        let bad = |e: String| ParseError::bad_argument(verb, e);
+        let bad = |e: &dyn fmt::Display| ParseError::bad_argument(verb, e);
         match verb {
             "pass" => no_args(Action::Pass),
             "revolution" => no_args(Action::Revolution),
             "no-revolution" => no_args(Action::NoRevolution),
             "no-market" => no_args(Action::NoMarket),
-            "play" => Ok(Action::Play(rest.parse().map_err(bad)?)),
-            "give" => Ok(Action::Give(rest.parse().map_err(bad)?)),
-            "seat-new" => Ok(Action::SeatNew(rest.parse().map_err(bad)?)),
+            "play" => Ok(Action::Play(rest.parse().map_err(|e| bad(&e))?)),
+            "give" => Ok(Action::Give(rest.parse().map_err(|e| bad(&e))?)),
+            "seat-new" => Ok(Action::SeatNew(rest.parse().map_err(|e| bad(&e))?)),
             "market" => {
                 let mut it = rest.split_whitespace();
                 let seat: Seat = it
                     .next()
-                    .ok_or_else(|| bad("with whom? write `market P3 7` or `market P3`".into()))?
+                    .ok_or_else(|| bad(&"with whom? write `market P3 7` or `market P3`"))?
                     .parse()
-                    .map_err(|e: game::SeatParseError| bad(e.to_string()))?;
+                    .map_err(|e: game::SeatParseError| bad(&e))?;
                 match (it.next(), it.next()) {
                     (None, _) => Ok(Action::BlackMarket(seat)),
-                    (Some(c), None) => Ok(Action::Market(seat, c.parse().map_err(bad)?)),
-                    (Some(_), Some(_)) => Err(bad("the market trades one card".into())),
+                    (Some(c), None) => Ok(Action::Market(seat, c.parse().map_err(|e| bad(&e))?)),
+                    (Some(_), Some(_)) => Err(bad(&"the market trades one card")),
                 }
             }
             "" => Err(ParseError::Empty),
@@ -454,7 +506,7 @@ mod tests {
         assert!("0x7".parse::<Play>().is_err());
         // A zero count is refused, not read as a lone Jester.
         for zero in ["0x7+J", "0x7 J", "2x7+0J", "0xJ", "0J"] {
-            let e = zero.parse::<Play>().unwrap_err();
+            let e = zero.parse::<Play>().unwrap_err().to_string();
             assert!(e.contains("at least 1"), "{zero}: {e}");
         }
         assert!(p("3x6").beats(p("2x7+J")));

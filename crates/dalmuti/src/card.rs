@@ -70,20 +70,22 @@ impl fmt::Display for Card {
     }
 }
 
-impl FromStr for Card {
-    type Err = String;
+/// A text that is not a card (the text, trimmed).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a card (ranks are 1 to 12, J is the Jester)")]
+pub struct NotACard(pub String);
 
-    fn from_str(s: &str) -> Result<Card, String> {
+impl FromStr for Card {
+    type Err = NotACard;
+
+    fn from_str(s: &str) -> Result<Card, NotACard> {
         let t = s.trim();
         if t.eq_ignore_ascii_case("j") || t.eq_ignore_ascii_case("jester") {
             return Ok(Card::JESTER);
         }
         match t.parse::<u8>() {
-            Ok(r) if !t.starts_with('+') => Card::rank(r)
-                .ok_or_else(|| format!("`{t}` is not a card (ranks are 1 to 12, J is the Jester)")),
-            _ => Err(format!(
-                "`{t}` is not a card (ranks are 1 to 12, J is the Jester)"
-            )),
+            Ok(r) if !t.starts_with('+') => Card::rank(r).ok_or_else(|| NotACard(t.to_string())),
+            _ => Err(NotACard(t.to_string())),
         }
     }
 }
@@ -246,11 +248,22 @@ impl fmt::Display for Hand {
     }
 }
 
+/// Why a text is not a hand.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotAHand {
+    /// A word that is not a card.
+    #[error(transparent)]
+    Card(#[from] NotACard),
+    /// More copies of a card than a hand can count.
+    #[error("too many cards")]
+    TooMany,
+}
+
 /// Reads cards separated by spaces (`|` ignored), or `empty`.
 impl FromStr for Hand {
-    type Err = String;
+    type Err = NotAHand;
 
-    fn from_str(s: &str) -> Result<Hand, String> {
+    fn from_str(s: &str) -> Result<Hand, NotAHand> {
         let mut h = Hand::EMPTY;
         for tok in s.split(|c: char| c.is_whitespace() || c == '|' || c == ',') {
             if tok.is_empty() || tok == "empty" || tok == "-" {
@@ -258,7 +271,7 @@ impl FromStr for Hand {
             }
             let c: Card = tok.parse()?;
             if h.0[c.index()] == u8::MAX {
-                return Err("too many cards".to_string());
+                return Err(NotAHand::TooMany);
             }
             h.0[c.index()] += 1;
         }

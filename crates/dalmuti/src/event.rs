@@ -356,6 +356,54 @@ impl fmt::Display for Event {
             Event::Leads { seat } => write!(f, "{seat} leads"),
             Event::Play { seat, play } => write!(f, "{seat} plays {play}"),
             Event::Pass { seat } => write!(f, "{seat} passes"),
+            Event::Out { .. }
+            | Event::Last { .. }
+            | Event::GreaterPeonRises { .. }
+            | Event::LesserPeonRises { .. }
+            | Event::Elected { .. }
+            | Event::HandOver { .. }
+            | Event::SessionOver { .. }
+            | Event::FirstOut { .. } => self.fmt_scoring(f),
+            Event::TaxChosen { seat } => write!(f, "{seat} has chosen (D8)"),
+            Event::WillGive { cards, role, .. } => {
+                write!(f, "you will give {cards} to the {}", role.name())
+            }
+            Event::MarketReturn { from, to } => {
+                write!(f, "{from} gives a card back to {to} (market)")
+            }
+            Event::GreatRevolution { seat } => write!(
+                f,
+                "{seat} declares a Great Revolution: all roles reverse (D7)"
+            ),
+            Event::Revolution { seat } => {
+                write!(f, "{seat} declares a revolution: no taxes this hand (D7)")
+            }
+            Event::Declined { .. } => f.write_str("you declare no revolution"),
+            Event::NoRevolution => f.write_str("no revolution is declared (D7)"),
+            Event::MarketTrade { seat, partner } => {
+                write!(f, "{seat} trades a card with {partner} (market)")
+            }
+            Event::BlackMarket { seat, partner } => write!(
+                f,
+                "{seat} and {partner} each draw a random card from the other (black market)"
+            ),
+            Event::BlackMarketDraw {
+                other, lost, got, ..
+            } => write!(f, "{other} draws your {lost}; you draw their {got}"),
+            Event::NoTrade { seat } => write!(f, "{seat} declines to trade (market)"),
+            Event::SeatsNewcomer { seat, side } => {
+                write!(f, "{seat} seats the newcomer {side} the middle player")
+            }
+        }
+    }
+}
+
+impl Event {
+    /// The text of the end of a hand and of a session: who goes out and
+    /// scores what (D10, D16), the rulers' variants, the hand's and the
+    /// session's results.
+    fn fmt_scoring(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Event::Out {
                 seat,
                 place,
@@ -416,37 +464,7 @@ impl fmt::Display for Event {
             Event::FirstOut { seat } => {
                 write!(f, "the hand is over: {seat} wins, out first (D16)")
             }
-            Event::TaxChosen { seat } => write!(f, "{seat} has chosen (D8)"),
-            Event::WillGive { cards, role, .. } => {
-                write!(f, "you will give {cards} to the {}", role.name())
-            }
-            Event::MarketReturn { from, to } => {
-                write!(f, "{from} gives a card back to {to} (market)")
-            }
-            Event::GreatRevolution { seat } => write!(
-                f,
-                "{seat} declares a Great Revolution: all roles reverse (D7)"
-            ),
-            Event::Revolution { seat } => write!(
-                f,
-                "{seat} declares a revolution: no taxes this hand (D7)"
-            ),
-            Event::Declined { .. } => f.write_str("you declare no revolution"),
-            Event::NoRevolution => f.write_str("no revolution is declared (D7)"),
-            Event::MarketTrade { seat, partner } => {
-                write!(f, "{seat} trades a card with {partner} (market)")
-            }
-            Event::BlackMarket { seat, partner } => write!(
-                f,
-                "{seat} and {partner} each draw a random card from the other (black market)"
-            ),
-            Event::BlackMarketDraw {
-                other, lost, got, ..
-            } => write!(f, "{other} draws your {lost}; you draw their {got}"),
-            Event::NoTrade { seat } => write!(f, "{seat} declines to trade (market)"),
-            Event::SeatsNewcomer { seat, side } => {
-                write!(f, "{seat} seats the newcomer {side} the middle player")
-            }
+            _ => unreachable!("not a scoring event"),
         }
     }
 }
@@ -555,7 +573,7 @@ impl GameEvent for Event {
             hand.add(c, k);
         }
         let play = Play::raw(7, 2, 1);
-        vec![
+        let mut examples = vec![
             Event::Role {
                 seat: s(0),
                 role: Role::GreaterDalmuti,
@@ -578,55 +596,15 @@ impl GameEvent for Event {
             Event::RevolutionPending,
             Event::BothJesters { seat: s(2) },
             Event::NoTaxes,
-            Event::TaxPaid {
-                from: s(4),
-                to: s(0),
-                count: 2,
-            },
-            Event::TaxReturned {
-                from: s(1),
-                to: s(3),
-                count: 1,
-            },
-            Event::YouGive {
-                from: s(0),
-                to: s(4),
-                cards: gift,
-            },
-            Event::YouGet {
-                from: s(4),
-                to: s(0),
-                cards: gift,
-            },
+        ];
+        examples.extend(Event::tax_examples(gift));
+        examples.extend([
             Event::Leads { seat: s(0) },
             Event::Play { seat: s(1), play },
             Event::Pass { seat: s(2) },
-            Event::Out {
-                seat: s(1),
-                place: 1,
-                points: 4,
-            },
-            Event::Last { seat: s(3) },
-            Event::GreaterPeonRises {
-                peon: s(4),
-                dalmuti: s(0),
-            },
-            Event::LesserPeonRises {
-                peon: s(3),
-                dalmuti: s(1),
-            },
-            Event::Elected { seat: s(4) },
-            Event::HandOver {
-                number: 1,
-                order: vec![s(1), s(0), s(2)],
-                scores: vec![1, 2, 0],
-            },
-            Event::SessionOver {
-                hands: 20,
-                winners: vec![s(1)],
-                points: 31,
-            },
-            Event::FirstOut { seat: s(1) },
+        ]);
+        examples.extend(Event::scoring_examples());
+        examples.extend([
             Event::TaxChosen { seat: s(0) },
             Event::WillGive {
                 seat: s(0),
@@ -660,6 +638,71 @@ impl GameEvent for Event {
                 seat: s(0),
                 side: Side::Above,
             },
+        ]);
+        examples
+    }
+}
+
+impl Event {
+    /// The examples of the taxes (D8), in their place in
+    /// [`GameEvent::KINDS`] (after `no-taxes`), with `gift` as the cards.
+    fn tax_examples(gift: Gift) -> Vec<Event> {
+        let s = Seat::new;
+        vec![
+            Event::TaxPaid {
+                from: s(4),
+                to: s(0),
+                count: 2,
+            },
+            Event::TaxReturned {
+                from: s(1),
+                to: s(3),
+                count: 1,
+            },
+            Event::YouGive {
+                from: s(0),
+                to: s(4),
+                cards: gift,
+            },
+            Event::YouGet {
+                from: s(4),
+                to: s(0),
+                cards: gift,
+            },
+        ]
+    }
+
+    /// The examples of the scoring events, in their place in
+    /// [`GameEvent::KINDS`] (after `pass`).
+    fn scoring_examples() -> Vec<Event> {
+        let s = Seat::new;
+        vec![
+            Event::Out {
+                seat: s(1),
+                place: 1,
+                points: 4,
+            },
+            Event::Last { seat: s(3) },
+            Event::GreaterPeonRises {
+                peon: s(4),
+                dalmuti: s(0),
+            },
+            Event::LesserPeonRises {
+                peon: s(3),
+                dalmuti: s(1),
+            },
+            Event::Elected { seat: s(4) },
+            Event::HandOver {
+                number: 1,
+                order: vec![s(1), s(0), s(2)],
+                scores: vec![1, 2, 0],
+            },
+            Event::SessionOver {
+                hands: 20,
+                winners: vec![s(1)],
+                points: 31,
+            },
+            Event::FirstOut { seat: s(1) },
         ]
     }
 }

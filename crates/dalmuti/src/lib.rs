@@ -32,18 +32,19 @@ mod error;
 mod event;
 mod options;
 mod role;
-mod sample;
+mod sample_action;
+mod sample_state;
 mod scenario;
 mod state;
 pub mod tensor;
 mod view;
 
-pub use action::{Action, Gift, Play, Side};
-pub use card::{Card, Hand, JESTER};
+pub use action::{Action, BadGift, BadPlay, Gift, NotASide, Play, Side};
+pub use card::{Card, Hand, NotACard, NotAHand, JESTER};
 pub use error::IllegalAction;
 pub use event::{Draw, Event};
-pub use options::{Joins, Options, SingleHand, MAX_JOINS};
-pub use role::{Phase, Role};
+pub use options::{BadJoins, Joins, Options, SingleHand, MAX_JOINS};
+pub use role::{NotARole, Phase, Role};
 pub use scenario::Setup;
 pub use state::{Dalmuti, Revolution, Transfer, TransferKind, MAX_PLAYERS};
 pub use view::{Exchange, PublicView, TrickView, View};
@@ -262,7 +263,7 @@ seat-new above|below Greater Dalmuti seats a newcomer above or below the middle 
     }
 
     fn sample_from_view<R: Rng + ?Sized>(view: &View, rng: &mut R) -> Dalmuti {
-        Dalmuti::sample(view, rng)
+        Dalmuti::sample_state(view, rng)
     }
 
     fn set_logging(&mut self, on: bool) {

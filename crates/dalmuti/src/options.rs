@@ -42,7 +42,7 @@ impl Joins {
         self.len == 0
     }
 
-    fn parse(value: &str) -> Result<Joins, String> {
+    fn parse(value: &str) -> Result<Joins, BadJoins> {
         let mut j = Joins::default();
         if matches!(value, "none" | "off" | "") {
             return Ok(j);
@@ -51,15 +51,15 @@ impl Joins {
             let h: u16 = tok
                 .trim()
                 .parse()
-                .map_err(|_| format!("`{tok}` is not a hand number"))?;
+                .map_err(|_| BadJoins::NotAHand(tok.to_string()))?;
             if h < 2 {
-                return Err("players join before hand 2 or later".to_string());
+                return Err(BadJoins::TooEarly);
             }
             if j.hands().contains(&h) {
-                return Err(format!("hand {h} is listed twice"));
+                return Err(BadJoins::Twice(h));
             }
             if j.len as usize == MAX_JOINS {
-                return Err(format!("at most {MAX_JOINS} joins (13 players)"));
+                return Err(BadJoins::TooMany);
             }
             j.at[j.len as usize] = h;
             j.len += 1;
@@ -67,6 +67,23 @@ impl Joins {
         j.at[..j.len as usize].sort_unstable();
         Ok(j)
     }
+}
+
+/// Why a `joins` value is not a list of joins.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadJoins {
+    /// A word that is not a hand number.
+    #[error("`{0}` is not a hand number")]
+    NotAHand(String),
+    /// A join before hand 2.
+    #[error("players join before hand 2 or later")]
+    TooEarly,
+    /// A hand listed twice.
+    #[error("hand {0} is listed twice")]
+    Twice(u16),
+    /// More joins than a table can take.
+    #[error("at most {MAX_JOINS} joins (13 players)")]
+    TooMany,
 }
 
 impl std::fmt::Display for Joins {
@@ -273,7 +290,7 @@ impl GameOptions for Options {
                 self.black_market = on;
             }
             "joins" => {
-                self.joins = Joins::parse(value).map_err(|e| bad(&e))?;
+                self.joins = Joins::parse(value).map_err(|e| bad(&e.to_string()))?;
             }
             "single_hand" => self.single_hand = parse_choice(key, value, SINGLE_HAND)?,
             _ => return Err(OptionError::UnknownKey(key.to_string())),

@@ -76,10 +76,17 @@ impl fmt::Display for Role {
     }
 }
 
-impl FromStr for Role {
-    type Err = String;
+/// A text that is not a role's key (the text).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a role (greater-dalmuti, lesser-dalmuti, merchant, lesser-peon, greater-peon)"
+)]
+pub struct NotARole(pub String);
 
-    fn from_str(s: &str) -> Result<Role, String> {
+impl FromStr for Role {
+    type Err = NotARole;
+
+    fn from_str(s: &str) -> Result<Role, NotARole> {
         [
             Role::GreaterDalmuti,
             Role::LesserDalmuti,
@@ -89,9 +96,7 @@ impl FromStr for Role {
         ]
         .into_iter()
         .find(|r| r.key() == s)
-        .ok_or_else(|| {
-            format!("`{s}` is not a role (greater-dalmuti, lesser-dalmuti, merchant, lesser-peon, greater-peon)")
-        })
+        .ok_or_else(|| NotARole(s.to_string()))
     }
 }
 

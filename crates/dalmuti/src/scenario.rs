@@ -156,12 +156,42 @@ impl Scenario for Dalmuti {
             &setup.draws,
             setup.order.as_deref(),
         )?;
-        hand_made(g, options, players, setup).map_err(SetupError::Position)
+        hand_made(g, options, players, setup).map_err(|e| SetupError::Position(e.to_string()))
     }
 
     fn expect(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
         self.expect_key(key, args)
     }
+}
+
+/// Why a scenario's hand-made position cannot be set up: what it names
+/// that the table does not have, or breaks a ruling.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum PositionError {
+    /// Hand 0.
+    #[error("hands are numbered from 1")]
+    HandZero,
+    /// Scores for another number of seats.
+    #[error("scores: give one score per seat ({players})")]
+    Scores { players: usize },
+    /// A seat past the table's players.
+    #[error("{0} is not at this table")]
+    NoSuchSeat(Seat),
+    /// More cards of a rank than this table's deck has (D2).
+    #[error(
+        "the hands hold {held} cards of {card}, but a {players}-player deck has only {deck} (D2)"
+    )]
+    TooMany {
+        held: u8,
+        card: Card,
+        players: usize,
+        deck: u8,
+    },
+    /// A seat with no cards (D11).
+    #[error(
+        "{0} holds no cards: in a hand-made position every player holds at least one card (D11)"
+    )]
+    NoCards(Seat),
 }
 
 /// Overrides a seated session with a scenario's hand-made position.
@@ -170,16 +200,16 @@ fn hand_made(
     options: &Options,
     players: usize,
     setup: Setup,
-) -> Result<Dalmuti, String> {
+) -> Result<Dalmuti, PositionError> {
     if let Some(h) = setup.hand_number {
         if h == 0 {
-            return Err("hands are numbered from 1".to_string());
+            return Err(PositionError::HandZero);
         }
         g.hand_no = h;
     }
     if let Some(sc) = &setup.scores {
         if sc.len() != players {
-            return Err(format!("scores: give one score per seat ({players})"));
+            return Err(PositionError::Scores { players });
         }
         g.scores[..players].copy_from_slice(sc);
     }
@@ -194,18 +224,19 @@ fn hand_made(
     let mut has = [false; crate::MAX_PLAYERS];
     for (s, h) in &setup.hands {
         if s.index() >= players {
-            return Err(format!("{s} is not at this table"));
+            return Err(PositionError::NoSuchSeat(*s));
         }
         given.add_all(h);
         has[s.index()] = true;
     }
     for c in Card::all() {
         if given.count(c) > full.count(c) {
-            return Err(format!(
-                "the hands hold {} cards of {c}, but a {players}-player deck has only {} (D2)",
-                given.count(c),
-                full.count(c)
-            ));
+            return Err(PositionError::TooMany {
+                held: given.count(c),
+                card: c,
+                players,
+                deck: full.count(c),
+            });
         }
     }
     g.reset_hand();
@@ -235,10 +266,7 @@ fn hand_made(
     // (the lead, the taxes, the market and the finishing order all
     // assume every seat holds cards after the deal)
     if let Some(s) = (0..players).find(|&s| g.hands[s].is_empty()) {
-        return Err(format!(
-            "{} holds no cards: in a hand-made position every player holds at least one card (D11)",
-            Seat::new(s)
-        ));
+        return Err(PositionError::NoCards(Seat::new(s)));
     }
     g.after_hands_set();
     Ok(Dalmuti::start(g, setup.start))
@@ -248,18 +276,29 @@ impl Dalmuti {
     /// The game-specific expectations of [`Scenario::expect`].
     fn expect_key(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
         let args = args.trim();
-        let n = self.players as usize;
-        let check_seat = |s: Seat| {
-            if s.index() < n {
-                Ok(s)
-            } else {
-                Err(bad(format!("{s} is not at this table")))
-            }
-        };
+        match key {
+            "hand" | "count" | "role" | "score" | "jesters" => self.expect_of_seat(key, args),
+            "order" | "dealt" | "trick" | "finished" | "passed" => self.expect_turns(key, args),
+            "transfer" => self.expect_transfer(args),
+            _ => self.expect_of_session(key, args),
+        }
+    }
+
+    /// `seat` when it is at this table.
+    fn seat_here(&self, s: Seat) -> Result<Seat, ScenarioError> {
+        if s.index() < self.players as usize {
+            Ok(s)
+        } else {
+            Err(bad(format!("{s} is not at this table")))
+        }
+    }
+
+    /// What one seat holds or is: `hand`, `count`, `role`, `score`, `jesters`.
+    fn expect_of_seat(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
         match key {
             "hand" => {
                 let (s, rest) = seat_and_rest(args)?;
-                let s = check_seat(s)?;
+                let s = self.seat_here(s)?;
                 let want: Hand = rest.parse().map_err(bad)?;
                 let have = self.hands[s.index()];
                 if want != have {
@@ -268,7 +307,7 @@ impl Dalmuti {
             }
             "count" => {
                 let (s, rest) = seat_and_rest(args)?;
-                let s = check_seat(s)?;
+                let s = self.seat_here(s)?;
                 let want: u8 = rest.parse().map_err(bad)?;
                 let have = self.left[s.index()];
                 if want != have {
@@ -281,13 +320,40 @@ impl Dalmuti {
             }
             "role" => {
                 let (s, rest) = seat_and_rest(args)?;
-                let s = check_seat(s)?;
+                let s = self.seat_here(s)?;
                 let want: Role = rest.parse().map_err(bad)?;
                 let have = self.role(s);
                 if want != have {
                     return Err(failed(&format!("{s} to be"), want, have));
                 }
             }
+            "score" => {
+                let (s, rest) = seat_and_rest(args)?;
+                let s = self.seat_here(s)?;
+                let want: i64 = rest.parse().map_err(bad)?;
+                let have = self.scores[s.index()];
+                if want != have {
+                    return Err(failed(&format!("{s}'s score"), want, have));
+                }
+            }
+            "jesters" => {
+                // jesters P2 2
+                let (s, rest) = seat_and_rest(args)?;
+                let want: u8 = rest.parse().map_err(bad)?;
+                let have = self.hands[self.seat_here(s)?.index()].0[JESTER];
+                if want != have {
+                    return Err(failed(&format!("{s}'s Jesters"), want, have));
+                }
+            }
+            _ => unreachable!("a seat key"),
+        }
+        Ok(())
+    }
+
+    /// Who plays when: `order`, `dealt` (D5), `trick`, `finished`, `passed`.
+    fn expect_turns(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
+        let n = self.players as usize;
+        match key {
             "order" => {
                 let want = seats_text(parse_seats(args)?);
                 let have = seats_text(self.order());
@@ -347,31 +413,6 @@ impl Dalmuti {
                     return Err(failed("trick", want, have));
                 }
             }
-            "score" => {
-                let (s, rest) = seat_and_rest(args)?;
-                let s = check_seat(s)?;
-                let want: i64 = rest.parse().map_err(bad)?;
-                let have = self.scores[s.index()];
-                if want != have {
-                    return Err(failed(&format!("{s}'s score"), want, have));
-                }
-            }
-            "scores" => {
-                let want: Vec<i64> = args
-                    .split_whitespace()
-                    .map(|t| t.parse::<i64>().map_err(bad))
-                    .collect::<Result<_, _>>()?;
-                let have = self.scores[..n].to_vec();
-                if want != have {
-                    return Err(failed("scores", format!("{want:?}"), format!("{have:?}")));
-                }
-            }
-            "hand-number" => {
-                let want: u32 = args.parse().map_err(bad)?;
-                if want != self.hand_no {
-                    return Err(failed("hand number", want, self.hand_no));
-                }
-            }
             "finished" => {
                 let want = seats_text(parse_seats(args)?);
                 let have = seats_text(
@@ -392,6 +433,32 @@ impl Dalmuti {
                 );
                 if want != have {
                     return Err(failed("passed", want, have));
+                }
+            }
+            _ => unreachable!("a turn key"),
+        }
+        Ok(())
+    }
+
+    /// The hand and the session: `scores`, `hand-number`, `phase`, `players`,
+    /// `deck`, `taxes` (D7, D8), `revolution`; any other key is unknown.
+    fn expect_of_session(&self, key: &str, args: &str) -> Result<(), ScenarioError> {
+        let n = self.players as usize;
+        match key {
+            "scores" => {
+                let want: Vec<i64> = args
+                    .split_whitespace()
+                    .map(|t| t.parse::<i64>().map_err(bad))
+                    .collect::<Result<_, _>>()?;
+                let have = self.scores[..n].to_vec();
+                if want != have {
+                    return Err(failed("scores", format!("{want:?}"), format!("{have:?}")));
+                }
+            }
+            "hand-number" => {
+                let want: u32 = args.parse().map_err(bad)?;
+                if want != self.hand_no {
+                    return Err(failed("hand number", want, self.hand_no));
                 }
             }
             "phase" => {
@@ -446,40 +513,34 @@ impl Dalmuti {
                     return Err(failed("revolution", args, have));
                 }
             }
-            "transfer" => {
-                // transfer P5 P1 1 2: P5 gave P1 exactly those cards
-                let (from, rest) = seat_and_rest(args)?;
-                let (to, rest) = seat_and_rest(rest)?;
-                let cards: Hand = rest.parse().map_err(bad)?;
-                let found = self.transfers[..self.n_transfers as usize]
-                    .iter()
-                    .any(|t| t.from == from && t.to == to && t.cards.hand() == cards);
-                if !found {
-                    let all: Vec<String> = self.transfers[..self.n_transfers as usize]
-                        .iter()
-                        .map(|t| format!("{}->{}: {}", t.from, t.to, t.cards))
-                        .collect();
-                    return Err(failed(
-                        "transfer",
-                        format!("{from}->{to}: {cards}"),
-                        if all.is_empty() {
-                            "none".to_string()
-                        } else {
-                            all.join(", ")
-                        },
-                    ));
-                }
-            }
-            "jesters" => {
-                // jesters P2 2
-                let (s, rest) = seat_and_rest(args)?;
-                let want: u8 = rest.parse().map_err(bad)?;
-                let have = self.hands[check_seat(s)?.index()].0[JESTER];
-                if want != have {
-                    return Err(failed(&format!("{s}'s Jesters"), want, have));
-                }
-            }
             other => return Err(ScenarioError::UnknownKey(other.to_string())),
+        }
+        Ok(())
+    }
+
+    /// `transfer FROM TO CARDS`: FROM gave TO exactly those cards (D8, D14).
+    fn expect_transfer(&self, args: &str) -> Result<(), ScenarioError> {
+        // transfer P5 P1 1 2: P5 gave P1 exactly those cards
+        let (from, rest) = seat_and_rest(args)?;
+        let (to, rest) = seat_and_rest(rest)?;
+        let cards: Hand = rest.parse().map_err(bad)?;
+        let found = self.transfers[..self.n_transfers as usize]
+            .iter()
+            .any(|t| t.from == from && t.to == to && t.cards.hand() == cards);
+        if !found {
+            let all: Vec<String> = self.transfers[..self.n_transfers as usize]
+                .iter()
+                .map(|t| format!("{}->{}: {}", t.from, t.to, t.cards))
+                .collect();
+            return Err(failed(
+                "transfer",
+                format!("{from}->{to}: {cards}"),
+                if all.is_empty() {
+                    "none".to_string()
+                } else {
+                    all.join(", ")
+                },
+            ));
         }
         Ok(())
     }

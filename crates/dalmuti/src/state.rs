@@ -202,6 +202,12 @@ const fn bit(seat: u8) -> u16 {
     1 << seat
 }
 
+/// A scenario's fixed seating draw names a card the draw deck has no
+/// more of.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the seating draw has no {0} left")]
+pub(crate) struct DrawnOut(Card);
+
 impl Dalmuti {
     /// Checks a new session's player count against its options (D1, D13).
     pub(crate) fn validate(options: &Options, players: usize) -> Result<(), SetupError> {
@@ -297,7 +303,9 @@ impl Dalmuti {
                     g.order[p] = s.index() as u8;
                 }
             }
-            None => g.seating_draw(draws).map_err(SetupError::Position)?,
+            None => g
+                .seating_draw(draws)
+                .map_err(|e| SetupError::Position(e.to_string()))?,
         }
         g.fix_pos();
         g.say_roles();
@@ -306,16 +314,16 @@ impl Dalmuti {
 
     /// D3: each player draws a card from a shuffled 80-card deck; best rank
     /// first, Jesters worst; tied players draw again among themselves.
-    fn seating_draw(&mut self, fixed: &[Card]) -> Result<(), String> {
+    fn seating_draw(&mut self, fixed: &[Card]) -> Result<(), DrawnOut> {
         let n = self.players as usize;
         let mut deck = Hand::FULL_DECK;
         let mut remaining = 80usize;
         let mut fixed = fixed.iter();
         let mut card = [0u8; MAX_PLAYERS];
-        let mut draw = |g: &mut Dalmuti| -> Result<u8, String> {
+        let mut draw = |g: &mut Dalmuti| -> Result<u8, DrawnOut> {
             if let Some(&c) = fixed.next() {
                 if deck.count(c) == 0 {
-                    return Err(format!("the seating draw has no {c} left"));
+                    return Err(DrawnOut(c));
                 }
                 deck.remove(c, 1);
                 remaining -= 1;
@@ -1259,35 +1267,7 @@ impl Dalmuti {
         match a {
             Action::Pass => self.pass(),
             Action::Play(p) => self.play(p),
-            Action::Give(g) => match self.phase {
-                Phase::GreaterTax => {
-                    self.tell_choice(s, g, Role::GreaterPeon);
-                    self.greater_gift = Some(g);
-                    self.after_greater_choice();
-                }
-                Phase::LesserTax => {
-                    self.tell_choice(s, g, Role::LesserPeon);
-                    self.lesser_gift = Some(g);
-                    self.resolve_taxes();
-                }
-                Phase::MarketReturn => {
-                    let first = self.at(2);
-                    self.move_cards(s, first, g);
-                    self.record(s, first, g, TransferKind::Market);
-                    say!(
-                        self,
-                        Event::MarketReturn {
-                            from: seat(s),
-                            to: seat(first),
-                        }
-                    );
-                    self.tell_transfer(s, first, g);
-                    self.begin_play();
-                }
-                Phase::SeatNew | Phase::Revolution | Phase::Market | Phase::Play | Phase::Over => {
-                    panic!("give in phase {}", self.phase)
-                }
-            },
+            Action::Give(g) => self.give(s, g),
             Action::Revolution => {
                 let n = self.players as usize;
                 if self.pos[s as usize] as usize == n - 1 {
@@ -1327,46 +1307,7 @@ impl Dalmuti {
                 self.phase = Phase::MarketReturn;
                 self.turn = t;
             }
-            Action::BlackMarket(partner) => {
-                let t = partner.index() as u8;
-                let mine = self.hands[s as usize];
-                let theirs = self.hands[t as usize];
-                let a = mine.nth(below(&mut self.rng, mine.len() as u32) as usize);
-                let b = theirs.nth(below(&mut self.rng, theirs.len() as u32) as usize);
-                self.move_cards(s, t, Gift::one(a));
-                self.move_cards(t, s, Gift::one(b));
-                self.record(s, t, Gift::one(a), TransferKind::Market);
-                self.record(t, s, Gift::one(b), TransferKind::Market);
-                self.market_with = Some(t);
-                say!(
-                    self,
-                    Event::BlackMarket {
-                        seat: seat(s),
-                        partner,
-                    }
-                );
-                tell!(
-                    self,
-                    s,
-                    Event::BlackMarketDraw {
-                        seat: seat(s),
-                        other: partner,
-                        lost: a,
-                        got: b,
-                    }
-                );
-                tell!(
-                    self,
-                    t,
-                    Event::BlackMarketDraw {
-                        seat: partner,
-                        other: seat(s),
-                        lost: b,
-                        got: a,
-                    }
-                );
-                self.begin_play();
-            }
+            Action::BlackMarket(partner) => self.black_market(s, partner),
             Action::NoMarket => {
                 say!(self, Event::NoTrade { seat: seat(s) });
                 self.begin_play();
@@ -1389,5 +1330,81 @@ impl Dalmuti {
                 self.after_deal();
             }
         }
+    }
+
+    /// `give`: seat `s`'s tax choice (D8) or the market's card back (D14).
+    fn give(&mut self, s: u8, g: Gift) {
+        match self.phase {
+            Phase::GreaterTax => {
+                self.tell_choice(s, g, Role::GreaterPeon);
+                self.greater_gift = Some(g);
+                self.after_greater_choice();
+            }
+            Phase::LesserTax => {
+                self.tell_choice(s, g, Role::LesserPeon);
+                self.lesser_gift = Some(g);
+                self.resolve_taxes();
+            }
+            Phase::MarketReturn => {
+                let first = self.at(2);
+                self.move_cards(s, first, g);
+                self.record(s, first, g, TransferKind::Market);
+                say!(
+                    self,
+                    Event::MarketReturn {
+                        from: seat(s),
+                        to: seat(first),
+                    }
+                );
+                self.tell_transfer(s, first, g);
+                self.begin_play();
+            }
+            Phase::SeatNew | Phase::Revolution | Phase::Market | Phase::Play | Phase::Over => {
+                panic!("give in phase {}", self.phase)
+            }
+        }
+    }
+
+    /// `black-market`: seat `s` and `partner` each draw a card at random
+    /// from the other's hand (D14).
+    fn black_market(&mut self, s: u8, partner: Seat) {
+        let t = partner.index() as u8;
+        let mine = self.hands[s as usize];
+        let theirs = self.hands[t as usize];
+        let a = mine.nth(below(&mut self.rng, mine.len() as u32) as usize);
+        let b = theirs.nth(below(&mut self.rng, theirs.len() as u32) as usize);
+        self.move_cards(s, t, Gift::one(a));
+        self.move_cards(t, s, Gift::one(b));
+        self.record(s, t, Gift::one(a), TransferKind::Market);
+        self.record(t, s, Gift::one(b), TransferKind::Market);
+        self.market_with = Some(t);
+        say!(
+            self,
+            Event::BlackMarket {
+                seat: seat(s),
+                partner,
+            }
+        );
+        tell!(
+            self,
+            s,
+            Event::BlackMarketDraw {
+                seat: seat(s),
+                other: partner,
+                lost: a,
+                got: b,
+            }
+        );
+        tell!(
+            self,
+            t,
+            Event::BlackMarketDraw {
+                seat: partner,
+                other: seat(s),
+                lost: b,
+                got: a,
+            }
+        );
+        self.begin_play();
     }
 }

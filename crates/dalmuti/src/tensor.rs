@@ -359,6 +359,17 @@ impl Tensor for Dalmuti {
         g[109] = self.deck.len() as f32 / 80.0;
         g[110] = scaled(n as f32, s_max as f32);
 
+        self.write_seats(seats, me, s_max, block);
+    }
+}
+
+impl Dalmuti {
+    /// The per-seat blocks of the observation (one of `block` values per
+    /// seat, `me`'s first), after the transfers' counts were added to
+    /// them: place, role, cards left, finishing, passing, the trick, the
+    /// turn, played cards, scores, the revolution's declarer, the market.
+    fn write_seats(&self, seats: &mut [f32], me: usize, s_max: usize, block: usize) {
+        let n = self.players as usize;
         let public_to_move = self.public_to_move();
         let declarer = match self.revolution {
             Revolution::None => None,

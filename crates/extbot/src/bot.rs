@@ -111,7 +111,7 @@ pub struct External<G: Roster> {
 impl<G: Roster> External<G> {
     /// A bot that runs `command` (under `/bin/sh -c`) when its first game
     /// starts; `seed` seeds the stand-in.
-    pub fn new(command: &str, limits: Limits, seed: u64) -> Result<External<G>, String> {
+    pub fn new(command: &str, limits: Limits, seed: u64) -> Result<External<G>, bots::BotError> {
         Ok(External {
             command: command.to_string(),
             limits,

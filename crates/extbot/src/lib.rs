@@ -19,6 +19,17 @@ pub use sandbox::Sandbox;
 
 use bots::{Bot, Roster};
 
+/// Why a bot named on a command line or a table cannot be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BotError {
+    /// A `cmd:` name with no command (the name).
+    #[error("empty command in bot `{0}`: write cmd:COMMAND")]
+    EmptyCommand(String),
+    /// A roster name the game does not make, in [`Roster::bot`]'s words.
+    #[error(transparent)]
+    Roster(#[from] bots::BotError),
+}
+
 /// The prefix that names a bot program: `cmd:python3 my_bot.py`.
 pub const PREFIX: &str = "cmd:";
 
@@ -34,25 +45,25 @@ pub fn bot_with<G: Roster>(
     spec: &str,
     seed: u64,
     limits: &Limits,
-) -> Result<Box<dyn Bot<G>>, String> {
+) -> Result<Box<dyn Bot<G>>, BotError> {
     match command(spec) {
-        Some("") => Err(format!("empty command in bot `{spec}`: write cmd:COMMAND")),
+        Some("") => Err(BotError::EmptyCommand(spec.to_string())),
         Some(cmd) => Ok(Box::new(External::<G>::new(cmd, limits.clone(), seed)?)),
-        None => G::bot(spec, seed),
+        None => Ok(G::bot(spec, seed)?),
     }
 }
 
 /// [`bot_with`] under the default [`Limits`].
-pub fn bot<G: Roster>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, String> {
+pub fn bot<G: Roster>(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotError> {
     bot_with(spec, seed, &Limits::default())
 }
 
 /// Checks a bot name without starting anything: a `cmd:` name with a
 /// command, or a roster name.
-pub fn check<G: Roster>(spec: &str) -> Result<(), String> {
+pub fn check<G: Roster>(spec: &str) -> Result<(), BotError> {
     match command(spec) {
-        Some("") => Err(format!("empty command in bot `{spec}`: write cmd:COMMAND")),
+        Some("") => Err(BotError::EmptyCommand(spec.to_string())),
         Some(_) => Ok(()),
-        None => G::bot(spec, 0).map(|_| ()),
+        None => Ok(G::bot(spec, 0).map(|_| ())?),
     }
 }

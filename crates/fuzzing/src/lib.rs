@@ -125,7 +125,7 @@ pub fn record(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(record) = cli::records::parse(text) else {
+    let Ok(record) = registry::records::parse(text) else {
         return;
     };
     for json in [
@@ -142,7 +142,7 @@ pub fn record(data: &[u8]) {
     }
     replay_events::<bigcheese::BigCheese>(&record);
     replay_events::<dalmuti::Dalmuti>(&record);
-    let _ = cli::records::play_by_play(&record, false);
+    let _ = registry::records::play_by_play(&record, false);
     let _ = registry::verify::verify(&record);
 }
 
@@ -216,7 +216,7 @@ pub fn scenario(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let report = cli::scenario::run_text("fuzz.scen", text);
+    let report = registry::scenario::run_text("fuzz.scen", text);
     assert!(
         report.failures.iter().all(|f| !f.message.is_empty()),
         "a scenario failure says nothing: {:?}",

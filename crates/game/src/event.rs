@@ -107,27 +107,83 @@ macro_rules! deserialize_from_str {
     )+};
 }
 
+/// A broken promise of an event type, found by [`check_event_kinds`]:
+/// each variant is one promise, with what was found instead.
+#[derive(Debug, thiserror::Error)]
+pub enum EventKindsError {
+    /// The examples' kinds are not [`GameEvent::KINDS`], in order.
+    #[error("the examples' kinds {found:?} are not KINDS {expected:?}")]
+    Kinds {
+        /// The examples' kinds.
+        found: Vec<&'static str>,
+        /// [`GameEvent::KINDS`].
+        expected: &'static [&'static str],
+    },
+    /// An example that serde cannot write.
+    #[error("{0}")]
+    Serialize(serde_json::Error),
+    /// An example whose serde `kind` tag is not its [`GameEvent::kind`].
+    #[error("{event} serializes as {json}, kind {kind}")]
+    Tag {
+        /// The example, as `{:?}` shows it.
+        event: String,
+        /// Its JSON.
+        json: serde_json::Value,
+        /// Its [`GameEvent::kind`].
+        kind: &'static str,
+    },
+    /// An example's JSON that does not read back.
+    #[error("{json}: {source}")]
+    Deserialize {
+        /// The example's JSON.
+        json: serde_json::Value,
+        /// Why it does not read.
+        source: serde_json::Error,
+    },
+    /// An example that reads back as another event.
+    #[error("{json} reads back as {back}, not {event}")]
+    Changed {
+        /// The example's JSON.
+        json: serde_json::Value,
+        /// What it reads back as, as `{:?}` shows it.
+        back: String,
+        /// The example, as `{:?}` shows it.
+        event: String,
+    },
+}
+
 /// Checks an event type's own promises, for its crate's unit test: every
 /// example's serde `kind` tag equals [`GameEvent::kind`], the examples'
 /// kinds are exactly [`GameEvent::KINDS`] in order, and every example reads
 /// back from its JSON unchanged. Returns the first broken promise.
-pub fn check_event_kinds<E: GameEvent>() -> Result<(), String> {
+pub fn check_event_kinds<E: GameEvent>() -> Result<(), EventKindsError> {
     let examples = E::examples();
-    let kinds: Vec<&str> = examples.iter().map(GameEvent::kind).collect();
+    let kinds: Vec<&'static str> = examples.iter().map(GameEvent::kind).collect();
     if kinds != E::KINDS {
-        return Err(format!(
-            "the examples' kinds {kinds:?} are not KINDS {:?}",
-            E::KINDS
-        ));
+        return Err(EventKindsError::Kinds {
+            found: kinds,
+            expected: E::KINDS,
+        });
     }
     for e in &examples {
-        let json = serde_json::to_value(e).map_err(|x| x.to_string())?;
+        let json = serde_json::to_value(e).map_err(EventKindsError::Serialize)?;
         if json.get("kind").and_then(|k| k.as_str()) != Some(e.kind()) {
-            return Err(format!("{e:?} serializes as {json}, kind {}", e.kind()));
+            return Err(EventKindsError::Tag {
+                event: format!("{e:?}"),
+                json,
+                kind: e.kind(),
+            });
         }
-        let back: E = serde_json::from_value(json.clone()).map_err(|x| format!("{json}: {x}"))?;
+        let back: E = match serde_json::from_value(json.clone()) {
+            Ok(back) => back,
+            Err(source) => return Err(EventKindsError::Deserialize { json, source }),
+        };
         if &back != e {
-            return Err(format!("{json} reads back as {back:?}, not {e:?}"));
+            return Err(EventKindsError::Changed {
+                json,
+                back: format!("{back:?}"),
+                event: format!("{e:?}"),
+            });
         }
     }
     Ok(())

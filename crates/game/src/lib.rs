@@ -3,7 +3,8 @@
 //! generic over.
 //!
 //! It is deliberately tiny and dependency-light (only `rand`'s traits,
-//! `serde` derives, and `serde_json` for [`check_event_kinds`]) so that
+//! `serde` derives, `serde_json` for [`check_event_kinds`], and
+//! `thiserror` for the check helpers' error types) so that
 //! rules crates, bots, the CLI and later the server and the Python
 //! bindings can all sit on it without pulling each other in.
 //! A game is fully described by `(rules version, options, seed, actions)`:
@@ -19,7 +20,7 @@ mod seat;
 mod seed;
 mod tensor;
 
-pub use event::{check_event_kinds, GameEvent, LogEntry};
+pub use event::{check_event_kinds, EventKindsError, GameEvent, LogEntry};
 pub use options::{
     bool_text, choice_text, parse_bool, parse_choice, parse_in, values_in_words, GameOptions,
     OptionError, OptionInfo,
@@ -28,7 +29,7 @@ pub use record::{Contribution, Fairness, Record, RecordError};
 pub use scenario::{Scenario, ScenarioError};
 pub use seat::{Seat, SeatParseError};
 pub use seed::{Seed, SeedParseError};
-pub use tensor::{check_encoding, check_obs, scaled, Tensor};
+pub use tensor::{check_encoding, check_obs, scaled, Tensor, TensorError};
 
 #[doc(hidden)]
 pub use serde as __serde;

@@ -117,6 +117,81 @@ pub fn scaled(x: f32, max: f32) -> f32 {
     }
 }
 
+/// A broken promise of a [`Tensor`] encoding, found by
+/// [`check_encoding`] or [`check_obs`]; actions are in their notation.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TensorError {
+    /// A legal action with no id.
+    #[error("legal action {0} has no id")]
+    NoId(String),
+    /// A legal action whose id is outside the action space.
+    #[error("{action} has id {id} >= {num}")]
+    IdTooBig {
+        /// The action.
+        action: String,
+        /// Its id.
+        id: usize,
+        /// The size of the action space.
+        num: usize,
+    },
+    /// Two legal actions with one id.
+    #[error("{action} shares id {id} with another legal action")]
+    SharedId {
+        /// The second action.
+        action: String,
+        /// The id.
+        id: usize,
+    },
+    /// A legal action's id that `action_of` does not read back.
+    #[error("action_of({id}) = {read}, not {action}")]
+    ReadBack {
+        /// The id.
+        id: usize,
+        /// What `action_of` gave, as `{:?}` shows it.
+        read: String,
+        /// The action.
+        action: String,
+    },
+    /// [`Tensor::update_mask`]'s list differs from the legal actions.
+    #[error("update_mask's list is not legal_actions'")]
+    UpdateList,
+    /// [`Tensor::update_mask`] set other ids than the legal ones.
+    #[error("update_mask did not set exactly the legal ids")]
+    UpdateIds,
+    /// [`Tensor::update_mask`] left an id of the last step set.
+    #[error("update_mask left the old id {0} set")]
+    OldIdSet(usize),
+    /// [`Tensor::write_mask`]'s list differs from the legal actions.
+    #[error("write_mask's list is not legal_actions'")]
+    WriteList,
+    /// [`Tensor::write_mask`]'s mask differs from `update_mask`'s.
+    #[error("write_mask differs from update_mask")]
+    MasksDiffer,
+    /// An id whose action has another id.
+    #[error("action_of({id}) = {action}, whose id is {its_id:?}")]
+    IdOfAction {
+        /// The id.
+        id: usize,
+        /// `action_of(id)`.
+        action: String,
+        /// That action's id.
+        its_id: Option<usize>,
+    },
+    /// `write_obs` wrote past the observation's length.
+    #[error("write_obs wrote past obs_len")]
+    PastObs,
+    /// An observation value that is not finite or not in `[0, 1]`.
+    #[error("{seat}'s observation at {index} is {value}")]
+    ObsOutOfRange {
+        /// The seat observing.
+        seat: Seat,
+        /// The value's index.
+        index: usize,
+        /// The value.
+        value: f32,
+    },
+}
+
 /// Checks `game`'s [`Tensor`] encoding in its current state, for the
 /// rules crates' tests: every legal action has an id below
 /// `mask.len()` (the action space), distinct from the others', that
@@ -133,7 +208,7 @@ pub fn check_encoding<G: Tensor>(
     mask: &mut [u8],
     ids: &mut Vec<u32>,
     prev: &mut Vec<G::Action>,
-) -> Result<(), String> {
+) -> Result<(), TensorError> {
     // A session that grows (Dalmuti joins) keeps the sizes it started with.
     let num = mask.len();
     let mut legal = Vec::new();
@@ -142,35 +217,43 @@ pub fn check_encoding<G: Tensor>(
     for &a in &legal {
         let id = game
             .action_id(a)
-            .ok_or_else(|| format!("legal action {a} has no id"))?;
+            .ok_or_else(|| TensorError::NoId(a.to_string()))?;
         if id >= num {
-            return Err(format!("{a} has id {id} >= {num}"));
+            return Err(TensorError::IdTooBig {
+                action: a.to_string(),
+                id,
+                num,
+            });
         }
         if !seen.insert(id) {
-            return Err(format!("{a} shares id {id} with another legal action"));
+            return Err(TensorError::SharedId {
+                action: a.to_string(),
+                id,
+            });
         }
         if game.action_of(id) != Some(a) {
-            return Err(format!(
-                "action_of({id}) = {:?}, not {a}",
-                game.action_of(id)
-            ));
+            return Err(TensorError::ReadBack {
+                id,
+                read: format!("{:?}", game.action_of(id)),
+                action: a.to_string(),
+            });
         }
     }
     let before: Vec<u32> = ids.clone();
     let count = game.update_mask(prev, ids, mask);
     if count != legal.len() || *prev != legal {
-        return Err("update_mask's list is not legal_actions'".to_string());
+        return Err(TensorError::UpdateList);
     }
     let listed: std::collections::HashSet<usize> = ids.iter().map(|&i| i as usize).collect();
     if listed != seen || seen.iter().any(|&id| mask[id] != 1) {
-        return Err("update_mask did not set exactly the legal ids".to_string());
+        return Err(TensorError::UpdateIds);
     }
     if let Some(id) = before
         .iter()
         .map(|&i| i as usize)
         .find(|i| !seen.contains(i) && mask[*i] != 0)
     {
-        return Err(format!("update_mask left the old id {id} set"));
+        return Err(TensorError::OldIdSet(id));
     }
     // The whole mask, when it is small or asked for.
     if num <= 4096 || all_ids {
@@ -178,20 +261,21 @@ pub fn check_encoding<G: Tensor>(
         let mut list = Vec::new();
         let count = game.write_mask(&mut list, &mut full);
         if count != legal.len() || list != legal {
-            return Err("write_mask's list is not legal_actions'".to_string());
+            return Err(TensorError::WriteList);
         }
         if full != mask {
-            return Err("write_mask differs from update_mask".to_string());
+            return Err(TensorError::MasksDiffer);
         }
     }
     if all_ids {
         for id in 0..num {
             if let Some(a) = game.action_of(id) {
                 if game.action_id(a) != Some(id) {
-                    return Err(format!(
-                        "action_of({id}) = {a}, whose id is {:?}",
-                        game.action_id(a)
-                    ));
+                    return Err(TensorError::IdOfAction {
+                        id,
+                        action: a.to_string(),
+                        its_id: game.action_id(a),
+                    });
                 }
             }
         }
@@ -202,11 +286,11 @@ pub fn check_encoding<G: Tensor>(
 /// Checks `seat`'s observation: `len` values, all finite and in `[0, 1]`,
 /// and nothing written past them (the buffer is one longer and that value
 /// must stay untouched). Returns the observation.
-pub fn check_obs<G: Tensor>(game: &G, seat: Seat, len: usize) -> Result<Vec<f32>, String> {
+pub fn check_obs<G: Tensor>(game: &G, seat: Seat, len: usize) -> Result<Vec<f32>, TensorError> {
     let mut out = vec![-1.0f32; len + 1];
     game.write_obs(seat, &mut out);
     if out[len] != -1.0 {
-        return Err("write_obs wrote past obs_len".to_string());
+        return Err(TensorError::PastObs);
     }
     out.truncate(len);
     if let Some((i, v)) = out
@@ -214,7 +298,11 @@ pub fn check_obs<G: Tensor>(game: &G, seat: Seat, len: usize) -> Result<Vec<f32>
         .enumerate()
         .find(|(_, v)| !v.is_finite() || **v < 0.0 || **v > 1.0)
     {
-        return Err(format!("{seat}'s observation at {i} is {v}"));
+        return Err(TensorError::ObsOutOfRange {
+            seat,
+            index: i,
+            value: *v,
+        });
     }
     Ok(out)
 }

@@ -529,7 +529,7 @@ impl Bot {
             }
         }
         let why = registry::dispatch!("dalmuti",
-            G => <G as bots::Roster>::bot(spec, seed).err(), _ => None);
+            G => <G as bots::Roster>::bot(spec, seed).err().map(|e| e.to_string()), _ => None);
         Err(SetupError::new_err(
             why.unwrap_or_else(|| format!("unknown bot `{spec}`")),
         ))

@@ -165,7 +165,7 @@ impl<G: Roster + Tensor> Table<G> {
             .as_ref()
             .is_some_and(|b| b.downcast_ref::<Box<dyn Bot<G>>>().is_some());
         if !fits {
-            *slot = Some(Box::new(G::bot(spec, seed)?));
+            *slot = Some(Box::new(G::bot(spec, seed).map_err(|e| e.to_string())?));
         }
         slot.as_mut()
             .and_then(|b| b.downcast_mut::<Box<dyn Bot<G>>>())

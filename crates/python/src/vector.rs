@@ -165,7 +165,7 @@ impl<G: Tensor + Roster> Lane<G> {
             if s == self.seat {
                 *slot = None;
             } else if !slot.as_mut().is_some_and(|b| b.reseed(bot_seed)) {
-                *slot = Some(G::bot(spec, bot_seed)?);
+                *slot = Some(G::bot(spec, bot_seed).map_err(|e| e.to_string())?);
             }
         }
         Ok(())
@@ -358,7 +358,7 @@ impl<G: Tensor + Roster> Vector<G> {
             ));
         }
         if let Some(spec) = &opponents {
-            G::bot(spec, 0)?;
+            G::bot(spec, 0).map_err(|e| e.to_string())?;
         }
         // Probe the setup once, with its own error.
         G::new_seeded(&options, players, &Seed::Legacy(seed)).map_err(|e| e.to_string())?;

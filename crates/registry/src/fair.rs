@@ -284,21 +284,48 @@ pub fn parse(f: &Fairness) -> Result<Parsed, FairError> {
     })
 }
 
+/// Why a record's fairness section does not check out.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// The section cannot be read.
+    #[error(transparent)]
+    Unreadable(#[from] FairError),
+    /// The revealed secret does not hash to the published commitment.
+    #[error("the server's secret {secret} hashes to {actual}, not to the published commitment {published}")]
+    Commitment {
+        /// The secret, in hex.
+        secret: String,
+        /// What it hashes to.
+        actual: String,
+        /// The commitment the server published.
+        published: String,
+    },
+    /// The record's seed is not the one the secret and the contributions
+    /// give.
+    #[error("the record's seed is {record}, but the secret and the contributions give {derived}")]
+    Seed {
+        /// The record's seed.
+        record: Seed,
+        /// The seed derived.
+        derived: Seed,
+    },
+}
+
 /// Checks a record's fairness section against the record's seed: the
 /// secret matches the published commitment, and the seed is the one the
 /// secret and the contributions give. Returns what was checked, one line
 /// each (one per contribution: `P2's contribution 3fa9... went into the
 /// seed`), or the first mismatch in words.
-pub fn check(f: &Fairness, record_seed: &Seed) -> Result<Vec<String>, String> {
-    let p = parse(f).map_err(|e| e.to_string())?;
+pub fn check(f: &Fairness, record_seed: &Seed) -> Result<Vec<String>, CheckError> {
+    let p = parse(f)?;
     let mut lines = Vec::new();
     let actual = commitment(&p.secret);
     if !actual.eq_ignore_ascii_case(f.commitment.trim()) {
-        return Err(format!(
-            "the server's secret {} hashes to {actual}, not to the published commitment {}",
-            hex(&p.secret),
-            f.commitment
-        ));
+        return Err(CheckError::Commitment {
+            secret: hex(&p.secret),
+            actual,
+            published: f.commitment.clone(),
+        });
     }
     lines.push(format!(
         "the server's secret {} matches its published commitment {actual}",
@@ -311,9 +338,10 @@ pub fn check(f: &Fairness, record_seed: &Seed) -> Result<Vec<String>, String> {
     }
     let derived = seed(p.table.as_deref(), &p.secret, &p.contributions);
     if derived != *record_seed {
-        return Err(format!(
-            "the record's seed is {record_seed}, but the secret and the contributions give {derived}"
-        ));
+        return Err(CheckError::Seed {
+            record: *record_seed,
+            derived,
+        });
     }
     if p.contributions.is_empty() {
         lines.push(
@@ -440,17 +468,24 @@ mod tests {
 
         let hidden = fairness(None, &secret, &cs, false);
         assert!(hidden.secret.is_none());
-        assert!(check(&hidden, &seed).unwrap_err().contains("secret"));
+        assert!(check(&hidden, &seed)
+            .unwrap_err()
+            .to_string()
+            .contains("secret"));
 
         let mut wrong_secret = f.clone();
         wrong_secret.secret = Some(hex(&bytes(6)));
         assert!(check(&wrong_secret, &seed)
             .unwrap_err()
+            .to_string()
             .contains("not to the published commitment"));
 
         let mut changed = f.clone();
         changed.contributions[0].value = hex(&bytes(42));
-        assert!(check(&changed, &seed).unwrap_err().contains("give"));
+        assert!(check(&changed, &seed)
+            .unwrap_err()
+            .to_string()
+            .contains("give"));
 
         let mut dropped = f.clone();
         dropped.contributions.pop();
@@ -462,23 +497,36 @@ mod tests {
 
         let mut twice = f.clone();
         twice.contributions[1].seat = twice.contributions[0].seat;
-        assert!(check(&twice, &seed).unwrap_err().contains("twice"));
+        assert!(check(&twice, &seed)
+            .unwrap_err()
+            .to_string()
+            .contains("twice"));
 
         let mut swapped = f.clone();
         swapped.contributions.swap(0, 1);
-        assert!(check(&swapped, &seed).unwrap_err().contains("seat order"));
+        assert!(check(&swapped, &seed)
+            .unwrap_err()
+            .to_string()
+            .contains("seat order"));
 
         let mut garbage = f.clone();
         garbage.contributions[0].value = "zz".into();
         assert!(check(&garbage, &seed)
             .unwrap_err()
+            .to_string()
             .contains("64 hex digits"));
 
         let mut scheme = f.clone();
         scheme.scheme = "other/9".into();
-        assert!(check(&scheme, &seed).unwrap_err().contains("unknown"));
+        assert!(check(&scheme, &seed)
+            .unwrap_err()
+            .to_string()
+            .contains("unknown"));
 
-        assert!(check(&f, &Seed::Legacy(5)).unwrap_err().contains("seed"));
+        assert!(check(&f, &Seed::Legacy(5))
+            .unwrap_err()
+            .to_string()
+            .contains("seed"));
         assert!(check(&f, &Seed::Full(bytes(9))).is_err());
     }
 
@@ -504,10 +552,13 @@ mod tests {
         // Posted as another table's, it fails: the seed does not check.
         let mut moved = f.clone();
         moved.table = Some("tableY".into());
-        assert!(check(&moved, &x).unwrap_err().contains("give"));
+        assert!(check(&moved, &x).unwrap_err().to_string().contains("give"));
         let mut none = f.clone();
         none.table = None;
-        assert!(check(&none, &x).unwrap_err().contains("names its table"));
+        assert!(check(&none, &x)
+            .unwrap_err()
+            .to_string()
+            .contains("names its table"));
         let mut huge = f.clone();
         huge.table = Some("t".repeat(10_000));
         assert!(check(&huge, &x).is_err());

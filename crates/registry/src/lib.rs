@@ -1,6 +1,8 @@
 //! `registry`: the games this build knows by name ([`GAMES`],
-//! [`dispatch!`]) and the check of a finished game's record
-//! ([`verify`], with the fair-deal scheme it checks, [`fair`]).
+//! [`dispatch!`]), the check of a finished game's record ([`verify`],
+//! with the fair-deal scheme it checks, [`fair`]), and what must pick the
+//! game a text names: a record's play-by-play ([`records`]) and scenario
+//! text ([`scenario`]).
 //!
 //! Everything above the rules crates that must name the concrete games
 //! does it through [`dispatch!`], so adding a game means editing this
@@ -12,6 +14,8 @@
 //! beside the scheme that commits to it.
 
 pub mod fair;
+pub mod records;
+pub mod scenario;
 pub mod verify;
 
 /// The games this build knows, by command-line name.

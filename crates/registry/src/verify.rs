@@ -98,29 +98,11 @@ pub fn verify(record: &Record) -> Report {
         _ => report.fail(format!("unknown game `{}`", record.game)))
 }
 
-fn verify_game<G: Game>(record: &Record, mut report: Report) -> Report {
-    if let Some(hash) = &record.seed_hash {
-        let actual = sha256_hex(&record.seed.to_string());
-        if !actual.eq_ignore_ascii_case(hash.trim()) {
-            return report.fail(format!(
-                "the seed {} hashes to {actual}, not to the published {hash}",
-                record.seed
-            ));
-        }
-        report.checks.push(format!(
-            "seed {} matches the published hash {actual}",
-            record.seed
-        ));
-    }
-    if let Some(f) = &record.fairness {
-        match crate::fair::check(f, &record.seed) {
-            Ok(lines) => {
-                report.checks.extend(lines);
-                report.contributions = f.contributions.clone();
-            }
-            Err(e) => return report.fail(e),
-        }
-    }
+fn verify_game<G: Game>(record: &Record, report: Report) -> Report {
+    let mut report = match check_commitment(record, report) {
+        Ok(report) => report,
+        Err(failed) => return failed,
+    };
     let uncommitted = record.seed_hash.is_none() && record.fairness.is_none();
     if uncommitted {
         report.checks.push(
@@ -150,27 +132,76 @@ fn verify_game<G: Game>(record: &Record, mut report: Report) -> Report {
         "{} shuffles, deals, draws and rolls reproduced from the seed",
         report.chance.len()
     ));
+    let mut report = match check_outcome(record, &game, report) {
+        Ok(report) => report,
+        Err(failed) => return failed,
+    };
+    if uncommitted {
+        report.ok = false;
+        report.verdict = Verdict::Unverifiable;
+        report.error = Some(
+            "unverifiable: the record carries no commitment to its seed (no seed_hash, no \
+             fairness section), so nothing shows the seed was fixed before the game; \
+             the game replays and its outcome matches"
+                .into(),
+        );
+    }
+    report
+}
+
+/// The seed against what was published before the game: its hash, and
+/// the fair-deal section ([`crate::fair::check`]). `Err` is the failed
+/// report.
+fn check_commitment(record: &Record, mut report: Report) -> Result<Report, Report> {
+    if let Some(hash) = &record.seed_hash {
+        let actual = sha256_hex(&record.seed.to_string());
+        if !actual.eq_ignore_ascii_case(hash.trim()) {
+            return Err(report.fail(format!(
+                "the seed {} hashes to {actual}, not to the published {hash}",
+                record.seed
+            )));
+        }
+        report.checks.push(format!(
+            "seed {} matches the published hash {actual}",
+            record.seed
+        ));
+    }
+    if let Some(f) = &record.fairness {
+        match crate::fair::check(f, &record.seed) {
+            Ok(lines) => {
+                report.checks.extend(lines);
+                report.contributions = f.contributions.clone();
+            }
+            Err(e) => return Err(report.fail(e.to_string())),
+        }
+    }
+    Ok(report)
+}
+
+/// The replayed game over, and its outcome the record's, field by field.
+/// `Err` is the failed report.
+fn check_outcome<G: Game>(record: &Record, game: &G, mut report: Report) -> Result<Report, Report> {
     let Some(actual) = game.outcome() else {
         let capped = if record.outcome.as_ref().is_some_and(|o| o.capped) {
             " (the record says capped: a game stopped at a length cap is not a finished game)"
         } else {
             ""
         };
-        return report.fail(format!(
+        return Err(report.fail(format!(
             "the game is not over after {} actions ({} to move): only a finished game verifies{capped}",
             record.actions.len(),
             game.to_move().map_or("nobody".to_string(), |s| s.to_string()),
-        ));
+        )));
     };
     let Some(expected) = &record.outcome else {
-        return report.fail(format!(
+        return Err(report.fail(format!(
             "the record states no outcome (the replay ends won by {}): there is nothing to verify",
             seat_list(&actual.winners)
-        ));
+        )));
     };
     let diff = expected.diff(&actual);
     if !diff.is_empty() {
-        return report.fail(format!("the outcome does not match: {}", diff.join("; ")));
+        return Err(report.fail(format!("the outcome does not match: {}", diff.join("; "))));
     }
     let join = |v: &[String]| v.join(" / ");
     report.checks.push(format!(
@@ -192,17 +223,7 @@ fn verify_game<G: Game>(record: &Record, mut report: Report) -> Report {
         ),
         if actual.capped { ", capped" } else { "" }
     ));
-    if uncommitted {
-        report.ok = false;
-        report.verdict = Verdict::Unverifiable;
-        report.error = Some(
-            "unverifiable: the record carries no commitment to its seed (no seed_hash, no \
-             fairness section), so nothing shows the seed was fixed before the game; \
-             the game replays and its outcome matches"
-                .into(),
-        );
-    }
-    report
+    Ok(report)
 }
 
 #[cfg(test)]

@@ -154,8 +154,8 @@ pub enum MakeError {
     #[error("unknown bot `{0}`")]
     Unknown(String),
     /// Its process could not be started: why.
-    #[error("{0}")]
-    Start(String),
+    #[error(transparent)]
+    Start(bots::BotError),
 }
 
 impl Program {

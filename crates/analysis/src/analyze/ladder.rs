@@ -145,7 +145,7 @@ fn play<G: Judge>(cfg: &Config<G>, g: u64) -> Result<Record, Error> {
         while bots.len() <= seat.index() {
             let s = bots.len();
             let name = bot_of(cfg, g, s);
-            bots.push(G::bot(name, derive_seed(seed, 1000 + s as u64)).map_err(Error::Bot)?);
+            bots.push(G::bot(name, derive_seed(seed, 1000 + s as u64)).map_err(Error::from)?);
         }
         game.legal_actions(&mut legal);
         let action = bots[seat.index()].choose(&game.view(seat), &legal);
@@ -227,7 +227,7 @@ pub fn run<G: Judge>(cfg: &Config<G>, progress: &dyn Progress) -> Result<Report,
         return Err(Error::Config("--games: at least one game".into()));
     }
     for b in &cfg.levels {
-        G::bot(b, 0).map_err(Error::Bot)?;
+        G::bot(b, 0).map_err(Error::from)?;
     }
     // fail early on a bad setup, not in a worker
     G::new(&cfg.options, cfg.players, 0)?;

@@ -639,7 +639,7 @@ pub fn validate<G: Roster>(cfg: &Config<G>) -> Result<(), Error> {
         ));
     }
     for bot in [&cfg.weak, &cfg.strong] {
-        G::bot(bot, 0).map_err(Error::Bot)?;
+        G::bot(bot, 0).map_err(Error::from)?;
     }
     for (i, v) in cfg.variants.iter().enumerate() {
         if cfg.variants[..i].iter().any(|o| o.name == v.name) {

@@ -399,8 +399,19 @@ const METHOD: &[&str] = &[
 ];
 
 fn blocks(r: &Report) -> Result<Vec<Block>, Error> {
-    use Block::*;
     let mut b = Vec::new();
+    intro_blocks(r, &mut b);
+    summary_blocks(r, &mut b);
+    seat_blocks(r, &mut b)?;
+    length_blocks(r, &mut b)?;
+    skill_blocks(r, &mut b)?;
+    luck_blocks(r, &mut b);
+    Ok(b)
+}
+
+/// The title, the question, how the report was made.
+fn intro_blocks(r: &Report, b: &mut Vec<Block>) {
+    use Block::*;
     b.push(Heading(1, r.title.clone()));
     if let Some(q) = &r.question {
         b.push(Para(format!("**Question.** {q}")));
@@ -414,7 +425,11 @@ fn blocks(r: &Report) -> Result<Vec<Block>, Error> {
         "*Played {} games in {:.1} s on {} thread(s).*",
         r.games, r.seconds, r.threads
     )));
+}
 
+/// `Summary`: one row per variant.
+fn summary_blocks(r: &Report, b: &mut Vec<Block>) {
+    use Block::*;
     b.push(Heading(2, "Summary".into()));
     b.push(Table(
         [
@@ -457,7 +472,11 @@ fn blocks(r: &Report) -> Result<Vec<Block>, Error> {
         "Seat spread: the best starting position's first-place rate minus the worst's. See the method section at the end for what each figure is."
             .into(),
     ));
+}
 
+/// `Seat advantage`: the plot and the table by starting position.
+fn seat_blocks(r: &Report, b: &mut Vec<Block>) -> Result<(), Error> {
+    use Block::*;
     b.push(Heading(2, "Seat advantage".into()));
     b.push(Para(format!(
         "By starting position: {}. Lines: the fair share 1/players.",
@@ -500,7 +519,12 @@ fn blocks(r: &Report) -> Result<Vec<Block>, Error> {
     rows.push(row("games", &|v| v.seats.games.to_string()));
     rows.push(row("capped (no winner)", &|v| v.seats.capped.to_string()));
     b.push(Table(header, rows));
+    Ok(())
+}
 
+/// `Game length`: the histograms and their summary.
+fn length_blocks(r: &Report, b: &mut Vec<Block>) -> Result<(), Error> {
+    use Block::*;
     b.push(Heading(2, "Game length".into()));
     b.push(Figure {
         file: "length.svg",
@@ -530,7 +554,12 @@ fn blocks(r: &Report) -> Result<Vec<Block>, Error> {
         "Actions per game, counted over the seat-advantage games (strong bot in every seat)."
             .into(),
     ));
+    Ok(())
+}
 
+/// `Skill`: the lone strong bot and the skill index.
+fn skill_blocks(r: &Report, b: &mut Vec<Block>) -> Result<(), Error> {
+    use Block::*;
     b.push(Heading(2, "Skill".into()));
     b.push(Figure {
         file: "skill.svg",
@@ -563,7 +592,12 @@ fn blocks(r: &Report) -> Result<Vec<Block>, Error> {
             })
             .collect(),
     ));
+    Ok(())
+}
 
+/// `Luck vs skill` and `Method`.
+fn luck_blocks(r: &Report, b: &mut Vec<Block>) {
+    use Block::*;
     b.push(Heading(2, "Luck vs skill".into()));
     b.push(Table(
         [
@@ -595,7 +629,6 @@ fn blocks(r: &Report) -> Result<Vec<Block>, Error> {
     for p in METHOD {
         b.push(Para(p.replace("`deals`", &r.deals.to_string())));
     }
-    Ok(b)
 }
 
 fn markdown(blocks: &[Block]) -> String {

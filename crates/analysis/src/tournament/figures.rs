@@ -168,12 +168,7 @@ pub fn analyse(deals: &[Deal], labels: &[String], seed: u64) -> Figures {
                 seat_bot[s][e].1 += 1;
             }
             if let [a, b] = present[..] {
-                let mut t = [0.0; 4];
-                for (s, &e) in g.seating.iter().enumerate() {
-                    let i = if e == a { 0 } else { 2 };
-                    t[i] += g.win_share(s);
-                    t[i + 1] += 1.0;
-                }
+                let t = pair_shares(g, a);
                 game_diffs
                     .entry((a, b))
                     .or_default()
@@ -204,7 +199,53 @@ pub fn analyse(deals: &[Deal], labels: &[String], seed: u64) -> Figures {
             }
         })
         .collect();
-    let paired = pair_diffs
+    let paired = paired_stats(labels, &pair_diffs, &game_diffs);
+    let seats = seat_stats(&seat_credit, &seat_count, &seat_bot);
+    Figures {
+        deals: deals.len() as u64,
+        games,
+        entrants,
+        paired,
+        ratings: ratings(&per_deal_pl, labels, seed),
+        seats,
+        shared_wins: shared,
+        capped,
+        mean_actions: actions as f64 / games.max(1) as f64,
+    }
+}
+
+/// First places by seat, for whoever sat there (`credit` of `count`
+/// seat-games) and for each bot (`by_bot`).
+fn seat_stats(credit: &[f64], count: &[u64], by_bot: &[Vec<(f64, u64)>]) -> Vec<SeatStats> {
+    (0..credit.len())
+        .map(|s| SeatStats {
+            seat: Seat::new(s).to_string(),
+            wins: Rate::new(credit[s], count[s]),
+            by_bot: by_bot[s].iter().map(|&(c, n)| Rate::new(c, n)).collect(),
+        })
+        .collect()
+}
+
+/// A game of two entrants, `a` and another: `a`'s win shares and seats,
+/// then the other's.
+fn pair_shares(g: &crate::duplicate::GameResult, a: usize) -> [f64; 4] {
+    let mut t = [0.0; 4];
+    for (s, &e) in g.seating.iter().enumerate() {
+        let i = if e == a { 0 } else { 2 };
+        t[i] += g.win_share(s);
+        t[i + 1] += 1.0;
+    }
+    t
+}
+
+/// Each pair's paired difference over deals (mean, 95% t interval), with
+/// the half-width the per-game differences would give.
+fn paired_stats(
+    labels: &[String],
+    pair_diffs: &BTreeMap<(usize, usize), Vec<f64>>,
+    game_diffs: &BTreeMap<(usize, usize), Vec<f64>>,
+) -> Vec<Paired> {
+    pair_diffs
         .iter()
         .map(|(&(a, b), xs)| {
             let (mean, sd, low, high) = mean_ci(xs);
@@ -220,25 +261,7 @@ pub fn analyse(deals: &[Deal], labels: &[String], seed: u64) -> Figures {
                 unpaired_half_width: (g_high - g_low) / 2.0,
             }
         })
-        .collect();
-    let seats = (0..seat_credit.len())
-        .map(|s| SeatStats {
-            seat: Seat::new(s).to_string(),
-            wins: Rate::new(seat_credit[s], seat_count[s]),
-            by_bot: seat_bot[s].iter().map(|&(c, n)| Rate::new(c, n)).collect(),
-        })
-        .collect();
-    Figures {
-        deals: deals.len() as u64,
-        games,
-        entrants,
-        paired,
-        ratings: ratings(&per_deal_pl, labels, seed),
-        seats,
-        shared_wins: shared,
-        capped,
-        mean_actions: actions as f64 / games.max(1) as f64,
-    }
+        .collect()
 }
 
 #[cfg(test)]

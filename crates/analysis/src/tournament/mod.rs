@@ -75,72 +75,23 @@ use std::time::Instant;
 pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result<Report, Error> {
     let start = Instant::now();
     let (entrants, labels, lineups) = plan(&cfg.mode, cfg.players)?;
-    if cfg.sprt.is_some() && !matches!(cfg.mode, Mode::Candidate { .. }) {
-        return Err(Error::Config(
-            "--sprt tests a candidate: use it with --candidate and --field".into(),
-        ));
-    }
-    let matches: Vec<Match<G>> = lineups
-        .iter()
-        .map(|l| Match {
-            options: cfg.options.clone(),
-            players: cfg.players,
-            entrants: entrants.clone(),
-            lineup: l.clone(),
-            seed: cfg.seed,
-            max_actions: cfg.max_actions,
-            limits: cfg.limits.clone(),
-        })
-        .collect();
-    for m in &matches {
-        m.validate()?;
-    }
+    let matches = matches_of(cfg, &entrants, &lineups)?;
     let per_deal = (lineups.len() * cfg.players) as u64;
-    let planned = match cfg.length {
-        Length::Deals(n) => n,
-        Length::Games(n) => n.div_ceil(per_deal),
-    };
-    if planned == 0 {
-        return Err(Error::Config(
-            "nothing to play: --deals (or --games) must be at least 1".into(),
-        ));
-    }
+    let planned = planned_deals(cfg.length, per_deal)?;
     let options: Vec<String> = cfg
         .options
         .pairs()
         .into_iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
-    let fingerprint = Fingerprint {
-        game: G::NAME.to_string(),
-        players: cfg.players,
-        options: options.clone(),
-        entrants: entrants.clone(),
-        lineups: lineups.clone(),
-        seed: cfg.seed,
-        max_actions: cfg.max_actions,
-    };
-    let (resumed, mut writer) = match &cfg.out {
-        Some(dir) => {
-            let (deals, file) = open_checkpoint(dir, &fingerprint, per_deal, cfg.resume)?;
-            (deals, Some(file))
-        }
-        None => (Vec::new(), None),
-    };
+    let (resumed, mut writer) = checkpoint_of(cfg, &options, &entrants, &lineups, per_deal)?;
 
     let mut sprt = cfg.sprt.map(Sprt::new);
     let mut deals: Vec<Deal> = Vec::new();
     // Feeds one deal to the SPRT; returns false once the run should stop.
     let accept = |deal: Deal, deals: &mut Vec<Deal>, sprt: &mut Option<Sprt>| -> bool {
         if let Some(t) = sprt.as_mut() {
-            for p in &deal.games {
-                let seats: Vec<usize> = (0..p.game.seating.len())
-                    .filter(|&s| p.game.seating[s] == 0)
-                    .collect();
-                let share: f64 = seats.iter().map(|&s| p.game.win_share(s)).sum();
-                t.observe(share / seats.len().max(1) as f64);
-            }
-            t.end_deal();
+            observe_deal(t, &deal);
         }
         deals.push(deal);
         deals.len() < planned as usize && !sprt.as_ref().is_some_and(Sprt::decided)
@@ -188,11 +139,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
     let seconds = start.elapsed().as_secs_f64();
     let report = Report {
         game: G::NAME.to_string(),
-        mode: match cfg.mode {
-            Mode::Candidate { .. } => "candidate".into(),
-            Mode::RoundRobin { .. } => "round-robin".into(),
-            Mode::Panel { .. } => "panel".into(),
-        },
+        mode: mode_name(&cfg.mode).into(),
         command: cfg.command.clone(),
         options,
         players: cfg.players,
@@ -217,11 +164,115 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         },
     };
     if let Some(dir) = &cfg.out {
-        let json = serde_json::to_string_pretty(&report)?;
-        let path = dir.join("tournament.json");
-        std::fs::write(&path, json + "\n").map_err(Error::io(&path))?;
-        let path = dir.join("tournament.md");
-        std::fs::write(&path, format!("{report}\n")).map_err(Error::io(&path))?;
+        write_reports(dir, &report)?;
     }
     Ok(report)
+}
+
+/// The mode's name in the report.
+fn mode_name(mode: &Mode) -> &'static str {
+    match mode {
+        Mode::Candidate { .. } => "candidate",
+        Mode::RoundRobin { .. } => "round-robin",
+        Mode::Panel { .. } => "panel",
+    }
+}
+
+/// One match per lineup, each checked before anything is played (and
+/// `--sprt` only for a candidate).
+fn matches_of<G: Roster>(
+    cfg: &Config<G>,
+    entrants: &[String],
+    lineups: &[Vec<usize>],
+) -> Result<Vec<Match<G>>, Error> {
+    if cfg.sprt.is_some() && !matches!(cfg.mode, Mode::Candidate { .. }) {
+        return Err(Error::Config(
+            "--sprt tests a candidate: use it with --candidate and --field".into(),
+        ));
+    }
+    let matches: Vec<Match<G>> = lineups
+        .iter()
+        .map(|l| Match {
+            options: cfg.options.clone(),
+            players: cfg.players,
+            entrants: entrants.to_vec(),
+            lineup: l.clone(),
+            seed: cfg.seed,
+            max_actions: cfg.max_actions,
+            limits: cfg.limits.clone(),
+        })
+        .collect();
+    for m in &matches {
+        m.validate()?;
+    }
+    Ok(matches)
+}
+
+/// The deals to play: `--deals`, or `--games` rounded up to whole deals
+/// of `per_deal` games; at least one.
+fn planned_deals(length: Length, per_deal: u64) -> Result<u64, Error> {
+    let planned = match length {
+        Length::Deals(n) => n,
+        Length::Games(n) => n.div_ceil(per_deal),
+    };
+    if planned == 0 {
+        return Err(Error::Config(
+            "nothing to play: --deals (or --games) must be at least 1".into(),
+        ));
+    }
+    Ok(planned)
+}
+
+/// A checkpoint being appended to: its path and the open file.
+type Appending = (std::path::PathBuf, std::fs::File);
+
+/// The deals already in the checkpoint of `--out` and the checkpoint to
+/// append to (none without `--out`); the checkpoint must be of this very
+/// tournament (its [`Fingerprint`]).
+fn checkpoint_of<G: Roster>(
+    cfg: &Config<G>,
+    options: &[String],
+    entrants: &[String],
+    lineups: &[Vec<usize>],
+    per_deal: u64,
+) -> Result<(Vec<Deal>, Option<Appending>), Error> {
+    let fingerprint = Fingerprint {
+        game: G::NAME.to_string(),
+        players: cfg.players,
+        options: options.to_vec(),
+        entrants: entrants.to_vec(),
+        lineups: lineups.to_vec(),
+        seed: cfg.seed,
+        max_actions: cfg.max_actions,
+    };
+    Ok(match &cfg.out {
+        Some(dir) => {
+            let (deals, file) = open_checkpoint(dir, &fingerprint, per_deal, cfg.resume)?;
+            (deals, Some(file))
+        }
+        None => (Vec::new(), None),
+    })
+}
+
+/// Feeds one deal to the SPRT: each game's mean win share of the
+/// candidate's seats (entrant 0).
+fn observe_deal(t: &mut Sprt, deal: &Deal) {
+    for p in &deal.games {
+        let seats: Vec<usize> = (0..p.game.seating.len())
+            .filter(|&s| p.game.seating[s] == 0)
+            .collect();
+        let share: f64 = seats.iter().map(|&s| p.game.win_share(s)).sum();
+        t.observe(share / seats.len().max(1) as f64);
+    }
+    t.end_deal();
+}
+
+/// Writes the report into `dir`: tournament.json and tournament.md.
+fn write_reports(dir: &std::path::Path, report: &Report) -> Result<(), Error> {
+    let json = serde_json::to_string_pretty(report)?;
+    let path = dir.join("tournament.json");
+    std::fs::write(&path, json + "\n").map_err(Error::io(&path))?;
+    let path = dir.join("tournament.md");
+    std::fs::write(&path, format!("{report}\n")).map_err(Error::io(&path))?;
+    Ok(())
 }

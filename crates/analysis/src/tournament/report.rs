@@ -135,6 +135,21 @@ fn signed_pct(x: f64) -> String {
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.header(f)?;
+        self.entrants_section(f)?;
+        self.paired_section(f)?;
+        self.ratings_section(f)?;
+        self.sprt_section(f)?;
+        self.seats_section(f)?;
+        self.games_section(f)
+    }
+}
+
+/// The report's Markdown sections, in the order [`Report`]'s `Display`
+/// writes them.
+impl Report {
+    /// The title and the run: command, players, options, lineups, deals, and the panel's summary.
+    fn header(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let fig = &self.figures;
         let title = match self.mode.as_str() {
             "candidate" => format!(
@@ -184,6 +199,12 @@ impl std::fmt::Display for Report {
         if let Some(p) = &self.panel {
             writeln!(f, "{p}")?;
         }
+        Ok(())
+    }
+
+    /// `## Entrants`: first places per bot.
+    fn entrants_section(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let fig = &self.figures;
         writeln!(f, "## Entrants\n")?;
         writeln!(
             f,
@@ -207,7 +228,12 @@ impl std::fmt::Display for Report {
                 e.mean_place
             )?;
         }
+        Ok(())
+    }
 
+    /// `## Paired differences`: A minus B per deal.
+    fn paired_section(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let fig = &self.figures;
         writeln!(f, "\n## Paired differences\n")?;
         writeln!(f, "Per deal: A's per-seat win share minus B's, over the games of that deal with only A and B at the table; mean over deals with a 95% t interval. The last column is the interval's half-width from the per-game differences, as if every game had its own deal.\n")?;
         writeln!(f, "| A - B | deals | mean | 95% CI (paired) | ± per game |")?;
@@ -225,7 +251,12 @@ impl std::fmt::Display for Report {
                 pct(p.unpaired_half_width)
             )?;
         }
+        Ok(())
+    }
 
+    /// `## Ratings`: the Plackett–Luce fit.
+    fn ratings_section(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let fig = &self.figures;
         let r = &fig.ratings;
         writeln!(f, "\n## Ratings\n")?;
         writeln!(f, "Plackett–Luce fit of the finishing orders (Hunter's MM), Elo-like scale, {} = 0; ± is the standard deviation over {} bootstrap resamples of deals.\n", r.anchor, r.bootstrap)?;
@@ -246,7 +277,11 @@ impl std::fmt::Display for Report {
                 pct(b.strength)
             )?;
         }
+        Ok(())
+    }
 
+    /// `## SPRT`, when the run had one.
+    fn sprt_section(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if let Some(t) = &self.sprt {
             writeln!(f, "\n## SPRT\n")?;
             let s = t.spec;
@@ -261,7 +296,12 @@ impl std::fmt::Display for Report {
                 self.entrants[0], s.p0, s.p1, s.alpha, s.beta, t.games, pct(t.mean), t.llr, t.lower, t.upper, t.deal_variance
             )?;
         }
+        Ok(())
+    }
 
+    /// `## Seats`: first places by seat.
+    fn seats_section(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let fig = &self.figures;
         writeln!(f, "\n## Seats\n")?;
         writeln!(
             f,
@@ -294,7 +334,12 @@ impl std::fmt::Display for Report {
             }
             writeln!(f)?;
         }
+        Ok(())
+    }
 
+    /// `## Strikes` of bot programs, if any, and `## Games`: length and speed.
+    fn games_section(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let fig = &self.figures;
         if !self.strikes.is_empty() {
             writeln!(f, "\n## Strikes\n")?;
             writeln!(

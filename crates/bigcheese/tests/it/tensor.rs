@@ -35,17 +35,17 @@ fn check_game(
             step % 10 == 0
         };
         full_checks += usize::from(all);
-        check_encoding(&g, all, &mut mask, &mut ids, &mut prev)?;
+        check_encoding(&g, all, &mut mask, &mut ids, &mut prev).map_err(|e| e.to_string())?;
         for p in 0..players {
             let seat = Seat::new(p);
-            let obs = check_obs(&g, seat, len)?;
+            let obs = check_obs(&g, seat, len).map_err(|e| e.to_string())?;
             if step % 7 == 0 {
                 let view = g.view(seat);
                 for _ in 0..2 {
                     let s = BigCheese::sample_from_view(&view, &mut rng);
                     if s.view(seat) == view {
                         same += 1;
-                        if check_obs(&s, seat, len)? != obs {
+                        if check_obs(&s, seat, len).map_err(|e| e.to_string())? != obs {
                             return Err(format!(
                                 "{seat}'s observation depends on hidden state at step {step}"
                             ));

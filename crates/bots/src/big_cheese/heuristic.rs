@@ -25,8 +25,9 @@
 //!   3 or less; in half-of-n re-roll the counting dice (best half) showing
 //!   1 to 3.
 
+use super::reroll::{poor_roll, RerollStyle};
 use crate::Bot;
-use bigcheese::{Action, Card, DiceMode, Faces, RerollDice, View};
+use bigcheese::{Action, Card, DiceMode, HalfOfNMean, View};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -51,19 +52,10 @@ impl Heuristic {
     }
 }
 
-/// The payout distribution of a number card: (payout, probability).
+/// The payout distribution of a number card: (payout, probability);
+/// half-of-n at its rough mean (about 4.4 per kept die, x2).
 pub(crate) fn payouts(dice: DiceMode, card: Card) -> Vec<(u16, f64)> {
-    let v = card.value() as u16;
-    match dice {
-        DiceMode::Polyhedral => (1..=v).map(|f| (f, 1.0 / v as f64)).collect(),
-        DiceMode::D6 => (1..=6).map(|f| (f * v, 1.0 / 6.0)).collect(),
-        DiceMode::BestOfTwo => (1..=6)
-            .map(|k| (k * v, (2 * k - 1) as f64 / 36.0))
-            .collect(),
-        // Mean of the best half of v d6, about 4.4 per kept die, x2.
-        DiceMode::HalfOfN => vec![((v as f64 / 2.0 * 4.4 * 2.0).round() as u16, 1.0)],
-        DiceMode::NoDice => vec![(v, 1.0)],
-    }
+    dice.payouts(card.value() as u16, HalfOfNMean::Rough)
 }
 
 /// A typical number card's payout in this mode (the unit of value).
@@ -85,7 +77,7 @@ pub(crate) fn cap(v: f64) -> u8 {
 
 /// Mean payout of a die roll on `card` (for re-roll decisions).
 pub(crate) fn mean(dice: DiceMode, card: Card) -> f64 {
-    payouts(dice, card).iter().map(|&(p, q)| p as f64 * q).sum()
+    dice.mean_of_payouts(card.value() as u16, HalfOfNMean::Rough)
 }
 
 impl Heuristic {
@@ -190,36 +182,17 @@ impl Heuristic {
                 return legal[1];
             }
         }
-        match o.dice {
-            DiceMode::Polyhedral | DiceMode::D6 => {
-                if (r.payout as f64) < mean(o.dice, r.card) {
-                    Action::Reroll(RerollDice::Die)
-                } else {
-                    Action::Keep
-                }
+        // The heuristic's keenness: below the mean, or counted dice of 3
+        // or less; a half-of-n re-roll it may not make is a keep.
+        let style = RerollStyle {
+            below_mean: 1.0,
+            low_face: 3,
+        };
+        match poor_roll(r, o.dice, style) {
+            a @ Action::Reroll(_) if o.dice == DiceMode::HalfOfN && !legal.contains(&a) => {
+                Action::Keep
             }
-            DiceMode::BestOfTwo => {
-                if r.dice[1] <= 3 {
-                    Action::Reroll(RerollDice::Faces(Faces::of(&[r.dice[0]])))
-                } else {
-                    Action::Keep
-                }
-            }
-            DiceMode::HalfOfN => {
-                let half = r.dice.len() / 2;
-                let low: Vec<u8> = r.dice[r.dice.len() - half..]
-                    .iter()
-                    .copied()
-                    .filter(|&d| d <= 3)
-                    .collect();
-                let a = Action::Reroll(RerollDice::Faces(Faces::of(&low)));
-                if !low.is_empty() && legal.contains(&a) {
-                    a
-                } else {
-                    Action::Keep
-                }
-            }
-            DiceMode::NoDice => Action::Keep,
+            a => a,
         }
     }
 }

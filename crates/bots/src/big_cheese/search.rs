@@ -128,20 +128,13 @@ impl Default for CheeseDomain {
     }
 }
 
-/// Mean payout of a number card's roll in `dice` mode (0 for specials).
+/// Mean payout of a number card's roll in `dice` mode (0 for specials),
+/// in closed form ([`DiceMode::mean_payout`]).
 fn mean_payout(dice: DiceMode, card: Card) -> f64 {
     if !card.is_number() {
         return 0.0;
     }
-    let v = card.value() as f64;
-    match dice {
-        DiceMode::Polyhedral => (v + 1.0) / 2.0,
-        DiceMode::D6 => 3.5 * v,
-        // E[max of 2d6] = 161/36
-        DiceMode::BestOfTwo => v * 161.0 / 36.0,
-        DiceMode::HalfOfN => v * 4.4,
-        DiceMode::NoDice => v,
-    }
+    dice.mean_payout(card.value() as f64)
 }
 
 /// The playout rule of thumb (see the module docs); `None` to fall back to

@@ -236,38 +236,7 @@ impl Know {
         let pv = &view.public;
         let me = view.seat.index();
         let players = pv.players.min(SEATS);
-        let unseen = Table::new(view).unseen;
-        // cards we know each opponent holds: what we gave them and they
-        // have not played since
-        let mut known = [Hand::EMPTY; SEATS];
-        // ranks an opponent surely lacks (D8): better than this bound
-        let mut floor = [0usize; SEATS];
-        for t in &view.transfers {
-            let (from, to) = (t.from.index(), t.to.index());
-            if from == me && to < SEATS {
-                known[to].add_all(&t.cards.hand());
-            }
-            if to == me && from < SEATS && t.kind == TransferKind::Tax {
-                let peon = matches!(
-                    pv.roles.get(from),
-                    Some(Role::GreaterPeon | Role::LesserPeon)
-                );
-                if peon {
-                    // the Peon's best cards: nothing better than the worst
-                    let worst = t.cards.cards().map(Card::index).max().unwrap_or(0);
-                    floor[from] = floor[from].max(worst);
-                }
-            }
-        }
-        let mut pool = unseen;
-        for (o, k) in known.iter_mut().enumerate().take(players) {
-            for c in Card::all() {
-                let played = pv.played.get(o).map_or(0, |h| h.count(c));
-                let n = k.count(c).saturating_sub(played).min(pool.count(c));
-                k.remove(c, k.count(c) - n);
-                pool.remove(c, n);
-            }
-        }
+        let (known, floor, pool) = Know::evidence(view, players);
         let pool_len = pool.len();
         let pool_j = pool.jesters() as usize;
         let mut not_beaten = [[1.0f64; MAX_SET + 1]; JESTER + 1];
@@ -335,6 +304,49 @@ impl Know {
             }
         }
         Know { beaten, danger }
+    }
+
+    /// What the transfers tell about the first `players` seats' hands:
+    /// the cards each opponent surely holds (what this seat gave them and
+    /// they have not played since), the rank each surely has nothing
+    /// better than (a Peon's tax, D8), and the unseen cards left once the
+    /// known ones are taken out.
+    fn evidence(view: &View, players: usize) -> ([Hand; SEATS], [usize; SEATS], Hand) {
+        let pv = &view.public;
+        let me = view.seat.index();
+        let unseen = Table::new(view).unseen;
+        // cards we know each opponent holds: what we gave them and they
+        // have not played since
+        let mut known = [Hand::EMPTY; SEATS];
+        // ranks an opponent surely lacks (D8): better than this bound
+        let mut floor = [0usize; SEATS];
+        for t in &view.transfers {
+            let (from, to) = (t.from.index(), t.to.index());
+            if from == me && to < SEATS {
+                known[to].add_all(&t.cards.hand());
+            }
+            if to == me && from < SEATS && t.kind == TransferKind::Tax {
+                let peon = matches!(
+                    pv.roles.get(from),
+                    Some(Role::GreaterPeon | Role::LesserPeon)
+                );
+                if peon {
+                    // the Peon's best cards: nothing better than the worst
+                    let worst = t.cards.cards().map(Card::index).max().unwrap_or(0);
+                    floor[from] = floor[from].max(worst);
+                }
+            }
+        }
+        let mut pool = unseen;
+        for (o, k) in known.iter_mut().enumerate().take(players) {
+            for c in Card::all() {
+                let played = pv.played.get(o).map_or(0, |h| h.count(c));
+                let n = k.count(c).saturating_sub(played).min(pool.count(c));
+                k.remove(c, k.count(c) - n);
+                pool.remove(c, n);
+            }
+        }
+        (known, floor, pool)
     }
 
     /// The chance that `n` cards of rank `r` are beaten.

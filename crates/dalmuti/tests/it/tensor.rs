@@ -30,11 +30,12 @@ fn check_session(
     let mut legal: Vec<Action> = Vec::new();
     let (mut same, mut secret) = (0, 0);
     for step in 0..20_000 {
-        check_encoding(&g, step % 5 == 0, &mut mask, &mut ids, &mut prev)?;
+        check_encoding(&g, step % 5 == 0, &mut mask, &mut ids, &mut prev)
+            .map_err(|e| e.to_string())?;
         let rare = !matches!(g.phase(), Phase::Play);
         for p in 0..g.players() {
             let seat = Seat::new(p);
-            let obs = check_obs(&g, seat, len)?;
+            let obs = check_obs(&g, seat, len).map_err(|e| e.to_string())?;
             if rare || step % 9 == 0 {
                 let view = g.view(seat);
                 for _ in 0..2 {
@@ -42,7 +43,7 @@ fn check_session(
                     if s.view(seat) == view {
                         same += 1;
                         secret += usize::from(g.phase() == Phase::Revolution);
-                        if check_obs(&s, seat, len)? != obs {
+                        if check_obs(&s, seat, len).map_err(|e| e.to_string())? != obs {
                             return Err(format!(
                                 "{seat}'s observation depends on hidden state at step {step} ({})",
                                 g.phase()

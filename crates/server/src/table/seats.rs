@@ -397,7 +397,7 @@ impl<G: Roster> Table<G> {
             external.check(1, &owner, &self.metrics)?;
             None
         } else {
-            Some(G::bot(bot, rand::random()).map_err(Error::BadInput)?)
+            Some(G::bot(bot, rand::random()).map_err(|e| Error::BadInput(e.to_string()))?)
         };
         let store = Arc::clone(&self.store);
         let (id, b, epoch) = (self.id.clone(), bot.to_string(), self.epoch);

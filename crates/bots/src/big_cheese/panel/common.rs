@@ -5,57 +5,29 @@
 //!
 //! Only facts of the rules live here, no prices: each panel bot prices
 //! cards its own way in its own module, so that the panel's players differ.
-//! The arithmetic is written afresh for the panel (not borrowed from the
-//! ladder's modules), so a change to the ladder cannot move the panel.
+//! The dice arithmetic is the rules crate's ([`DiceMode::payouts`]) and
+//! the re-roll rule the bots' one ([`poor_roll`]), each with the panel's
+//! own choices (the exact half-of-n mean, each bot's keenness); the rest
+//! is written afresh for the panel (not borrowed from the ladder's
+//! modules), so a change to the ladder's pricing cannot move the panel.
 
-use bigcheese::{Action, AuctionView, Card, DiceMode, Faces, PlayerView, RerollDice, View};
+use crate::big_cheese::reroll::poor_roll;
+pub(crate) use crate::big_cheese::reroll::RerollStyle;
+use bigcheese::{
+    Action, AuctionView, Card, DiceMode, Faces, HalfOfNMean, PlayerView, RerollDice, View,
+};
 use game::Seat;
 
 /// The payout distribution of number card `card` in `dice` mode, as
-/// (payout, probability) pairs (B11). Half-of-n is given as one point at
-/// its exact mean (the sum of the best half of `v` d6, times 2).
+/// (payout, probability) pairs (B11); none for a special. Half-of-n is
+/// given as one point at its exact mean (the sum of the best half of `v`
+/// d6, times 2), where the ladder takes a rough one.
 pub(crate) fn payouts(dice: DiceMode, card: Card) -> Vec<(u16, f64)> {
     let v = card.value() as u16;
     if v == 0 {
         return Vec::new();
     }
-    match dice {
-        DiceMode::Polyhedral => (1..=v).map(|f| (f, 1.0 / v as f64)).collect(),
-        DiceMode::D6 => (1..=6).map(|f| (f * v, 1.0 / 6.0)).collect(),
-        // The best of two d6 is k with probability (2k - 1) / 36.
-        DiceMode::BestOfTwo => (1..=6)
-            .map(|k| (k * v, (2 * k - 1) as f64 / 36.0))
-            .collect(),
-        DiceMode::HalfOfN => vec![(half_of_n_mean(v as usize).round() as u16, 1.0)],
-        DiceMode::NoDice => vec![(v, 1.0)],
-    }
-}
-
-/// The exact mean payout of half-of-n for `n` dice: twice the expected sum
-/// of the best `n / 2` of `n` d6. The sum of the best `k` dice is
-/// `sum over t = 1..=6 of min(k, N_t)` where `N_t` counts dice showing
-/// at least `t`, a binomial count.
-pub(crate) fn half_of_n_mean(n: usize) -> f64 {
-    let k = n / 2;
-    let mut sum = 0.0;
-    for t in 1..=6 {
-        let p = (7 - t) as f64 / 6.0;
-        // E[min(k, Binomial(n, p))].
-        let mut pmf = (1.0 - p).powi(n as i32);
-        let mut e = 0.0;
-        for j in 0..=n {
-            if j > 0 {
-                pmf *= (n - j + 1) as f64 / j as f64 * p / (1.0 - p).max(1e-12);
-            }
-            if p >= 1.0 {
-                e = k as f64;
-                break;
-            }
-            e += pmf * j.min(k) as f64;
-        }
-        sum += e;
-    }
-    2.0 * sum
+    dice.payouts(v, HalfOfNMean::Exact)
 }
 
 /// Mean payout of `card` (0 for a special).
@@ -212,16 +184,6 @@ pub(crate) fn legal_or_first(choice: Action, legal: &[Action]) -> Action {
     }
 }
 
-/// How keen a bot is to spend a Big Cheese on its roll (B10).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RerollStyle {
-    /// Single die (polyhedral, d6): re-roll a payout below this fraction
-    /// of the die's mean.
-    pub below_mean: f64,
-    /// Best-of-two and half-of-n: re-roll counted dice showing at most this.
-    pub low_face: u8,
-}
-
 /// The Big Cheese decision (B10, B11) in `style`: a roll that wins is
 /// kept; with `exact` a roll that would pass the target (and pay nothing,
 /// B13) is re-rolled; otherwise poor rolls are re-rolled per `style`.
@@ -252,36 +214,7 @@ pub(crate) fn reroll(view: &View, legal: &[Action], style: RerollStyle) -> Actio
     } else if total >= pv.target {
         return Action::Keep;
     }
-    let choice = match pv.options.dice {
-        DiceMode::Polyhedral | DiceMode::D6 => {
-            if (r.payout as f64) < style.below_mean * mean(pv.options.dice, r.card) {
-                Action::Reroll(RerollDice::Die)
-            } else {
-                Action::Keep
-            }
-        }
-        DiceMode::BestOfTwo => {
-            if r.dice[1] <= style.low_face {
-                Action::Reroll(RerollDice::Faces(Faces::of(&[r.dice[0]])))
-            } else {
-                Action::Keep
-            }
-        }
-        DiceMode::HalfOfN => {
-            let half = r.dice.len() / 2;
-            let low: Vec<u8> = r.dice[r.dice.len() - half..]
-                .iter()
-                .copied()
-                .filter(|&d| d <= style.low_face)
-                .collect();
-            if low.is_empty() {
-                Action::Keep
-            } else {
-                Action::Reroll(RerollDice::Faces(Faces::of(&low)))
-            }
-        }
-        DiceMode::NoDice => Action::Keep,
-    };
+    let choice = poor_roll(r, pv.options.dice, style);
     legal_or_first(choice, legal)
 }
 
@@ -291,6 +224,7 @@ mod tests {
 
     #[test]
     fn half_of_n_means() {
+        let half_of_n_mean = |n| HalfOfNMean::Exact.of(n);
         // 2 dice, best 1: E[max of two d6] = 161/36.
         assert!((half_of_n_mean(2) - 2.0 * 161.0 / 36.0).abs() < 1e-9);
         // 4 dice, best 2: between 2 x 3.5 x 2 and 2 x 6 x 2.

@@ -1,0 +1,67 @@
+//! One module per `ratrace` command: each takes its flags as parsed in
+//! `crate::args` and returns whether the command succeeded (exit status 0
+//! or 1) or the error it stopped on (`main` prints it).
+//!
+//! The commands are glue: the work is in the `cli` library and the crates
+//! below it. What several commands share (reading `--option` pairs, the
+//! player count, bot programs' limits, printing a result) is here.
+
+pub(crate) mod analyze;
+pub(crate) mod bot_check;
+pub(crate) mod db;
+pub(crate) mod lab;
+pub(crate) mod options;
+pub(crate) mod play;
+pub(crate) mod replay;
+pub(crate) mod scenario;
+pub(crate) mod serve;
+pub(crate) mod simulate;
+pub(crate) mod tournament;
+pub(crate) mod verify;
+
+use cli::Error;
+use game::{Game, GameOptions};
+
+/// The limits of bot programs with `--bot-time MS` per decision.
+pub(crate) fn bot_limits(ms: u64) -> extbot::Limits {
+    extbot::Limits {
+        move_time: std::time::Duration::from_millis(ms),
+        ..extbot::Limits::default()
+    }
+}
+
+/// The rules options of `--option KEY=VALUE` pairs, over the defaults.
+pub(crate) fn parse_options<G: Game>(pairs: &[String]) -> Result<G::Options, Error> {
+    let mut o = <G as Game>::Options::default();
+    for p in pairs {
+        o.set_pair(p)?;
+    }
+    Ok(o)
+}
+
+/// `--players`, or the game's default, checked against the game.
+pub(crate) fn players<G: Game>(p: Option<usize>) -> Result<usize, Error> {
+    Ok(analysis::players::<G>(p)?)
+}
+
+/// Whether a progress bar is drawn: unless `quiet`, when standard error
+/// is a terminal.
+pub(crate) fn bar_on_terminal(quiet: bool) -> bool {
+    !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())
+}
+
+/// Prints a run's result: as JSON with `--json`, else as its text form.
+pub(crate) fn print_result<T: serde::Serialize + std::fmt::Display>(
+    result: &T,
+    json: bool,
+) -> Result<(), Error> {
+    if json {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(result).map_err(Error::Json)?
+        );
+    } else {
+        outln!("{result}");
+    }
+    Ok(())
+}

@@ -1,0 +1,30 @@
+//! `ratrace simulate`: many bot games (`analysis::simulate`), wins per
+//! seat and per bot printed as text or JSON.
+
+use crate::args::SimulateArgs;
+use crate::cmd::{bot_limits, parse_options, players, print_result};
+use analysis::simulate;
+use cli::{dispatch, Error};
+
+/// Runs `ratrace simulate`.
+pub(crate) fn run(args: SimulateArgs) -> Result<bool, Error> {
+    dispatch!(args.game.as_str(), G => simulate_game::<G>(args),
+        _ => Err(Error::unknown_game(&args.game)))
+}
+
+fn simulate_game<G: bots::Roster>(args: SimulateArgs) -> Result<bool, Error> {
+    let cfg = simulate::Config::<G> {
+        games: args.games,
+        players: players::<G>(args.players)?,
+        bots: args.bots,
+        options: parse_options::<G>(&args.options)?,
+        seed: args.seed,
+        threads: analysis::all_cores_unless(args.threads),
+        max_actions: args.max_actions,
+        rotate: args.rotate,
+        limits: bot_limits(args.bot_time),
+    };
+    let summary = simulate::run(&cfg, &*cli::progress(!args.json && args.games >= 1000))?;
+    print_result(&summary, args.json)?;
+    Ok(true)
+}
