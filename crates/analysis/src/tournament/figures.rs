@@ -5,7 +5,7 @@
 //! so a resumed run, which reads some deals back from the checkpoint,
 //! reports exactly what an uninterrupted one does.
 
-use super::plackett_luce::{ratings, PlData};
+use super::plackett_luce::{ratings, PlData, Ratings};
 use super::worker::Deal;
 use crate::stats::{mean_ci, Rate};
 use game::Seat;
@@ -51,34 +51,6 @@ pub struct Paired {
     /// differences, as if the games were independent (no duplicate deals),
     /// for contrast.
     pub unpaired_half_width: f64,
-}
-
-/// One entrant's Plackett–Luce rating.
-#[derive(Clone, Debug, Serialize)]
-pub struct Rating {
-    /// Its name in the report.
-    pub bot: String,
-    /// 400 log10(strength / anchor's strength): Elo-like, anchor = 0.
-    pub rating: f64,
-    /// Standard deviation of the rating over bootstrap resamples of deals.
-    pub sd: f64,
-    /// 2.5th percentile of the bootstrap ratings.
-    pub low: f64,
-    /// 97.5th percentile.
-    pub high: f64,
-    /// Strength as a share of the sum over entrants.
-    pub strength: f64,
-}
-
-/// The ratings of every entrant.
-#[derive(Clone, Debug, Serialize)]
-pub struct Ratings {
-    /// The entrant rated 0.
-    pub anchor: String,
-    /// Bootstrap resamples.
-    pub bootstrap: usize,
-    /// Per entrant, in entrant order.
-    pub bots: Vec<Rating>,
 }
 
 /// One seat's figures.

@@ -52,9 +52,10 @@ pub mod worker;
 
 pub use checkpoint::{checkpoint_path, parse_checkpoint, Fingerprint};
 pub use config::{Config, Length, Mode, Resume};
-pub use figures::{analyse, EntrantStats, Figures, Paired, Rating, Ratings, SeatStats};
+pub use figures::{analyse, EntrantStats, Figures, Paired, SeatStats};
 pub use panel::{panel_figures, LevelFigures, Matchup, PanelFigures};
 pub use plackett_luce::PlData;
+pub use plackett_luce::{Rating, Ratings};
 pub use report::{Report, Speed, ThinkStats};
 pub use sprt::{BadSprt, Sprt, SprtSpec, SPRT_MIN_DEALS};
 pub use worker::{run_deals, Deal, Played};

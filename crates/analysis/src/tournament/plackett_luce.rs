@@ -8,10 +8,39 @@
 //! (one virtual win each way between every two entrants) keeps a bot that
 //! never won finite.
 
-use super::figures::{Rating, Ratings};
 use crate::stats::mean_ci;
+use serde::Serialize;
+
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
+
+/// One entrant's Plackett–Luce rating.
+#[derive(Clone, Debug, Serialize)]
+pub struct Rating {
+    /// Its name in the report.
+    pub bot: String,
+    /// 400 log10(strength / anchor's strength): Elo-like, anchor = 0.
+    pub rating: f64,
+    /// Standard deviation of the rating over bootstrap resamples of deals.
+    pub sd: f64,
+    /// 2.5th percentile of the bootstrap ratings.
+    pub low: f64,
+    /// 97.5th percentile.
+    pub high: f64,
+    /// Strength as a share of the sum over entrants.
+    pub strength: f64,
+}
+
+/// The ratings of every entrant.
+#[derive(Clone, Debug, Serialize)]
+pub struct Ratings {
+    /// The entrant rated 0.
+    pub anchor: String,
+    /// Bootstrap resamples.
+    pub bootstrap: usize,
+    /// Per entrant, in entrant order.
+    pub bots: Vec<Rating>,
+}
 
 /// Bootstrap resamples for the ratings' uncertainty.
 const BOOTSTRAP: usize = 200;
