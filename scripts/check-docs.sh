@@ -16,10 +16,12 @@
 # 5. README.md's options tables ("## Options") list exactly the options,
 #    defaults and values that `ratrace options GAME` prints, for every game.
 # 6. Every path to a file or folder of the project that README.md,
-#    ARCHITECTURE.md or docs/ name in backquotes exists (written from the
-#    repository's root, e.g. `crates/server/src/table/`, or from the crates
-#    folder, e.g. `server/src/lib.rs`), so moved code cannot leave the docs
-#    pointing at nothing.
+#    ARCHITECTURE.md or docs/ name in backquotes exists: written from the
+#    repository's root (`crates/server/src/table/`) or from the crates
+#    folder (`server/src/lib.rs`), it must be there; written from inside a
+#    crate or folder (`src/state/`, `store/sqlite/writer.rs`), some tracked
+#    path must end so. Moved code cannot leave the docs pointing at
+#    nothing.
 #
 # Usage: bash scripts/check-docs.sh [RATRACE_BIN]
 #   the ratrace binary: the argument, else $RATRACE_BIN, else
@@ -327,6 +329,12 @@ for game in games:
 ROOTS = ("crates/", "scripts/", "docs/", "e2e/", "examples/", "scenarios/", "fuzz/", ".ci/")
 crate_dirs = sorted(d.name for d in __import__("pathlib").Path("crates").iterdir() if d.is_dir())
 DOC_PATH = re.compile(r"`([A-Za-z0-9_./-]+)`")
+tracked = subprocess.run(["git", "ls-files"], capture_output=True, text=True,
+                         check=True).stdout.split()
+# paths in other projects that the docs name on purpose
+OTHER_PROJECTS = {
+    "open_spiel/python/games/kuhn_poker.py": "OpenSpiel's own example game",
+}
 docs = ["README.md", "ARCHITECTURE.md"] + sorted(
     str(p) for p in __import__("pathlib").Path("docs").rglob("*.md"))
 for doc in docs:
@@ -336,15 +344,25 @@ for doc in docs:
             if "/" not in path or path.startswith(("/", "./", "../")) or "..." in path:
                 continue
             # a placeholder (`crates/NAME`, `scenarios/GAME/`) names no file
-            if re.search(r"(?<![A-Za-z])(?:NAME|GAME|FILE|DIR|ID|NN?)(?![a-z])", path):
+            if re.search(r"(?<![A-Za-z])(?:NAME|GAME|FILE|DIR|ID|LANG|NN?)(?![a-z])", path):
                 continue
-            if path.startswith(ROOTS):
-                candidate = path
-            elif path.split("/")[0] in crate_dirs and "/src/" in path + "/":
-                candidate = "crates/" + path
+            if path in OTHER_PROJECTS:
+                continue
+            if path.startswith(ROOTS) or (
+                    path.split("/")[0] in crate_dirs and "/src/" in path + "/"):
+                # from the repository's root, or from crates/
+                found = os.path.exists(path) or os.path.exists("crates/" + path)
+            elif re.search(r"\.(rs|js|mjs|py|md|toml|sh)$|/$", path) and "//" not in path:
+                # written from inside a crate or folder (`src/table/`,
+                # `tests/it/x.rs`, `web/table.js`, `store/sqlite/`): some
+                # tracked file's path ends so
+                tail = "/" + path.rstrip("/")
+                found = os.path.exists(path) or any(
+                    ("/" + f).endswith(tail) or ("/" + f + "/").find(tail + "/") >= 0
+                    for f in tracked)
             else:
                 continue
-            if not os.path.exists(candidate):
+            if not found:
                 problem(f"{doc}:{n}", f"names `{path}`, which does not exist")
 
 for p in problems:

@@ -19,11 +19,12 @@
 //!
 //! 1. the crate root: this file (the router, the accept loops);
 //! 2. faces: [`lobby`], [`ws`], [`analysis`], [`ops`], [`web`],
-//!    `cluster::forward`, `cluster::nodes`, opening the state;
+//!    [`cluster`] (forwarding to another process);
 //! 3. connections: [`net`];
-//! 4. the shared state: [`state`];
-//! 5. tables: [`table`], and what the state holds (`cluster`,
-//!    `analysis::jobs`, `lobby::cache`);
+//! 4. the shared state: [`state`], with what it holds (the lobby's cache,
+//!    the analyses queue, the site's membership) and its life (opening it,
+//!    the cluster's heartbeats and take-overs);
+//! 5. tables: [`table`];
 //! 6. the wire, the people and the bots: [`protocol`], [`patch`],
 //!    [`social`], [`extbots`], [`names`];
 //! 7. accounting: [`metrics`], [`quota`], [`error`];

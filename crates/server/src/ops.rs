@@ -114,7 +114,7 @@ impl AppState {
     /// future resolves; calling it first also stops `run`.
     pub async fn drain(&self) {
         self.set_draining();
-        crate::cluster::nodes::hand_over(self).await;
+        crate::state::nodes::hand_over(self).await;
         self.close();
         let deadline = Instant::now() + DRAIN_LIMIT;
         let m = self.metrics();

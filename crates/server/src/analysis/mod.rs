@@ -19,7 +19,7 @@
 //!   may be megabytes.
 //!
 //! Analyses cost whole seconds of CPU, so they are bounded server-wide:
-//! one runs at a time ([`jobs::Analyses`]' gate), on the blocking pool, with
+//! one runs at a time ([`crate::state::analyses::Analyses`]' gate), on the blocking pool, with
 //! [`Limits::analysis_threads`] worker threads (1 or 2, so play stays
 //! responsive); at most [`Limits::analysis_queue`] wait behind it, beyond
 //! which a request is refused (503 `busy`). Starting one is metered per
@@ -31,13 +31,12 @@
 //! forgets analyses that were waiting or running, and they may be asked
 //! for again.
 
-pub mod jobs;
-
 use crate::addr::ClientAddr;
 use crate::error::Error;
 use crate::limits::Limits;
 use crate::lobby;
 use crate::quota::Kind;
+use crate::state::analyses::Job;
 use crate::state::AppState;
 use crate::store::StoreError;
 use ::analysis::analyze::{Analysis, Config, FORMAT};
@@ -47,7 +46,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use game::Game as _;
-use jobs::Job;
 use serde_json::json;
 use sha2::Digest as _;
 use std::sync::Arc;

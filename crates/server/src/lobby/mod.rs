@@ -10,7 +10,6 @@
 //! ([`crate::quota`]) and capped, so no client can exhaust the server.
 
 mod body;
-pub(crate) mod cache;
 mod create;
 mod players;
 pub(crate) mod records;

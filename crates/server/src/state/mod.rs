@@ -3,17 +3,21 @@
 //! handler. It sits between the connections (which hold it) and the
 //! tables (which it starts and finds).
 
+pub(crate) mod analyses;
+pub(crate) mod cluster;
+pub(crate) mod lobby_cache;
+pub(crate) mod nodes;
 mod open;
 
 use crate::addr::ClientAddr;
 use crate::error::Error;
 use crate::limits::Limits;
-use crate::lobby::cache::LobbyCache;
 use crate::metrics::Metrics;
 use crate::quota::Quotas;
 use crate::store::{Ownership, Store};
 use crate::table::{Command, Registry, TableCtx, TableHandle};
-use crate::{cluster, extbots, quota, social, store, table};
+use crate::{extbots, quota, social, store, table};
+use lobby_cache::LobbyCache;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -42,7 +46,7 @@ struct Inner {
     /// Record checks run one at a time, server-wide.
     verify_gate: Semaphore,
     /// Post-game analyses: the queue and the one that runs.
-    analyses: crate::analysis::jobs::Analyses,
+    analyses: analyses::Analyses,
     metrics: Arc<Metrics>,
     ops: Ops,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
@@ -155,7 +159,7 @@ impl AppState {
         })
     }
 
-    pub(crate) fn analyses(&self) -> &crate::analysis::jobs::Analyses {
+    pub(crate) fn analyses(&self) -> &analyses::Analyses {
         &self.inner.analyses
     }
 

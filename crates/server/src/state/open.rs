@@ -2,14 +2,15 @@
 //! secret, the cluster's background tasks, the start-up repair, and the
 //! sweeper that ends abandoned tables.
 
+use super::cluster;
+use super::lobby_cache::LobbyCache;
 use super::{AppState, Inner, Ops};
 use crate::limits::Limits;
-use crate::lobby::cache::LobbyCache;
 use crate::metrics::Metrics;
 use crate::quota::Quotas;
 use crate::store::{Store, StoreError};
+use crate::table;
 use crate::table::Command;
-use crate::{cluster, table};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
@@ -59,7 +60,7 @@ impl AppState {
                 quotas: Quotas::new(limits),
                 bot_gate: Arc::new(Semaphore::new(limits.bot_threads.max(1))),
                 verify_gate: Semaphore::new(1),
-                analyses: crate::analysis::jobs::Analyses::default(),
+                analyses: super::analyses::Analyses::default(),
                 metrics: Arc::new(Metrics::new()),
                 ops: Ops::new(),
                 proxies: std::sync::OnceLock::new(),
@@ -69,10 +70,10 @@ impl AppState {
             }),
         };
         tokio::spawn(state.clone().sweeper());
-        tokio::spawn(cluster::nodes::heartbeats(state.clone()));
+        tokio::spawn(super::nodes::heartbeats(state.clone()));
         if let Some(changes) = state.store().changes() {
             state.inner.lobby.enable();
-            tokio::spawn(cluster::nodes::follow(state.clone(), changes));
+            tokio::spawn(super::nodes::follow(state.clone(), changes));
         }
         Ok(state)
     }

@@ -27,21 +27,17 @@ const FLOORS: &[(&str, &[&str])] = &[
             "lobby/",
             "ws.rs",
             "web.rs",
-            "cluster/forward.rs",
-            "cluster/nodes.rs",
-            "state/open.rs",
+            "cluster/",
         ],
     ),
     ("connections: the accept loop and its caps", &["net.rs"]),
-    ("the shared state", &["state/mod.rs"]),
     (
-        "tables and what the state holds",
-        &[
-            "table/",
-            "cluster/mod.rs",
-            "analysis/jobs.rs",
-            "lobby/cache.rs",
-        ],
+        "the shared state, what it holds and its life (opening it, the cluster's heartbeats and take-overs)",
+        &["state/"],
+    ),
+    (
+        "tables",
+        &["table/"],
     ),
     (
         "the wire, the people and the bots",

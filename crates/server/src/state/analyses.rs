@@ -22,7 +22,7 @@ pub(crate) enum Job {
 /// The analyses this process has been asked for and not yet stored, and
 /// the gate that lets one run at a time.
 #[derive(Debug)]
-pub struct Analyses {
+pub(crate) struct Analyses {
     pub(crate) jobs: Mutex<HashMap<String, Job>>,
     pub(crate) gate: Arc<Semaphore>,
     /// The ETags of stored analyses served lately, by table.
@@ -90,7 +90,7 @@ impl Analyses {
     }
 
     /// Analyses waiting or running in this process.
-    pub fn pending(&self) -> usize {
+    pub(crate) fn pending(&self) -> usize {
         self.lock().values().filter(|j| **j != Job::Failed).count()
     }
 }

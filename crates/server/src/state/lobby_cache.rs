@@ -32,11 +32,11 @@ impl LobbyCache {
         *self.list.lock().unwrap_or_else(|p| p.into_inner()) = None;
     }
 
-    pub(super) fn generation(&self) -> u64 {
+    pub(crate) fn generation(&self) -> u64 {
         self.generation.load(std::sync::atomic::Ordering::Acquire)
     }
 
-    pub(super) fn get(&self) -> Option<Arc<Vec<crate::store::TableSummary>>> {
+    pub(crate) fn get(&self) -> Option<Arc<Vec<crate::store::TableSummary>>> {
         let list = self.list.lock().unwrap_or_else(|p| p.into_inner());
         list.as_ref()
             .filter(|(at, _)| at.elapsed() < LOBBY_TTL)
@@ -45,7 +45,7 @@ impl LobbyCache {
 
     /// Keeps `list`, read when the generation was `generation`, unless a
     /// change came meanwhile (then it may be stale: not kept).
-    pub(super) fn put(
+    pub(crate) fn put(
         &self,
         generation: u64,
         list: Vec<crate::store::TableSummary>,
