@@ -426,12 +426,7 @@ impl TakeSeat {
                 params![table, crate::clock::unix_now()],
             )?;
             if let Some(c) = contribution {
-                let before: Option<String> = tx.query_row(
-                    "SELECT contributions FROM tables WHERE id = ?1",
-                    params![table],
-                    |r| r.get(0),
-                )?;
-                let mut all = parse_contributions(before.as_deref())?;
+                let mut all = contributions(tx, &table)?;
                 all.insert(seat, c);
                 tx.execute(
                     "UPDATE tables SET contributions = ?2 WHERE id = ?1",
@@ -455,12 +450,7 @@ impl Contribute {
         if live.finished_at.is_some() {
             return Ok(Applied::Changed(false));
         }
-        let before: Option<String> = tx.query_row(
-            "SELECT contributions FROM tables WHERE id = ?1",
-            params![table],
-            |r| r.get(0),
-        )?;
-        let mut all = parse_contributions(before.as_deref())?;
+        let mut all = contributions(tx, &table)?;
         if all.contains_key(&seat) {
             return Ok(Applied::Changed(false));
         }
@@ -624,4 +614,17 @@ impl RecordResult {
         }
         Ok(Applied::Changed(true))
     }
+}
+
+/// A table's fair-deal contributions as stored, by seat.
+fn contributions(
+    tx: &Connection,
+    table: &str,
+) -> Result<std::collections::BTreeMap<game::Seat, [u8; 32]>, StoreError> {
+    let stored: Option<String> = tx.query_row(
+        "SELECT contributions FROM tables WHERE id = ?1",
+        params![table],
+        |r| r.get(0),
+    )?;
+    parse_contributions(stored.as_deref())
 }
