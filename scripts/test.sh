@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 
 echo "== fmt"
 cargo fmt --all --check
+echo "== shape: files within 800 lines, functions within 100, errors typed"
+python3 scripts/check-shape.py
 echo "== clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== rules crates pull in no tokio / async runtime"
