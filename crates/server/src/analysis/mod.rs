@@ -19,7 +19,7 @@
 //!   may be megabytes.
 //!
 //! Analyses cost whole seconds of CPU, so they are bounded server-wide:
-//! one runs at a time ([`crate::state::analyses::Analyses`]' gate), on the blocking pool, with
+//! one runs at a time (the gate of `state::analyses::Analyses`), on the blocking pool, with
 //! [`Limits::analysis_threads`] worker threads (1 or 2, so play stays
 //! responsive); at most [`Limits::analysis_queue`] wait behind it, beyond
 //! which a request is refused (503 `busy`). Starting one is metered per
