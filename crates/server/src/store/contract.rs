@@ -267,16 +267,11 @@ pub(crate) fn social_links(s: &dyn Store) {
     s.create_table(&old, N).unwrap();
     assert_eq!(s.load("s1").unwrap().unwrap().fair.unwrap().table, None);
     assert!(s
-        .take_seat_as(
-            "s1",
-            Seat::new(0),
-            "Ann",
-            "h",
-            None,
-            Some("id-ann"),
-            Some("o-ann"),
-            1
-        )
+        .take_seat_as(SeatTaking {
+            player: Some("id-ann".into()),
+            origin: Some("o-ann".into()),
+            ..SeatTaking::person("s1", Seat::new(0), "Ann", "h", 1)
+        })
         .unwrap());
     let t = s.load("s1").unwrap().unwrap();
     assert_eq!(t.social.players[&Seat::new(0)], "id-ann");
@@ -383,10 +378,16 @@ pub(crate) fn results_and_ratings(s: &dyn Store) {
         t.created_at = 100 + i64::from(winner as u8) + id.len() as i64;
         s.create_table(&t, N).unwrap();
         assert!(s
-            .take_seat_as(id, Seat::new(0), "Ann", "a", None, Some("id-ann"), None, 1)
+            .take_seat_as(SeatTaking {
+                player: Some("id-ann".into()),
+                ..SeatTaking::person(id, Seat::new(0), "Ann", "a", 1)
+            })
             .unwrap());
         assert!(s
-            .take_seat_as(id, Seat::new(1), "Bob", "b", None, Some("id-bob"), None, 1)
+            .take_seat_as(SeatTaking {
+                player: Some("id-bob".into()),
+                ..SeatTaking::person(id, Seat::new(1), "Bob", "b", 1)
+            })
             .unwrap());
         // Not before the end.
         assert!(!s.record_result(id, &result(winner)).unwrap());

@@ -16,6 +16,7 @@
 //! ownership [`Epoch`], so two processes can never both append to one
 //! table's history.
 
+mod columns;
 #[cfg(test)]
 mod contract;
 pub mod copy;

@@ -236,23 +236,42 @@ impl StoredFair {
     }
 }
 
-/// The `fair_scheme` column of a fair deal: 2 when its seed is bound to
-/// its table (`ratrace-fair/2`), 1 otherwise.
-pub(crate) fn fair_scheme(f: &StoredFair) -> i64 {
-    if f.table.is_some() {
-        2
-    } else {
-        1
-    }
+/// A person taking a free human seat: what [`Store::take_seat_as`]
+/// writes, the same for every backend.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatTaking {
+    /// The table.
+    pub table: String,
+    /// The seat taken.
+    pub seat: Seat,
+    /// The display name.
+    pub name: String,
+    /// The SHA-256 of the seat token (never the token).
+    pub token_hash: String,
+    /// The person's contribution to a fair deal, if the table has one.
+    pub contribution: Option<[u8; 32]>,
+    /// The person's identity (the hash of their key), if they sent one.
+    pub player: Option<String>,
+    /// Where they joined from ([`crate::social::origin`]).
+    pub origin: Option<String>,
+    /// The ownership epoch the write is fenced by.
+    pub epoch: Epoch,
 }
 
-/// A fair deal's binding read back from its `fair_scheme` column (NULL:
-/// made before version 2).
-pub(crate) fn fair_table(scheme: Option<i64>, id: &str) -> Result<Option<String>, StoreError> {
-    match scheme {
-        None | Some(1) => Ok(None),
-        Some(2) => Ok(Some(id.to_string())),
-        Some(other) => Err(StoreError::Corrupt(format!("fair scheme {other}"))),
+impl SeatTaking {
+    /// A person taking `seat` under `name`, with no contribution,
+    /// identity or origin.
+    pub fn person(table: &str, seat: Seat, name: &str, token_hash: &str, epoch: Epoch) -> Self {
+        SeatTaking {
+            table: table.to_string(),
+            seat,
+            name: name.to_string(),
+            token_hash: token_hash.to_string(),
+            contribution: None,
+            player: None,
+            origin: None,
+            epoch,
+        }
     }
 }
 
@@ -563,33 +582,15 @@ pub trait Store: Send + Sync + 'static {
         contribution: Option<[u8; 32]>,
         epoch: Epoch,
     ) -> Result<bool, StoreError> {
-        self.take_seat_as(
-            table,
-            seat,
-            name,
-            token_hash,
-            contribution,
-            None,
-            None,
-            epoch,
-        )
+        let mut taking = SeatTaking::person(table, seat, name, token_hash, epoch);
+        taking.contribution = contribution;
+        self.take_seat_as(taking)
     }
 
     /// [`Store::take_seat`], linking the seat to the person's identity
     /// (`player`, the hash of their key) when they sent one, and to where
     /// they joined from (`origin`, [`crate::social::origin`]).
-    #[allow(clippy::too_many_arguments)]
-    fn take_seat_as(
-        &self,
-        table: &str,
-        seat: Seat,
-        name: &str,
-        token_hash: &str,
-        contribution: Option<[u8; 32]>,
-        player: Option<&str>,
-        origin: Option<&str>,
-        epoch: Epoch,
-    ) -> Result<bool, StoreError>;
+    fn take_seat_as(&self, taking: SeatTaking) -> Result<bool, StoreError>;
 
     /// The tables whose game ended by the rules but whose result is not
     /// recorded (a crash between the last action and the result), with
@@ -722,41 +723,6 @@ pub fn folder_of(spec: &str) -> Option<std::path::PathBuf> {
 
 /// What a non-blocking write calls with its outcome.
 pub type Done<T> = Box<dyn FnOnce(Result<T, StoreError>) + Send>;
-
-/// The contributions column: a JSON object from seat (`P2`) to 64 hex
-/// digits.
-pub(crate) fn contributions_json(all: &BTreeMap<Seat, [u8; 32]>) -> String {
-    let map: BTreeMap<String, String> = all
-        .iter()
-        .map(|(s, c)| (s.to_string(), registry::fair::hex(c)))
-        .collect();
-    serde_json::to_string(&map).unwrap_or_else(|_| "{}".to_string())
-}
-
-/// Reads the contributions column back.
-pub(crate) fn parse_contributions(
-    text: Option<&str>,
-) -> Result<BTreeMap<Seat, [u8; 32]>, StoreError> {
-    let map: BTreeMap<String, String> = serde_json::from_str(text.unwrap_or("{}"))?;
-    map.into_iter()
-        .map(|(s, c)| {
-            let seat: Seat = s
-                .parse()
-                .map_err(|_| StoreError::Corrupt(format!("contribution seat {s}")))?;
-            let value = registry::fair::parse_contribution(&c)
-                .map_err(|e| StoreError::Corrupt(e.to_string()))?;
-            Ok((seat, value))
-        })
-        .collect()
-}
-
-/// A stored seat index as a seat.
-pub(crate) fn seat_of(index: i64) -> Result<Seat, StoreError> {
-    usize::try_from(index)
-        .ok()
-        .and_then(Seat::try_new)
-        .ok_or_else(|| StoreError::Corrupt(format!("seat {index}")))
-}
 
 /// A fresh node id: 16 random hex digits.
 pub fn new_node_id() -> String {

@@ -1,6 +1,7 @@
 //! Seats and presence: joining, arriving, filling with bots, the secret decision's window, chat.
 
 use super::*;
+use crate::store::SeatTaking;
 
 impl<G: Roster> Table<G> {
     pub(super) fn player(&self, seat: Seat) -> Player {
@@ -177,16 +178,12 @@ impl<G: Roster> Table<G> {
         let epoch = self.epoch;
         let (p, o) = (player.clone(), origin.clone());
         let taken = tokio::task::spawn_blocking(move || {
-            store.take_seat_as(
-                &id,
-                seat,
-                &n,
-                &h,
+            store.take_seat_as(SeatTaking {
                 contribution,
-                p.as_deref(),
-                Some(&o),
-                epoch,
-            )
+                player: p,
+                origin: Some(o),
+                ..SeatTaking::person(&id, seat, &n, &h, epoch)
+            })
         })
         .await
         .map_err(|e| Error::Internal(e.to_string()))?

@@ -575,16 +575,11 @@ fn crashed_before_its_result(store: &dyn Store, id: &str, player: &str, level: &
     };
     store.create_table(&table, "seeding").unwrap();
     assert!(store
-        .take_seat_as(
-            id,
-            game::Seat::new(0),
-            "Ann",
-            "h",
-            None,
-            Some(player),
-            Some("o"),
-            1
-        )
+        .take_seat_as(server::store::SeatTaking {
+            player: Some(player.to_string()),
+            origin: Some("o".to_string()),
+            ..server::store::SeatTaking::person(id, game::Seat::new(0), "Ann", "h", 1)
+        })
         .unwrap());
     let n = actions.len();
     for (i, a) in actions.iter().enumerate() {

@@ -5,9 +5,10 @@
 //! helpers the trait's simple reads use. Plain async functions over a
 //! pool (or a read-only transaction), run by `store`.
 
+use crate::store::columns::seat_of;
 use crate::store::model::{
-    parse_contributions, seat_of, Access, ListLine, RatingRow, SeatKind, SeatSummary, Social,
-    StoreError, StoredAction, StoredFair, StoredSeat, StoredTable, TableDump, TableSummary,
+    Access, ListLine, RatingRow, SeatKind, SeatSummary, Social, StoreError, StoredAction,
+    StoredFair, StoredSeat, StoredTable, TableDump, TableSummary,
 };
 use deadpool_postgres::{Pool, Transaction};
 use tokio_postgres::{IsolationLevel, Row};
@@ -134,15 +135,12 @@ impl Header {
     /// The fair-dealing state of the table, if it deals fairly (its
     /// secret is stored).
     fn fair(&self) -> Result<Option<StoredFair>, StoreError> {
-        let Some(hex) = &self.secret else {
-            return Ok(None);
-        };
-        Ok(Some(StoredFair {
-            secret: registry::fair::parse_hex32("secret", hex)
-                .map_err(|e| StoreError::Corrupt(e.to_string()))?,
-            contributions: parse_contributions(self.contributions.as_deref())?,
-            table: crate::store::model::fair_table(self.scheme, &self.id)?,
-        }))
+        crate::store::columns::fair_of(
+            self.secret.as_deref(),
+            self.contributions.as_deref(),
+            self.scheme,
+            &self.id,
+        )
     }
 
     /// The whole table: this header, the rest of its row `r`, and what
@@ -168,15 +166,9 @@ impl Header {
             id,
             game: r.try_get(1)?,
             rules_version: r.try_get(2)?,
-            players: usize::try_from(players)
-                .map_err(|_| StoreError::Corrupt(format!("players {players}")))?,
+            players: crate::store::columns::players_of(players)?,
             options: serde_json::from_str(&options)?,
-            seed: match &fair {
-                Some(f) => f.seed(),
-                None => seed
-                    .parse()
-                    .map_err(|_| StoreError::Corrupt(format!("seed {seed}")))?,
-            },
+            seed: crate::store::columns::seed_of(&seed, fair.as_ref())?,
             seed_hash: r.try_get(6)?,
             fair,
             config: serde_json::from_str(&config)?,

@@ -12,12 +12,14 @@ use super::reads::{
 };
 use super::writes::{
     abandon, claim, contribute, create, execute, fill, finish, record, restore, site_secret, take,
-    Taking, HEARTBEAT,
+    HEARTBEAT,
 };
 use super::{notify, PgStore, NODES_CHANNEL};
+use crate::store::columns::seat_of;
+use crate::store::model::SeatTaking;
 use crate::store::model::{
-    seat_of, Change, Done, Epoch, Node, Ownership, PlayerGame, RatingRow, Store, StoreError,
-    StoredAction, StoredTable, TableDump, TableSummary,
+    Change, Done, Epoch, Node, Ownership, PlayerGame, RatingRow, Store, StoreError, StoredAction,
+    StoredTable, TableDump, TableSummary,
 };
 use game::Seat;
 use std::sync::Arc;
@@ -162,30 +164,8 @@ impl Store for PgStore {
         Ok((count(&all)?, count(&mine)?))
     }
 
-    fn take_seat_as(
-        &self,
-        table: &str,
-        seat: Seat,
-        name: &str,
-        token_hash: &str,
-        contribution: Option<[u8; 32]>,
-        player: Option<&str>,
-        origin: Option<&str>,
-        epoch: Epoch,
-    ) -> Result<bool, StoreError> {
-        let taken = self.block(take(
-            self.pool(),
-            Taking {
-                table: table.to_string(),
-                seat,
-                name: name.to_string(),
-                token_hash: token_hash.to_string(),
-                contribution,
-                player: player.map(str::to_string),
-                origin: origin.map(str::to_string),
-                epoch,
-            },
-        ));
+    fn take_seat_as(&self, taking: SeatTaking) -> Result<bool, StoreError> {
+        let taken = self.block(take(self.pool(), taking));
         self.lobby_changed(taken.as_ref().is_ok_and(|&t| t));
         taken
     }

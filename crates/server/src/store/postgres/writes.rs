@@ -6,9 +6,9 @@
 //! transaction), one transaction each, run by `store`.
 
 use super::reads::Params;
+use crate::store::columns::{contributions_json, parse_contributions};
 use crate::store::model::{
-    contributions_json, parse_contributions, Epoch, Node, Ownership, SeatKind, StoreError,
-    StoredAction, StoredTable, TableDump,
+    Epoch, Node, Ownership, SeatKind, StoreError, StoredAction, StoredTable, TableDump,
 };
 use deadpool_postgres::{Pool, Transaction};
 use game::Seat;
@@ -73,7 +73,7 @@ async fn insert_table(
         .fair
         .as_ref()
         .map(|f| contributions_json(&f.contributions));
-    let scheme = t.fair.as_ref().map(crate::store::model::fair_scheme);
+    let scheme = t.fair.as_ref().map(crate::store::columns::fair_scheme);
     tx.execute(
         &stmt,
         &[
@@ -300,17 +300,8 @@ pub(super) async fn fill(
     Ok(changed == 1)
 }
 
-/// A seat taken by a person (the arguments of [`Store::take_seat`]).
-pub(super) struct Taking {
-    pub(super) table: String,
-    pub(super) seat: Seat,
-    pub(super) name: String,
-    pub(super) token_hash: String,
-    pub(super) contribution: Option<[u8; 32]>,
-    pub(super) player: Option<String>,
-    pub(super) origin: Option<String>,
-    pub(super) epoch: Epoch,
-}
+/// A seat taken by a person: the shared request of [`Store::take_seat_as`].
+pub(super) type Taking = crate::store::model::SeatTaking;
 
 /// Adds a contribution for `seat` unless it has one (see
 /// [`Store::contribute`]).

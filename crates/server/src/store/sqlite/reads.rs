@@ -3,9 +3,10 @@
 //! connections, never the writer's.
 
 use super::SqliteStore;
+use crate::store::columns::seat_of;
 use crate::store::model::{
-    parse_contributions, seat_of, Access, ListLine, RatingRow, SeatKind, SeatSummary, Social,
-    StoreError, StoredAction, StoredFair, StoredSeat, StoredTable, TableSummary,
+    Access, ListLine, RatingRow, SeatKind, SeatSummary, Social, StoreError, StoredAction,
+    StoredSeat, StoredTable, TableSummary,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::BTreeMap;
@@ -152,21 +153,20 @@ impl SqliteStore {
             return Ok(None);
         };
         let seats = Self::load_seats(conn, &id, &mut social)?;
-        let fair = Self::fair_of(secret, contributions.as_deref(), scheme, &id)?;
+        let fair = crate::store::columns::fair_of(
+            secret.as_deref(),
+            contributions.as_deref(),
+            scheme,
+            &id,
+        )?;
         let actions = Self::load_actions(conn, &id)?;
         Ok(Some(StoredTable {
             id,
             game,
             rules_version,
-            players: usize::try_from(players)
-                .map_err(|_| StoreError::Corrupt(format!("players {players}")))?,
+            players: crate::store::columns::players_of(players)?,
             options: serde_json::from_str(&options)?,
-            seed: match &fair {
-                Some(f) => f.seed(),
-                None => seed
-                    .parse()
-                    .map_err(|_| StoreError::Corrupt(format!("seed {seed}")))?,
-            },
+            seed: crate::store::columns::seed_of(&seed, fair.as_ref())?,
             seed_hash,
             fair,
             config: serde_json::from_str(&config)?,
@@ -244,23 +244,5 @@ impl SqliteStore {
             });
         }
         Ok(actions)
-    }
-
-    /// The fair deal's stored inputs, if the table has one.
-    fn fair_of(
-        secret: Option<String>,
-        contributions: Option<&str>,
-        scheme: Option<i64>,
-        id: &str,
-    ) -> Result<Option<StoredFair>, StoreError> {
-        Ok(match secret {
-            None => None,
-            Some(hex) => Some(StoredFair {
-                secret: registry::fair::parse_hex32("secret", &hex)
-                    .map_err(|e| StoreError::Corrupt(e.to_string()))?,
-                contributions: parse_contributions(contributions)?,
-                table: crate::store::model::fair_table(scheme, id)?,
-            }),
-        })
     }
 }

@@ -5,8 +5,10 @@ use super::reads::*;
 use super::sql::*;
 use super::write::*;
 use super::SqliteStore;
+use crate::store::columns::seat_of;
+use crate::store::model::SeatTaking;
 use crate::store::model::{
-    seat_of, Done, Epoch, Node, Ownership, PlayerGame, RatingRow, Store, StoreError, StoredAction,
+    Done, Epoch, Node, Ownership, PlayerGame, RatingRow, Store, StoreError, StoredAction,
     StoredTable, TableDump, TableSummary,
 };
 use game::Seat;
@@ -115,28 +117,8 @@ impl Store for SqliteStore {
         .map(Applied::changed)
     }
 
-    fn take_seat_as(
-        &self,
-        table: &str,
-        seat: Seat,
-        name: &str,
-        token_hash: &str,
-        contribution: Option<[u8; 32]>,
-        player: Option<&str>,
-        origin: Option<&str>,
-        epoch: Epoch,
-    ) -> Result<bool, StoreError> {
-        self.write(Write::TakeSeat(TakeSeat {
-            table: table.to_string(),
-            seat,
-            name: name.to_string(),
-            token_hash: token_hash.to_string(),
-            contribution,
-            player: player.map(str::to_string),
-            origin: origin.map(str::to_string),
-            epoch,
-        }))
-        .map(Applied::changed)
+    fn take_seat_as(&self, taking: SeatTaking) -> Result<bool, StoreError> {
+        self.write(Write::TakeSeat(taking)).map(Applied::changed)
     }
 
     fn unrecorded_ids(&self, after: &str, limit: usize) -> Result<Vec<String>, StoreError> {

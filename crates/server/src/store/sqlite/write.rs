@@ -99,18 +99,8 @@ pub(super) struct Finish {
     pub(super) epoch: Option<Epoch>,
 }
 
-/// See [`Write::TakeSeat`].
-#[derive(Debug)]
-pub(super) struct TakeSeat {
-    pub(super) table: String,
-    pub(super) seat: Seat,
-    pub(super) name: String,
-    pub(super) token_hash: String,
-    pub(super) contribution: Option<[u8; 32]>,
-    pub(super) player: Option<String>,
-    pub(super) origin: Option<String>,
-    pub(super) epoch: Epoch,
-}
+/// See [`Write::TakeSeat`]: the shared request.
+pub(super) type TakeSeat = crate::store::model::SeatTaking;
 
 /// See [`Write::Contribute`].
 #[derive(Debug)]

@@ -6,9 +6,9 @@
 use super::sql::*;
 use super::write::*;
 use super::SqliteStore;
+use crate::store::columns::{contributions_json, parse_contributions};
 use crate::store::model::{
-    contributions_json, parse_contributions, Done, Epoch, Node, Ownership, SeatKind, StoreError,
-    StoredAction, StoredTable, TableDump,
+    Done, Epoch, Node, Ownership, SeatKind, StoreError, StoredAction, StoredTable, TableDump,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use std::sync::mpsc;
@@ -216,7 +216,7 @@ impl SqliteStore {
                 t.social.rematch,
                 t.social.rematch_of,
                 t.social.result,
-                t.fair.as_ref().map(crate::store::model::fair_scheme),
+                t.fair.as_ref().map(crate::store::columns::fair_scheme),
             ],
         )?;
         for s in &t.seats {
