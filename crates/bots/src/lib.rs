@@ -97,6 +97,23 @@ pub trait Bot<G: Game>: Send {
     fn take_strikes(&mut self) -> Vec<String> {
         Vec::new()
     }
+
+    /// Takes how many of this bot's decisions since the last call a
+    /// stand-in played for it (a bot program's failures, see
+    /// [`Bot::take_strikes`]): the loops set it against the decisions
+    /// they asked for, so that a program that never worked is not rated
+    /// as its stand-in played. Zero (the default) for the ladder.
+    fn take_stand_in(&mut self) -> u64 {
+        0
+    }
+
+    /// Why this bot cannot play at all, once that is known: a bot program
+    /// whose first process never said `ready`. A loop that runs many games
+    /// stops at once with these words rather than let a stand-in play every
+    /// game in its place. `None` (the default) for the ladder.
+    fn unusable(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The RNG a bot owns: ChaCha8 seeded from a 64-bit seed.

@@ -102,6 +102,12 @@ pub struct External<G: Roster> {
     bank: Option<Duration>,
     /// Strikes not yet taken by [`Bot::take_strikes`].
     pending: Vec<String>,
+    /// Stand-in decisions not yet taken by [`Bot::take_stand_in`].
+    pending_stand_in: u64,
+    /// Some process of this bot said `ready` once.
+    was_ready: bool,
+    /// Why the bot cannot play at all ([`Bot::unusable`]).
+    unusable: Option<String>,
     record: Record,
     /// Keep each answer's timing in [`Record::answers`] (bot-check).
     keep_answers: bool,
@@ -123,6 +129,9 @@ impl<G: Roster> External<G> {
             games: 0,
             bank: None,
             pending: Vec::new(),
+            pending_stand_in: 0,
+            was_ready: false,
+            unusable: None,
             record: Record::default(),
             keep_answers: false,
             line: Vec::with_capacity(4096),
@@ -195,6 +204,29 @@ impl<G: Roster> External<G> {
         }
     }
 
+    /// Marks the bot unusable when no process of it has said `ready` yet:
+    /// `why` its first start failed, with the end of its stderr (where an
+    /// interpreter says the file is missing).
+    fn note_unusable(&mut self, why: &str) {
+        if self.was_ready || self.unusable.is_some() {
+            return;
+        }
+        let stderr = self
+            .process
+            .as_ref()
+            .map(|p| p.stderr_last_lines(10))
+            .unwrap_or_default();
+        let stderr = if stderr.is_empty() {
+            "it wrote nothing to stderr".to_string()
+        } else {
+            format!("its stderr ends:\n{stderr}")
+        };
+        self.unusable = Some(format!(
+            "the bot program `{}` never said ready ({why}), so it cannot play; {stderr}",
+            self.command
+        ));
+    }
+
     /// Sends one message; a strike (fatal) if the bot is not reading.
     fn send(&mut self, msg: &ToBot<'_, G::View, G::Event, G::Action>) -> bool {
         self.line.clear();
@@ -212,6 +244,7 @@ impl<G: Roster> External<G> {
                 },
                 None => "has no process".to_string(),
             };
+            self.note_unusable(&why);
             self.strike(why, true);
         }
         sent
@@ -308,7 +341,9 @@ impl<G: Roster> External<G> {
             }
             Err(e) => {
                 self.live = true;
-                self.strike(format!("could not be started: {e}"), true);
+                let why = format!("could not be started: {e}");
+                self.note_unusable(&why);
+                self.strike(why, true);
                 false
             }
         }
@@ -397,12 +432,19 @@ impl<G: Roster> Bot<G> for External<G> {
                 self.record.name = Some(name.chars().take(64).collect());
                 self.record.protocol = Some(protocol);
                 if protocol != PROTOCOL {
-                    self.strike(format!("speaks protocol {protocol}, not {PROTOCOL}"), true);
+                    let why = format!("speaks protocol {protocol}, not {PROTOCOL}");
+                    self.note_unusable(&why);
+                    self.strike(why, true);
+                } else {
+                    self.was_ready = true;
                 }
             }
             Ok(FromBot::Action { .. }) => unreachable!("wait_for(0) gives only ready"),
             // No ready: the bot cannot be trusted with this game.
-            Err((why, _)) => self.strike(why, true),
+            Err((why, _)) => {
+                self.note_unusable(&why);
+                self.strike(why, true);
+            }
         }
     }
 
@@ -421,6 +463,14 @@ impl<G: Roster> Bot<G> for External<G> {
 
     fn take_strikes(&mut self) -> Vec<String> {
         std::mem::take(&mut self.pending)
+    }
+
+    fn take_stand_in(&mut self) -> u64 {
+        std::mem::take(&mut self.pending_stand_in)
+    }
+
+    fn unusable(&self) -> Option<String> {
+        self.unusable.clone()
     }
 
     fn choose(&mut self, view: &G::View, legal: &[G::Action]) -> G::Action {
@@ -475,6 +525,7 @@ impl<G: Roster> Bot<G> for External<G> {
             }
         }
         self.record.stand_in += 1;
+        self.pending_stand_in += 1;
         self.stand_in.choose(view, legal)
     }
 }

@@ -102,7 +102,7 @@ impl Process {
     pub fn spawn_in(command: &str, sandbox: Option<&crate::Sandbox>) -> std::io::Result<Process> {
         let mut cmd = Command::new("/bin/sh");
         cmd.arg("-c")
-            .arg(command)
+            .arg(exec_line(command))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -221,6 +221,12 @@ impl Process {
 
     /// The last line the bot wrote to stderr (at most a few KiB kept).
     pub fn stderr_last_line(&self) -> String {
+        self.stderr_last_lines(1)
+    }
+
+    /// The last `n` lines the bot wrote to stderr, each cut to 200
+    /// characters (at most a few KiB kept).
+    pub fn stderr_last_lines(&self, n: usize) -> String {
         // A bot that has exited may have written its last words a moment
         // ago: give the drain a moment to read them (a child of the bot
         // may hold the pipe open, hence the bound).
@@ -236,8 +242,14 @@ impl Process {
             .map(|t| t.clone())
             .unwrap_or_default();
         let text = String::from_utf8_lossy(&tail);
-        let line = text.trim_end().rsplit('\n').next().unwrap_or("").trim();
-        line.chars().take(200).collect()
+        let mut lines: Vec<String> = text
+            .trim_end()
+            .rsplit('\n')
+            .take(n)
+            .map(|l| l.trim().chars().take(200).collect())
+            .collect();
+        lines.reverse();
+        lines.join("\n").trim().to_string()
     }
 
     /// How the bot ended, in words, waiting up to `wait` for it to end
@@ -323,6 +335,27 @@ impl Drop for Process {
     }
 }
 
+/// `command` for `sh -c`: a simple command (one program and its
+/// arguments) is run with `exec`, so the bot *is* the process the pipes
+/// lead to. Otherwise the shell waits with the pipes still open, and a bot
+/// that closes its output would only be noticed at its deadlines. Lists,
+/// pipelines, compound commands, builtins and leading assignments keep
+/// their shell.
+fn exec_line(command: &str) -> String {
+    const SHELL: [&str; 14] = [
+        "cd", "if", "for", "while", "until", "case", "exec", "export", "set", "ulimit", "umask",
+        "eval", ".", "!",
+    ];
+    let special = command
+        .contains(|c: char| matches!(c, ';' | '&' | '|' | '(' | ')' | '{' | '}' | '`' | '\n'));
+    let first = command.split_whitespace().next().unwrap_or("");
+    if special || first.is_empty() || first.contains('=') || SHELL.contains(&first) {
+        command.to_string()
+    } else {
+        format!("exec {command}")
+    }
+}
+
 /// An exit status in words.
 pub(crate) fn describe(status: ExitStatus) -> String {
     match (status.code(), status.signal()) {
@@ -404,6 +437,30 @@ fn drain_loop(mut stderr: impl Read, bytes: &AtomicU64, tail: &Mutex<Vec<u8>>) {
                 let cut = t.len() - STDERR_TAIL;
                 t.drain(..cut);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exec_line;
+
+    #[test]
+    fn only_a_simple_command_is_execed() {
+        assert_eq!(exec_line("python3 bot.py a"), "exec python3 bot.py a");
+        assert_eq!(
+            exec_line("./bot --level 2 2>log"),
+            "exec ./bot --level 2 2>log"
+        );
+        for kept in [
+            "cd bots && python3 bot.py",
+            "python3 a.py | tee log",
+            "FOO=1 python3 bot.py",
+            "exec python3 bot.py",
+            "(python3 bot.py)",
+            "",
+        ] {
+            assert_eq!(exec_line(kept), kept);
         }
     }
 }

@@ -25,6 +25,8 @@ struct Run {
     strikes: Vec<(usize, String)>,
     record: extbot::Record,
     pids: Vec<u32>,
+    /// What [`Bot::unusable`] said after the game.
+    unusable: Option<String>,
 }
 
 /// Plays one game with the misbehaving bot in `mode` at seat 1 and the
@@ -47,6 +49,7 @@ fn run<G: Roster>(mode: &str, players: usize, options: &[(&str, &str)]) -> Run {
     drop(seats);
     assert!(!outcome.capped, "{mode}: the game finished");
     assert!(game.outcome().is_some(), "{mode}: the game is over");
+    let unusable = ext.unusable();
     // End the bot as a run does: quit, then its group killed.
     ext.shutdown();
     let record = ext.record().clone();
@@ -64,6 +67,7 @@ fn run<G: Roster>(mode: &str, players: usize, options: &[(&str, &str)]) -> Run {
         strikes,
         record,
         pids,
+        unusable,
     }
 }
 
@@ -82,6 +86,38 @@ fn a_crash_is_a_strike_and_the_stand_in_finishes_the_game() {
     assert!(has(&r, "replaced by the heuristic bot"), "{:?}", r.strikes);
     assert_eq!(r.strikes.len(), 1, "one crash, one strike: {:?}", r.strikes);
     assert!(r.record.stand_in > 0);
+    assert_eq!(r.unusable, None, "it said ready: it can play");
+}
+
+#[test]
+fn a_bot_that_closes_its_output_is_caught_at_once() {
+    let r = dalmuti("close_stdout");
+    assert_eq!(
+        r.strikes.len(),
+        1,
+        "one strike, no timeouts: {:?}",
+        r.strikes
+    );
+    assert!(has(&r, "closed its output"), "{:?}", r.strikes);
+    assert!(has(&r, "replaced"), "{:?}", r.strikes);
+}
+
+#[test]
+fn stand_in_decisions_are_handed_out_once() {
+    let opts = <dalmuti::Dalmuti as Game>::Options::from_pairs([("hands", "1")]).unwrap();
+    let mut game = dalmuti::Dalmuti::new(&opts, 4, 3).unwrap();
+    let mut ext = External::<dalmuti::Dalmuti>::new("exit 0", limits(), 1).unwrap();
+    let mut others: Vec<Box<dyn Bot<dalmuti::Dalmuti>>> = (0..3)
+        .map(|s| dalmuti::Dalmuti::bot("heuristic", s).unwrap())
+        .collect();
+    let mut seats: Vec<&mut dyn Bot<dalmuti::Dalmuti>> = vec![&mut ext];
+    seats.extend(others.iter_mut().map(|b| b.as_mut() as &mut dyn Bot<_>));
+    play(&mut game, &mut seats);
+    drop(seats);
+    let stood_in = ext.take_stand_in();
+    assert!(stood_in > 0);
+    assert_eq!(stood_in, ext.record().stand_in);
+    assert_eq!(ext.take_stand_in(), 0, "taken once");
 }
 
 #[test]
@@ -169,12 +205,22 @@ fn a_stderr_flood_is_a_strike_and_costs_no_memory() {
 fn no_ready_and_the_wrong_protocol_are_refused() {
     let r = dalmuti("no_ready");
     assert!(has(&r, "no ready in 1500 ms"), "{:?}", r.strikes);
+    let why = r.unusable.as_deref().unwrap_or_default();
+    assert!(
+        why.contains("never said ready (no ready in 1500 ms)"),
+        "{why}"
+    );
+    assert!(
+        why.contains("loading the model...\nno model file here"),
+        "its stderr: {why}"
+    );
     assert_eq!(
         r.record.answers.len() as u64 + r.record.stand_in,
         r.record.stand_in
     );
     let r = dalmuti("bad_protocol");
     assert!(has(&r, "speaks protocol 2, not 1"), "{:?}", r.strikes);
+    assert!(r.unusable.is_some_and(|w| w.contains("speaks protocol 2")));
 }
 
 #[test]
@@ -217,4 +263,7 @@ fn a_command_that_does_not_exist_is_reported_with_its_stderr() {
         strikes[0].1.contains("not found"),
         "the stderr's last line: {strikes:?}"
     );
+    let why = ext.unusable().unwrap_or_default();
+    assert!(why.contains("no-such-bot-program --x"), "{why}");
+    assert!(why.contains("not found"), "{why}");
 }

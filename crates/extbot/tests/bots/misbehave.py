@@ -24,6 +24,8 @@ def say(obj):
 
 
 if mode == "no_ready":
+    sys.stderr.write("loading the model...\nno model file here\n")
+    sys.stderr.flush()
     time.sleep(1000)
 if mode == "deaf":
     # Never reads its input, never answers.
@@ -70,6 +72,13 @@ for line in sys.stdin:
     if mode == "flood_lines":
         while True:
             sys.stdout.write("{}\n")
+    if mode == "close_stdout":
+        # Closes its output and goes on reading: it can never answer.
+        sys.stdout.close()
+        os.close(1)
+        for _ in sys.stdin:
+            pass
+        break
     if mode == "stderr_flood":
         chunk = "e" * 65536
         while True:
