@@ -48,6 +48,10 @@ pub struct GameResult {
     /// there were none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strikes: Vec<(usize, String)>,
+    /// Per seat of a bot program, its decisions and its stand-in's; absent
+    /// from the JSON without bot programs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stand_in: Vec<crate::strikes::StandIn>,
 }
 
 impl GameResult {
@@ -182,6 +186,7 @@ impl<G: Roster> Match<G> {
             capped: outcome.capped,
             think,
             strikes: played.strikes,
+            stand_in: played.stand_in,
         })
     }
 }

@@ -83,6 +83,11 @@ pub enum Error {
         /// Actions in the record.
         actions: usize,
     },
+    /// A bot program that cannot play at all (it never said `ready`):
+    /// the run stops rather than rate its stand-in. The words name the
+    /// command and quote the end of its stderr.
+    #[error("{0}")]
+    Unusable(String),
     /// A game misbehaved during a bot playout: a bot chose an illegal
     /// action, or a game stopped without an outcome (bugs, not input).
     #[error("{0}")]

@@ -60,6 +60,9 @@ pub struct PlayedOut {
     /// decision their stand-in played (see the `extbot` crate). Empty for
     /// the ladder's bots.
     pub strikes: Vec<(usize, String)>,
+    /// Per seat of a bot program, the decisions it was asked for and how
+    /// many its stand-in played. Empty for the ladder's bots.
+    pub stand_in: Vec<crate::strikes::StandIn>,
 }
 
 /// What the game loop keeps from one game to the next on one worker: the
@@ -141,6 +144,8 @@ pub fn play_out_at<'n, G: Game>(
     }
     // Events already delivered to the seated bots.
     let mut heard = 0usize;
+    // Decisions asked of each seat, for the programs' stand-in shares.
+    let mut asked = vec![0u64; if listening { seats } else { 0 }];
     let outcome = loop {
         if listening {
             deliver(&mut slots[..seated], 0, game.events(), heard);
@@ -163,6 +168,9 @@ pub fn play_out_at<'n, G: Game>(
                 let bot = &mut slots[seated].1;
                 if bot.listens() {
                     bot.start(game::Seat::new(seated), game.players(), game.options());
+                    if let Some(why) = bot.unusable() {
+                        return Err(Error::Unusable(why));
+                    }
                     // What it missed before it sat down.
                     deliver(
                         &mut slots[seated..=seated],
@@ -184,6 +192,9 @@ pub fn play_out_at<'n, G: Game>(
         game.legal_actions(legal);
         let view = game.view(seat);
         let clock = timed.then(std::time::Instant::now);
+        if let Some(n) = asked.get_mut(s) {
+            *n += 1;
+        }
         let action = bot.choose(&view, legal);
         if let Some(clock) = clock.filter(|_| legal.len() > 1) {
             think[s].add(clock);
@@ -200,12 +211,18 @@ pub fn play_out_at<'n, G: Game>(
         actions += 1;
     };
     let mut strikes = Vec::new();
+    let mut stand_in = Vec::new();
     if listening {
         deliver(&mut slots[..seated], 0, game.events(), heard);
         for (s, (_, bot)) in slots[..seated].iter_mut().enumerate() {
             if bot.listens() {
                 bot.finish(&outcome);
                 strikes.extend(bot.take_strikes().into_iter().map(|r| (s, r)));
+                stand_in.push(crate::strikes::StandIn {
+                    seat: s,
+                    decisions: asked[s],
+                    stand_in: bot.take_stand_in(),
+                });
             }
         }
     }
@@ -214,6 +231,7 @@ pub fn play_out_at<'n, G: Game>(
         actions,
         think,
         strikes,
+        stand_in,
     })
 }
 

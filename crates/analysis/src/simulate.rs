@@ -8,7 +8,7 @@
 use crate::playout::{play_out_at, Table};
 use crate::stats::pct;
 use crate::stats::Rate;
-use crate::strikes::{StrikeStats, Tally as Strikes};
+use crate::strikes::{StandInStats, StandInTally, StrikeStats, Tally as Strikes};
 use crate::Error;
 use bots::Roster;
 use game::{Game, Seat};
@@ -105,6 +105,10 @@ pub struct Summary {
     /// Strikes of bot programs, per bot (absent when there were none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub strikes: Vec<StrikeStats>,
+    /// Per bot program, the share of its decisions its stand-in played
+    /// (absent without bot programs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stand_in: Vec<StandInStats>,
 }
 
 #[derive(Default)]
@@ -115,6 +119,7 @@ struct Tally {
     capped: u64,
     actions: u64,
     strikes: Strikes,
+    stand_in: StandInTally,
 }
 
 /// The distinct bot names of a run, in first-seen order.
@@ -162,6 +167,8 @@ struct OneGame {
     capped: bool,
     /// Strikes of bot programs: seat index and reason.
     strikes: Vec<(usize, String)>,
+    /// Bot programs' decisions and their stand-ins'.
+    stand_in: Vec<crate::strikes::StandIn>,
 }
 
 /// Plays game `index` between bots at a worker's `table`.
@@ -202,6 +209,7 @@ fn play_one<G: Roster>(
         capped: outcome.capped || outcome.winners.is_empty(),
         winners: outcome.winners,
         strikes: played.strikes,
+        stand_in: played.stand_in,
     })
 }
 
@@ -212,6 +220,10 @@ impl Tally {
         for (seat, reason) in &one.strikes {
             let b = bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, *seat);
             self.strikes.add(&names[b], reason);
+        }
+        for si in &one.stand_in {
+            let b = bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, si.seat);
+            self.stand_in.add(&names[b], si);
         }
         if one.capped {
             self.capped += 1;
@@ -313,6 +325,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         seconds,
         games_per_second: games as f64 / seconds.max(1e-9),
         strikes: total.strikes.into_stats(),
+        stand_in: total.stand_in.into_stats(),
     })
 }
 
@@ -370,6 +383,21 @@ impl std::fmt::Display for Summary {
                 "strikes of bot programs (each a decision the heuristic bot played):"
             )?;
             crate::strikes::write_lines(f, &self.strikes, "  ")?;
+        }
+        for s in &self.stand_in {
+            writeln!(
+                f,
+                "{}: its stand-in played {} of {} decisions ({}){}",
+                s.bot,
+                s.stand_in,
+                s.decisions,
+                pct(s.share, 2),
+                if s.flagged {
+                    " ⚠ its wins above are mostly the stand-in's"
+                } else {
+                    ""
+                }
+            )?;
         }
         write!(
             f,

@@ -7,6 +7,72 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The share of a bot program's decisions its stand-in may play before
+/// the program's results are flagged as not its own: above it a
+/// tournament row rates the stand-in more than the program.
+pub const STAND_IN_LIMIT: f64 = 0.05;
+
+/// One bot program's seat in one game: the decisions it was asked for
+/// and how many of them its stand-in (the heuristic bot) played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandIn {
+    /// The seat (index).
+    pub seat: usize,
+    /// Decisions asked of the seat.
+    pub decisions: u64,
+    /// Of those, played by the stand-in.
+    pub stand_in: u64,
+}
+
+/// One bot program's stand-in share over a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StandInStats {
+    /// The bot's name (as in the rest of the report).
+    pub bot: String,
+    /// Decisions asked of it.
+    pub decisions: u64,
+    /// Of those, played by its stand-in.
+    pub stand_in: u64,
+    /// `stand_in / decisions` (0 without decisions).
+    pub share: f64,
+    /// Over [`STAND_IN_LIMIT`]: its results are mostly not its own.
+    pub flagged: bool,
+}
+
+/// Stand-in decisions per bot program as they come, in first-seen order.
+#[derive(Clone, Debug, Default)]
+pub struct StandInTally(Vec<StandInStats>);
+
+impl StandInTally {
+    /// Counts one seat-game of `bot`.
+    pub fn add(&mut self, bot: &str, seat: &StandIn) {
+        let i = match self.0.iter().position(|s| s.bot == bot) {
+            Some(i) => i,
+            None => {
+                self.0.push(StandInStats {
+                    bot: bot.to_string(),
+                    decisions: 0,
+                    stand_in: 0,
+                    share: 0.0,
+                    flagged: false,
+                });
+                self.0.len() - 1
+            }
+        };
+        self.0[i].decisions += seat.decisions;
+        self.0[i].stand_in += seat.stand_in;
+    }
+
+    /// The figures, shares and flags set: empty without bot programs.
+    pub fn into_stats(mut self) -> Vec<StandInStats> {
+        for s in &mut self.0 {
+            s.share = s.stand_in as f64 / s.decisions.max(1) as f64;
+            s.flagged = s.share > STAND_IN_LIMIT;
+        }
+        self.0
+    }
+}
+
 /// Distinct reasons kept per bot; the others are only counted.
 pub const REASONS: usize = 5;
 

@@ -257,6 +257,7 @@ mod tests {
                 capped: false,
                 think: Vec::new(),
                 strikes: Vec::new(),
+                stand_in: Vec::new(),
             },
         }
     }

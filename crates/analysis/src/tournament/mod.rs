@@ -66,7 +66,7 @@ use bots::Roster;
 use checkpoint::open_checkpoint;
 use config::{lineup_name, plan};
 use game::GameOptions;
-use report::{strike_stats, think_stats};
+use report::{stand_in_stats, strike_stats, think_stats};
 use std::io::Write;
 use std::time::Instant;
 
@@ -155,6 +155,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         figures,
         panel,
         strikes: strike_stats(&deals, &labels),
+        stand_in: stand_in_stats(&deals, &labels),
         speed: Speed {
             threads: cfg.threads.max(1),
             games_played,

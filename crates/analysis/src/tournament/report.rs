@@ -8,7 +8,7 @@ use super::figures::Figures;
 use super::panel::PanelFigures;
 use super::sprt::Sprt;
 use super::worker::Deal;
-use crate::strikes::StrikeStats;
+use crate::strikes::{StandInStats, StrikeStats};
 use serde::Serialize;
 
 /// Timing, which (unlike everything else) varies from run to run.
@@ -80,6 +80,19 @@ pub(crate) fn strike_stats(deals: &[Deal], labels: &[String]) -> Vec<StrikeStats
     tally.into_stats()
 }
 
+/// Sums the bot programs' stand-in decisions over `deals`, per entrant.
+pub(crate) fn stand_in_stats(deals: &[Deal], labels: &[String]) -> Vec<StandInStats> {
+    let mut tally = crate::strikes::StandInTally::default();
+    for p in deals.iter().flat_map(|d| &d.games) {
+        for si in &p.game.stand_in {
+            if let Some(bot) = p.game.seating.get(si.seat).and_then(|&e| labels.get(e)) {
+                tally.add(bot, si);
+            }
+        }
+    }
+    tally.into_stats()
+}
+
 /// The report: written as JSON and Markdown.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -119,6 +132,10 @@ pub struct Report {
     /// there were none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub strikes: Vec<StrikeStats>,
+    /// Per bot program (`cmd:` bot), the share of its decisions its
+    /// stand-in played; absent without bot programs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stand_in: Vec<StandInStats>,
     /// Timing.
     pub speed: Speed,
 }
@@ -137,6 +154,7 @@ impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.header(f)?;
         self.entrants_section(f)?;
+        self.stand_in_section(f)?;
         self.paired_section(f)?;
         self.ratings_section(f)?;
         self.sprt_section(f)?;
@@ -219,13 +237,55 @@ impl Report {
             writeln!(
                 f,
                 "| {} | {} | {} | {} – {} | {} | {:.2} |",
-                e.bot,
+                self.flagged_name(&e.bot),
                 e.seat_games,
                 pct(e.wins.rate),
                 pct(e.wins.low),
                 pct(e.wins.high),
                 pct(e.fair_share),
                 e.mean_place
+            )?;
+        }
+        Ok(())
+    }
+
+    /// A bot's name in a table, flagged when its stand-in played more
+    /// than [`crate::strikes::STAND_IN_LIMIT`] of its decisions.
+    fn flagged_name(&self, bot: &str) -> String {
+        match self.flagged(bot) {
+            Some(s) => format!("{bot} ⚠ stand-in {}", pct(s.share)),
+            None => bot.to_string(),
+        }
+    }
+
+    /// The stand-in figures of `bot` when they flag it.
+    pub fn flagged(&self, bot: &str) -> Option<&StandInStats> {
+        self.stand_in.iter().find(|s| s.bot == bot && s.flagged)
+    }
+
+    /// `## Bot programs`: how much of each program's play was its own,
+    /// and a warning for those whose rows rate their stand-in.
+    fn stand_in_section(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.stand_in.is_empty() {
+            return Ok(());
+        }
+        writeln!(f, "\n## Bot programs\n")?;
+        writeln!(
+            f,
+            "Decisions each bot program was asked for, and the share its stand-in (the heuristic bot) played after a strike (docs/bot-protocol.md). Over {}, the program's rows rate its stand-in, not the program (⚠).\n",
+            pct(crate::strikes::STAND_IN_LIMIT)
+        )?;
+        writeln!(f, "| bot | decisions | played by the stand-in | share |")?;
+        writeln!(f, "|---|---:|---:|---:|")?;
+        for s in &self.stand_in {
+            writeln!(
+                f,
+                "| {}{} | {} | {} | {} |",
+                s.bot,
+                if s.flagged { " ⚠" } else { "" },
+                s.decisions,
+                s.stand_in,
+                pct(s.share)
             )?;
         }
         Ok(())
@@ -269,7 +329,7 @@ impl Report {
             writeln!(
                 f,
                 "| {} | {:.0} | {:.0} | {:.0} – {:.0} | {} |",
-                b.bot,
+                self.flagged_name(&b.bot),
                 b.rating,
                 b.sd,
                 b.low,

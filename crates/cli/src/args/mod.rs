@@ -109,8 +109,10 @@ pub(crate) struct PlayArgs {
     /// Seed of all chance (default: from the clock).
     #[arg(long)]
     pub(crate) seed: Option<u64>,
-    /// Bots for the other seats, comma-separated, repeated as needed.
-    #[arg(long, default_value = "heuristic", value_delimiter = ',')]
+    /// Bots for the other seats, comma-separated, repeated as needed (a
+    /// comma in a `cmd:COMMAND` stays in the command unless a bot name
+    /// follows it).
+    #[arg(long, default_value = "heuristic")]
     pub(crate) bots: Vec<String>,
     /// Your seat.
     #[arg(long, default_value = "P1")]
@@ -136,8 +138,9 @@ pub(crate) struct SimulateArgs {
     /// Number of players.
     #[arg(long)]
     pub(crate) players: Option<usize>,
-    /// Bots by seat, comma-separated, repeated as needed.
-    #[arg(long, default_value = "random", value_delimiter = ',')]
+    /// Bots by seat, comma-separated, repeated as needed (a comma in a
+    /// `cmd:COMMAND` stays in the command unless a bot name follows it).
+    #[arg(long, default_value = "random")]
     pub(crate) bots: Vec<String>,
     /// A rules option, key=value (repeatable).
     #[arg(long = "option", value_name = "KEY=VALUE")]
@@ -176,8 +179,9 @@ pub(crate) struct TournamentArgs {
     pub(crate) field: Option<String>,
     /// Round robin: every ordered pair A,B plays one A vs players-1 B.
     /// With --panel: the ladder's levels, weakest first (default: the
-    /// game's ladder).
-    #[arg(long, value_delimiter = ',')]
+    /// game's ladder). A comma in a `cmd:COMMAND` stays in the command
+    /// unless a bot name follows it.
+    #[arg(long)]
     pub(crate) bots: Vec<String>,
     /// Rate the ladder against the sparring panel: each level alone
     /// against players-1 of the level below and of each panel bot, and
@@ -232,6 +236,11 @@ pub(crate) struct TournamentArgs {
     /// docs/bot-protocol.md.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub(crate) bot_time: u64,
+    /// Exit 0 even when a bot program's stand-in played more than 5% of
+    /// its decisions (its rows then rate the stand-in; they are flagged ⚠
+    /// either way).
+    #[arg(long)]
+    pub(crate) allow_stand_in: bool,
     /// Print the report as JSON.
     #[arg(long)]
     pub(crate) json: bool,

@@ -65,3 +65,25 @@ pub(crate) fn print_result<T: serde::Serialize + std::fmt::Display>(
     }
     Ok(())
 }
+
+/// Warns on stderr of every bot program whose stand-in played more than
+/// the limit of its decisions; false (exit 1) when there is one and
+/// `--allow-stand-in` was not given.
+pub(crate) fn stand_in_ok(stand_in: &[analysis::strikes::StandInStats], allow: bool) -> bool {
+    let flagged: Vec<_> = stand_in.iter().filter(|s| s.flagged).collect();
+    for s in &flagged {
+        eprintln!(
+            "warning: the stand-in (the heuristic bot) played {} of {}'s {} decisions, \
+             over the {} limit: its results are not its own (see its strikes)",
+            analysis::stats::pct(s.share, 2),
+            s.bot,
+            s.decisions,
+            analysis::stats::pct(analysis::strikes::STAND_IN_LIMIT, 0)
+        );
+    }
+    if !flagged.is_empty() && !allow {
+        eprintln!("error: a bot program's results are mostly its stand-in's; fix the bot, or pass --allow-stand-in to accept the report");
+        return false;
+    }
+    true
+}

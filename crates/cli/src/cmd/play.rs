@@ -22,7 +22,7 @@ fn play_game<G: bots::Roster>(args: PlayArgs) -> Result<bool, Error> {
         players: players::<G>(args.players)?,
         options: parse_options::<G>(&args.options)?,
         seed,
-        bots: args.bots,
+        bots: extbot::split_names::<G>(&args.bots),
         human: args.seat,
         record_path: args
             .record

@@ -4,7 +4,7 @@
 //! sparring panel); [`mode`] turns them into the one the run takes.
 
 use crate::args::TournamentArgs;
-use crate::cmd::{bar_on_terminal, bot_limits, parse_options, players, print_result};
+use crate::cmd::{bar_on_terminal, bot_limits, parse_options, players, print_result, stand_in_ok};
 use analysis::tournament;
 use bots::Roster;
 use cli::{dispatch, Error};
@@ -31,7 +31,7 @@ fn rate<G: Roster>(args: TournamentArgs) -> Result<bool, Error> {
         mode: mode::<G>(
             args.candidate,
             args.field,
-            args.bots,
+            extbot::split_names::<G>(&args.bots),
             args.panel,
             args.panel_bots,
             args.panel_against,
@@ -51,7 +51,7 @@ fn rate<G: Roster>(args: TournamentArgs) -> Result<bool, Error> {
     let bar = cli::progress(bar_on_terminal(args.quiet));
     let report = tournament::run(&cfg, &*bar)?;
     print_result(&report, args.json)?;
-    Ok(true)
+    Ok(stand_in_ok(&report.stand_in, args.allow_stand_in))
 }
 
 /// Who plays: `--candidate` (against `--field`, by default the game's

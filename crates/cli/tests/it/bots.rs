@@ -244,6 +244,8 @@ fn tournaments_and_simulations_report_strikes() {
             "2",
             "--json",
             "--quiet",
+            // The broken bot's rows rate its stand-in: accepted here.
+            "--allow-stand-in",
         ];
         let out = ratrace(&args, "");
         assert!(out.status.success(), "{}", text(&out.stderr));
@@ -312,4 +314,175 @@ fn tournaments_and_simulations_report_strikes() {
     assert_eq!(v["strikes"][0]["bot"], format!("cmd:{bad}"));
     assert!(v["strikes"][0]["strikes"].as_u64() > Some(0));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_bot_program_that_never_starts_stops_the_run_with_its_stderr() {
+    let dir = crate::it::temp_dir("bots-missing");
+    let missing = dir.join("missing_file.py");
+    let candidate = format!("cmd:python3 {}", missing.display());
+    for args in [
+        vec![
+            "tournament",
+            "dalmuti",
+            "--players",
+            "4",
+            "--option",
+            "hands=1",
+        ],
+        vec![
+            "simulate",
+            "dalmuti",
+            "--players",
+            "4",
+            "--option",
+            "hands=1",
+        ],
+    ] {
+        let mut args = args;
+        let tail = if args[0] == "tournament" {
+            [
+                "--candidate",
+                &candidate,
+                "--field",
+                "heuristic",
+                "--deals",
+                "20",
+                "--quiet",
+            ]
+            .to_vec()
+        } else {
+            ["--bots", &candidate, "--bots", "heuristic", "--games", "20"].to_vec()
+        };
+        args.extend(tail);
+        let out = ratrace(&args, "");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {stderr}", args[0]);
+        assert!(stderr.contains("never said ready"), "{stderr}");
+        assert!(stderr.contains("missing_file.py"), "{stderr}");
+        assert!(
+            stderr.contains("No such file or directory"),
+            "the bot's stderr: {stderr}"
+        );
+        // Stopped at its first game: no report rates a stand-in.
+        assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_tournament_flags_a_bot_program_whose_stand_in_played_and_exits_1() {
+    let (dir, bad) = broken_bot("garbage", "I think I'll pass");
+    let candidate = format!("cmd:{bad}");
+    let mut args = vec![
+        "tournament",
+        "dalmuti",
+        "--option",
+        "hands=1",
+        "--players",
+        "4",
+        "--candidate",
+        &candidate,
+        "--field",
+        "heuristic",
+        "--deals",
+        "2",
+        "--quiet",
+        "--json",
+    ];
+    let out = ratrace(&args, "");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("warning: the stand-in (the heuristic bot) played"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--allow-stand-in"), "{stderr}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = &v["stand_in"][0];
+    assert_eq!(s["bot"], candidate.as_str());
+    assert_eq!(s["flagged"], true);
+    assert!(s["share"].as_f64() > Some(0.9), "{s}");
+    assert_eq!(s["stand_in"], s["decisions"]);
+
+    // Accepted on request, still flagged in the Markdown tables.
+    args.retain(|a| *a != "--json");
+    args.push("--allow-stand-in");
+    let out = ratrace(&args, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let md = text(&out.stdout);
+    let row = md
+        .lines()
+        .find(|l| l.starts_with(&format!("| {candidate} ⚠ stand-in ")))
+        .unwrap_or_else(|| panic!("no flagged row:\n{md}"));
+    assert!(row.contains("100.00%"), "{row}");
+    assert!(md.contains("## Bot programs"), "{md}");
+
+    // A bot that plays its own game is not flagged: no stand-in, exit 0.
+    let good = format!("cmd:{}", example("random_bot.py"));
+    let out = ratrace(
+        &[
+            "tournament",
+            "dalmuti",
+            "--option",
+            "hands=1",
+            "--players",
+            "4",
+            "--candidate",
+            &good,
+            "--deals",
+            "1",
+            "--quiet",
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["stand_in"][0]["stand_in"], 0);
+    assert_eq!(v["stand_in"][0]["flagged"], false);
+    assert!(v["stand_in"][0]["decisions"].as_u64() > Some(0));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_comma_in_a_bot_programs_command_stays_in_the_command() {
+    // `cmd:python3 BOT.py a,b` runs the bot with the argument `a,b`;
+    // `cmd:...,heuristic` still seats the heuristic bot beside it.
+    let bots = format!("cmd:{} a,b,heuristic", example("random_bot.py"));
+    let out = ratrace(
+        &[
+            "simulate",
+            "dalmuti",
+            "--option",
+            "hands=1",
+            "--players",
+            "4",
+            "--bots",
+            &bots,
+            "--games",
+            "2",
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = v["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["bot"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names[0].ends_with("random_bot.py a,b"), "{names:?}");
+    assert_eq!(names[1], "heuristic");
+
+    let out = ratrace(
+        &["simulate", "dalmuti", "--bots", "nobody", "--games", "1"],
+        "",
+    );
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("unknown bot `nobody`"), "{stderr}");
+    assert!(stderr.contains("or cmd:COMMAND, a bot program"), "{stderr}");
 }
