@@ -7,10 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The share of a bot program's decisions its stand-in may play before
-/// the program's results are flagged as not its own: above it a
-/// tournament row rates the stand-in more than the program.
-pub const STAND_IN_LIMIT: f64 = 0.05;
+pub use extbot::STAND_IN_LIMIT;
 
 /// One bot program's seat in one game: the decisions it was asked for
 /// and how many of them its stand-in (the heuristic bot) played.

@@ -45,6 +45,11 @@ impl From<bots::BotError> for BotError {
     }
 }
 
+/// The share of a bot program's decisions its stand-in may play before
+/// its results stop being its own: above it a tournament flags the
+/// program's rows, and a server table credits its seat to the stand-in.
+pub const STAND_IN_LIMIT: f64 = 0.05;
+
 /// The prefix that names a bot program: `cmd:python3 my_bot.py`.
 pub const PREFIX: &str = "cmd:";
 

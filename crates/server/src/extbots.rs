@@ -392,6 +392,10 @@ impl<G: Roster> Bot<G> for Hosted<G> {
     fn take_strikes(&mut self) -> Vec<String> {
         self.bot.take_strikes()
     }
+
+    fn take_stand_in(&mut self) -> u64 {
+        self.bot.take_stand_in()
+    }
 }
 
 /// Drops `value` on the blocking pool (an external bot's `Drop` waits up

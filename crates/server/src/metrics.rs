@@ -181,6 +181,8 @@ pub struct Metrics {
     pub(crate) bot_processes: Arc<Gauge>,
     /// Strikes of external bots (a decision the stand-in played).
     bot_strikes: AtomicU64,
+    /// Bot program seats credited to their stand-in at the end of a game.
+    stand_in_seats: AtomicU64,
     actions: AtomicU64,
     commit: Histogram,
     refusals: [AtomicU64; Refusal::ALL.len()],
@@ -197,10 +199,11 @@ impl std::fmt::Debug for Metrics {
 
 /// The names the server's own figures use (an extra gauge may not take
 /// one).
-const BUILT_IN: [&str; 11] = [
+const BUILT_IN: [&str; 12] = [
     "ratrace_live_tables",
     "ratrace_bot_processes",
     "ratrace_bot_strikes_total",
+    "ratrace_stand_in_seats_total",
     "ratrace_connections",
     "ratrace_websockets",
     "ratrace_table_tasks",
@@ -248,6 +251,11 @@ impl Metrics {
     /// An external bot earned a strike.
     pub(crate) fn bot_strike(&self) {
         self.bot_strikes.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A bot program's seat was credited to its stand-in.
+    pub(crate) fn stand_in_seat(&self) {
+        self.stand_in_seats.fetch_add(1, Ordering::Relaxed);
     }
 
     /// A table was created.
@@ -330,6 +338,13 @@ impl Metrics {
             "counter",
             "Strikes of external bots: decisions their stand-in played.",
             load(&self.bot_strikes),
+        );
+        one(
+            out,
+            "ratrace_stand_in_seats_total",
+            "counter",
+            "Bot program seats whose stand-in made more than 5% of their decisions: the result credits the stand-in.",
+            load(&self.stand_in_seats),
         );
         one(
             out,

@@ -195,13 +195,22 @@ impl<G: Roster> Table<G> {
             return;
         };
         let (seat, i) = (thinking.seat, thinking.seat.index());
-        let Ok((bot, legal, action, strikes)) = thought else {
+        let Ok((mut bot, legal, action, strikes)) = thought else {
             // The bot panicked: the seat falls back to a stand-in next time.
             tracing::error!(table = %self.id, "a bot failed");
             self.turn_started = Instant::now();
             return;
         };
         self.strikes(seat, strikes);
+        if self.decided.len() <= i {
+            self.decided.resize(i + 1, Decided::default());
+        }
+        self.decided[i].all += 1;
+        self.decided[i].stand_in += if thinking.stand_in {
+            1
+        } else {
+            bot.take_stand_in()
+        };
         self.legal = legal;
         if thinking.stand_in {
             self.stand_ins[i] = Some(bot);

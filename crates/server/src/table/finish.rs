@@ -142,9 +142,19 @@ impl<G: Roster> Table<G> {
             self.access.public,
             self.seq as usize,
             &outcome,
+            &self.decided,
         ) else {
             return;
         };
+        for (i, d) in self.decided.iter().enumerate() {
+            if d.mostly_stand_in()
+                && matches!(self.seats.get(i).map(|s| &s.kind), Some(SeatKind::Bot(_)))
+            {
+                tracing::warn!(table = %self.id, seat = %Seat::new(i), stand_in = d.stand_in, decisions = d.all,
+                    "a bot program's stand-in made most of its decisions: the result credits the stand-in");
+                self.metrics.stand_in_seat();
+            }
+        }
         self.social.result = Some(result.outcome.clone());
         let (store, id) = (Arc::clone(&self.store), self.id.clone());
         tokio::task::spawn_blocking(move || {

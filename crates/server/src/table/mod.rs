@@ -239,6 +239,7 @@ impl<G: Roster> Table<G> {
             stand_ins: Vec::new(),
             no_slot: Vec::new(),
             program_started: Vec::new(),
+            decided: Vec::new(),
             game,
             subs: Vec::new(),
             rev: 0,
@@ -281,6 +282,23 @@ struct Sub {
 }
 
 /// A bot's decision being computed off the table's task.
+/// A seat's decisions, and how many of them a stand-in made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Decided {
+    /// Decisions made by a bot for the seat.
+    pub(crate) all: u64,
+    /// Of those, made by a stand-in.
+    pub(crate) stand_in: u64,
+}
+
+impl Decided {
+    /// More than [`extbot::STAND_IN_LIMIT`] of the decisions were the
+    /// stand-in's.
+    pub(crate) fn mostly_stand_in(&self) -> bool {
+        self.all > 0 && self.stand_in as f64 / self.all as f64 > extbot::STAND_IN_LIMIT
+    }
+}
+
 struct Thinking<G: Roster> {
     /// The table's seq when it started: a decision for an older position
     /// is dropped.
@@ -361,6 +379,11 @@ struct Table<G: Roster> {
     /// Per seat: its bot program was started in this load of the table (a
     /// program lost later is not started again: the stand-in plays on).
     program_started: Vec<bool>,
+    /// Per seat, in this load of the table: the decisions its bot made,
+    /// and how many of them a stand-in made instead (no process slot, or
+    /// the program's failures). A bot program's seat over
+    /// [`extbot::STAND_IN_LIMIT`] is credited to the stand-in.
+    decided: Vec<Decided>,
     game: G,
     subs: Vec<Sub>,
     /// The revision of the last message sent to every connection: each

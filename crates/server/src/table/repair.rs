@@ -36,6 +36,9 @@ pub fn record_missing_results(store: &dyn Store) -> usize {
                     t.access.public,
                     t.actions.len(),
                     &o,
+                    // Who decided what died with the process: a program
+                    // seat keeps its credit.
+                    &[],
                 ),
                 Ok(None) => None,
                 Err(e) => {

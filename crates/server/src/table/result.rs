@@ -7,6 +7,13 @@ use game::Seat;
 /// A finished game's result as the store records it (for its ratings):
 /// the outcome, and who played each seat (a person by identity and
 /// origin, a bot by level). `None` if the outcome does not serialize.
+///
+/// A bot program's seat whose decisions were mostly a stand-in's
+/// (`decided`, see [`super::Decided`]) is credited to the stand-in, the
+/// heuristic bot: a program that hung is neither credited with its
+/// stand-in's win nor rated as if it had played. A person's seat keeps
+/// its person whoever played while they were away: otherwise leaving a
+/// lost game would save one's rating.
 pub(crate) fn result_of(
     game: &str,
     seats: &[StoredSeat],
@@ -14,6 +21,7 @@ pub(crate) fn result_of(
     public: bool,
     actions: usize,
     outcome: &game::Outcome,
+    decided: &[super::Decided],
 ) -> Option<crate::social::GameResult> {
     use crate::social::Rated;
     let json = serde_json::to_string(outcome).ok()?;
@@ -29,6 +37,11 @@ pub(crate) fn result_of(
                     },
                     None => Rated::Nobody,
                 },
+                Some(SeatKind::Bot(_))
+                    if decided.get(i).is_some_and(super::Decided::mostly_stand_in) =>
+                {
+                    Rated::Bot("heuristic".to_string())
+                }
                 Some(SeatKind::Bot(b)) => Rated::Bot(b.clone()),
                 None => Rated::Bot("heuristic".to_string()),
             }
@@ -44,4 +57,56 @@ pub(crate) fn result_of(
         public,
         actions,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::social::Rated;
+    use crate::table::Decided;
+
+    fn seat(i: usize, kind: SeatKind) -> StoredSeat {
+        StoredSeat {
+            seat: Seat::new(i),
+            kind,
+        }
+    }
+
+    #[test]
+    fn a_program_seat_mostly_played_by_its_stand_in_is_credited_to_it() {
+        let seats = [
+            seat(0, SeatKind::Bot("prog".into())),
+            seat(1, SeatKind::Bot("prog".into())),
+        ];
+        let outcome = game::Outcome {
+            places: vec![1, 2],
+            scores: vec![1, 0],
+            winners: vec![Seat::new(0)],
+            capped: false,
+        };
+        let decided = [
+            Decided {
+                all: 100,
+                stand_in: 6,
+            },
+            Decided {
+                all: 100,
+                stand_in: 5,
+            },
+        ];
+        let social = crate::store::Social::default();
+        let r = result_of("dalmuti", &seats, &social, true, 100, &outcome, &decided).unwrap();
+        assert_eq!(
+            r.seats[0],
+            Rated::Bot("heuristic".into()),
+            "6% is over the limit"
+        );
+        assert_eq!(r.seats[1], Rated::Bot("prog".into()), "5% is not");
+        let r = result_of("dalmuti", &seats, &social, true, 100, &outcome, &[]).unwrap();
+        assert_eq!(
+            r.seats[0],
+            Rated::Bot("prog".into()),
+            "nothing known: its credit"
+        );
+    }
 }

@@ -142,6 +142,7 @@ async fn a_bot_program_is_a_level_and_plays_whole_games() {
     // A well-behaved bot earns no strike: it got its start, its seat's
     // events and every decision right.
     assert_eq!(metric(&server, "ratrace_bot_strikes_total").await, 0.0);
+    assert_eq!(metric(&server, "ratrace_stand_in_seats_total").await, 0.0);
     assert_eq!(metric(&server, "ratrace_bot_processes").await, 0.0);
     // The processes really played: one per bot seat and game, each told
     // `start` for its seat, its seat's events only (a deal is private),
@@ -237,6 +238,17 @@ async fn misbehaving_bot_programs_never_hurt_the_game_and_leave_no_process() {
     assert_eq!(info["status"], "finished");
     // The crash is one strike; the hang three (then it is replaced).
     assert!(metric(&server, "ratrace_bot_strikes_total").await >= 4.0);
+    // Neither program made its own decisions: the result credits both
+    // seats to the stand-in, not to the programs.
+    let until = Instant::now() + Duration::from_secs(5);
+    while metric(&server, "ratrace_stand_in_seats_total").await < 2.0 {
+        assert!(
+            Instant::now() < until,
+            "the seats were credited to the programs"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(metric(&server, "ratrace_stand_in_seats_total").await, 2.0);
     slots_given_back(&state).await;
     let text = std::fs::read_to_string(&pids).unwrap();
     let pids: Vec<u32> = text.lines().map(|l| l.trim().parse().unwrap()).collect();
