@@ -32,6 +32,9 @@ pub struct Config {
     pub limits: Limits,
     /// Worker threads (configurations run in parallel).
     pub threads: usize,
+    /// Only this game's configurations (`bigcheese`, `dalmuti`); `None`
+    /// for both.
+    pub game: Option<String>,
 }
 
 /// One configuration: a game, a player count, options.
@@ -53,6 +56,9 @@ pub struct ConfigReport {
     pub median_ms: f64,
     /// Longest answer time, milliseconds.
     pub max_ms: f64,
+    /// Decisions it did not answer within the limit (not in the times
+    /// above, which are of answers).
+    pub timeouts: u64,
     /// Every strike, in order.
     pub strikes: Vec<String>,
     /// Processes started.
@@ -342,6 +348,11 @@ fn run_config<G: Roster>(
         bot.reseed(crate::derive_seed(seed, 99));
         play_game(&mut bot, &mut game, seat, seed)?;
         on_game();
+        // A bot that never said ready fails every game the same way, each
+        // after the start-up wait: the check stops here, with its stderr.
+        if let Some(why) = bot.unusable() {
+            return Err(Error::Unusable(why));
+        }
     }
     bot.shutdown();
     let r = bot.record();
@@ -356,6 +367,11 @@ fn run_config<G: Roster>(
         answered: r.answers.len() as u64,
         median_ms: median(&mut micros),
         max_ms,
+        timeouts: r
+            .strikes
+            .iter()
+            .filter(|s| s.starts_with("no answer"))
+            .count() as u64,
         strikes: r.strikes.clone(),
         processes: r.spawned,
         clean_exits: r.clean_exits,
@@ -501,13 +517,33 @@ pub fn run(cfg: &Config, progress: &dyn crate::Progress) -> Result<Report, Error
     if cfg.games == 0 {
         return Err(Error::Config("--games must be at least 1".into()));
     }
+    let wanted = |name: &str| cfg.game.as_deref().is_none_or(|g| g == name);
+    let games = [bigcheese::BigCheese::NAME, dalmuti::Dalmuti::NAME];
+    if let Some(g) = cfg.game.as_deref().filter(|g| !games.contains(g)) {
+        return Err(Error::Config(format!(
+            "unknown game `{g}` for --game (choose from: {})",
+            games.join(", ")
+        )));
+    }
     let start = Instant::now();
-    let n = configs::<bigcheese::BigCheese>()?.len() + configs::<dalmuti::Dalmuti>()?.len();
+    let mut n = 0;
+    if wanted(bigcheese::BigCheese::NAME) {
+        n += configs::<bigcheese::BigCheese>()?.len();
+    }
+    if wanted(dalmuti::Dalmuti::NAME) {
+        n += configs::<dalmuti::Dalmuti>()?.len();
+    }
     progress.start(n as u64 * cfg.games);
     let mut reports = Vec::new();
-    run_game::<bigcheese::BigCheese>(cfg, 0, progress, &mut reports)?;
-    let first = reports.len();
-    run_game::<dalmuti::Dalmuti>(cfg, first, progress, &mut reports)?;
+    // Configuration indices (and so seeds) are the same with or without
+    // --game.
+    if wanted(bigcheese::BigCheese::NAME) {
+        run_game::<bigcheese::BigCheese>(cfg, 0, progress, &mut reports)?;
+    }
+    if wanted(dalmuti::Dalmuti::NAME) {
+        let first = configs::<bigcheese::BigCheese>()?.len();
+        run_game::<dalmuti::Dalmuti>(cfg, first, progress, &mut reports)?;
+    }
     progress.finish();
     Ok(summarise(cfg, reports, start.elapsed().as_secs_f64()))
 }

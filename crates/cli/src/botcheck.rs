@@ -34,11 +34,19 @@ pub fn text(r: &Report) -> String {
         "{:<10} {:>7}  {:<w$} {:>5} {:>9} {:>9} {:>8} {:>7}  exit",
         "game", "players", "options", "games", "decisions", "median ms", "max ms", "strikes"
     );
-    let (mut clean, mut quits) = (0, 0);
+    let (mut clean, mut quits, mut processes, mut timeouts) = (0, 0, 0, 0);
     for c in &r.configs {
         let options = options_of(&c.options);
         clean += c.clean_exits;
         quits += c.clean_exits + c.unclean_exits.len() as u64;
+        processes += c.processes;
+        timeouts += c.timeouts;
+        // Times are of answers: none answered, no time to show.
+        let (median, max) = if c.answered == 0 {
+            ("-".to_string(), "-".to_string())
+        } else {
+            (format!("{:.2}", c.median_ms), format!("{:.2}", c.max_ms))
+        };
         let exit = if !c.unclean_exits.is_empty() {
             c.unclean_exits.join("; ")
         } else if c.clean_exits > 0 {
@@ -49,25 +57,42 @@ pub fn text(r: &Report) -> String {
         };
         let _ = writeln!(
             s,
-            "{:<10} {:>7}  {:<w$} {:>5} {:>9} {:>9.2} {:>8.2} {:>7}  {exit}",
+            "{:<10} {:>7}  {:<w$} {:>5} {:>9} {median:>9} {max:>8} {:>7}  {exit}",
             c.game,
             c.players,
             options,
             c.games,
             c.decisions,
-            c.median_ms,
-            c.max_ms,
             c.strikes.len()
         );
     }
+    let answered: u64 = r.configs.iter().map(|c| c.answered).sum();
+    let times = if answered == 0 {
+        format!("none answered in time (limit {} ms)", r.move_ms)
+    } else {
+        format!(
+            "{answered} answered in time: median {:.2} ms, longest {:.2} ms (limit {} ms)",
+            r.median_ms, r.max_ms, r.move_ms
+        )
+    };
+    let late = if timeouts > 0 {
+        format!(", {timeouts} not answered within the limit")
+    } else {
+        String::new()
+    };
+    // Processes replaced after strikes were killed: they never saw quit.
+    let killed = processes.saturating_sub(quits);
+    let exits = match (quits, killed) {
+        (0, 0) => "no process started".to_string(),
+        (0, k) => format!("no process reached quit ({k} killed after strikes)"),
+        (q, 0) => format!("{clean}/{q} clean exits after quit"),
+        (q, k) => format!("{clean}/{q} clean exits after quit, {k} killed after strikes"),
+    };
     let _ = writeln!(
         s,
-        "\ntotal: {} configurations, {} decisions, median {:.2} ms, longest {:.2} ms (limit {} ms), {} strike(s), {clean}/{quits} clean exits after quit, {:.1} s",
+        "\ntotal: {} configurations, {} decisions: {times}{late}; {} strike(s); {exits}; {:.1} s",
         r.configs.len(),
         r.decisions,
-        r.median_ms,
-        r.max_ms,
-        r.move_ms,
         r.strikes,
         r.seconds
     );

@@ -306,6 +306,10 @@ pub(crate) struct BotCheckArgs {
     /// Configurations played at once (default: all cores).
     #[arg(long)]
     pub(crate) threads: Option<usize>,
+    /// Check only this game's configurations (bigcheese or dalmuti), for
+    /// a bot that plays one game.
+    #[arg(long)]
+    pub(crate) game: Option<String>,
     /// Print the report as JSON.
     #[arg(long)]
     pub(crate) json: bool,

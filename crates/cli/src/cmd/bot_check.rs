@@ -14,6 +14,7 @@ pub(crate) fn run(args: BotCheckArgs) -> Result<bool, Error> {
         seed: args.seed,
         limits: bot_limits(args.bot_time),
         threads: analysis::all_cores_unless(args.threads),
+        game: args.game,
     };
     let bar = cli::progress(!args.json && !args.quiet && std::io::stderr().is_terminal());
     let report = analysis::botcheck::run(&cfg, &*bar)?;

@@ -486,3 +486,62 @@ fn a_comma_in_a_bot_programs_command_stays_in_the_command() {
     assert!(stderr.contains("unknown bot `nobody`"), "{stderr}");
     assert!(stderr.contains("or cmd:COMMAND, a bot program"), "{stderr}");
 }
+
+#[test]
+fn bot_check_checks_one_game_and_words_its_totals_for_a_bot_that_never_answers() {
+    // Says ready, then never answers a decision.
+    let dir = crate::it::temp_dir("bots-mute");
+    let path = dir.join("mute.py");
+    std::fs::write(
+        &path,
+        "import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n    if m['type'] == 'start':\n        print(json.dumps({'type': 'ready', 'name': 'mute', 'protocol': 1}), flush=True)\n",
+    )
+    .unwrap();
+    let command = format!("python3 {}", path.display());
+    let out = ratrace(
+        &[
+            "bot-check",
+            &command,
+            "--game",
+            "bigcheese",
+            "--games",
+            "1",
+            "--bot-time",
+            "50",
+            "--quiet",
+        ],
+        "",
+    );
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    let rows: Vec<&str> = report
+        .lines()
+        .filter(|l| l.starts_with("bigcheese") || l.starts_with("dalmuti"))
+        .collect();
+    assert!(
+        !rows.is_empty() && rows.iter().all(|l| l.starts_with("bigcheese")),
+        "{report}"
+    );
+    let total = report.lines().find(|l| l.starts_with("total:")).unwrap();
+    assert!(
+        total.contains("none answered in time (limit 50 ms)"),
+        "{total}"
+    );
+    assert!(total.contains("not answered within the limit"), "{total}");
+    assert!(total.contains("no process reached quit"), "{total}");
+    assert!(!total.contains("median 0.00"), "{total}");
+
+    let out = ratrace(&["bot-check", &command, "--game", "chess", "--quiet"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown game `chess` for --game"));
+
+    // A bot that never starts: one error with its stderr, not a report
+    // after a five-second wait per configuration.
+    let missing = format!("python3 {}", dir.join("missing.py").display());
+    let out = ratrace(&["bot-check", &missing, "--quiet"], "");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("never said ready"), "{stderr}");
+    assert!(stderr.contains("No such file or directory"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
