@@ -42,6 +42,8 @@ pub const MAX_NAME: usize = 24;
 pub struct Program {
     /// The level's name (`[a-z0-9_-]`, at most [`MAX_NAME`]).
     pub name: String,
+    /// The one game it plays (`GAME:NAME=COMMAND`), or `None` for both.
+    pub game: Option<String>,
     /// The command, run by `/bin/sh -c`.
     pub command: String,
 }
@@ -128,8 +130,11 @@ fn builtin(name: &str) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProgramError {
     /// A `--bot` spec without `=` (the spec).
-    #[error("--bot `{0}`: write NAME=COMMAND")]
+    #[error("--bot `{0}`: write NAME=COMMAND, or GAME:NAME=COMMAND for one game")]
     NoCommand(String),
+    /// A `GAME:` that is no game (the game).
+    #[error("--bot: unknown game `{0}` (choose from: bigcheese, dalmuti)")]
+    UnknownGame(String),
     /// A `--bot` spec with nothing after `=` (the name).
     #[error("--bot {0}: the command is empty")]
     EmptyCommand(String),
@@ -159,20 +164,37 @@ pub enum MakeError {
 }
 
 impl Program {
-    /// Reads `NAME=CMD` (the `--bot` flag) and checks the name.
+    /// Reads `NAME=CMD` or `GAME:NAME=CMD` (the `--bot` flag) and checks
+    /// the name and the game.
     pub fn parse(spec: &str) -> Result<Program, ProgramError> {
         let Some((name, command)) = spec.split_once('=') else {
             return Err(ProgramError::NoCommand(spec.to_string()));
         };
         let (name, command) = (name.trim(), command.trim());
+        let (game, name) = match name.split_once(':') {
+            Some((game, name)) => {
+                let game = game.trim();
+                if !registry::GAMES.contains(&game) {
+                    return Err(ProgramError::UnknownGame(game.to_string()));
+                }
+                (Some(game.to_string()), name.trim())
+            }
+            None => (None, name),
+        };
         check_name(name)?;
         if command.is_empty() {
             return Err(ProgramError::EmptyCommand(name.to_string()));
         }
         Ok(Program {
             name: name.to_string(),
+            game,
             command: command.to_string(),
         })
+    }
+
+    /// Whether it plays `game`.
+    pub fn plays(&self, game: &str) -> bool {
+        self.game.as_deref().is_none_or(|g| g == game)
     }
 }
 
@@ -203,7 +225,14 @@ impl ExternalBots {
     ) -> Result<ExternalBots, ProgramError> {
         for (i, p) in programs.iter().enumerate() {
             check_name(&p.name)?;
-            if programs[..i].iter().any(|q| q.name == p.name) {
+            let overlaps = |q: &Program| match (&q.game, &p.game) {
+                (Some(a), Some(b)) => a == b,
+                _ => true,
+            };
+            if programs[..i]
+                .iter()
+                .any(|q| q.name == p.name && overlaps(q))
+            {
                 return Err(ProgramError::Twice(p.name.clone()));
             }
         }
@@ -251,9 +280,28 @@ impl ExternalBots {
         self.programs.iter().map(|p| p.name.clone()).collect()
     }
 
-    /// Whether `name` is one of the levels.
+    /// Whether `name` is one of the levels, of either game (a person may
+    /// not take such a name).
     pub fn offers(&self, name: &str) -> bool {
         self.programs.iter().any(|p| p.name == name)
+    }
+
+    /// Whether `name` is one of the levels of `game`.
+    pub fn offers_for(&self, game: &str, name: &str) -> bool {
+        self.programs
+            .iter()
+            .any(|p| p.name == name && p.plays(game))
+    }
+
+    /// The level names of `game`, in the operator's order.
+    pub fn names_for(&self, game: &str) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for p in self.programs.iter().filter(|p| p.plays(game)) {
+            if !names.contains(&p.name) {
+                names.push(p.name.clone());
+            }
+        }
+        names
     }
 
     /// The cap on processes alive at once.
@@ -343,7 +391,7 @@ impl ExternalBots {
         let program = self
             .programs
             .iter()
-            .find(|p| p.name == name)
+            .find(|p| p.name == name && p.plays(G::NAME))
             .ok_or_else(|| MakeError::Unknown(name.to_string()))?;
         let bot = extbot::External::<G>::new(&program.command, self.limits.clone(), seed)
             .map_err(MakeError::Start)?;
@@ -420,10 +468,10 @@ pub(crate) fn drop_off_runtime<T: Send + 'static>(value: T) {
 /// server's bot threads for minutes. Or one of the bot programs the
 /// operator offers, by name: a client never gives a command.
 pub(crate) fn server_bot<G: Roster>(name: &str, external: &ExternalBots) -> Result<(), Error> {
-    if G::LADDER.contains(&name) || G::BOTS.contains(&name) || external.offers(name) {
+    if G::LADDER.contains(&name) || G::BOTS.contains(&name) || external.offers_for(G::NAME, name) {
         Ok(())
     } else {
-        let offered = external.names();
+        let offered = external.names_for(G::NAME);
         let mut names: Vec<&str> = G::LADDER.to_vec();
         names.extend(G::BOTS.iter().filter(|b| !G::LADDER.contains(b)));
         names.extend(offered.iter().map(String::as_str));
@@ -444,6 +492,7 @@ mod tests {
             Program::parse("mybot=python3 b.py").unwrap(),
             Program {
                 name: "mybot".into(),
+                game: None,
                 command: "python3 b.py".into()
             }
         );
@@ -456,6 +505,31 @@ mod tests {
         assert!(Program::parse(&format!("{}=x", "a".repeat(MAX_NAME + 1))).is_err());
         let p = |n: &str| Program::parse(&format!("{n}=true")).unwrap();
         assert!(ExternalBots::new(vec![p("a"), p("a")], 100, 2).is_err());
+    }
+
+    #[test]
+    fn a_program_may_play_one_game() {
+        let d = Program::parse("dalmuti:mybot=python3 d.py").unwrap();
+        assert_eq!(d.game.as_deref(), Some("dalmuti"));
+        assert_eq!(d.name, "mybot");
+        assert!(d.plays("dalmuti") && !d.plays("bigcheese"));
+        assert_eq!(
+            Program::parse("chess:mybot=x"),
+            Err(ProgramError::UnknownGame("chess".into()))
+        );
+        assert!(Program::parse("dalmuti:Bad=x").is_err());
+        let b = Program::parse("bigcheese:mybot=python3 b.py").unwrap();
+        // One name, a program per game.
+        let bots = ExternalBots::new(vec![d.clone(), b], 100, 2).unwrap();
+        assert_eq!(bots.names_for("dalmuti"), ["mybot"]);
+        assert!(bots.offers_for("bigcheese", "mybot"));
+        let both = Program::parse("mybot=x").unwrap();
+        assert!(ExternalBots::new(vec![d.clone(), both], 100, 2).is_err());
+        let other = Program::parse("dalmuti:only=x").unwrap();
+        let bots = ExternalBots::new(vec![d, other], 100, 2).unwrap();
+        assert!(bots.names_for("bigcheese").is_empty());
+        assert!(!bots.offers_for("bigcheese", "only"));
+        assert!(bots.offers("only"), "a person still may not take its name");
     }
 
     #[test]

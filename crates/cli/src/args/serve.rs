@@ -60,8 +60,9 @@ pub(crate) struct ServeBots {
     /// (repeatable): NAME (1 to 24 of a-z, 0-9, _ and -, not a built-in
     /// bot's) is what players choose, COMMAND (run by /bin/sh -c, one
     /// process per seat for the table's game) speaks ratrace-bot/1.
-    /// Players never give a command.
-    #[arg(long = "bot", value_name = "NAME=COMMAND", value_parser = server::extbots::Program::parse)]
+    /// GAME:NAME=COMMAND offers it for one game only (bigcheese or
+    /// dalmuti). Players never give a command.
+    #[arg(long = "bot", value_name = "[GAME:]NAME=COMMAND", value_parser = server::extbots::Program::parse)]
     pub(crate) bots: Vec<server::extbots::Program>,
     /// Milliseconds a bot program may take for one decision (after that
     /// the heuristic bot plays it, and the bot gets a strike).

@@ -270,7 +270,7 @@ pub(super) async fn create_table(
     // may run at once, or than are free now) is refused before it
     // exists; their process slots are taken when they start.
     external.check(
-        table::external_seats(&stored.seats, &external),
+        table::external_seats(&stored.game, &stored.seats, &external),
         &addr.0.to_string(),
         &state.metrics(),
     )?;

@@ -102,7 +102,7 @@ fn describe<G: Roster>(external: &ExternalBots) -> GameDesc {
             })
             .collect(),
         bots: G::LADDER,
-        external: external.names(),
+        external: external.names_for(G::NAME),
     }
 }
 

@@ -143,7 +143,9 @@ impl<G: Roster> Table<G> {
     pub(super) fn start_program(&mut self, seat: Seat) {
         let i = seat.index();
         let name = match self.seats.get(i).map(|s| &s.kind) {
-            Some(SeatKind::Bot(name)) if self.ctx.external.offers(name) => name.clone(),
+            Some(SeatKind::Bot(name)) if self.ctx.external.offers_for(G::NAME, name) => {
+                name.clone()
+            }
             _ => return,
         };
         if self.finished

@@ -87,7 +87,7 @@ impl<G: Roster> Table<G> {
         };
         let external = Arc::clone(&self.ctx.external);
         external.check(
-            external_seats(&stored.seats, &external),
+            external_seats(G::NAME, &stored.seats, &external),
             stored.access.owner.as_deref().unwrap_or_default(),
             &self.metrics,
         )?;

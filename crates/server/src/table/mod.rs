@@ -116,10 +116,10 @@ pub(crate) fn spawn(
 }
 
 /// How many of `seats` are played by a bot program (`ratrace serve --bot`).
-pub(crate) fn external_seats(seats: &[StoredSeat], external: &ExternalBots) -> usize {
+pub(crate) fn external_seats(game: &str, seats: &[StoredSeat], external: &ExternalBots) -> usize {
     seats
         .iter()
-        .filter(|s| matches!(&s.kind, SeatKind::Bot(name) if external.offers(name)))
+        .filter(|s| matches!(&s.kind, SeatKind::Bot(name) if external.offers_for(game, name)))
         .count()
 }
 
@@ -189,7 +189,7 @@ fn seat_bots<G: Roster>(
         .seats
         .iter()
         .map(|s| match &s.kind {
-            SeatKind::Bot(name) if external.offers(name) => None,
+            SeatKind::Bot(name) if external.offers_for(G::NAME, name) => None,
             SeatKind::Bot(name) => match G::bot(name, rand::random()) {
                 Ok(b) => Some(b),
                 Err(e) => {

@@ -389,7 +389,7 @@ impl<G: Roster> Table<G> {
         crate::extbots::server_bot::<G>(bot, &external)?;
         // A bot program starts (and takes its process slot) at its first
         // decision; it is refused now if it could not run.
-        let made = if external.offers(bot) {
+        let made = if external.offers_for(G::NAME, bot) {
             let owner = self.access.owner.clone().unwrap_or_default();
             external.check(1, &owner, &self.metrics)?;
             None

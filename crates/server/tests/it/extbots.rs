@@ -44,6 +44,7 @@ pub(crate) async fn start_limited(
     let programs = programs
         .iter()
         .map(|(n, c)| Program {
+            game: None,
             name: n.to_string(),
             command: c.clone(),
         })
@@ -374,6 +375,36 @@ async fn a_client_names_only_offered_bots_and_never_a_command() {
     // Names are checked when offered.
     assert!(Program::parse("heuristic=true").is_err());
     assert!(Program::parse("Bad Name=true").is_err());
+
+    // A program offered for one game is a level of that game only.
+    let (server, state) = start_state(fresh_store().await, Limits::unlimited()).await;
+    let bots = ExternalBots::new(
+        vec![Program::parse(&format!("dalmuti:pyrandom={}", random_bot())).unwrap()],
+        2000,
+        4,
+    )
+    .unwrap();
+    assert!(state.offer_bots(bots));
+    let (_, games) = http(server.addr, "GET", "/api/games", None).await;
+    let external = |g: &str| {
+        games
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["name"] == g)
+            .map(|d| d["external"].clone())
+            .unwrap()
+    };
+    assert_eq!(external("dalmuti"), json!(["pyrandom"]));
+    assert_eq!(external("bigcheese"), json!([]));
+    let body = json!({"game": "bigcheese", "players": 3,
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "pyrandom"}]});
+    let (status, v) = http(server.addr, "POST", "/api/tables", Some(&body.to_string())).await;
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("unknown bot `pyrandom`"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -454,6 +485,7 @@ async fn a_reloaded_table_starts_a_fresh_process_that_hears_the_game_so_far() {
     let tee = format!("tee -a '{}'/in-$$.log | {}", dir.display(), random_bot());
     let offered = |state: &AppState| {
         let p = Program {
+            game: None,
             name: "pyrandom".into(),
             command: tee.clone(),
         };
@@ -546,6 +578,7 @@ async fn a_table_whose_bot_program_is_no_longer_offered_still_plays() {
     };
     let (first, state) = start_state(store(), Limits::unlimited()).await;
     let p = Program {
+        game: None,
         name: "pyrandom".into(),
         command: random_bot(),
     };

@@ -228,6 +228,7 @@ async fn bot_program_slots_are_taken_by_games_under_way_within_an_address_share(
     };
     let (server, state) = start_state(fresh_store().await, limits).await;
     let program = Program {
+        game: None,
         name: "pyrandom".into(),
         command: random_bot(),
     };
@@ -943,6 +944,7 @@ async fn a_bot_program_finds_neither_the_database_nor_the_servers_secrets() {
     let (server, state) = start_state(store, Limits::unlimited()).await;
     let spec = db.to_string_lossy();
     let program = Program {
+        game: None,
         name: "snoop".into(),
         command,
     };
