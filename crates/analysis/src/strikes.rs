@@ -36,6 +36,19 @@ pub struct StandInStats {
     pub flagged: bool,
 }
 
+/// The item of `items` that is `found`, made and pushed if there is none:
+/// the tallies keep their bots in first-seen order.
+fn entry<T>(items: &mut Vec<T>, found: impl Fn(&T) -> bool, make: impl FnOnce() -> T) -> &mut T {
+    let i = match items.iter().position(found) {
+        Some(i) => i,
+        None => {
+            items.push(make());
+            items.len() - 1
+        }
+    };
+    &mut items[i]
+}
+
 /// Stand-in decisions per bot program as they come, in first-seen order.
 #[derive(Clone, Debug, Default)]
 pub struct StandInTally(Vec<StandInStats>);
@@ -43,21 +56,19 @@ pub struct StandInTally(Vec<StandInStats>);
 impl StandInTally {
     /// Counts one seat-game of `bot`.
     pub fn add(&mut self, bot: &str, seat: &StandIn) {
-        let i = match self.0.iter().position(|s| s.bot == bot) {
-            Some(i) => i,
-            None => {
-                self.0.push(StandInStats {
-                    bot: bot.to_string(),
-                    decisions: 0,
-                    stand_in: 0,
-                    share: 0.0,
-                    flagged: false,
-                });
-                self.0.len() - 1
-            }
-        };
-        self.0[i].decisions += seat.decisions;
-        self.0[i].stand_in += seat.stand_in;
+        let s = entry(
+            &mut self.0,
+            |s| s.bot == bot,
+            || StandInStats {
+                bot: bot.to_string(),
+                decisions: 0,
+                stand_in: 0,
+                share: 0.0,
+                flagged: false,
+            },
+        );
+        s.decisions += seat.decisions;
+        s.stand_in += seat.stand_in;
     }
 
     /// The figures, shares and flags set: empty without bot programs.
@@ -109,18 +120,15 @@ pub struct Tally(Vec<StrikeStats>);
 impl Tally {
     /// Counts one strike of `bot`.
     pub fn add(&mut self, bot: &str, reason: &str) {
-        let i = match self.0.iter().position(|s| s.bot == bot) {
-            Some(i) => i,
-            None => {
-                self.0.push(StrikeStats {
-                    bot: bot.to_string(),
-                    strikes: 0,
-                    reasons: Vec::new(),
-                });
-                self.0.len() - 1
-            }
-        };
-        let s = &mut self.0[i];
+        let s = entry(
+            &mut self.0,
+            |s| s.bot == bot,
+            || StrikeStats {
+                bot: bot.to_string(),
+                strikes: 0,
+                reasons: Vec::new(),
+            },
+        );
         s.strikes += 1;
         if let Some(r) = s.reasons.iter_mut().find(|r| r.reason == reason) {
             r.count += 1;
