@@ -5,11 +5,15 @@
 Each Python bot (and the Rust `example-bot`, if it is built) plays a scripted
 session: a Dalmuti game, then a Big Cheese game in the same process, with
 the real views of examples/bots/fixtures/*.json (written by
-`cargo run -p example-bot --example dump_fixtures`). Every answer is checked
-against docs/protocol/*.json by a tiny validator (`required`, `type`,
-`const`, `enum`, `minimum`, `minItems`, `pattern`, `items`, `properties`,
-`additionalProperties`): enough for these schemas, not a general one. The
-examples in docs/bot-protocol.md are checked against the schemas too.
+`cargo run -p example-bot --example dump_fixtures`). Every message and
+answer is checked against the generated schemas of docs/protocol/
+(GAME/to-bot.json, from-bot.json) by a tiny validator (`$ref`, `oneOf`,
+`anyOf`, `required`, `type`, `const`, `enum`, `minimum`, `maximum`,
+`minItems`, `maxItems`, `pattern`, `items`, `prefixItems`, `properties`,
+`additionalProperties`): enough for these schemas, not a general one
+(crates/python/tests/test_schemas.py checks whole games with the
+`jsonschema` package). The examples in docs/bot-protocol.md are checked
+against the schemas too.
 """
 import json
 import os
@@ -26,14 +30,25 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SCHEMAS = os.path.join(ROOT, "docs", "protocol")
 MESSAGES = ["start", "ready", "event", "act", "action", "end", "quit"]
+GAMES = ["bigcheese", "dalmuti"]
 
 
 def load_schemas():
+    """{"from-bot": schema, "bigcheese": its to-bot schema, ...}."""
     out = {}
-    for name in MESSAGES:
-        with open(os.path.join(SCHEMAS, name + ".json")) as f:
+    for name, path in [("from-bot", "from-bot.json")] + [(g, g + "/to-bot.json") for g in GAMES]:
+        with open(os.path.join(SCHEMAS, path)) as f:
             out[name] = json.load(f)
     return out
+
+
+def message_errors(schemas, msg, game=None):
+    """How `msg` breaks the schema of its direction: to the bot, for
+    `game` (or for either game when None)."""
+    if msg.get("type") in ("ready", "action"):
+        return errors(schemas["from-bot"], msg)
+    results = [errors(schemas[g], msg) for g in ([game] if game else GAMES)]
+    return min(results, key=len)
 
 
 TYPES = {
@@ -47,27 +62,47 @@ TYPES = {
 }
 
 
-def errors(schema, value, path="$"):
-    """The ways `value` breaks `schema` (a tiny subset of draft 2020-12)."""
+def errors(schema, value, path="$", root=None):
+    """The ways `value` breaks `schema` (a subset of draft 2020-12)."""
+    root = schema if root is None else root
+    if "$ref" in schema:
+        target = root
+        for part in schema["$ref"].lstrip("#/").split("/"):
+            target = target[part]
+        errs = errors(target, value, path, root)
+        rest = {k: v for k, v in schema.items() if k != "$ref"}
+        return errs + (errors(rest, value, path, root) if rest else [])
     errs = []
+    if "oneOf" in schema:
+        ok = [s for s in schema["oneOf"] if not errors(s, value, path, root)]
+        if len(ok) != 1:
+            errs.append("%s: matches %d of oneOf" % (path, len(ok)))
+    if "anyOf" in schema and all(errors(s, value, path, root) for s in schema["anyOf"]):
+        errs.append("%s: matches none of anyOf" % path)
     types = schema.get("type")
     if types is not None:
         types = [types] if isinstance(types, str) else types
         if not any(TYPES[t](value) for t in types):
-            return ["%s: %r is not of type %s" % (path, value, types)]
+            return errs + ["%s: %r is not of type %s" % (path, value, types)]
     if "const" in schema and (value != schema["const"] or type(value) is not type(schema["const"])):
         errs.append("%s: %r is not %r" % (path, value, schema["const"]))
     if "enum" in schema and value not in schema["enum"]:
         errs.append("%s: %r is not one of %r" % (path, value, schema["enum"]))
     if "minimum" in schema and TYPES["number"](value) and value < schema["minimum"]:
         errs.append("%s: %r < %r" % (path, value, schema["minimum"]))
+    if "maximum" in schema and TYPES["number"](value) and value > schema["maximum"]:
+        errs.append("%s: %r > %r" % (path, value, schema["maximum"]))
     if "pattern" in schema and isinstance(value, str) and not re.search(schema["pattern"], value):
         errs.append("%s: %r does not match %s" % (path, value, schema["pattern"]))
     if isinstance(value, list):
         if len(value) < schema.get("minItems", 0):
             errs.append("%s: fewer than %d items" % (path, schema["minItems"]))
+        if len(value) > schema.get("maxItems", len(value)):
+            errs.append("%s: more than %d items" % (path, schema["maxItems"]))
+        prefix = schema.get("prefixItems", [])
         for i, item in enumerate(value):
-            errs += errors(schema.get("items", {}), item, "%s[%d]" % (path, i))
+            sub = prefix[i] if i < len(prefix) else schema.get("items", {})
+            errs += errors(sub, item, "%s[%d]" % (path, i), root)
     if isinstance(value, dict):
         for key in schema.get("required", []):
             if key not in value:
@@ -76,17 +111,29 @@ def errors(schema, value, path="$"):
         extra = schema.get("additionalProperties", True)
         for key, v in value.items():
             if key in props:
-                errs += errors(props[key], v, path + "." + key)
+                errs += errors(props[key], v, path + "." + key, root)
             elif extra is False:
                 errs.append("%s: unexpected %r" % (path, key))
             elif isinstance(extra, dict):
-                errs += errors(extra, v, path + "." + key)
+                errs += errors(extra, v, path + "." + key, root)
     return errs
 
 
 def load_fixture(game):
     with open(os.path.join(HERE, "fixtures", game + ".json")) as f:
         return json.load(f)
+
+
+def option_texts(game, typed):
+    """The `start` form of a view's typed options: `on`/`off` for booleans,
+    `auto` (Big Cheese) or `off` (Dalmuti) for a `null` target."""
+    def text(v):
+        if isinstance(v, bool):
+            return "on" if v else "off"
+        if v is None:
+            return "auto" if game == "bigcheese" else "off"
+        return str(v)
+    return {k: text(v) for k, v in typed.items()}
 
 
 def session():
@@ -98,7 +145,8 @@ def session():
         first = fx["acts"][0]
         msgs.append({
             "type": "start", "protocol": 1, "game": game,
-            "rules_version": fx["rules_version"], "options": {},
+            "rules_version": fx["rules_version"],
+            "options": option_texts(game, first["view"]["public"]["options"]),
             "players": fx["players"], "seat": first["seat"],
             "time": {"move_ms": 1000, "game_ms": None}, "match": {"game": n},
         })
@@ -183,29 +231,66 @@ class SchemaTests(unittest.TestCase):
             blocks = re.findall(r"```json\n(.*?)```", f.read(), re.S)
         schemas = load_schemas()
         seen = set()
+        views = {g: load_fixture(g)["acts"][0]["view"] for g in GAMES}
         for block in blocks:
-            # `"view":{...}` stands for a view: any object will do
-            msg = json.loads(block.replace("{...}", "{}"))
-            self.assertIn(msg.get("type"), schemas, block)
-            self.assertEqual(errors(schemas[msg["type"]], msg), [], block)
+            # `"view":{...}` stands for a view: a real one of either game
+            msg = json.loads(block.replace("{...}", '"VIEW"'))
+            if msg.get("view") == "VIEW":
+                self.assertTrue(any(message_errors(schemas, dict(msg, view=v), g) == []
+                                    for g, v in views.items()), block)
+                seen.add(msg["type"])
+                continue
+            if "type" not in msg:
+                continue  # a view or a part of one, checked by test_doc_views_are_real
+            self.assertIn(msg["type"], MESSAGES, block)
+            self.assertEqual(message_errors(schemas, msg), [], block)
             seen.add(msg["type"])
         self.assertEqual(seen, set(MESSAGES), "every message has an example")
 
+    def test_doc_views_are_real(self):
+        """Each whole view in the doc is valid, and the doc names every
+        field of each game's view."""
+        with open(os.path.join(ROOT, "docs", "bot-protocol.md")) as f:
+            doc = f.read()
+        for game in GAMES:
+            with open(os.path.join(SCHEMAS, game, "view.json")) as f:
+                view = json.load(f)
+            names = set(view["properties"])
+            for d in view.get("$defs", {}).values():
+                names |= set(d.get("properties", {}))
+            missing = sorted(n for n in names if not re.search(r"[`.]%s`" % n, doc))
+            self.assertEqual(missing, [], game + ": fields the doc never names")
+        blocks = re.findall(r"```json\n(.*?)```", doc, re.S)
+        views = [json.loads(b) for b in blocks if "{...}" not in b]
+        views = [v for v in views if "public" in v]
+        self.assertGreaterEqual(len(views), 2)
+        for v in views:
+            game = "bigcheese" if "me" in v else "dalmuti"
+            with open(os.path.join(SCHEMAS, game, "view.json")) as f:
+                self.assertEqual(errors(json.load(f), v), [], game)
+
     def test_the_validator_catches_mistakes(self):
         s = load_schemas()
-        self.assertTrue(errors(s["action"], {"type": "action", "id": "7", "action": "pass"}))
-        self.assertTrue(errors(s["action"], {"type": "action", "action": "pass"}))
-        self.assertTrue(errors(s["ready"], {"type": "ready", "name": "x", "protocol": 2}))
-        self.assertTrue(errors(s["act"], {"type": "act", "id": 1, "view": {}, "legal": [],
-                                          "time_ms": 5}))
-        self.assertTrue(errors(s["event"], {"type": "event", "event": {}}))
-        self.assertEqual(errors(s["quit"], {"type": "quit", "later": 1}), [])
+        self.assertTrue(message_errors(s, {"type": "action", "id": "7", "action": "pass"}))
+        self.assertTrue(message_errors(s, {"type": "action", "action": "pass"}))
+        self.assertTrue(message_errors(s, {"type": "ready", "name": "x", "protocol": 2}))
+        fx = load_fixture("dalmuti")["acts"][0]
+        act = {"type": "act", "id": 1, "view": fx["view"], "legal": fx["legal"], "time_ms": 5}
+        self.assertEqual(message_errors(s, act, "dalmuti"), [])
+        self.assertTrue(message_errors(s, dict(act, legal=[]), "dalmuti"))
+        self.assertTrue(message_errors(s, act, "bigcheese"))
+        self.assertTrue(message_errors(s, dict(act, view=dict(fx["view"], hand=7)), "dalmuti"))
+        self.assertTrue(message_errors(s, {"type": "event", "event": {}}))
+        self.assertEqual(message_errors(s, {"type": "quit", "later": 1}), [])
 
     def test_the_session_matches_the_schemas(self):
         s = load_schemas()
+        game = None
         for msg in session():
-            if msg["type"] in s:
-                self.assertEqual(errors(s[msg["type"]], msg), [], msg["type"])
+            game = msg.get("game", game)
+            if msg["type"] not in MESSAGES or msg.get("view") == {"what": "?"}:
+                continue  # the session's deliberately odd messages
+            self.assertEqual(message_errors(s, msg, game), [], msg["type"])
 
 
 class BotTests(unittest.TestCase):
@@ -225,7 +310,7 @@ class BotTests(unittest.TestCase):
                 answer = json.loads(line)
                 want = "ready" if msg["type"] == "start" else "action"
                 self.assertEqual(answer.get("type"), want, line)
-                self.assertEqual(errors(schemas[want], answer), [], line)
+                self.assertEqual(message_errors(schemas, answer), [], line)
                 if want == "action":
                     self.assertEqual(answer["id"], msg["id"])
                     self.assertIn(answer["action"], msg["legal"])

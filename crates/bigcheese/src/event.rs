@@ -13,6 +13,7 @@ use std::fmt;
 
 /// The dice shown for a matured number project (B11), and what they pay.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Rolled {
     /// How the game pays projects (the `dice` option).
     pub mode: DiceMode,
@@ -26,6 +27,7 @@ pub struct Rolled {
 /// public: the game has no hidden hands, only the deck order and the dice
 /// to come, which no event shows before they are revealed.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Event {
     /// The deck is shuffled and the first leader drawn (B3, B4).

@@ -27,6 +27,8 @@ mod event;
 mod options;
 mod payout;
 mod scenario;
+#[cfg(feature = "schema")]
+mod schema;
 mod state;
 pub mod tensor;
 mod view;
@@ -35,7 +37,7 @@ pub use action::{Action, Faces, RerollDice};
 pub use card::{Card, NotACard};
 pub use error::IllegalAction;
 pub use event::{Event, Rolled};
-pub use options::{DiceMode, NotADiceMode, Options};
+pub use options::{DiceMode, FinalTie, NotADiceMode, Options, VetoTiming};
 pub use payout::HalfOfNMean;
 pub use scenario::Setup;
 pub use state::BigCheese;

@@ -15,6 +15,7 @@ use std::str::FromStr;
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum DiceMode {
     /// The card's own die (d2 for the 2, d4, ..., d20); the roll is the payout.
@@ -89,7 +90,13 @@ impl FromStr for DiceMode {
 
 /// The options of a game of The Big Cheese. Defaults: polyhedral dice,
 /// specials on, exact off, target auto, 10 chips.
+///
+/// Its serde form (in every view) has the option keys of
+/// `start` (`dice`, `specials`, `exact`, `target`, `chips`,
+/// `veto`, `final_tie`), with typed values: booleans for on/off, `null`
+/// for an `auto` target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Options {
     /// Payout scheme (B11).
     pub dice: DiceMode,
@@ -101,12 +108,35 @@ pub struct Options {
     pub target: Option<u16>,
     /// Starting chips per player (B1).
     pub chips: u8,
-    /// A Veto only before the player's first bid in the auction (B18,
-    /// the French book's timing); otherwise at any turn (B6).
-    pub veto_before_bid: bool,
-    /// A tie that B14 leaves is decided by chance (B20, 001's « jugement
-    /// de Dieu »); otherwise the win is shared.
-    pub tie_by_chance: bool,
+    /// When a Veto may be played (B6, B18).
+    pub veto: VetoTiming,
+    /// What decides a tie that B14 leaves (B14, B20).
+    pub final_tie: FinalTie,
+}
+
+/// When a Veto may be played: the `veto` option (B6, B18).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum VetoTiming {
+    /// On any turn in an auction, instead of bidding (B6).
+    #[default]
+    AnyTurn,
+    /// Only before the player's first bid in the auction (B18, the French
+    /// book's timing).
+    BeforeBid,
+}
+
+/// What decides a tie that B14 leaves: the `final_tie` option (B14, B20).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum FinalTie {
+    /// The tied players share the win (B14).
+    #[default]
+    Shared,
+    /// A die picks the winner among them (B20, 001's « jugement de Dieu »).
+    Chance,
 }
 
 impl Default for Options {
@@ -117,8 +147,8 @@ impl Default for Options {
             exact: false,
             target: None,
             chips: 10,
-            veto_before_bid: false,
-            tie_by_chance: false,
+            veto: VetoTiming::AnyTurn,
+            final_tie: FinalTie::Shared,
         }
     }
 }
@@ -145,10 +175,14 @@ impl Options {
 
 use crate::Card;
 
-/// `veto`: whether a Veto must come before the player's first bid (B18).
-const VETO: &[(&str, bool)] = &[("any-turn", false), ("before-bid", true)];
-/// `final_tie`: whether a remaining tie is decided by chance (B20).
-const FINAL_TIE: &[(&str, bool)] = &[("shared", false), ("chance", true)];
+/// `veto`'s values by name (B18).
+const VETO: &[(&str, VetoTiming)] = &[
+    ("any-turn", VetoTiming::AnyTurn),
+    ("before-bid", VetoTiming::BeforeBid),
+];
+/// `final_tie`'s values by name (B20).
+const FINAL_TIE: &[(&str, FinalTie)] =
+    &[("shared", FinalTie::Shared), ("chance", FinalTie::Chance)];
 
 const INFO: &[OptionInfo] = &[
     OptionInfo {
@@ -225,8 +259,8 @@ impl GameOptions for Options {
                 }
             }
             "chips" => self.chips = parse_in(key, value, 1..=Options::MAX_CHIPS, INFO[4].values)?,
-            "veto" => self.veto_before_bid = parse_choice(key, value, VETO)?,
-            "final_tie" => self.tie_by_chance = parse_choice(key, value, FINAL_TIE)?,
+            "veto" => self.veto = parse_choice(key, value, VETO)?,
+            "final_tie" => self.final_tie = parse_choice(key, value, FINAL_TIE)?,
             _ => return Err(OptionError::UnknownKey(key.to_string())),
         }
         Ok(())
@@ -243,11 +277,8 @@ impl GameOptions for Options {
                     .map_or_else(|| "auto".to_string(), |t| t.to_string()),
             ),
             ("chips".into(), self.chips.to_string()),
-            ("veto".into(), choice_text(&self.veto_before_bid, VETO)),
-            (
-                "final_tie".into(),
-                choice_text(&self.tie_by_chance, FINAL_TIE),
-            ),
+            ("veto".into(), choice_text(&self.veto, VETO)),
+            ("final_tie".into(), choice_text(&self.final_tie, FINAL_TIE)),
         ]
     }
 }
@@ -268,13 +299,13 @@ mod tests {
         assert_eq!(o.target(), 60);
         o.set("dice", "half-of-n").unwrap();
         o.set("final_tie", "chance").unwrap();
-        assert!(o.tie_by_chance);
+        assert_eq!(o.final_tie, FinalTie::Chance);
         assert!(o.set("final_tie", "coin").is_err());
         o.set("target", "77").unwrap();
         o.set("chips", "12").unwrap();
         o.set("specials", "off").unwrap();
         o.set("veto", "before-bid").unwrap();
-        assert!(o.veto_before_bid);
+        assert_eq!(o.veto, VetoTiming::BeforeBid);
         assert!(o.set("veto", "never").is_err());
         let back =
             Options::from_pairs(o.pairs().iter().map(|(k, v)| (k.as_str(), v.as_str()))).unwrap();

@@ -16,6 +16,7 @@ use std::fmt;
 
 /// One player's public position.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlayerView {
     /// The seat.
     pub seat: Seat,
@@ -37,6 +38,7 @@ pub struct PlayerView {
 
 /// The auction in progress.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AuctionView {
     /// The card up for bid (the top card).
     pub card: Card,
@@ -57,6 +59,7 @@ pub struct AuctionView {
 
 /// A roll on a matured project waiting for its owner's keep or re-roll (B10).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RollView {
     /// The owner, who decides.
     pub owner: Seat,
@@ -70,6 +73,7 @@ pub struct RollView {
 
 /// Everything a spectator knows.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PublicView {
     /// The rules options.
     pub options: Options,
@@ -103,6 +107,7 @@ pub struct PublicView {
 /// What one seat knows: all of the public view (nothing in this game is
 /// private to a seat), plus who is looking.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct View {
     /// The seat this view belongs to.
     pub me: Seat,

@@ -340,6 +340,7 @@ game::deserialize_from_str!(Play, Gift);
 /// Where a newcomer sits when the table has no exact middle (D13):
 /// just above or just below the middlemost player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Side {
     /// Just above (better placed than) the middlemost player.

@@ -17,6 +17,7 @@ use std::fmt;
 
 /// One card drawn in the seating draw (D3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Draw {
     /// Who drew it.
     pub seat: Seat,
@@ -26,6 +27,7 @@ pub struct Draw {
 
 /// Something that happened in a Dalmuti session.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Event {
     /// A seat's role for the coming hand (D4).

@@ -35,6 +35,8 @@ mod role;
 mod sample_action;
 mod sample_state;
 mod scenario;
+#[cfg(feature = "schema")]
+mod schema;
 mod state;
 pub mod tensor;
 mod view;

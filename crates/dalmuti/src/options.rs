@@ -109,6 +109,7 @@ impl serde::Serialize for Joins {
 
 /// Who wins a single hand (`hands=1`, D16).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum SingleHand {
     /// Whoever goes out first wins, whatever the variant bonuses (003:
@@ -128,6 +129,7 @@ const SINGLE_HAND: &[(&str, SingleHand)] = &[
 
 /// The options of a Dalmuti session. Defaults are the rulings' defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Options {
     /// Number of hands in the session (D12); `1` is a single hand.
     pub hands: u32,

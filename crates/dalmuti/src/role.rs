@@ -12,6 +12,7 @@ use std::str::FromStr;
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Role {
     /// First in the order: leads the first trick, receives 2 cards of tax.
@@ -102,6 +103,7 @@ impl FromStr for Role {
 
 /// What the game is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
     /// The Greater Dalmuti seats a newcomer above or below the middle (D13).

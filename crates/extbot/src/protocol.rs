@@ -6,8 +6,13 @@
 //! legal list), so a decision is serialized straight from the engine's
 //! values into one line without copies; the legal actions are written with
 //! their `Display` notation.
+//!
+//! Each type also derives `JsonSchema`: docs/protocol/ is generated from
+//! these very types (see [`crate::schema`]), so the schemas cannot drift
+//! from what is written.
 
 use game::{Outcome, Seat};
+use schemars::JsonSchema;
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Serialize, Serializer};
 use std::fmt::Display;
@@ -20,7 +25,7 @@ pub const PROTOCOL: u32 = 1;
 pub const MAX_LINE: usize = 64 * 1024;
 
 /// A bot's time limits, as `start` announces them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Time {
     /// The most one decision may take, milliseconds.
     pub move_ms: u64,
@@ -29,29 +34,35 @@ pub struct Time {
 }
 
 /// Where this game stands in the process's match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Match {
     /// 1 for the first game this process plays, then 2, 3, ...
+    #[schemars(range(min = 1))]
     pub game: u64,
 }
 
 /// A message to the bot. `V` is the game's view, `E` its event, `A` its
 /// action.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ToBot<'a, V, E, A: Display> {
-    /// A game begins; the bot answers [`FromBot::Ready`].
+    /// A game begins; the bot answers `ready`.
     Start {
-        /// [`PROTOCOL`].
+        /// The protocol's version: 1.
+        #[schemars(extend("const" = PROTOCOL))]
         protocol: u32,
-        /// The game's machine name: `dalmuti`.
+        /// The game's machine name: `bigcheese` or `dalmuti`.
         game: &'a str,
         /// The rules version the engine plays.
         rules_version: &'a str,
-        /// Every rules option, `key: value` text.
+        /// Every rules option, `key: value` text, as records keep them
+        /// (the view has the same keys, with typed values).
         #[serde(serialize_with = "pairs")]
+        #[schemars(with = "std::collections::BTreeMap<String, String>")]
         options: &'a [(String, String)],
-        /// Seats at the start.
+        /// Seats at the start (a Dalmuti session may grow later: the
+        /// view is always current).
+        #[schemars(range(min = 1))]
         players: usize,
         /// The bot's seat.
         seat: Seat,
@@ -66,14 +77,17 @@ pub enum ToBot<'a, V, E, A: Display> {
         /// The game's typed event (tagged by `kind`).
         event: &'a E,
     },
-    /// A decision; the bot answers [`FromBot::Action`] with the same `id`.
+    /// A decision; the bot answers `action` with the same `id`.
     Act {
         /// The decision's number in this process, from 1.
+        #[schemars(range(min = 1))]
         id: u64,
         /// The seat's view.
         view: &'a V,
-        /// The legal actions, as text.
+        /// Every legal action, as text (never empty), in the engine's
+        /// fixed order.
         #[serde(serialize_with = "texts")]
+        #[schemars(with = "Vec<A>", length(min = 1))]
         legal: &'a [A],
         /// How long this decision may take, milliseconds.
         time_ms: u64,
@@ -109,19 +123,21 @@ impl<A: Display> Serialize for Text<'_, A> {
 }
 
 /// A message from the bot. Unknown fields are ignored.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum FromBot {
     /// The answer to `start`.
     Ready {
         /// The bot's name, for reports (cut to 64 characters).
         name: String,
-        /// The protocol version it speaks: must be [`PROTOCOL`].
+        /// The protocol version it speaks: must be 1.
+        #[schemars(extend("const" = PROTOCOL))]
         protocol: u32,
     },
     /// The answer to `act`.
     Action {
         /// The decision's `id`.
+        #[schemars(range(min = 1))]
         id: u64,
         /// One of the legal actions, as text.
         action: String,

@@ -16,6 +16,8 @@ mod event;
 mod options;
 mod record;
 pub mod scenario;
+#[cfg(feature = "schema")]
+pub mod schema;
 mod seat;
 mod seed;
 mod tensor;
@@ -40,6 +42,7 @@ use std::str::FromStr;
 
 /// The result of a finished game, per seat.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Outcome {
     /// The seats that won (more than one when the win is shared). Empty when
     /// the game was capped (ruling B17) and nobody won.

@@ -6,7 +6,9 @@
 //! because their order never matters (they are shuffled before reuse, B16).
 
 use crate::event::{Event, Rolled};
-use crate::{Action, Card, DiceMode, Faces, IllegalAction, Options, RerollDice};
+use crate::{
+    Action, Card, DiceMode, Faces, FinalTie, IllegalAction, Options, RerollDice, VetoTiming,
+};
 use game::{ActError, LogEntry, Outcome, Seat, SetupError};
 use rand::seq::SliceRandom;
 use rand::Rng;

@@ -131,7 +131,7 @@ impl BigCheese {
     /// or with `veto=before-bid` only before its first bid in this auction
     /// (B18).
     pub(crate) fn may_veto(&self, p: usize) -> bool {
-        !self.opts.veto_before_bid || self.bid_in & (1 << p) == 0
+        self.opts.veto == VetoTiming::AnyTurn || self.bid_in & (1 << p) == 0
     }
 
     /// A uniformly random legal action without building the list in an

@@ -195,7 +195,7 @@ impl BigCheese {
             return false;
         }
         self.phase = Phase::Over;
-        if self.opts.tie_by_chance && winners.count_ones() > 1 {
+        if self.opts.final_tie == FinalTie::Chance && winners.count_ones() > 1 {
             // B20: a die with as many faces as tied players picks the
             // winner, in seat order; it is the game's own RNG (or a
             // scenario's scripted die), so a replay draws the same.

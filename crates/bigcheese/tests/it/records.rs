@@ -2,7 +2,7 @@
 //! played: `bigcheese/1` read `target=auto` with `exact=on` as 30 in every
 //! dice mode (B19 changed that for the other modes).
 
-use bigcheese::{BigCheese, Options};
+use bigcheese::{BigCheese, FinalTie, Options};
 use game::{Game, GameOptions, Record, RecordError};
 use std::collections::BTreeMap;
 
@@ -30,7 +30,11 @@ fn a_version_1_record_keeps_its_exact_target_of_30() {
     for (dice, now) in [("d6", 200), ("no-dice", 60), ("polyhedral", 30)] {
         let old = record("bigcheese/1", dice).options::<BigCheese>().unwrap();
         assert_eq!(old.target(), 30, "{dice}");
-        assert!(!old.tie_by_chance, "B14's shared tie, as version 1 played");
+        assert_eq!(
+            old.final_tie,
+            FinalTie::Shared,
+            "B14's shared tie, as version 1 played"
+        );
         let new = record(BigCheese::RULES_VERSION, dice)
             .options::<BigCheese>()
             .unwrap();

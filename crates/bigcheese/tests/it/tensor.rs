@@ -3,7 +3,7 @@
 //! back; the legal mask is the legal set; observations are in `[0, 1]`
 //! and hide what the view hides (the deck order, the dice to come, B3).
 
-use bigcheese::{Action, BigCheese, DiceMode, Options, RerollDice};
+use bigcheese::{Action, BigCheese, DiceMode, Options, RerollDice, VetoTiming};
 use game::{check_encoding, check_obs, Game, Seat, Tensor};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -78,7 +78,11 @@ fn every_dice_mode_encodes_and_hides() {
                 dice,
                 specials: players != 5,
                 exact: players == 4,
-                veto_before_bid: players == 6,
+                veto: if players == 6 {
+                    VetoTiming::BeforeBid
+                } else {
+                    VetoTiming::AnyTurn
+                },
                 chips: 6 + players as u8,
                 ..Options::default()
             };
@@ -127,7 +131,7 @@ proptest! {
             dice: DiceMode::ALL[dice],
             specials,
             exact,
-            veto_before_bid: veto,
+            veto: if veto { VetoTiming::BeforeBid } else { VetoTiming::AnyTurn },
             chips,
             ..Options::default()
         };
