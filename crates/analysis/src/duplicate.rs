@@ -60,6 +60,13 @@ impl GameResult {
             0.0
         }
     }
+
+    /// Whether a seat of `entrant` won (alone or sharing the win).
+    pub fn won_by(&self, entrant: usize) -> bool {
+        self.winners
+            .iter()
+            .any(|&w| self.seating.get(w) == Some(&entrant))
+    }
 }
 
 /// A lineup of bots playing duplicate deals.
@@ -142,8 +149,24 @@ impl<G: Roster> Match<G> {
         deal: u64,
         rotation: usize,
     ) -> Result<GameResult, Error> {
+        self.play_recorded(table, deal, rotation, false)
+            .map(|(result, _)| result)
+    }
+
+    /// [`Match::play_at`], and with `record` the game's record too (the
+    /// deal's seed, every action, the outcome), which replays to the same
+    /// result. Playing the same deal and rotation again gives the same
+    /// record: every bot's seed comes from the deal and the seat.
+    pub fn play_recorded(
+        &self,
+        table: &mut Table<G>,
+        deal: u64,
+        rotation: usize,
+        record: bool,
+    ) -> Result<(GameResult, Option<game::Record>), Error> {
         let seed = self.deal_seed(deal);
         let mut game = G::new(&self.options, self.players, seed)?;
+        table.record(record);
         let bot_seed = crate::derive_seed(seed, 1 + rotation as u64);
         let name = |seat: usize| &self.entrants[self.entrant(rotation, seat)];
         let played = play_out_at(
@@ -166,12 +189,21 @@ impl<G: Roster> Match<G> {
             },
         )?;
         let outcome = played.outcome;
+        let saved = record.then(|| {
+            crate::records::record_of::<G>(
+                &self.options,
+                self.players,
+                seed,
+                table.take_actions(),
+                outcome.clone(),
+            )
+        });
         // Every seat that played, bots or not (a seat that joined at the
         // end may never have moved).
         let seats = played.think.len().max(outcome.places.len());
         let mut think = played.think;
         think.resize(seats, Think::default());
-        Ok(GameResult {
+        let result = GameResult {
             deal,
             rotation,
             seating: (0..seats).map(|s| self.entrant(rotation, s)).collect(),
@@ -182,7 +214,8 @@ impl<G: Roster> Match<G> {
             capped: outcome.capped,
             think,
             strikes: played.strikes,
-        })
+        };
+        Ok((result, saved))
     }
 }
 

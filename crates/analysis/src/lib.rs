@@ -19,6 +19,7 @@ pub mod error;
 pub mod lab;
 pub mod playout;
 pub mod pool;
+pub mod records;
 pub mod simulate;
 pub mod stats;
 pub mod strikes;

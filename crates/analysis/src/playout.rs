@@ -63,11 +63,15 @@ pub struct PlayedOut {
 }
 
 /// What the game loop keeps from one game to the next on one worker: the
-/// bots of the last game by seat (each with the name it was made from)
-/// and the list of legal actions.
+/// bots of the last game by seat (each with the name it was made from),
+/// the list of legal actions and, when the next game is to be saved, its
+/// actions as a record writes them.
 pub struct Table<G: Game> {
     slots: Vec<(String, Box<dyn Bot<G>>)>,
     legal: Vec<G::Action>,
+    /// `Some` while recording: the actions of the game being played, as
+    /// `SEAT ACTION`. `None` (the default) costs nothing per game.
+    actions: Option<Vec<String>>,
 }
 
 impl<G: Game> Table<G> {
@@ -76,6 +80,23 @@ impl<G: Game> Table<G> {
         Table {
             slots: Vec::new(),
             legal: Vec::new(),
+            actions: None,
+        }
+    }
+
+    /// Whether the next games' actions are kept, for a record
+    /// ([`Table::take_actions`]). Off by default.
+    pub fn record(&mut self, on: bool) {
+        self.actions = on.then(Vec::new);
+    }
+
+    /// The actions of the last game played while recording, as a record
+    /// stores them (`P2 bid 4`); empty when not recording. Recording stays
+    /// on.
+    pub fn take_actions(&mut self) -> Vec<String> {
+        match &mut self.actions {
+            Some(a) => std::mem::take(a),
+            None => Vec::new(),
         }
     }
 }
@@ -125,7 +146,14 @@ pub fn play_out_at<'n, G: Game>(
     mut make: impl FnMut(usize, u64) -> Result<Box<dyn Bot<G>>, Error>,
     illegal: impl Fn(usize, String, String) -> String,
 ) -> Result<PlayedOut, Error> {
-    let Table { slots, legal } = table;
+    let Table {
+        slots,
+        legal,
+        actions: recorded,
+    } = table;
+    if let Some(r) = recorded.as_mut() {
+        r.clear();
+    }
     // Seats with a bot in this game: 0..seated.
     let mut seated = 0usize;
     let mut think: Vec<Think> = Vec::with_capacity(game.players());
@@ -177,6 +205,9 @@ pub fn play_out_at<'n, G: Game>(
         let bot = &mut slots[s].1;
         if let Some(rng) = bot.uniform_rng() {
             let action = uniform_pick(game, rng, legal, timed, &mut think[s]);
+            if let Some(r) = recorded.as_mut() {
+                r.push(format!("{seat} {action}"));
+            }
             game.apply_unchecked(action);
             actions += 1;
             continue;
@@ -187,6 +218,9 @@ pub fn play_out_at<'n, G: Game>(
         let action = bot.choose(&view, legal);
         if let Some(clock) = clock.filter(|_| legal.len() > 1) {
             think[s].add(clock);
+        }
+        if let Some(r) = recorded.as_mut() {
+            r.push(format!("{seat} {action}"));
         }
         if legal.contains(&action) {
             // Taken from the list: the engine's check would only agree.

@@ -44,6 +44,7 @@
 pub mod checkpoint;
 pub mod config;
 pub mod figures;
+pub mod games;
 pub mod panel;
 pub mod plackett_luce;
 pub mod report;
@@ -53,6 +54,7 @@ pub mod worker;
 pub use checkpoint::{checkpoint_path, parse_checkpoint, Fingerprint};
 pub use config::{Config, Length, Mode, Resume};
 pub use figures::{analyse, EntrantStats, Figures, Paired, SeatStats};
+pub use games::{game_id, parse_game_id, rerun, GameEntry, Rerun};
 pub use panel::{panel_figures, LevelFigures, Matchup, PanelFigures};
 pub use plackett_luce::PlData;
 pub use plackett_luce::{Rating, Ratings};
@@ -86,6 +88,16 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
     let (resumed, mut writer) = checkpoint_of(cfg, &options, &entrants, &lineups, per_deal)?;
+    if let Some(save) = &cfg.save {
+        if save.sample == crate::records::Sample::Losses
+            && !matches!(cfg.mode, Mode::Candidate { .. })
+        {
+            return Err(Error::Config(
+                "--save-losses saves the candidate's losses: use it with --candidate".into(),
+            ));
+        }
+        save.prepare()?;
+    }
 
     let mut sprt = cfg.sprt.map(Sprt::new);
     let mut deals: Vec<Deal> = Vec::new();
@@ -114,6 +126,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
             &matches,
             todo,
             cfg.threads,
+            cfg.save.as_ref(),
             || {
                 games_played += 1;
                 progress.game_done();
@@ -163,9 +176,11 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
             games_per_second: games_played as f64 / play_seconds.max(1e-9),
             think: think_stats(&deals, &labels),
         },
+        games: games::games_list(&deals, &lineups),
     };
     if let Some(dir) = &cfg.out {
         write_reports(dir, &report)?;
+        games::write_games_list(dir, &report.games)?;
     }
     Ok(report)
 }
@@ -181,7 +196,7 @@ fn mode_name(mode: &Mode) -> &'static str {
 
 /// One match per lineup, each checked before anything is played (and
 /// `--sprt` only for a candidate).
-fn matches_of<G: Roster>(
+pub(crate) fn matches_of<G: Roster>(
     cfg: &Config<G>,
     entrants: &[String],
     lineups: &[Vec<usize>],

@@ -125,6 +125,33 @@ pub(crate) struct PlayArgs {
     pub(crate) bot_time: u64,
 }
 
+/// `--save-games DIR` and its sample, shared by simulate, tournament and
+/// lab.
+#[derive(clap::Args)]
+pub(crate) struct SaveArgs {
+    /// Save games as records in DIR (GAME-ID.json), which `replay`,
+    /// `verify` and `analyze` read: every game, unless a sample is given.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) save_games: Option<PathBuf>,
+    /// With --save-games: only every Nth game (the 1st, the N+1th, ...).
+    #[arg(long, value_name = "N", requires = "save_games", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) save_every: Option<u64>,
+}
+
+impl SaveArgs {
+    /// The run's [`analysis::records::SaveGames`], `losses` only for a
+    /// tournament's candidate.
+    pub(crate) fn sample(
+        &self,
+        losses: bool,
+    ) -> Result<Option<analysis::records::SaveGames>, analysis::Error> {
+        self.save_games
+            .clone()
+            .map(|dir| analysis::records::SaveGames::new(dir, self.save_every, losses))
+            .transpose()
+    }
+}
+
 /// `ratrace simulate`'s flags.
 #[derive(clap::Args)]
 pub(crate) struct SimulateArgs {
@@ -154,6 +181,9 @@ pub(crate) struct SimulateArgs {
     /// Move the bots one seat along each game.
     #[arg(long)]
     pub(crate) rotate: bool,
+    /// Records of the games (ids g0, g1, ...).
+    #[command(flatten)]
+    pub(crate) save: SaveArgs,
     /// Milliseconds a bot program (`cmd:COMMAND`) has per decision;
     /// docs/bot-protocol.md.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
@@ -228,6 +258,19 @@ pub(crate) struct TournamentArgs {
     /// Replace the checkpoint in --out instead of resuming it.
     #[arg(long, requires = "out")]
     pub(crate) fresh: bool,
+    /// Records of the games (ids dDEAL-lLINEUP-rROTATION).
+    #[command(flatten)]
+    pub(crate) save: SaveArgs,
+    /// With --save-games: only the games the candidate did not win (lost
+    /// or capped).
+    #[arg(long, requires = "save_games", requires = "candidate", conflicts_with = "save_every")]
+    pub(crate) save_losses: bool,
+    /// Play game ID (dDEAL-lLINEUP-rROTATION, from the report's games
+    /// list) again alone, with the same bots and seed, and print its
+    /// record (saved in --save-games too when given). Give the flags of
+    /// the tournament's command.
+    #[arg(long, value_name = "ID", conflicts_with_all = ["out", "resume", "fresh", "sprt", "save_every", "save_losses"])]
+    pub(crate) rerun: Option<String>,
     /// Milliseconds a bot program (`cmd:COMMAND`) has per decision;
     /// docs/bot-protocol.md.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
@@ -277,6 +320,9 @@ pub(crate) struct LabArgs {
     /// Where to write the report.
     #[arg(long, default_value = "lab")]
     pub(crate) out: PathBuf,
+    /// Records of the games (ids VARIANT-STUDY-dDEAL-rROTATION).
+    #[command(flatten)]
+    pub(crate) save: SaveArgs,
 }
 
 /// `ratrace bot-check`'s flags.

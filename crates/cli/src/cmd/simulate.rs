@@ -23,8 +23,12 @@ fn simulate_game<G: bots::Roster>(args: SimulateArgs) -> Result<bool, Error> {
         max_actions: args.max_actions,
         rotate: args.rotate,
         limits: bot_limits(args.bot_time),
+        save: args.save.sample(false)?,
     };
     let summary = simulate::run(&cfg, &*cli::progress(!args.json && args.games >= 1000))?;
     print_result(&summary, args.json)?;
+    if let Some(dir) = &args.save.save_games {
+        eprintln!("records saved in {} (GAME-gN.json)", dir.display());
+    }
     Ok(true)
 }

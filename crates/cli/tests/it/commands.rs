@@ -384,6 +384,7 @@ fn sim<G: bots::Roster>(threads: usize, seed: u64) -> simulate::Summary {
         max_actions: 100_000,
         rotate: true,
         limits: extbot::Limits::default(),
+        save: None,
     };
     simulate::run(&cfg, &analysis::Quiet).unwrap()
 }
