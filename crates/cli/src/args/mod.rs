@@ -112,9 +112,12 @@ pub(crate) struct PlayArgs {
     /// Bots for the other seats, comma-separated, repeated as needed.
     #[arg(long, default_value = "heuristic", value_delimiter = ',')]
     pub(crate) bots: Vec<String>,
-    /// Your seat.
-    #[arg(long, default_value = "P1")]
-    pub(crate) seat: Seat,
+    /// Your seat, or `none` to watch the bots play every seat.
+    #[arg(long, default_value = "P1", value_parser = seat_or_none)]
+    pub(crate) seat: SeatOrNone,
+    /// With --seat none: milliseconds between actions (0: no pause).
+    #[arg(long, value_name = "MS", default_value_t = 500, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub(crate) pace: u64,
     /// Where to save the game record (default: games/GAME-SEED.json with
     /// --seed, else games/GAME-TIME.json).
     #[arg(long)]
@@ -123,6 +126,18 @@ pub(crate) struct PlayArgs {
     /// docs/bot-protocol.md.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub(crate) bot_time: u64,
+}
+
+/// `--seat`: a seat (`P2`), or `none` for no person at the table.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SeatOrNone(pub(crate) Option<Seat>);
+
+fn seat_or_none(text: &str) -> Result<SeatOrNone, game::SeatParseError> {
+    if text.eq_ignore_ascii_case("none") {
+        Ok(SeatOrNone(None))
+    } else {
+        text.parse().map(|s| SeatOrNone(Some(s)))
+    }
 }
 
 /// `--save-games DIR` and its sample, shared by simulate, tournament and

@@ -23,7 +23,8 @@ fn play_game<G: bots::Roster>(args: PlayArgs) -> Result<bool, Error> {
         options: parse_options::<G>(&args.options)?,
         seed,
         bots: args.bots,
-        human: args.seat,
+        human: args.seat.0,
+        pace: std::time::Duration::from_millis(args.pace),
         record_path: args
             .record
             .unwrap_or_else(|| default_record(&args.game, &file_name)),
@@ -32,7 +33,10 @@ fn play_game<G: bots::Roster>(args: PlayArgs) -> Result<bool, Error> {
     // A person at a terminal gets line editing and history;
     // piped moves (scripts, tests) are read line by line.
     let stdin = std::io::stdin();
-    if stdin.is_terminal() && std::io::stdout().is_terminal() {
+    if cfg.human.is_none() {
+        // Nobody to ask: the bots play every seat.
+        play::play(&cfg, std::io::empty(), std::io::stdout())?;
+    } else if stdin.is_terminal() && std::io::stdout().is_terminal() {
         let editor = cli::prompt::Editor::new()?;
         play::play_with(&cfg, editor, std::io::stdout())?;
     } else {

@@ -2,8 +2,9 @@
 //! writes records that `replay`, `verify` and `analyze` read and that
 //! replay to the game's own result; a tournament game played again alone
 //! (`--rerun ID`) gives the very record saved during the run; the
-//! checkpoint holds every game's id and seed; and an unwritable folder
-//! stops the run before any game.
+//! checkpoint holds every game's id and seed; an unwritable folder
+//! stops the run before any game; and `play --seat none` shows bots
+//! playing, every turn told, the result once.
 
 use super::temp_dir;
 use game::Record;
@@ -250,5 +251,41 @@ fn the_lab_saves_its_games_by_variant_and_study() {
     assert!(names.iter().any(|n| n.contains("-skill-")), "{names:?}");
     assert!(names.iter().any(|n| n.contains("-mixed-")), "{names:?}");
     readable(&save.join(&names[0]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn watching_bots_tells_every_turn_and_the_result_once() {
+    let dir = temp_dir("watch");
+    let record = dir.join("watched.json");
+    let r = record.to_str().unwrap();
+    let out = ok(&[
+        "play",
+        "bigcheese",
+        "--seat",
+        "none",
+        "--pace",
+        "0",
+        "--seed",
+        "9",
+        "--bots",
+        "heuristic,random",
+        "--record",
+        r,
+    ]);
+    assert!(out.contains("watched: P1 heuristic, P2 random"), "{out}");
+    let saved = read(&record);
+    let turns = out.lines().filter(|l| l.ends_with(") to move:")).count();
+    assert_eq!(turns, saved.actions.len(), "one turn line per action");
+    let results = out
+        .lines()
+        .filter(|l| l.contains("over: ") && l.ends_with(" won"))
+        .count();
+    assert_eq!(results, 1, "{out}");
+    // A watcher is no seat: no hand is shown as anyone's own.
+    assert!(!out.contains("(you)") && !out.contains("your hand"), "{out}");
+    ok(&["verify", "--allow-uncommitted", r]);
+    let bad = ratrace(&["play", "bigcheese", "--seat", "P9", "--players", "4"]);
+    assert!(!bad.status.success());
     let _ = std::fs::remove_dir_all(&dir);
 }
