@@ -72,6 +72,9 @@ pub struct Table<G: Game> {
     /// `Some` while recording: the actions of the game being played, as
     /// `SEAT ACTION`. `None` (the default) costs nothing per game.
     actions: Option<Vec<String>>,
+    /// The id listening bots are told the next game has
+    /// ([`Bot::game_id`]), for their per-game logs; `None` tells none.
+    game_id: Option<String>,
 }
 
 impl<G: Game> Table<G> {
@@ -81,7 +84,14 @@ impl<G: Game> Table<G> {
             slots: Vec::new(),
             legal: Vec::new(),
             actions: None,
+            game_id: None,
         }
+    }
+
+    /// Tells the listening bots of the next game (bot programs) its id,
+    /// for their per-game stderr logs; `None` (the default) tells none.
+    pub fn name_game(&mut self, id: Option<String>) {
+        self.game_id = id;
     }
 
     /// Whether the next games' actions are kept, for a record
@@ -150,6 +160,7 @@ pub fn play_out_at<'n, G: Game>(
         slots,
         legal,
         actions: recorded,
+        game_id,
     } = table;
     if let Some(r) = recorded.as_mut() {
         r.clear();
@@ -190,6 +201,9 @@ pub fn play_out_at<'n, G: Game>(
             if listening {
                 let bot = &mut slots[seated].1;
                 if bot.listens() {
+                    if let Some(id) = game_id.as_deref() {
+                        bot.game_id(id);
+                    }
                     bot.start(game::Seat::new(seated), game.players(), game.options());
                     // What it missed before it sat down.
                     deliver(

@@ -184,6 +184,9 @@ fn play_one<G: Roster>(
     let mut game = G::new(&cfg.options, cfg.players, seed)?;
     let save = cfg.save.as_ref().filter(|s| s.records(index));
     table.record(save.is_some());
+    if cfg.limits.stderr_log.is_some() {
+        table.name_game(Some(format!("{}-{}", G::NAME, game_id(index))));
+    }
     let who = |seat: usize| bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, seat);
     let played = play_out_at(
         table,
@@ -209,8 +212,13 @@ fn play_one<G: Roster>(
     let outcome = played.outcome;
     if let Some(save) = save {
         let actions = table.take_actions();
-        let record =
-            crate::records::record_of::<G>(&cfg.options, cfg.players, seed, actions, outcome.clone());
+        let record = crate::records::record_of::<G>(
+            &cfg.options,
+            cfg.players,
+            seed,
+            actions,
+            outcome.clone(),
+        );
         save.write::<G>(&game_id(index), &record)?;
     }
     Ok(OneGame {

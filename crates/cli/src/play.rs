@@ -101,6 +101,12 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
                 let mut bot =
                     extbot::bot_with::<G>(&name, seed, &self.cfg.limits).map_err(Error::Bot)?;
                 if bot.listens() {
+                    if self.cfg.limits.stderr_log.is_some() {
+                        // Its stderr log is named after the record's file.
+                        let stem = self.cfg.record_path.file_stem();
+                        let id = stem.map_or_else(|| G::NAME.into(), |s| s.to_string_lossy());
+                        bot.game_id(&id);
+                    }
                     // A bot program hears the game from its start: what
                     // happened before it sat down (a seat that joins),
                     // then every event as it comes.

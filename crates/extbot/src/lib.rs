@@ -12,6 +12,7 @@ mod bot;
 pub mod process;
 pub mod protocol;
 pub mod sandbox;
+pub mod stderr_log;
 
 pub use bot::{Answer, External, Limits, Record};
 pub use process::Process;

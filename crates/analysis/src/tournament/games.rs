@@ -206,10 +206,13 @@ pub fn rerun<G: Roster>(cfg: &Config<G>, id: &str) -> Result<Rerun, Error> {
     if let Some(save) = &cfg.save {
         save.prepare()?;
     }
-    let (result, record) =
-        m.play_recorded(&mut crate::playout::Table::new(), deal, rotation, true)?;
-    let record = record.ok_or_else(|| Error::Engine("a recorded game gave no record".into()))?;
     let id = game_id(deal, lineup, rotation);
+    let mut table = crate::playout::Table::new();
+    if m.limits.stderr_log.is_some() {
+        table.name_game(Some(format!("{}-{id}", G::NAME)));
+    }
+    let (result, record) = m.play_recorded(&mut table, deal, rotation, true)?;
+    let record = record.ok_or_else(|| Error::Engine("a recorded game gave no record".into()))?;
     let saved = match &cfg.save {
         Some(save) => Some(save.write::<G>(&id, &record)?),
         None => None,
@@ -232,7 +235,14 @@ mod tests {
         let id = game_id(12, 3, 4);
         assert_eq!(id, "d12-l3-r4");
         assert_eq!(parse_game_id(&id).unwrap(), (12, 3, 4));
-        for bad in ["", "d1-l0", "d1-l0-r2-x", "x1-l0-r0", "d-1-l0-r0", "d1-l0-rr"] {
+        for bad in [
+            "",
+            "d1-l0",
+            "d1-l0-r2-x",
+            "x1-l0-r0",
+            "d-1-l0-r0",
+            "d1-l0-rr",
+        ] {
             let e = parse_game_id(bad).unwrap_err().to_string();
             assert!(e.contains("not a game id"), "{bad}: {e}");
         }

@@ -74,8 +74,11 @@ pub fn run_deals<G: Roster>(
             let number = deals.start * per_deal as u64 + t as u64;
             let save = save.filter(|s| s.records(number));
             let m = &matches[lineup];
-            let (game, record) = m.play_recorded(table, deal, rotation, save.is_some())?;
             let id = game_id(deal, lineup, rotation);
+            if m.limits.stderr_log.is_some() {
+                table.name_game(Some(format!("{}-{id}", G::NAME)));
+            }
+            let (game, record) = m.play_recorded(table, deal, rotation, save.is_some())?;
             if let (Some(save), Some(record)) = (save, record) {
                 if save.keeps(game.won_by(0)) {
                     save.write::<G>(&id, &record)?;

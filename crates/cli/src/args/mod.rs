@@ -126,6 +126,10 @@ pub(crate) struct PlayArgs {
     /// docs/bot-protocol.md.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub(crate) bot_time: u64,
+    /// Keep each bot program's stderr, per seat and game, in DIR
+    /// (GAME-ID-SEAT.stderr.log, at most 1 MiB each).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) bot_log: Option<PathBuf>,
 }
 
 /// `--seat`: a seat (`P2`), or `none` for no person at the table.
@@ -203,6 +207,10 @@ pub(crate) struct SimulateArgs {
     /// docs/bot-protocol.md.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub(crate) bot_time: u64,
+    /// Keep each bot program's stderr, per seat and game, in DIR
+    /// (GAME-ID-SEAT.stderr.log, at most 1 MiB each).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) bot_log: Option<PathBuf>,
     /// Print the result as JSON.
     #[arg(long)]
     pub(crate) json: bool,
@@ -278,7 +286,12 @@ pub(crate) struct TournamentArgs {
     pub(crate) save: SaveArgs,
     /// With --save-games: only the games the candidate did not win (lost
     /// or capped).
-    #[arg(long, requires = "save_games", requires = "candidate", conflicts_with = "save_every")]
+    #[arg(
+        long,
+        requires = "save_games",
+        requires = "candidate",
+        conflicts_with = "save_every"
+    )]
     pub(crate) save_losses: bool,
     /// Play game ID (dDEAL-lLINEUP-rROTATION, from the report's games
     /// list) again alone, with the same bots and seed, and print its
@@ -290,6 +303,10 @@ pub(crate) struct TournamentArgs {
     /// docs/bot-protocol.md.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub(crate) bot_time: u64,
+    /// Keep each bot program's stderr, per seat and game, in DIR
+    /// (GAME-ID-SEAT.stderr.log, at most 1 MiB each).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) bot_log: Option<PathBuf>,
     /// Print the report as JSON.
     #[arg(long)]
     pub(crate) json: bool,
@@ -355,6 +372,10 @@ pub(crate) struct BotCheckArgs {
     /// docs/bot-protocol.md.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub(crate) bot_time: u64,
+    /// Keep each bot program's stderr, per seat and game, in DIR
+    /// (GAME-ID-SEAT.stderr.log, at most 1 MiB each).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) bot_log: Option<PathBuf>,
     /// Configurations played at once (default: all cores).
     #[arg(long)]
     pub(crate) threads: Option<usize>,

@@ -4,7 +4,7 @@
 //! sparring panel); [`mode`] turns them into the one the run takes.
 
 use crate::args::TournamentArgs;
-use crate::cmd::{bar_on_terminal, bot_limits, parse_options, players, print_result};
+use crate::cmd::{bar_on_terminal, bot_limits, parse_options, players, print_result, with_bot_log};
 use analysis::tournament;
 use bots::Roster;
 use cli::{dispatch, Error};
@@ -46,7 +46,7 @@ fn rate<G: Roster>(args: TournamentArgs) -> Result<bool, Error> {
         out: args.out,
         resume,
         command: std::env::args().collect::<Vec<_>>().join(" "),
-        limits: bot_limits(args.bot_time),
+        limits: with_bot_log(bot_limits(args.bot_time), args.bot_log.as_deref())?,
         save: args.save.sample(args.save_losses)?,
     };
     if let Some(id) = &args.rerun {
@@ -75,7 +75,10 @@ fn rerun<G: Roster>(cfg: &tournament::Config<G>, id: &str, json: bool) -> Result
             "result": r.result,
             "record": r.record,
         });
-        outln!("{}", serde_json::to_string_pretty(&out).map_err(Error::Json)?);
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&out).map_err(Error::Json)?
+        );
     } else {
         outln!(
             "{}",

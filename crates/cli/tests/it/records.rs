@@ -103,14 +103,21 @@ fn simulate_saves_every_nth_game_and_each_replays_to_its_result() {
     ok(&args);
     assert_eq!(
         files(&save),
-        ["bigcheese-g0.json", "bigcheese-g3.json", "bigcheese-g6.json"]
+        [
+            "bigcheese-g0.json",
+            "bigcheese-g3.json",
+            "bigcheese-g6.json"
+        ]
     );
     readable(&save.join("bigcheese-g3.json"));
     // The same run saves the same games, byte for byte.
     let first = std::fs::read(save.join("bigcheese-g6.json")).unwrap();
     std::fs::remove_dir_all(&save).unwrap();
     ok(&args);
-    assert_eq!(std::fs::read(save.join("bigcheese-g6.json")).unwrap(), first);
+    assert_eq!(
+        std::fs::read(save.join("bigcheese-g6.json")).unwrap(),
+        first
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -142,8 +149,7 @@ fn a_rerun_gives_the_record_saved_during_the_tournament() {
     assert_eq!(rerun, saved);
     // The checkpoint holds every game's id and seed.
     let checkpoint = std::fs::read_to_string(out.join("checkpoint.jsonl")).unwrap();
-    let deal: serde_json::Value =
-        serde_json::from_str(checkpoint.lines().nth(3).unwrap()).unwrap();
+    let deal: serde_json::Value = serde_json::from_str(checkpoint.lines().nth(3).unwrap()).unwrap();
     let ids: Vec<&str> = deal["games"]
         .as_array()
         .unwrap()
@@ -283,9 +289,78 @@ fn watching_bots_tells_every_turn_and_the_result_once() {
         .count();
     assert_eq!(results, 1, "{out}");
     // A watcher is no seat: no hand is shown as anyone's own.
-    assert!(!out.contains("(you)") && !out.contains("your hand"), "{out}");
+    assert!(
+        !out.contains("(you)") && !out.contains("your hand"),
+        "{out}"
+    );
     ok(&["verify", "--allow-uncommitted", r]);
     let bad = ratrace(&["play", "bigcheese", "--seat", "P9", "--players", "4"]);
     assert!(!bad.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A bot program that says on stderr which seat it plays and every
+/// message it reads, and plays the first legal action.
+fn chatty_bot(dir: &Path) -> String {
+    let path = dir.join("chatty.py");
+    let script = r#"import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    print("read", m["type"], m.get("seat", ""), file=sys.stderr, flush=True)
+    if m["type"] == "start":
+        print(json.dumps({"type": "ready", "name": "chatty", "protocol": 1}), flush=True)
+    elif m["type"] == "act":
+        print(json.dumps({"type": "action", "id": m["id"], "action": m["legal"][0]}), flush=True)
+    elif m["type"] == "quit":
+        break
+"#;
+    std::fs::write(&path, script).unwrap();
+    format!("cmd:python3 {}", path.display())
+}
+
+#[test]
+fn bot_logs_keep_each_programs_stderr_per_game_and_seat() {
+    let dir = temp_dir("bot-log");
+    let bot = chatty_bot(&dir);
+    let logs = dir.join("logs");
+    let l = logs.to_str().unwrap();
+    let mut args: Vec<&str> = TOURNAMENT.to_vec();
+    args[7] = &bot;
+    args[11] = "2";
+    args.extend(["--bot-log", l, "--quiet"]);
+    let report = ok(&args);
+    assert!(!report.contains("## Strikes"), "{report}");
+    // The candidate sits in one seat per game: one file per game, named
+    // after the game's id and the seat.
+    let names = files(&logs);
+    assert_eq!(names.len(), 8, "{names:?}");
+    for deal in 0..2 {
+        for rotation in 0..4 {
+            let seat = (3 + rotation) % 4 + 1;
+            let name = format!("dalmuti-d{deal}-l0-r{rotation}-P{seat}.stderr.log");
+            let text = std::fs::read_to_string(logs.join(&name)).unwrap();
+            assert!(text.contains("read act"), "{name}: {text}");
+            // The start of this game, told with this seat, is in this file.
+            assert!(
+                text.contains(&format!("read start P{seat}")),
+                "{name}: {text}"
+            );
+        }
+    }
+    // A folder that cannot take the logs stops the run first.
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let bad = file.join("logs");
+    let out = ratrace(&[
+        "simulate",
+        "dalmuti",
+        "--games",
+        "1",
+        "--bot-log",
+        bad.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--bot-log") && err.contains("a-file"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
