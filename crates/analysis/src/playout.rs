@@ -199,29 +199,14 @@ pub fn play_out_at<'n, G: Game>(
             sit(slots, seated, name, seed, &mut make)?;
             think.push(Think::default());
             if listening {
-                let bot = &mut slots[seated].1;
-                if bot.listens() {
-                    if let Some(id) = game_id.as_deref() {
-                        bot.game_id(id);
-                    }
-                    bot.start(game::Seat::new(seated), game.players(), game.options());
-                    // What it missed before it sat down.
-                    deliver(
-                        &mut slots[seated..=seated],
-                        seated,
-                        &game.events()[..heard],
-                        0,
-                    );
-                }
+                start_listener(&mut slots[seated..=seated], seated, game, heard, game_id);
             }
             seated += 1;
         }
         let bot = &mut slots[s].1;
         if let Some(rng) = bot.uniform_rng() {
             let action = uniform_pick(game, rng, legal, timed, &mut think[s]);
-            if let Some(r) = recorded.as_mut() {
-                r.push(format!("{seat} {action}"));
-            }
+            note(recorded, seat, action);
             game.apply_unchecked(action);
             actions += 1;
             continue;
@@ -233,9 +218,7 @@ pub fn play_out_at<'n, G: Game>(
         if let Some(clock) = clock.filter(|_| legal.len() > 1) {
             think[s].add(clock);
         }
-        if let Some(r) = recorded.as_mut() {
-            r.push(format!("{seat} {action}"));
-        }
+        note(recorded, seat, action);
         if legal.contains(&action) {
             // Taken from the list: the engine's check would only agree.
             game.apply_unchecked(action);
@@ -317,6 +300,34 @@ fn sit<G: Game>(
         }
     }
     Ok(())
+}
+
+/// Adds `SEAT ACTION` to the game's actions when they are recorded.
+fn note(recorded: &mut Option<Vec<String>>, seat: game::Seat, action: impl std::fmt::Display) {
+    if let Some(r) = recorded.as_mut() {
+        r.push(format!("{seat} {action}"));
+    }
+}
+
+/// Starts the bot just seated at seat `seat` (`slot`) if it listens: tells
+/// it the game's id when there is one, then `start`, then the first
+/// `heard` log entries it may see (what it missed before it sat down).
+fn start_listener<G: Game>(
+    slot: &mut [(String, Box<dyn Bot<G>>)],
+    seat: usize,
+    game: &G,
+    heard: usize,
+    game_id: &Option<String>,
+) {
+    let bot = &mut slot[0].1;
+    if !bot.listens() {
+        return;
+    }
+    if let Some(id) = game_id.as_deref() {
+        bot.game_id(id);
+    }
+    bot.start(game::Seat::new(seat), game.players(), game.options());
+    deliver(slot, seat, &game.events()[..heard], 0);
 }
 
 /// Hands each listening bot of `slots` (the bots of seats `first`,

@@ -88,16 +88,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
     let (resumed, mut writer) = checkpoint_of(cfg, &options, &entrants, &lineups, per_deal)?;
-    if let Some(save) = &cfg.save {
-        if save.sample == crate::records::Sample::Losses
-            && !matches!(cfg.mode, Mode::Candidate { .. })
-        {
-            return Err(Error::Config(
-                "--save-losses saves the candidate's losses: use it with --candidate".into(),
-            ));
-        }
-        save.prepare()?;
-    }
+    prepare_save(cfg)?;
 
     let mut sprt = cfg.sprt.map(Sprt::new);
     let mut deals: Vec<Deal> = Vec::new();
@@ -183,6 +174,21 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         games::write_games_list(dir, &report.games)?;
     }
     Ok(report)
+}
+
+/// Checks `--save-games` before anything is played: the folder takes
+/// files, and the losses sample has a candidate.
+fn prepare_save<G: Roster>(cfg: &Config<G>) -> Result<(), Error> {
+    let Some(save) = &cfg.save else {
+        return Ok(());
+    };
+    if save.sample == crate::records::Sample::Losses && !matches!(cfg.mode, Mode::Candidate { .. })
+    {
+        return Err(Error::Config(
+            "--save-losses saves the candidate's losses: use it with --candidate".into(),
+        ));
+    }
+    save.prepare()
 }
 
 /// The mode's name in the report.
