@@ -159,7 +159,7 @@ mod tests {
     #[test]
     fn an_id_cannot_leave_the_folder() {
         let p = record_path(Path::new("out"), "dalmuti", "../a b/c");
-        assert_eq!(p, Path::new("out").join("dalmuti-.._a_b_c.json"));
+        assert_eq!(p, Path::new("out").join("dalmuti-___a_b_c.json"));
     }
 
     #[test]
