@@ -36,8 +36,9 @@
 //! [`sprt`] (the sequential test, whose observations are deals, not
 //! games), [`figures`] (everything measured, a pure function of the
 //! deals), [`plackett_luce`] (the ratings: Hunter's MM fit of the
-//! finishing orders, Breslow ties, a weak prior, a bootstrap over deals)
-//! and [`report`] (JSON and Markdown). This file runs them in order. The
+//! finishing orders, Breslow ties, a weak prior, a bootstrap over deals),
+//! [`report`] (JSON and Markdown) and [`games`] (every game's id and
+//! seed, and one game played again alone). This file runs them in order. The
 //! interval arithmetic (Wilson, Student t) is shared with the simulator
 //! and the lab in [`crate::stats`]; nothing needs a new dependency.
 
