@@ -341,6 +341,44 @@ mod tests {
         assert_eq!(got, vec![0, 1, 2, 3]);
     }
 
+    /// A recorded game is the same game as an unrecorded one, its record
+    /// replays to its result, and a fresh table records it again alike.
+    fn recorded_games_replay<G: Roster>(m: &Match<G>) {
+        let mut table = Table::new();
+        for (deal, rotation) in [(0, 0), (3, 1), (5, 2)] {
+            let (plain, none) = m.play_recorded(&mut table, deal, rotation, false).unwrap();
+            assert!(none.is_none());
+            let (result, record) = m.play_recorded(&mut table, deal, rotation, true).unwrap();
+            let record = record.unwrap();
+            assert_eq!(
+                (&plain.places, plain.actions),
+                (&result.places, result.actions)
+            );
+            assert_eq!(record.actions.len() as u64, result.actions);
+            let replayed = record.replay::<G>(false, |_, _, _| {}).unwrap();
+            assert_eq!(replayed.outcome().unwrap().places, result.places);
+            let (_, again) = m
+                .play_recorded(&mut Table::new(), deal, rotation, true)
+                .unwrap();
+            assert_eq!(again.unwrap(), record, "deal {deal} rotation {rotation}");
+        }
+    }
+
+    #[test]
+    fn a_recorded_game_replays_to_its_result() {
+        recorded_games_replay(&dalmuti_match(&["heuristic", "random"], vec![0, 1, 1, 1]));
+        let bigcheese = Match::<bigcheese::BigCheese> {
+            options: Default::default(),
+            players: 4,
+            entrants: vec!["random".into(), "strong".into()],
+            lineup: vec![1, 0, 0, 0],
+            seed: 3,
+            max_actions: 100_000,
+            limits: extbot::Limits::default(),
+        };
+        recorded_games_replay(&bigcheese);
+    }
+
     #[test]
     fn a_bad_lineup_is_refused() {
         let m = dalmuti_match(&["heuristic", "nosuch"], vec![0, 1, 1]);
