@@ -100,6 +100,11 @@ impl<G: Game> Table<G> {
         self.actions = on.then(Vec::new);
     }
 
+    /// Empties the actions recorded for a new game; whether recording.
+    fn begin_recording(&mut self) -> bool {
+        self.actions.as_mut().map(Vec::clear).is_some()
+    }
+
     /// The actions of the last game played while recording, as a record
     /// stores them (`P2 bid 4`); empty when not recording. Recording stays
     /// on.
@@ -156,15 +161,14 @@ pub fn play_out_at<'n, G: Game>(
     mut make: impl FnMut(usize, u64) -> Result<Box<dyn Bot<G>>, Error>,
     illegal: impl Fn(usize, String, String) -> String,
 ) -> Result<PlayedOut, Error> {
+    // Read once: the loop tests a local flag, not the table, per action.
+    let recording = table.begin_recording();
     let Table {
         slots,
         legal,
         actions: recorded,
         game_id,
     } = table;
-    if let Some(r) = recorded.as_mut() {
-        r.clear();
-    }
     // Seats with a bot in this game: 0..seated.
     let mut seated = 0usize;
     let mut think: Vec<Think> = Vec::with_capacity(game.players());
@@ -206,7 +210,9 @@ pub fn play_out_at<'n, G: Game>(
         let bot = &mut slots[s].1;
         if let Some(rng) = bot.uniform_rng() {
             let action = uniform_pick(game, rng, legal, timed, &mut think[s]);
-            note(recorded, seat, action);
+            if recording {
+                note(recorded, seat, action);
+            }
             game.apply_unchecked(action);
             actions += 1;
             continue;
@@ -218,7 +224,9 @@ pub fn play_out_at<'n, G: Game>(
         if let Some(clock) = clock.filter(|_| legal.len() > 1) {
             think[s].add(clock);
         }
-        note(recorded, seat, action);
+        if recording {
+            note(recorded, seat, action);
+        }
         if legal.contains(&action) {
             // Taken from the list: the engine's check would only agree.
             game.apply_unchecked(action);
@@ -230,16 +238,11 @@ pub fn play_out_at<'n, G: Game>(
         }
         actions += 1;
     };
-    let mut strikes = Vec::new();
-    if listening {
-        deliver(&mut slots[..seated], 0, game.events(), heard);
-        for (s, (_, bot)) in slots[..seated].iter_mut().enumerate() {
-            if bot.listens() {
-                bot.finish(&outcome);
-                strikes.extend(bot.take_strikes().into_iter().map(|r| (s, r)));
-            }
-        }
-    }
+    let strikes = if listening {
+        finish_listeners(&mut slots[..seated], game, heard, &outcome)
+    } else {
+        Vec::new()
+    };
     Ok(PlayedOut {
         outcome,
         actions,
@@ -300,6 +303,26 @@ fn sit<G: Game>(
         }
     }
     Ok(())
+}
+
+/// At the end of a game: hands the listening bots of `slots` (seats 0
+/// on) what they have not heard, then the outcome, and returns their
+/// strikes (seat index, reason).
+fn finish_listeners<G: Game>(
+    slots: &mut [(String, Box<dyn Bot<G>>)],
+    game: &G,
+    heard: usize,
+    outcome: &Outcome,
+) -> Vec<(usize, String)> {
+    deliver(slots, 0, game.events(), heard);
+    let mut strikes = Vec::new();
+    for (s, (_, bot)) in slots.iter_mut().enumerate() {
+        if bot.listens() {
+            bot.finish(outcome);
+            strikes.extend(bot.take_strikes().into_iter().map(|r| (s, r)));
+        }
+    }
+    strikes
 }
 
 /// Adds `SEAT ACTION` to the game's actions when they are recorded.
