@@ -97,7 +97,9 @@ impl<G: Game> Table<G> {
     /// Whether the next games' actions are kept, for a record
     /// ([`Table::take_actions`]). Off by default.
     pub fn record(&mut self, on: bool) {
-        self.actions = on.then(Vec::new);
+        if on != self.actions.is_some() {
+            self.actions = on.then(Vec::new);
+        }
     }
 
     /// Empties the actions recorded for a new game; whether recording.
