@@ -231,6 +231,51 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_deal_from_an_older_checkpoint_gets_ids_and_seeds() {
+        let line = r#"{"deal":4,"games":[{"lineup":1,"deal":4,"rotation":2,"seating":[0,1,1],"places":[1,2,3],"scores":[3,2,1],"winners":[0],"actions":9,"capped":false}]}"#;
+        let mut deal: Deal = serde_json::from_str(line).unwrap();
+        assert!(deal.games[0].id.is_empty());
+        fill_ids(&mut deal, 11);
+        assert_eq!(deal.games[0].id, "d4-l1-r2");
+        assert_eq!(deal.games[0].seed, crate::derive_seed(11, 4).to_string());
+    }
+
+    #[test]
+    fn a_rerun_of_a_game_that_is_not_there_is_refused() {
+        let mut options = dalmuti::Options::default();
+        game::GameOptions::set(&mut options, "hands", "1").unwrap();
+        let cfg = Config::<dalmuti::Dalmuti> {
+            mode: super::super::Mode::Candidate {
+                candidate: "heuristic".into(),
+                field: "random".into(),
+            },
+            players: 3,
+            options,
+            length: super::super::Length::Deals(1),
+            seed: 1,
+            threads: 1,
+            max_actions: 100_000,
+            sprt: None,
+            out: None,
+            resume: super::super::Resume::Auto,
+            command: String::new(),
+            limits: extbot::Limits::default(),
+            save: None,
+        };
+        let e = rerun(&cfg, "d0-l1-r0").unwrap_err().to_string();
+        assert!(e.contains("1 lineup(s)"), "{e}");
+        let e = rerun(&cfg, "d0-l0-r3").unwrap_err().to_string();
+        assert!(e.contains("3 seat rotations"), "{e}");
+        let r = rerun(&cfg, "d7-l0-r2").unwrap();
+        assert_eq!(
+            r.record.seed.to_string(),
+            crate::derive_seed(1, 7).to_string()
+        );
+        assert_eq!(r.record.actions.len() as u64, r.result.actions);
+        assert!(r.saved.is_none());
+    }
+
+    #[test]
     fn ids_read_back() {
         let id = game_id(12, 3, 4);
         assert_eq!(id, "d12-l3-r4");
