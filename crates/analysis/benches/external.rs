@@ -37,6 +37,7 @@ fn config(candidate: &str, seed: u64) -> Config<Dalmuti> {
         resume: Resume::Auto,
         command: String::new(),
         limits: extbot::Limits::default(),
+        save: None,
     }
 }
 

@@ -52,6 +52,7 @@ fn simulate<G: bots::Roster>(options: &G::Options, players: usize, seed: u64) ->
         max_actions: 100_000,
         rotate: false,
         limits: extbot::Limits::default(),
+        save: None,
     };
     run(&cfg, &Quiet).expect("a valid run").mean_actions
 }

@@ -346,6 +346,9 @@ fn run_config<G: Roster>(
             (g as usize * players / cfg.games.max(1) as usize) % players
         };
         bot.reseed(crate::derive_seed(seed, 99));
+        if cfg.limits.stderr_log.is_some() {
+            bot.game_id(&format!("{}-c{index}-g{g}", G::NAME));
+        }
         play_game(&mut bot, &mut game, seat, seed)?;
         on_game();
         // A bot that never said ready fails every game the same way, each

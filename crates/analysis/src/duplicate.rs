@@ -64,6 +64,13 @@ impl GameResult {
             0.0
         }
     }
+
+    /// Whether a seat of `entrant` won (alone or sharing the win).
+    pub fn won_by(&self, entrant: usize) -> bool {
+        self.winners
+            .iter()
+            .any(|&w| self.seating.get(w) == Some(&entrant))
+    }
 }
 
 /// A lineup of bots playing duplicate deals.
@@ -146,8 +153,24 @@ impl<G: Roster> Match<G> {
         deal: u64,
         rotation: usize,
     ) -> Result<GameResult, Error> {
+        self.play_recorded(table, deal, rotation, false)
+            .map(|(result, _)| result)
+    }
+
+    /// [`Match::play_at`], and with `record` the game's record too (the
+    /// deal's seed, every action, the outcome), which replays to the same
+    /// result. Playing the same deal and rotation again gives the same
+    /// record: every bot's seed comes from the deal and the seat.
+    pub fn play_recorded(
+        &self,
+        table: &mut Table<G>,
+        deal: u64,
+        rotation: usize,
+        record: bool,
+    ) -> Result<(GameResult, Option<game::Record>), Error> {
         let seed = self.deal_seed(deal);
         let mut game = G::new(&self.options, self.players, seed)?;
+        table.record(record);
         let bot_seed = crate::derive_seed(seed, 1 + rotation as u64);
         let name = |seat: usize| &self.entrants[self.entrant(rotation, seat)];
         let played = play_out_at(
@@ -170,12 +193,21 @@ impl<G: Roster> Match<G> {
             },
         )?;
         let outcome = played.outcome;
+        let saved = record.then(|| {
+            crate::records::record_of::<G>(
+                &self.options,
+                self.players,
+                seed,
+                table.take_actions(),
+                outcome.clone(),
+            )
+        });
         // Every seat that played, bots or not (a seat that joined at the
         // end may never have moved).
         let seats = played.think.len().max(outcome.places.len());
         let mut think = played.think;
         think.resize(seats, Think::default());
-        Ok(GameResult {
+        let result = GameResult {
             deal,
             rotation,
             seating: (0..seats).map(|s| self.entrant(rotation, s)).collect(),
@@ -187,7 +219,8 @@ impl<G: Roster> Match<G> {
             think,
             strikes: played.strikes,
             stand_in: played.stand_in,
-        })
+        };
+        Ok((result, saved))
     }
 }
 
@@ -311,6 +344,44 @@ mod tests {
         )
         .unwrap();
         assert_eq!(got, vec![0, 1, 2, 3]);
+    }
+
+    /// A recorded game is the same game as an unrecorded one, its record
+    /// replays to its result, and a fresh table records it again alike.
+    fn recorded_games_replay<G: Roster>(m: &Match<G>) {
+        let mut table = Table::new();
+        for (deal, rotation) in [(0, 0), (3, 1), (5, 2)] {
+            let (plain, none) = m.play_recorded(&mut table, deal, rotation, false).unwrap();
+            assert!(none.is_none());
+            let (result, record) = m.play_recorded(&mut table, deal, rotation, true).unwrap();
+            let record = record.unwrap();
+            assert_eq!(
+                (&plain.places, plain.actions),
+                (&result.places, result.actions)
+            );
+            assert_eq!(record.actions.len() as u64, result.actions);
+            let replayed = record.replay::<G>(false, |_, _, _| {}).unwrap();
+            assert_eq!(replayed.outcome().unwrap().places, result.places);
+            let (_, again) = m
+                .play_recorded(&mut Table::new(), deal, rotation, true)
+                .unwrap();
+            assert_eq!(again.unwrap(), record, "deal {deal} rotation {rotation}");
+        }
+    }
+
+    #[test]
+    fn a_recorded_game_replays_to_its_result() {
+        recorded_games_replay(&dalmuti_match(&["heuristic", "random"], vec![0, 1, 1, 1]));
+        let bigcheese = Match::<bigcheese::BigCheese> {
+            options: Default::default(),
+            players: 4,
+            entrants: vec!["random".into(), "strong".into()],
+            lineup: vec![1, 0, 0, 0],
+            seed: 3,
+            max_actions: 100_000,
+            limits: extbot::Limits::default(),
+        };
+        recorded_games_replay(&bigcheese);
     }
 
     #[test]

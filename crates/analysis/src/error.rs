@@ -31,6 +31,15 @@ pub enum Error {
         /// What the system said.
         source: std::io::Error,
     },
+    /// The folder of `--save-games` cannot take the records (checked
+    /// before anything is played).
+    #[error("--save-games: cannot write records into {}: {source}", .dir.display())]
+    SaveGames {
+        /// The folder.
+        dir: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
     /// A result could not be turned into JSON.
     #[error(transparent)]
     Json(#[from] serde_json::Error),

@@ -1,7 +1,8 @@
 //! `analysis`: bot games in bulk and what is measured from them: the
 //! post-game analysis ([`analyze`]), the simulator ([`simulate`]),
 //! duplicate play ([`duplicate`]), tournaments ([`tournament`]), the rules
-//! lab ([`lab`]) and their statistics ([`stats`]).
+//! lab ([`lab`]), their statistics ([`stats`]) and the records they save
+//! ([`records`]).
 //!
 //! A library, not part of the CLI, so that the `ratrace` command line, the
 //! server and language bindings run the same code. It draws nothing and
@@ -19,6 +20,7 @@ pub mod error;
 pub mod lab;
 pub mod playout;
 pub mod pool;
+pub mod records;
 pub mod simulate;
 pub mod stats;
 pub mod strikes;

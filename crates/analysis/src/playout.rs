@@ -66,11 +66,18 @@ pub struct PlayedOut {
 }
 
 /// What the game loop keeps from one game to the next on one worker: the
-/// bots of the last game by seat (each with the name it was made from)
-/// and the list of legal actions.
+/// bots of the last game by seat (each with the name it was made from),
+/// the list of legal actions and, when the next game is to be saved, its
+/// actions as a record writes them.
 pub struct Table<G: Game> {
     slots: Vec<(String, Box<dyn Bot<G>>)>,
     legal: Vec<G::Action>,
+    /// `Some` while recording: the actions of the game being played, as
+    /// `SEAT ACTION`. `None` (the default) costs nothing per game.
+    actions: Option<Vec<String>>,
+    /// The id listening bots are told the next game has
+    /// ([`Bot::game_id`]), for their per-game logs; `None` tells none.
+    game_id: Option<String>,
 }
 
 impl<G: Game> Table<G> {
@@ -79,6 +86,37 @@ impl<G: Game> Table<G> {
         Table {
             slots: Vec::new(),
             legal: Vec::new(),
+            actions: None,
+            game_id: None,
+        }
+    }
+
+    /// Tells the listening bots of the next game (bot programs) its id,
+    /// for their per-game stderr logs; `None` (the default) tells none.
+    pub fn name_game(&mut self, id: Option<String>) {
+        self.game_id = id;
+    }
+
+    /// Whether the next games' actions are kept, for a record
+    /// ([`Table::take_actions`]). Off by default.
+    pub fn record(&mut self, on: bool) {
+        if on != self.actions.is_some() {
+            self.actions = on.then(Vec::new);
+        }
+    }
+
+    /// Empties the actions recorded for a new game; whether recording.
+    fn begin_recording(&mut self) -> bool {
+        self.actions.as_mut().map(Vec::clear).is_some()
+    }
+
+    /// The actions of the last game played while recording, as a record
+    /// stores them (`P2 bid 4`); empty when not recording. Recording stays
+    /// on.
+    pub fn take_actions(&mut self) -> Vec<String> {
+        match &mut self.actions {
+            Some(a) => std::mem::take(a),
+            None => Vec::new(),
         }
     }
 }
@@ -128,7 +166,14 @@ pub fn play_out_at<'n, G: Game>(
     mut make: impl FnMut(usize, u64) -> Result<Box<dyn Bot<G>>, Error>,
     illegal: impl Fn(usize, String, String) -> String,
 ) -> Result<PlayedOut, Error> {
-    let Table { slots, legal } = table;
+    // Read once: the loop tests a local flag, not the table, per action.
+    let recording = table.begin_recording();
+    let Table {
+        slots,
+        legal,
+        actions: recorded,
+        game_id,
+    } = table;
     // Seats with a bot in this game: 0..seated.
     let mut seated = 0usize;
     let mut think: Vec<Think> = Vec::with_capacity(game.players());
@@ -165,26 +210,16 @@ pub fn play_out_at<'n, G: Game>(
             sit(slots, seated, name, seed, &mut make)?;
             think.push(Think::default());
             if listening {
-                let bot = &mut slots[seated].1;
-                if bot.listens() {
-                    bot.start(game::Seat::new(seated), game.players(), game.options());
-                    if let Some(why) = bot.unusable() {
-                        return Err(Error::Unusable(why));
-                    }
-                    // What it missed before it sat down.
-                    deliver(
-                        &mut slots[seated..=seated],
-                        seated,
-                        &game.events()[..heard],
-                        0,
-                    );
-                }
+                start_listener(&mut slots[seated..=seated], seated, game, heard, game_id)?;
             }
             seated += 1;
         }
         let bot = &mut slots[s].1;
         if let Some(rng) = bot.uniform_rng() {
             let action = uniform_pick(game, rng, legal, timed, &mut think[s]);
+            if recording {
+                note(recorded, seat, action);
+            }
             game.apply_unchecked(action);
             actions += 1;
             continue;
@@ -199,33 +234,17 @@ pub fn play_out_at<'n, G: Game>(
         if let Some(clock) = clock.filter(|_| legal.len() > 1) {
             think[s].add(clock);
         }
-        if legal.contains(&action) {
-            // Taken from the list: the engine's check would only agree.
-            game.apply_unchecked(action);
-        } else {
-            // A bot bug: the checked path words the error (and would apply
-            // the action only if the engine found it legal after all).
-            game.apply(action)
-                .map_err(|e| Error::Engine(illegal(s, action.to_string(), e.to_string())))?;
+        if recording {
+            note(recorded, seat, action);
         }
+        apply_chosen(game, legal, action, |e| illegal(s, action.to_string(), e))?;
         actions += 1;
     };
-    let mut strikes = Vec::new();
-    let mut stand_in = Vec::new();
-    if listening {
-        deliver(&mut slots[..seated], 0, game.events(), heard);
-        for (s, (_, bot)) in slots[..seated].iter_mut().enumerate() {
-            if bot.listens() {
-                bot.finish(&outcome);
-                strikes.extend(bot.take_strikes().into_iter().map(|r| (s, r)));
-                stand_in.push(crate::strikes::StandIn {
-                    seat: s,
-                    decisions: asked[s],
-                    stand_in: bot.take_stand_in(),
-                });
-            }
-        }
-    }
+    let (strikes, stand_in) = if listening {
+        finish_listeners(&mut slots[..seated], game, heard, &outcome, &asked)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     Ok(PlayedOut {
         outcome,
         actions,
@@ -233,6 +252,25 @@ pub fn play_out_at<'n, G: Game>(
         strikes,
         stand_in,
     })
+}
+
+/// Plays `action`, a bot's choice from `legal`. Taken from the list, it is
+/// applied unchecked (the engine's check would only agree); otherwise it
+/// is a bot bug, and the checked path words the error with `illegal` (and
+/// applies the action only if the engine finds it legal after all).
+fn apply_chosen<G: Game>(
+    game: &mut G,
+    legal: &[G::Action],
+    action: G::Action,
+    illegal: impl FnOnce(String) -> String,
+) -> Result<(), Error> {
+    if legal.contains(&action) {
+        game.apply_unchecked(action);
+        Ok(())
+    } else {
+        game.apply(action)
+            .map_err(|e| Error::Engine(illegal(e.to_string())))
+    }
 }
 
 /// The pick of a bot that picks uniformly from the list, drawn as its
@@ -286,6 +324,66 @@ fn sit<G: Game>(
             slots.push((name.to_string(), b));
         }
     }
+    Ok(())
+}
+
+/// At the end of a game: hands the listening bots of `slots` (seats 0
+/// on) what they have not heard, then the outcome, and returns their
+/// strikes (seat index, reason).
+fn finish_listeners<G: Game>(
+    slots: &mut [(String, Box<dyn Bot<G>>)],
+    game: &G,
+    heard: usize,
+    outcome: &Outcome,
+    asked: &[u64],
+) -> (Vec<(usize, String)>, Vec<crate::strikes::StandIn>) {
+    deliver(slots, 0, game.events(), heard);
+    let mut strikes = Vec::new();
+    let mut stand_in = Vec::new();
+    for (s, (_, bot)) in slots.iter_mut().enumerate() {
+        if bot.listens() {
+            bot.finish(outcome);
+            strikes.extend(bot.take_strikes().into_iter().map(|r| (s, r)));
+            stand_in.push(crate::strikes::StandIn {
+                seat: s,
+                decisions: asked.get(s).copied().unwrap_or(0),
+                stand_in: bot.take_stand_in(),
+            });
+        }
+    }
+    (strikes, stand_in)
+}
+
+/// Adds `SEAT ACTION` to the game's actions when they are recorded.
+fn note(recorded: &mut Option<Vec<String>>, seat: game::Seat, action: impl std::fmt::Display) {
+    if let Some(r) = recorded.as_mut() {
+        r.push(format!("{seat} {action}"));
+    }
+}
+
+/// Starts the bot just seated at seat `seat` (`slot`) if it listens: tells
+/// it the game's id when there is one, then `start`, then the first
+/// `heard` log entries it may see (what it missed before it sat down).
+/// A bot program that never said `ready` stops the run ([`Error::Unusable`]).
+fn start_listener<G: Game>(
+    slot: &mut [(String, Box<dyn Bot<G>>)],
+    seat: usize,
+    game: &G,
+    heard: usize,
+    game_id: &Option<String>,
+) -> Result<(), Error> {
+    let bot = &mut slot[0].1;
+    if !bot.listens() {
+        return Ok(());
+    }
+    if let Some(id) = game_id.as_deref() {
+        bot.game_id(id);
+    }
+    bot.start(game::Seat::new(seat), game.players(), game.options());
+    if let Some(why) = bot.unusable() {
+        return Err(Error::Unusable(why));
+    }
+    deliver(slot, seat, &game.events()[..heard], 0);
     Ok(())
 }
 

@@ -40,6 +40,15 @@ pub struct Config<G: Game> {
     pub rotate: bool,
     /// The limits bot programs (`cmd:` bots) play under.
     pub limits: extbot::Limits,
+    /// Where and which games are saved as records (none when `None`).
+    /// Game `i` is `g{i}`, saved as `GAME-g{i}.json`.
+    pub save: Option<crate::records::SaveGames>,
+}
+
+/// The id of game `index` of a simulation: `g` and its number from 0,
+/// the name of its record file (`dalmuti-g42.json`).
+pub fn game_id(index: u64) -> String {
+    format!("g{index}")
 }
 
 /// The rate of `credit` win credits (see [`WIN`]) in `games`.
@@ -180,6 +189,11 @@ fn play_one<G: Roster>(
 ) -> Result<OneGame, Error> {
     let seed = crate::derive_seed(cfg.seed, index);
     let mut game = G::new(&cfg.options, cfg.players, seed)?;
+    let save = cfg.save.as_ref().filter(|s| s.records(index));
+    table.record(save.is_some());
+    if cfg.limits.stderr_log.is_some() {
+        table.name_game(Some(format!("{}-{}", G::NAME, game_id(index))));
+    }
     let who = |seat: usize| bot_index(&cfg.bots, names, cfg.players, cfg.rotate, index, seat);
     let played = play_out_at(
         table,
@@ -203,6 +217,17 @@ fn play_one<G: Roster>(
         },
     )?;
     let outcome = played.outcome;
+    if let Some(save) = save {
+        let actions = table.take_actions();
+        let record = crate::records::record_of::<G>(
+            &cfg.options,
+            cfg.players,
+            seed,
+            actions,
+            outcome.clone(),
+        );
+        save.write::<G>(&game_id(index), &record)?;
+    }
     Ok(OneGame {
         actions: played.actions,
         players: game.players(),
@@ -263,6 +288,15 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         extbot::check::<G>(n).map_err(Error::Bot)?;
     }
     G::new(&cfg.options, cfg.players, cfg.seed)?;
+    if let Some(save) = &cfg.save {
+        if save.sample == crate::records::Sample::Losses {
+            return Err(Error::Config(
+                "a simulation has no candidate whose losses to save: save every game or every Nth"
+                    .into(),
+            ));
+        }
+        save.prepare()?;
+    }
     let threads = cfg.threads.max(1);
     let start = Instant::now();
     progress.start(cfg.games);

@@ -71,6 +71,13 @@ pub trait Bot<G: Game>: Send {
         false
     }
 
+    /// The id of the game about to begin (`dalmuti-d3-l0-r1`), told
+    /// before [`Bot::start`] by loops that keep per-game logs, for a bot
+    /// that keeps one (a bot program's stderr). Ignored by default.
+    fn game_id(&mut self, id: &str) {
+        let _ = id;
+    }
+
     /// A game begins and this bot sits at `seat` of `players` seats with
     /// these rules options. Called before the bot's first decision of each
     /// game, by loops whose bots listen ([`Bot::listens`]).

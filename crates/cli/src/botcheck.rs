@@ -66,6 +66,32 @@ pub fn text(r: &Report) -> String {
             c.strikes.len()
         );
     }
+    let _ = writeln!(s, "\n{}", totals(r, clean, quits, processes, timeouts));
+    for w in &r.warnings {
+        let _ = writeln!(s, "warning: {w}");
+    }
+    if r.conforms {
+        let _ = writeln!(s, "\nPASS: the bot conforms to ratrace-bot/1.");
+    } else {
+        let _ = writeln!(s, "\nFAIL: {} problem(s) to fix:", r.problems.len());
+        for (i, p) in r.problems.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "{:>3}. {} ({} time(s), first in {})\n     fix: {}",
+                i + 1,
+                p.problem,
+                p.count,
+                p.first_seen,
+                p.fix
+            );
+        }
+    }
+    s
+}
+
+/// The totals line: decisions and how many were answered in time, strikes,
+/// and how the processes ended (killed after strikes, or after `quit`).
+fn totals(r: &Report, clean: u64, quits: u64, processes: u64, timeouts: u64) -> String {
     let answered: u64 = r.configs.iter().map(|c| c.answered).sum();
     let times = if answered == 0 {
         format!("none answered in time (limit {} ms)", r.move_ms)
@@ -88,32 +114,11 @@ pub fn text(r: &Report) -> String {
         (q, 0) => format!("{clean}/{q} clean exits after quit"),
         (q, k) => format!("{clean}/{q} clean exits after quit, {k} killed after strikes"),
     };
-    let _ = writeln!(
-        s,
-        "\ntotal: {} configurations, {} decisions: {times}{late}; {} strike(s); {exits}; {:.1} s",
+    format!(
+        "total: {} configurations, {} decisions: {times}{late}; {} strike(s); {exits}; {:.1} s",
         r.configs.len(),
         r.decisions,
         r.strikes,
         r.seconds
-    );
-    for w in &r.warnings {
-        let _ = writeln!(s, "warning: {w}");
-    }
-    if r.conforms {
-        let _ = writeln!(s, "\nPASS: the bot conforms to ratrace-bot/1.");
-    } else {
-        let _ = writeln!(s, "\nFAIL: {} problem(s) to fix:", r.problems.len());
-        for (i, p) in r.problems.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                "{:>3}. {} ({} time(s), first in {})\n     fix: {}",
-                i + 1,
-                p.problem,
-                p.count,
-                p.first_seen,
-                p.fix
-            );
-        }
-    }
-    s
+    )
 }

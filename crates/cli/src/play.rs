@@ -1,5 +1,6 @@
 //! Terminal play: a person against bots, reading actions from a line
-//! reader and drawing the board after every change.
+//! reader and drawing the board after every change; or, with no person
+//! seated, bots watched at a pace, every turn and action told as it comes.
 //!
 //! When the person has exactly one legal action (a forced pass), it is
 //! played for them with a note, since there is nothing to decide.
@@ -9,7 +10,9 @@
 //! with the rule it breaks and a new prompt; end of input or `quit` saves
 //! the record of the game so far. The lines come from an
 //! [`Input`]: a plain reader, or a line editor with
-//! history when a person is at a terminal (`crate::prompt`).
+//! history when a person is at a terminal (`crate::prompt`). A watcher
+//! is no seat: they see what any spectator sees (the public view and the
+//! public log lines), never a hand.
 
 use crate::prompt::{Input, Line, Lines};
 use crate::Error;
@@ -29,8 +32,10 @@ pub struct Config<G: Game> {
     pub seed: u64,
     /// Bots for the other seats, repeated when shorter.
     pub bots: Vec<String>,
-    /// The person's seat.
-    pub human: Seat,
+    /// The person's seat; `None` to watch bots play every seat.
+    pub human: Option<Seat>,
+    /// When watching, the pause after every action (zero: none).
+    pub pace: std::time::Duration,
     /// Where to save the record.
     pub record_path: PathBuf,
     /// The limits bot programs (`cmd:` bots) play under.
@@ -68,7 +73,7 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
 
     /// Prints the log lines the person may read that they have not seen.
     fn narrate(&mut self) -> Result<(), Error> {
-        let human = Some(self.cfg.human);
+        let human = self.cfg.human;
         let lines: Vec<String> = self.game.events()[self.shown..]
             .iter()
             .filter(|e| e.visible_to(human))
@@ -84,15 +89,24 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
     fn bot_for(&mut self, seat: Seat) -> Result<&mut Box<dyn bots::Bot<G>>, Error> {
         while self.bots.len() <= seat.index() {
             let s = self.bots.len();
-            let bot = if Seat::new(s) == self.cfg.human {
+            let bot = if Some(Seat::new(s)) == self.cfg.human {
                 None
             } else {
-                let others = if s > self.cfg.human.index() { s - 1 } else { s };
+                let others = match self.cfg.human {
+                    Some(h) if s > h.index() => s - 1,
+                    _ => s,
+                };
                 let name = self.cfg.bots[others % self.cfg.bots.len()].clone();
                 let seed = crate::derive_seed(self.cfg.seed, 1000 + s as u64);
                 let mut bot =
                     extbot::bot_with::<G>(&name, seed, &self.cfg.limits).map_err(Error::Bot)?;
                 if bot.listens() {
+                    if self.cfg.limits.stderr_log.is_some() {
+                        // Its stderr log is named after the record's file.
+                        let stem = self.cfg.record_path.file_stem();
+                        let id = stem.map_or_else(|| G::NAME.into(), |s| s.to_string_lossy());
+                        bot.game_id(&id);
+                    }
                     // A bot program hears the game from its start: what
                     // happened before it sat down (a seat that joins),
                     // then every event as it comes.
@@ -166,7 +180,7 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
     /// `hint`: what the strongest bot of the ladder would play from the
     /// person's own view, with its values for the best few actions. The
     /// adviser sees exactly what the person sees.
-    fn hint(&mut self, legal: &[G::Action]) -> Result<(), Error> {
+    fn hint(&mut self, me: Seat, legal: &[G::Action]) -> Result<(), Error> {
         let name = *G::LADDER.last().ok_or(Error::NoBots)?;
         if self.adviser.is_none() {
             self.adviser = Some(
@@ -174,7 +188,7 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
                     .map_err(|e| Error::Bot(e.into()))?,
             );
         }
-        let view = self.game.view(self.cfg.human);
+        let view = self.game.view(me);
         let adviser = self.adviser.as_mut().expect("made above");
         let scored = adviser.evaluate(&view, legal);
         let best = match &scored {
@@ -216,10 +230,10 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
     /// One prompt: returns `None` when the person quits.
     fn human_turn(
         &mut self,
+        me: Seat,
         input: &mut impl Input,
         legal: &[G::Action],
     ) -> Result<Option<G::Action>, Error> {
-        let me = self.cfg.human;
         let board = self.game.view(me);
         self.say(format!("\n{board}"))?;
         self.say(format!(
@@ -249,7 +263,7 @@ impl<G: Roster, W: Write> Table<'_, G, W> {
                     continue;
                 }
                 "hint" => {
-                    self.hint(legal)?;
+                    self.hint(me, legal)?;
                     continue;
                 }
                 "legal" => {
@@ -304,12 +318,31 @@ pub fn play_with<G: Roster>(
     let mut t = Table::open(cfg, out)?;
     // The seed stays secret until the game ends: knowing it would reveal
     // the deck and every hand.
-    t.say(format!(
-        "{} with {} players. You are {}. Type `help` for the notation, `quit` to leave.",
-        G::NAME,
-        cfg.players,
-        cfg.human
-    ))?;
+    match cfg.human {
+        Some(me) => t.say(format!(
+            "{} with {} players. You are {me}. Type `help` for the notation, `quit` to leave.",
+            G::NAME,
+            cfg.players,
+        ))?,
+        None => {
+            let seats: Vec<String> = (0..cfg.players)
+                .map(|s| format!("{} {}", Seat::new(s), t.names[s]))
+                .collect();
+            let pace = if cfg.pace.is_zero() {
+                "no pause between actions".to_string()
+            } else {
+                format!("{} ms between actions", cfg.pace.as_millis())
+            };
+            t.say(format!(
+                "{} with {} players, watched: {}; {pace}.",
+                G::NAME,
+                cfg.players,
+                seats.join(", "),
+            ))?;
+            let board = t.game.public_view();
+            t.say(format!("\n{board}"))?;
+        }
+    }
     let ending = t.play_turns(&mut input)?;
     t.save()?;
     t.end(&ending)?;
@@ -321,10 +354,10 @@ impl<'a, G: Roster, W: Write> Table<'a, G, W> {
     /// bot programs have heard); refuses a seat that is not at the table
     /// and an empty list of bots.
     fn open(cfg: &'a Config<G>, out: W) -> Result<Self, Error> {
-        if cfg.human.index() >= cfg.players {
+        if let Some(h) = cfg.human.filter(|h| h.index() >= cfg.players) {
             return Err(Error::Usage(format!(
-                "seat {} is not at a table of {} players",
-                cfg.human, cfg.players
+                "seat {h} is not at a table of {} players",
+                cfg.players
             )));
         }
         if cfg.bots.is_empty() {
@@ -344,7 +377,7 @@ impl<'a, G: Roster, W: Write> Table<'a, G, W> {
             out,
         };
         for s in Seat::all(cfg.players) {
-            if s != cfg.human {
+            if Some(s) != cfg.human {
                 t.bot_for(s)?;
             }
         }
@@ -365,19 +398,24 @@ impl<'a, G: Roster, W: Write> Table<'a, G, W> {
                 return Ok(Ending::Finished);
             };
             self.game.legal_actions(&mut legal);
-            let action = if seat == human && legal.len() == 1 {
+            let action = if Some(seat) == human && legal.len() == 1 {
                 // Not a choice: play it for the person and say so.
                 self.say(format!(
                     "Your only legal action is `{}`: played for you.",
                     legal[0]
                 ))?;
                 legal[0]
-            } else if seat == human {
-                match self.human_turn(input, &legal)? {
+            } else if Some(seat) == human {
+                match self.human_turn(seat, input, &legal)? {
                     Some(a) => a,
                     None => return Ok(Ending::Quit),
                 }
             } else {
+                if human.is_none() {
+                    self.bot_for(seat)?;
+                    let name = self.names[seat.index()].clone();
+                    self.say(format!("{seat} ({name}) to move:"))?;
+                }
                 let view = self.game.view(seat);
                 let action = self.bot_for(seat)?.choose(&view, &legal);
                 self.report_strikes(true)?;
@@ -391,6 +429,12 @@ impl<'a, G: Roster, W: Write> Table<'a, G, W> {
             self.record.push::<G>(seat, action);
             // Save after every action, so nothing is lost if the terminal dies.
             self.save()?;
+            if human.is_none() {
+                // The watcher reads the action before the next one comes.
+                self.narrate()?;
+                self.out.flush().map_err(Error::Terminal)?;
+                std::thread::sleep(self.cfg.pace);
+            }
         }
     }
 
@@ -412,16 +456,19 @@ impl<'a, G: Roster, W: Write> Table<'a, G, W> {
         }
         match ending {
             Ending::Finished => {
-                let board = self.game.view(cfg.human);
-                self.say(format!("\n{board}"))?;
-                let o = self.game.outcome().expect("finished");
-                let winners: Vec<String> = o.winners.iter().map(ToString::to_string).collect();
-                let you = if o.winners.contains(&cfg.human) {
-                    " — you win!"
-                } else {
-                    ""
+                // The final board's last line says who won (both games'
+                // views end with the result), so it is not said again.
+                let board = match cfg.human {
+                    Some(me) => self.game.view(me).to_string(),
+                    None => self.game.public_view().to_string(),
                 };
-                self.say(format!("Game over: won by {}{you}", winners.join(" and ")))?;
+                self.say(format!("\n{}", board.trim_end()))?;
+                let o = self.game.outcome().expect("finished");
+                if let Some(me) = cfg.human {
+                    if o.winners.contains(&me) {
+                        self.say("You win!")?;
+                    }
+                }
             }
             Ending::Quit => self.say("Left the game.")?,
         }

@@ -12,6 +12,7 @@ mod it {
     mod commands;
     mod db_copy;
     mod lab;
+    mod records;
     mod serve_kill;
     mod serve_term;
     mod tournament;

@@ -35,6 +35,9 @@ pub struct Limits {
     /// Stray lines (not the answer awaited) in one decision before it
     /// counts as a flood.
     pub stray_lines: u32,
+    /// A folder where each game's stderr is kept, one file per seat and
+    /// game ([`crate::stderr_log`]); `None` (the default) keeps none.
+    pub stderr_log: Option<std::path::PathBuf>,
     /// How the process is confined: `None` for a program the user runs
     /// themselves (`bot-check`, tournaments), a [`crate::Sandbox`] for one
     /// a server runs for strangers.
@@ -51,6 +54,7 @@ impl Default for Limits {
             stderr_bytes: 1 << 20,
             quit_time: Duration::from_secs(1),
             stray_lines: 16,
+            stderr_log: None,
             sandbox: None,
         }
     }
@@ -112,6 +116,9 @@ pub struct External<G: Roster> {
     /// Keep each answer's timing in [`Record::answers`] (bot-check).
     keep_answers: bool,
     line: Vec<u8>,
+    /// The id of the game being started ([`Bot::game_id`]), for the
+    /// stderr log's file name.
+    game_id: Option<String>,
 }
 
 impl<G: Roster> External<G> {
@@ -135,6 +142,7 @@ impl<G: Roster> External<G> {
             record: Record::default(),
             keep_answers: false,
             line: Vec::with_capacity(4096),
+            game_id: None,
         })
     }
 
@@ -248,6 +256,21 @@ impl<G: Roster> External<G> {
             self.strike(why, true);
         }
         sent
+    }
+
+    /// With a stderr log folder, hands the process this game's file: named
+    /// after the game's id, or after the process's game count when no id
+    /// was told.
+    fn open_stderr_log(&mut self, seat: Seat) {
+        let (Some(dir), Some(p)) = (&self.limits.stderr_log, &self.process) else {
+            return;
+        };
+        let id = self
+            .game_id
+            .take()
+            .unwrap_or_else(|| format!("{}-game{}", G::NAME, self.games));
+        let path = crate::stderr_log::log_path(dir, &id, seat);
+        p.log_stderr(crate::stderr_log::StderrLog::create(&path).ok());
     }
 
     /// Checks the stderr budget: a flood is a fatal strike.
@@ -393,6 +416,10 @@ impl<G: Roster> Bot<G> for External<G> {
         true
     }
 
+    fn game_id(&mut self, id: &str) {
+        self.game_id = Some(id.to_string());
+    }
+
     fn start(&mut self, seat: Seat, players: usize, options: &G::Options) {
         self.live = false;
         self.strikes_this_game = 0;
@@ -405,6 +432,7 @@ impl<G: Roster> Bot<G> for External<G> {
             p.reset_stderr();
         }
         self.games += 1;
+        self.open_stderr_log(seat);
         let pairs = options.pairs();
         let msg = ToBot::Start {
             protocol: PROTOCOL,

@@ -13,6 +13,7 @@ pub mod process;
 pub mod protocol;
 pub mod sandbox;
 pub mod schema;
+pub mod stderr_log;
 
 pub use bot::{Answer, External, Limits, Record};
 pub use process::Process;

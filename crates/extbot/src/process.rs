@@ -9,13 +9,16 @@
 //!   into a bounded channel: the referee waits on it with a deadline
 //!   (`recv_timeout`), so a hung bot costs exactly its time limit.
 //! - **stderr** is drained by a third thread, which counts the bytes and
-//!   keeps only the last few lines, so gigabytes of log cost no memory.
+//!   keeps only the last few lines, so gigabytes of log cost no memory
+//!   (and, when asked, copies them into a bounded per-game file,
+//!   [`crate::stderr_log`]).
 //!
 //! The command runs under `/bin/sh -c` in a process group of its own, and
 //! [`Process`]'s drop (or [`Process::shutdown`]) kills the whole group and
 //! reaps the child: no process is left behind, children included.
 
 use crate::protocol::MAX_LINE;
+use crate::stderr_log::StderrLog;
 use nix::errno::Errno;
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
@@ -67,7 +70,11 @@ struct Pipes {
     stderr_bytes: Arc<AtomicU64>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
     stderr_closed: Arc<AtomicBool>,
+    stderr_log: SharedLog,
 }
+
+/// The per-game stderr file the drain writes to, if any.
+type SharedLog = Arc<Mutex<Option<StderrLog>>>;
 
 /// A running bot program.
 pub struct Process {
@@ -81,6 +88,8 @@ pub struct Process {
     stderr_tail: Arc<Mutex<Vec<u8>>>,
     /// Set when the stderr drain reads the end of the pipe.
     stderr_closed: Arc<AtomicBool>,
+    /// Where the drain copies stderr (`--bot-log`), if anywhere.
+    stderr_log: SharedLog,
     /// The status, once reaped.
     status: Option<ExitStatus>,
     /// The group was killed and seen gone: its id may since belong to
@@ -120,6 +129,7 @@ impl Process {
                 stderr_bytes: p.stderr_bytes,
                 stderr_tail: p.stderr_tail,
                 stderr_closed: p.stderr_closed,
+                stderr_log: p.stderr_log,
                 status: None,
                 gone: false,
                 _private: private,
@@ -157,13 +167,15 @@ impl Process {
         let stderr_bytes = Arc::new(AtomicU64::new(0));
         let stderr_tail = Arc::new(Mutex::new(Vec::new()));
         let stderr_closed = Arc::new(AtomicBool::new(false));
+        let stderr_log: SharedLog = Arc::default();
         {
             let (bytes, tail) = (stderr_bytes.clone(), stderr_tail.clone());
             let closed = stderr_closed.clone();
+            let log = stderr_log.clone();
             std::thread::Builder::new()
                 .name("bot-stderr".into())
                 .spawn(move || {
-                    drain_loop(stderr, &bytes, &tail);
+                    drain_loop(stderr, &bytes, &tail, &log);
                     closed.store(true, Ordering::Release);
                 })?;
         }
@@ -174,6 +186,7 @@ impl Process {
             stderr_bytes,
             stderr_tail,
             stderr_closed,
+            stderr_log,
         })
     }
 
@@ -212,6 +225,14 @@ impl Process {
     /// `reset_stderr` (at each game).
     pub fn stderr_bytes(&self) -> u64 {
         self.stderr_bytes.load(Ordering::Relaxed)
+    }
+
+    /// Copies the bot's stderr from now on into `log` (a new game's
+    /// file), or nowhere with `None`; the previous file is closed.
+    pub fn log_stderr(&self, log: Option<StderrLog>) {
+        if let Ok(mut l) = self.stderr_log.lock() {
+            *l = log;
+        }
     }
 
     /// Starts counting stderr bytes from zero (at each game).
@@ -346,8 +367,7 @@ fn exec_line(command: &str) -> String {
         "cd", "if", "for", "while", "until", "case", "exec", "export", "set", "ulimit", "umask",
         "eval", ".", "!",
     ];
-    let special = command
-        .contains(|c: char| matches!(c, ';' | '&' | '|' | '(' | ')' | '{' | '}' | '`' | '\n'));
+    let special = command.contains([';', '&', '|', '(', ')', '{', '}', '`', '\n']);
     let first = command.split_whitespace().next().unwrap_or("");
     if special || first.is_empty() || first.contains('=') || SHELL.contains(&first) {
         command.to_string()
@@ -423,7 +443,12 @@ fn read_loop(stdout: impl Read, lines: SyncSender<Line>) {
     }
 }
 
-fn drain_loop(mut stderr: impl Read, bytes: &AtomicU64, tail: &Mutex<Vec<u8>>) {
+fn drain_loop(
+    mut stderr: impl Read,
+    bytes: &AtomicU64,
+    tail: &Mutex<Vec<u8>>,
+    log: &Mutex<Option<StderrLog>>,
+) {
     let mut buf = vec![0u8; 16 * 1024];
     loop {
         let n = match stderr.read(&mut buf) {
@@ -431,6 +456,9 @@ fn drain_loop(mut stderr: impl Read, bytes: &AtomicU64, tail: &Mutex<Vec<u8>>) {
             Ok(n) => n,
         };
         bytes.fetch_add(n as u64, Ordering::Relaxed);
+        if let Some(l) = log.lock().ok().as_mut().and_then(|l| l.as_mut()) {
+            l.write(&buf[..n]);
+        }
         if let Ok(mut t) = tail.lock() {
             t.extend_from_slice(&buf[..n]);
             if t.len() > STDERR_TAIL {

@@ -52,6 +52,7 @@ fn simulate<'py>(
                     max_actions,
                     rotate,
                     limits: Default::default(),
+                    save: None,
                 };
                 let summary = sim::run(&cfg, &analysis::Quiet).map_err(|e| e.to_string())?;
                 to_json(&summary)
@@ -115,6 +116,7 @@ fn tournament<'py>(
                     resume: tour::Resume::Fresh,
                     command: "ratrace.tournament (Python)".to_string(),
                     limits: Default::default(),
+                    save: None,
                 };
                 let report = tour::run(&cfg, &analysis::Quiet).map_err(|e| e.to_string())?;
                 to_json(&report)

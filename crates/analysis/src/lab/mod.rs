@@ -380,6 +380,7 @@ pub fn configure<G: Positions>(game: &str, a: Args) -> Result<Config<G>, Error> 
         title,
         question,
         command,
+        save: None,
     };
     validate(&cfg)?;
     Ok(cfg)
@@ -410,6 +411,16 @@ pub struct Config<G: Game> {
     pub question: Option<String>,
     /// The command that makes this report, printed in it.
     pub command: String,
+    /// Where and which games are saved as records (ids
+    /// `VARIANT-STUDY-dDEAL-rROTATION`, [`game_id`]); `configure` leaves
+    /// it `None`.
+    pub save: Option<crate::records::SaveGames>,
+}
+
+/// The id of a lab game: the variant, the study (`seat`, `skill` or
+/// `mixed`), the deal and the rotation, e.g. `default-skill-d3-r1`.
+pub fn game_id(variant: &str, study: &str, deal: u64, rotation: usize) -> String {
+    format!("{variant}-{study}-d{deal}-r{rotation}")
 }
 
 /// Seat (starting position) advantage of one variant.
@@ -516,6 +527,26 @@ fn ordered<G: Game, T: Send>(
         Ok(true)
     })?;
     Ok(out)
+}
+
+/// Plays one lab game at a worker's `table` and, when `cfg.save`
+/// samples it (it is game `number` of the run), saves its record as
+/// [`game_id`] of variant `variant` and `study`.
+fn play_saved<G: Roster>(
+    cfg: &Config<G>,
+    variant: &str,
+    m: &Match<G>,
+    table: &mut Table<G>,
+    (study, number): (&str, u64),
+    deal: u64,
+    rotation: usize,
+) -> Result<GameResult, Error> {
+    let save = cfg.save.as_ref().filter(|s| s.records(number));
+    let (game, record) = m.play_recorded(table, deal, rotation, save.is_some())?;
+    if let (Some(save), Some(record)) = (save, record) {
+        save.write::<G>(&game_id(variant, study, deal, rotation), &record)?;
+    }
+    Ok(game)
 }
 
 /// Result of `seat` in `g` on a 0..1 scale: 1 first, 0 last.
@@ -674,31 +705,47 @@ pub fn run<G: Positions>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Res
         .sum();
     progress.start(total);
     let tick = || progress.game_done();
+    if let Some(save) = &cfg.save {
+        if save.sample == crate::records::Sample::Losses {
+            return Err(Error::Config(
+                "a lab has no candidate whose losses to save: save every game or every Nth".into(),
+            ));
+        }
+        save.prepare()?;
+    }
     let mut variants = Vec::new();
     let mut all_lengths = Vec::new();
+    // Games played before this study, so that `--save-every` counts the
+    // run's games, not each study's.
+    let mut before = 0u64;
     for v in &cfg.variants {
         progress.stage(&v.name);
         let n = v.players;
         let [all, lone, mixed] = matches(cfg, v);
+        let play = |m: &Match<G>, table: &mut Table<G>, study: &str, number, deal, rotation| {
+            play_saved(cfg, &v.name, m, table, (study, number), deal, rotation)
+        };
         let seat_games = ordered(
             n * d,
             cfg.threads,
             |table, i| {
                 let start = G::new(&v.options, n, all.deal_seed(i as u64))?;
-                Ok((all.play_at(table, i as u64, 0)?, G::start_positions(&start)))
+                let game = play(&all, table, "seat", before + i as u64, i as u64, 0)?;
+                Ok((game, G::start_positions(&start)))
             },
             tick,
         )?;
-        let rotated = |m: &Match<G>| {
+        let rotated = |m: &Match<G>, study: &str, first: u64| {
             ordered(
                 n * d,
                 cfg.threads,
-                |table, i| m.play_at(table, (i / n) as u64, i % n),
+                |table, i| play(m, table, study, first + i as u64, (i / n) as u64, i % n),
                 tick,
             )
         };
-        let lone_games = rotated(&lone)?;
-        let mixed_games = rotated(&mixed)?;
+        let lone_games = rotated(&lone, "skill", before + (n * d) as u64)?;
+        let mixed_games = rotated(&mixed, "mixed", before + 2 * (n * d) as u64)?;
+        before += 3 * (n * d) as u64;
         let lengths: Vec<u64> = seat_games.iter().map(|g| g.0.actions).collect();
         variants.push(VariantReport {
             name: v.name.clone(),

@@ -148,7 +148,8 @@ pub fn parse_checkpoint(
                 check_deal(&d, deals.len() as u64, fingerprint, entrants, per_deal).map(|()| d)
             });
         match (parsed, complete) {
-            (Ok(d), true) => {
+            (Ok(mut d), true) => {
+                super::games::fill_ids(&mut d, fingerprint.seed);
                 deals.push(d);
                 good += line.len();
             }

@@ -93,6 +93,9 @@ pub struct Config<G: Game> {
     pub command: String,
     /// The limits bot programs (`cmd:` bots) play under.
     pub limits: extbot::Limits,
+    /// Where and which games are saved as records (`GAME-ID.json`, the id
+    /// of [`super::games::game_id`]); none when `None`.
+    pub save: Option<crate::records::SaveGames>,
 }
 
 /// The entrants' bot specs, their names in the report, and the lineups.

@@ -245,6 +245,8 @@ mod tests {
     fn played(lineup: usize, seating: Vec<usize>, winner: usize) -> Played {
         let n = seating.len();
         Played {
+            id: String::new(),
+            seed: String::new(),
             lineup,
             game: GameResult {
                 deal: 0,

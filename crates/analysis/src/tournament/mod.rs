@@ -36,14 +36,16 @@
 //! [`sprt`] (the sequential test, whose observations are deals, not
 //! games), [`figures`] (everything measured, a pure function of the
 //! deals), [`plackett_luce`] (the ratings: Hunter's MM fit of the
-//! finishing orders, Breslow ties, a weak prior, a bootstrap over deals)
-//! and [`report`] (JSON and Markdown). This file runs them in order. The
+//! finishing orders, Breslow ties, a weak prior, a bootstrap over deals),
+//! [`report`] (JSON and Markdown) and [`games`] (every game's id and
+//! seed, and one game played again alone). This file runs them in order. The
 //! interval arithmetic (Wilson, Student t) is shared with the simulator
 //! and the lab in [`crate::stats`]; nothing needs a new dependency.
 
 pub mod checkpoint;
 pub mod config;
 pub mod figures;
+pub mod games;
 pub mod panel;
 pub mod plackett_luce;
 pub mod report;
@@ -53,6 +55,7 @@ pub mod worker;
 pub use checkpoint::{checkpoint_path, parse_checkpoint, Fingerprint};
 pub use config::{Config, Length, Mode, Resume};
 pub use figures::{analyse, EntrantStats, Figures, Paired, SeatStats};
+pub use games::{game_id, parse_game_id, rerun, GameEntry, Rerun};
 pub use panel::{panel_figures, LevelFigures, Matchup, PanelFigures};
 pub use plackett_luce::PlData;
 pub use plackett_luce::{Rating, Ratings};
@@ -86,6 +89,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
     let (resumed, mut writer) = checkpoint_of(cfg, &options, &entrants, &lineups, per_deal)?;
+    prepare_save(cfg)?;
 
     let mut sprt = cfg.sprt.map(Sprt::new);
     let mut deals: Vec<Deal> = Vec::new();
@@ -114,18 +118,13 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
             &matches,
             todo,
             cfg.threads,
+            cfg.save.as_ref(),
             || {
                 games_played += 1;
                 progress.game_done();
             },
             |deal| {
-                if let Some((path, file)) = writer.as_mut() {
-                    let mut line = serde_json::to_string(&deal)?;
-                    line.push('\n');
-                    file.write_all(line.as_bytes())
-                        .and_then(|()| file.flush())
-                        .map_err(Error::io(&*path))?;
-                }
+                append_deal(writer.as_mut(), &deal)?;
                 Ok(accept(deal, &mut deals, &mut sprt))
             },
         )?;
@@ -164,11 +163,41 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
             games_per_second: games_played as f64 / play_seconds.max(1e-9),
             think: think_stats(&deals, &labels),
         },
+        games: games::games_list(&deals, &lineups),
     };
     if let Some(dir) = &cfg.out {
         write_reports(dir, &report)?;
+        games::write_games_list(dir, &report.games)?;
     }
     Ok(report)
+}
+
+/// Appends one finished deal to the checkpoint, if there is one, flushed
+/// so that an interrupted run resumes after it.
+fn append_deal(writer: Option<&mut Appending>, deal: &Deal) -> Result<(), Error> {
+    if let Some((path, file)) = writer {
+        let mut line = serde_json::to_string(deal)?;
+        line.push('\n');
+        file.write_all(line.as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(Error::io(&*path))?;
+    }
+    Ok(())
+}
+
+/// Checks `--save-games` before anything is played: the folder takes
+/// files, and the losses sample has a candidate.
+fn prepare_save<G: Roster>(cfg: &Config<G>) -> Result<(), Error> {
+    let Some(save) = &cfg.save else {
+        return Ok(());
+    };
+    if save.sample == crate::records::Sample::Losses && !matches!(cfg.mode, Mode::Candidate { .. })
+    {
+        return Err(Error::Config(
+            "--save-losses saves the candidate's losses: use it with --candidate".into(),
+        ));
+    }
+    save.prepare()
 }
 
 /// The mode's name in the report.
@@ -182,7 +211,7 @@ fn mode_name(mode: &Mode) -> &'static str {
 
 /// One match per lineup, each checked before anything is played (and
 /// `--sprt` only for a candidate).
-fn matches_of<G: Roster>(
+pub(crate) fn matches_of<G: Roster>(
     cfg: &Config<G>,
     entrants: &[String],
     lineups: &[Vec<usize>],

@@ -138,6 +138,8 @@ pub struct Report {
     pub stand_in: Vec<StandInStats>,
     /// Timing.
     pub speed: Speed,
+    /// Every game by id, with its seed and winners, in deal order.
+    pub games: Vec<super::games::GameEntry>,
 }
 
 /// A share as a percentage with two decimals, the report's precision.
@@ -159,7 +161,8 @@ impl std::fmt::Display for Report {
         self.ratings_section(f)?;
         self.sprt_section(f)?;
         self.seats_section(f)?;
-        self.games_section(f)
+        self.games_section(f)?;
+        self.game_ids_section(f)
     }
 }
 

@@ -114,9 +114,12 @@ pub(crate) struct PlayArgs {
     /// follows it).
     #[arg(long, default_value = "heuristic")]
     pub(crate) bots: Vec<String>,
-    /// Your seat.
-    #[arg(long, default_value = "P1")]
-    pub(crate) seat: Seat,
+    /// Your seat, or `none` to watch the bots play every seat.
+    #[arg(long, default_value = "P1", value_parser = seat_or_none)]
+    pub(crate) seat: SeatOrNone,
+    /// With --seat none: milliseconds between actions (0: no pause).
+    #[arg(long, value_name = "MS", default_value_t = 500, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub(crate) pace: u64,
     /// Where to save the game record (default: games/GAME-SEED.json with
     /// --seed, else games/GAME-TIME.json).
     #[arg(long)]
@@ -125,6 +128,49 @@ pub(crate) struct PlayArgs {
     /// docs/bot-protocol.md.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub(crate) bot_time: u64,
+    /// Keep each bot program's stderr, per seat and game, in DIR
+    /// (GAME-ID-SEAT.stderr.log, at most 1 MiB each).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) bot_log: Option<PathBuf>,
+}
+
+/// `--seat`: a seat (`P2`), or `none` for no person at the table.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SeatOrNone(pub(crate) Option<Seat>);
+
+fn seat_or_none(text: &str) -> Result<SeatOrNone, game::SeatParseError> {
+    if text.eq_ignore_ascii_case("none") {
+        Ok(SeatOrNone(None))
+    } else {
+        text.parse().map(|s| SeatOrNone(Some(s)))
+    }
+}
+
+/// `--save-games DIR` and its sample, shared by simulate, tournament and
+/// lab.
+#[derive(clap::Args)]
+pub(crate) struct SaveArgs {
+    /// Save games as records in DIR (GAME-ID.json), which `replay`,
+    /// `verify` and `analyze` read: every game, unless a sample is given.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) save_games: Option<PathBuf>,
+    /// With --save-games: only every Nth game (the 1st, the N+1th, ...).
+    #[arg(long, value_name = "N", requires = "save_games", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) save_every: Option<u64>,
+}
+
+impl SaveArgs {
+    /// The run's [`analysis::records::SaveGames`], `losses` only for a
+    /// tournament's candidate.
+    pub(crate) fn sample(
+        &self,
+        losses: bool,
+    ) -> Result<Option<analysis::records::SaveGames>, analysis::Error> {
+        self.save_games
+            .clone()
+            .map(|dir| analysis::records::SaveGames::new(dir, self.save_every, losses))
+            .transpose()
+    }
 }
 
 /// `ratrace simulate`'s flags.
@@ -157,10 +203,17 @@ pub(crate) struct SimulateArgs {
     /// Move the bots one seat along each game.
     #[arg(long)]
     pub(crate) rotate: bool,
+    /// Records of the games (ids g0, g1, ...).
+    #[command(flatten)]
+    pub(crate) save: SaveArgs,
     /// Milliseconds a bot program (`cmd:COMMAND`) has per decision;
     /// docs/bot-protocol.md.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub(crate) bot_time: u64,
+    /// Keep each bot program's stderr, per seat and game, in DIR
+    /// (GAME-ID-SEAT.stderr.log, at most 1 MiB each).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) bot_log: Option<PathBuf>,
     /// Print the result as JSON.
     #[arg(long)]
     pub(crate) json: bool,
@@ -232,6 +285,24 @@ pub(crate) struct TournamentArgs {
     /// Replace the checkpoint in --out instead of resuming it.
     #[arg(long, requires = "out")]
     pub(crate) fresh: bool,
+    /// Records of the games (ids dDEAL-lLINEUP-rROTATION).
+    #[command(flatten)]
+    pub(crate) save: SaveArgs,
+    /// With --save-games: only the games the candidate did not win (lost
+    /// or capped).
+    #[arg(
+        long,
+        requires = "save_games",
+        requires = "candidate",
+        conflicts_with = "save_every"
+    )]
+    pub(crate) save_losses: bool,
+    /// Play game ID (dDEAL-lLINEUP-rROTATION, from the report's games
+    /// list) again alone, with the same bots and seed, and print its
+    /// record (saved in --save-games too when given). Give the flags of
+    /// the tournament's command.
+    #[arg(long, value_name = "ID", conflicts_with_all = ["out", "resume", "fresh", "sprt", "save_every", "save_losses"])]
+    pub(crate) rerun: Option<String>,
     /// Milliseconds a bot program (`cmd:COMMAND`) has per decision;
     /// docs/bot-protocol.md.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
@@ -241,6 +312,10 @@ pub(crate) struct TournamentArgs {
     /// either way).
     #[arg(long)]
     pub(crate) allow_stand_in: bool,
+    /// Keep each bot program's stderr, per seat and game, in DIR
+    /// (GAME-ID-SEAT.stderr.log, at most 1 MiB each).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) bot_log: Option<PathBuf>,
     /// Print the report as JSON.
     #[arg(long)]
     pub(crate) json: bool,
@@ -286,6 +361,9 @@ pub(crate) struct LabArgs {
     /// Where to write the report.
     #[arg(long, default_value = "lab")]
     pub(crate) out: PathBuf,
+    /// Records of the games (ids VARIANT-STUDY-dDEAL-rROTATION).
+    #[command(flatten)]
+    pub(crate) save: SaveArgs,
 }
 
 /// `ratrace bot-check`'s flags.
@@ -303,6 +381,10 @@ pub(crate) struct BotCheckArgs {
     /// docs/bot-protocol.md.
     #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub(crate) bot_time: u64,
+    /// Keep each bot program's stderr, per seat and game, in DIR
+    /// (GAME-ID-SEAT.stderr.log, at most 1 MiB each).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) bot_log: Option<PathBuf>,
     /// Configurations played at once (default: all cores).
     #[arg(long)]
     pub(crate) threads: Option<usize>,

@@ -2,7 +2,7 @@
 //! (`analysis::botcheck`); exit status 1 when it does not conform.
 
 use crate::args::BotCheckArgs;
-use crate::cmd::bot_limits;
+use crate::cmd::{bot_limits, with_bot_log};
 use cli::Error;
 use std::io::IsTerminal;
 
@@ -12,7 +12,7 @@ pub(crate) fn run(args: BotCheckArgs) -> Result<bool, Error> {
         command: args.command,
         games: args.games,
         seed: args.seed,
-        limits: bot_limits(args.bot_time),
+        limits: with_bot_log(bot_limits(args.bot_time), args.bot_log.as_deref())?,
         threads: analysis::all_cores_unless(args.threads),
         game: args.game,
     };

@@ -27,6 +27,8 @@ fn compare<G: lab::Positions>(args: LabArgs) -> Result<bool, Error> {
             out: args.out,
         },
     )?;
+    let mut cfg = cfg;
+    cfg.save = args.save.sample(false)?;
     lab::report::check_out_dir(&cfg.out)?;
     let report = lab::run(&cfg, &cli::Bar::default())?;
     lab::report::write(&report, &cfg.out)?;

@@ -30,6 +30,32 @@ pub(crate) fn bot_limits(ms: u64) -> extbot::Limits {
     }
 }
 
+/// `limits` with each game's stderr of bot programs kept in `dir`
+/// (`--bot-log DIR`), after checking a file can be written there: a
+/// folder that cannot take the logs stops the command before any game.
+pub(crate) fn with_bot_log(
+    limits: extbot::Limits,
+    dir: Option<&std::path::Path>,
+) -> Result<extbot::Limits, Error> {
+    let Some(dir) = dir else {
+        return Ok(limits);
+    };
+    let fail = |e: std::io::Error| {
+        Error::Usage(format!(
+            "--bot-log: cannot write logs into {}: {e}",
+            dir.display()
+        ))
+    };
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let probe = dir.join(format!(".ratrace-write-check-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(fail)?;
+    std::fs::remove_file(&probe).map_err(fail)?;
+    Ok(extbot::Limits {
+        stderr_log: Some(dir.to_path_buf()),
+        ..limits
+    })
+}
+
 /// The rules options of `--option KEY=VALUE` pairs, over the defaults.
 pub(crate) fn parse_options<G: Game>(pairs: &[String]) -> Result<G::Options, Error> {
     let mut o = <G as Game>::Options::default();

@@ -2,7 +2,7 @@
 //! as a record after every action (the loop is `cli::play`).
 
 use crate::args::PlayArgs;
-use crate::cmd::{bot_limits, parse_options, players};
+use crate::cmd::{bot_limits, parse_options, players, with_bot_log};
 use cli::{dispatch, play, Error};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -23,16 +23,20 @@ fn play_game<G: bots::Roster>(args: PlayArgs) -> Result<bool, Error> {
         options: parse_options::<G>(&args.options)?,
         seed,
         bots: extbot::split_names::<G>(&args.bots),
-        human: args.seat,
+        human: args.seat.0,
+        pace: std::time::Duration::from_millis(args.pace),
         record_path: args
             .record
             .unwrap_or_else(|| default_record(&args.game, &file_name)),
-        limits: bot_limits(args.bot_time),
+        limits: with_bot_log(bot_limits(args.bot_time), args.bot_log.as_deref())?,
     };
     // A person at a terminal gets line editing and history;
     // piped moves (scripts, tests) are read line by line.
     let stdin = std::io::stdin();
-    if stdin.is_terminal() && std::io::stdout().is_terminal() {
+    if cfg.human.is_none() {
+        // Nobody to ask: the bots play every seat.
+        play::play(&cfg, std::io::empty(), std::io::stdout())?;
+    } else if stdin.is_terminal() && std::io::stdout().is_terminal() {
         let editor = cli::prompt::Editor::new()?;
         play::play_with(&cfg, editor, std::io::stdout())?;
     } else {

@@ -2,7 +2,7 @@
 //! seat and per bot printed as text or JSON.
 
 use crate::args::SimulateArgs;
-use crate::cmd::{bot_limits, parse_options, players, print_result, stand_in_ok};
+use crate::cmd::{bot_limits, parse_options, players, print_result, stand_in_ok, with_bot_log};
 use analysis::simulate;
 use cli::{dispatch, Error};
 
@@ -22,10 +22,14 @@ fn simulate_game<G: bots::Roster>(args: SimulateArgs) -> Result<bool, Error> {
         threads: analysis::all_cores_unless(args.threads),
         max_actions: args.max_actions,
         rotate: args.rotate,
-        limits: bot_limits(args.bot_time),
+        limits: with_bot_log(bot_limits(args.bot_time), args.bot_log.as_deref())?,
+        save: args.save.sample(false)?,
     };
     let summary = simulate::run(&cfg, &*cli::progress(!args.json && args.games >= 1000))?;
     print_result(&summary, args.json)?;
+    if let Some(dir) = &args.save.save_games {
+        eprintln!("records saved in {} (GAME-gN.json)", dir.display());
+    }
     // A simulation rates nothing: the warning is enough.
     Ok(stand_in_ok(&summary.stand_in, true))
 }

@@ -4,7 +4,9 @@
 //! sparring panel); [`mode`] turns them into the one the run takes.
 
 use crate::args::TournamentArgs;
-use crate::cmd::{bar_on_terminal, bot_limits, parse_options, players, print_result, stand_in_ok};
+use crate::cmd::{
+    bar_on_terminal, bot_limits, parse_options, players, print_result, stand_in_ok, with_bot_log,
+};
 use analysis::tournament;
 use bots::Roster;
 use cli::{dispatch, Error};
@@ -46,12 +48,67 @@ fn rate<G: Roster>(args: TournamentArgs) -> Result<bool, Error> {
         out: args.out,
         resume,
         command: std::env::args().collect::<Vec<_>>().join(" "),
-        limits: bot_limits(args.bot_time),
+        limits: with_bot_log(bot_limits(args.bot_time), args.bot_log.as_deref())?,
+        save: args.save.sample(args.save_losses)?,
     };
+    if let Some(id) = &args.rerun {
+        return rerun(&cfg, id, args.json);
+    }
     let bar = cli::progress(bar_on_terminal(args.quiet));
     let report = tournament::run(&cfg, &*bar)?;
     print_result(&report, args.json)?;
+    if let Some(dir) = &args.save.save_games {
+        eprintln!(
+            "records saved in {} (GAME-ID.json, ids as in the games list)",
+            dir.display()
+        );
+    }
     Ok(stand_in_ok(&report.stand_in, args.allow_stand_in))
+}
+
+/// `--rerun ID`: plays that game alone and prints its record (as JSON;
+/// with `--json` the result too), then where it was saved on stderr.
+fn rerun<G: Roster>(cfg: &tournament::Config<G>, id: &str, json: bool) -> Result<bool, Error> {
+    let r = tournament::rerun(cfg, id)?;
+    if json {
+        let out = serde_json::json!({
+            "id": r.id,
+            "lineup": r.lineup,
+            "result": r.result,
+            "record": r.record,
+        });
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&out).map_err(Error::Json)?
+        );
+    } else {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&r.record).map_err(Error::Json)?
+        );
+    }
+    let winners: Vec<String> = r
+        .result
+        .winners
+        .iter()
+        .map(|&w| game::Seat::new(w).to_string())
+        .collect();
+    eprintln!(
+        "game {} ({}, rotation {}): {} actions, won by {}",
+        r.id,
+        r.lineup,
+        r.result.rotation,
+        r.result.actions,
+        if winners.is_empty() {
+            "nobody (capped)".to_string()
+        } else {
+            winners.join(", ")
+        }
+    );
+    if let Some(path) = &r.saved {
+        eprintln!("record saved to {}", path.display());
+    }
+    Ok(true)
 }
 
 /// Who plays: `--candidate` (against `--field`, by default the game's

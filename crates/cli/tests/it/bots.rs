@@ -182,7 +182,7 @@ fn play_against_a_bot_program_with_scripted_input() {
     let out = ratrace(&args, &input);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}\n{stdout}", text(&out.stderr));
-    assert!(stdout.contains("Game over: won by"), "{stdout}");
+    assert!(stdout.contains("session over: "), "{stdout}");
     assert!(!stdout.contains("strike"), "{stdout}");
     assert!(record.exists());
 

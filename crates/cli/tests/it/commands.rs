@@ -182,7 +182,8 @@ fn play_scripted<G: bots::Roster>(
         options: G::Options::default(),
         seed,
         bots: vec!["random".into(), "heuristic".into()],
-        human: Seat::new(1),
+        human: Some(Seat::new(1)),
+        pace: std::time::Duration::ZERO,
         record_path: path.clone(),
         limits: extbot::Limits::default(),
     };
@@ -220,7 +221,12 @@ fn play_and_replay<G: bots::Roster>(players: usize) {
         "hint `{hinted}` not in {legal_line}"
     );
     assert!(out.contains("There is no choice 999"));
-    assert!(out.contains("Game over: won by"));
+    // The result is said once, by the final board's last line.
+    let results = out
+        .lines()
+        .filter(|l| l.contains("over: ") && l.ends_with(" won"))
+        .count();
+    assert_eq!(results, 1, "{}", &out[out.len().saturating_sub(800)..]);
     assert!(
         out.contains(&path.display().to_string()),
         "the record path is printed"
@@ -284,7 +290,8 @@ fn quitting_saves_the_game_so_far() {
         options: Default::default(),
         seed: 9,
         bots: vec!["random".into()],
-        human: Seat::new(0),
+        human: Some(Seat::new(0)),
+        pace: std::time::Duration::ZERO,
         record_path: path.clone(),
         limits: extbot::Limits::default(),
     };
@@ -330,7 +337,8 @@ fn a_terminal_dalmuti_game_tells_each_tax_once() {
             options: dalmuti::Options::from_pairs([("hands", "4")]).unwrap(),
             seed,
             bots: vec!["heuristic".into()],
-            human: Seat::new(human),
+            human: Some(Seat::new(human)),
+            pace: std::time::Duration::ZERO,
             record_path: dir.join(format!("taxes-{seed}-{human}.json")),
             limits: extbot::Limits::default(),
         };
@@ -384,6 +392,7 @@ fn sim<G: bots::Roster>(threads: usize, seed: u64) -> simulate::Summary {
         max_actions: 100_000,
         rotate: true,
         limits: extbot::Limits::default(),
+        save: None,
     };
     simulate::run(&cfg, &analysis::Quiet).unwrap()
 }

@@ -33,6 +33,7 @@ fn config(mode: Mode, deals: u64, threads: usize) -> Config<dalmuti::Dalmuti> {
         resume: Resume::Auto,
         command: "test".into(),
         limits: extbot::Limits::default(),
+        save: None,
     }
 }
 

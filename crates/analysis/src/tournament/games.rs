@@ -1,0 +1,295 @@
+//! Every game of a tournament by its id: the id form
+//! (`dDEAL-lLINEUP-rROTATION`), the games list of the report, and playing
+//! one game again alone (`tournament --rerun ID`).
+//!
+//! A game is fixed by its deal (whose seed is derived from the
+//! tournament's seed), its lineup and its seat rotation: every bot's seed
+//! comes from those, and a worker's reused bots play as new ones
+//! ([`crate::playout::Table`]). So the id and the command line are all it
+//! takes to play a game again, alone, to the same record, and the
+//! checkpoint, which holds every game's id and seed, is enough to find it.
+
+use super::config::plan;
+use super::report::Report;
+use super::worker::Deal;
+use super::Config;
+use crate::duplicate::GameResult;
+use crate::Error;
+use bots::Roster;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The id of the game of deal `deal`, lineup `lineup`, rotation
+/// `rotation`: `d12-l0-r3`.
+pub fn game_id(deal: u64, lineup: usize, rotation: usize) -> String {
+    format!("d{deal}-l{lineup}-r{rotation}")
+}
+
+/// The deal, lineup and rotation of an id made by [`game_id`].
+pub fn parse_game_id(id: &str) -> Result<(u64, usize, usize), Error> {
+    let bad = || {
+        Error::Config(format!(
+            "`{id}` is not a game id: ids are dDEAL-lLINEUP-rROTATION, e.g. d12-l0-r3, as the report's games list gives them"
+        ))
+    };
+    let mut parts = id.trim().split('-');
+    let mut field = |prefix: char| -> Result<u64, Error> {
+        parts
+            .next()
+            .and_then(|p| p.strip_prefix(prefix))
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(bad)
+    };
+    let deal = field('d')?;
+    let lineup = field('l')?;
+    let rotation = field('r')?;
+    if parts.next().is_some() {
+        return Err(bad());
+    }
+    let small = |n: u64| usize::try_from(n).map_err(|_| bad());
+    Ok((deal, small(lineup)?, small(rotation)?))
+}
+
+/// Gives the games of a deal read from an older checkpoint their ids and
+/// seeds (`seed` is the tournament's).
+pub(crate) fn fill_ids(deal: &mut Deal, seed: u64) {
+    for p in &mut deal.games {
+        if p.id.is_empty() {
+            p.id = game_id(deal.deal, p.lineup, p.game.rotation);
+        }
+        if p.seed.is_empty() {
+            p.seed = crate::derive_seed(seed, deal.deal).to_string();
+        }
+    }
+}
+
+/// One line of the games list: which game, its seed, who won.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameEntry {
+    /// Its id (`--rerun` takes it; `--save-games` names its record after it).
+    pub id: String,
+    /// Its seed, decimal text (the deal's: every game of a deal shares it).
+    pub seed: String,
+    /// The lineup (index into the report's `lineups`).
+    pub lineup: usize,
+    /// The winning seats (`P1`...); empty when capped.
+    pub winners: Vec<String>,
+    /// Whether the lineup's lone bot (the candidate, in candidate mode)
+    /// won, alone or sharing.
+    pub lone_won: bool,
+    /// Actions played.
+    pub actions: u64,
+}
+
+/// Every game of `deals`, in deal order; `lineups` are the tournament's
+/// (the lone bot of each sits last in rotation 0, as `one_vs_rest` puts
+/// it).
+pub(crate) fn games_list(deals: &[Deal], lineups: &[Vec<usize>]) -> Vec<GameEntry> {
+    deals
+        .iter()
+        .flat_map(|d| &d.games)
+        .map(|p| GameEntry {
+            id: p.id.clone(),
+            seed: p.seed.clone(),
+            lineup: p.lineup,
+            winners: p
+                .game
+                .winners
+                .iter()
+                .map(|&w| game::Seat::new(w).to_string())
+                .collect(),
+            lone_won: lineups
+                .get(p.lineup)
+                .and_then(|l| l.last())
+                .is_some_and(|&e| p.game.won_by(e)),
+            actions: p.game.actions,
+        })
+        .collect()
+}
+
+/// Writes the games list as `games.tsv` in `dir`: a header line, then one
+/// tab-separated line per game.
+pub(crate) fn write_games_list(dir: &Path, games: &[GameEntry]) -> Result<(), Error> {
+    let mut text = String::from("id\tseed\tlineup\twinners\tlone_won\tactions\n");
+    for g in games {
+        let _ = writeln!(
+            text,
+            "{}\t{}\t{}\t{}\t{}\t{}",
+            g.id,
+            g.seed,
+            g.lineup,
+            g.winners.join(","),
+            g.lone_won,
+            g.actions
+        );
+    }
+    let path = dir.join("games.tsv");
+    std::fs::write(&path, text).map_err(Error::io(&path))
+}
+
+/// How many deals' seeds the text report lists (every game is in the
+/// JSON and in `games.tsv`).
+const LISTED: usize = 8;
+
+impl Report {
+    /// The games' ids and seeds, compactly: the id form and the first
+    /// deals' seeds (every game of a deal has the deal's seed).
+    pub(crate) fn game_ids_section(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut seeds: Vec<String> = Vec::new();
+        let mut deals = 0usize;
+        let mut last: Option<&str> = None;
+        for g in &self.games {
+            let deal = g.id.split('-').next().unwrap_or("");
+            if last != Some(deal) {
+                last = Some(deal);
+                deals += 1;
+                if seeds.len() < LISTED {
+                    seeds.push(format!("{deal} {}", g.seed));
+                }
+            }
+        }
+        if deals == 0 {
+            return Ok(());
+        }
+        let more = deals - seeds.len();
+        write!(
+            f,
+            "\n- game ids: dDEAL-lLINEUP-rROTATION, e.g. {}; every game of a deal is played on its seed; `--rerun ID` plays one again alone\n- deal seeds: {}{}",
+            self.games[0].id,
+            seeds.join(", "),
+            if more > 0 {
+                format!(" and {more} more; every game with its seed and winners is in the JSON's `games` (and games.tsv with --out)")
+            } else {
+                "; every game with its seed and winners is in the JSON's `games` (and games.tsv with --out)".to_string()
+            }
+        )
+    }
+}
+
+/// A game played again alone.
+#[derive(Clone, Debug)]
+pub struct Rerun {
+    /// Its id.
+    pub id: String,
+    /// Its lineup, by name.
+    pub lineup: String,
+    /// The result.
+    pub result: GameResult,
+    /// Its record.
+    pub record: game::Record,
+    /// Where the record was saved, with `--save-games`.
+    pub saved: Option<PathBuf>,
+}
+
+/// Plays game `id` of the tournament `cfg` again, alone, with the same
+/// bots and seeds, and returns its record (saved in `cfg.save`'s folder
+/// when there is one). Nothing else is played, read or written.
+pub fn rerun<G: Roster>(cfg: &Config<G>, id: &str) -> Result<Rerun, Error> {
+    let (deal, lineup, rotation) = parse_game_id(id)?;
+    let (entrants, labels, lineups) = plan(&cfg.mode, cfg.players)?;
+    let matches = super::matches_of(cfg, &entrants, &lineups)?;
+    let m = matches.get(lineup).ok_or_else(|| {
+        Error::Config(format!(
+            "game {id}: this tournament has {} lineup(s), l0 to l{}",
+            matches.len(),
+            matches.len() - 1
+        ))
+    })?;
+    if rotation >= m.rotations() {
+        return Err(Error::Config(format!(
+            "game {id}: there are {} seat rotations, r0 to r{}",
+            m.rotations(),
+            m.rotations() - 1
+        )));
+    }
+    if let Some(save) = &cfg.save {
+        save.prepare()?;
+    }
+    let id = game_id(deal, lineup, rotation);
+    let mut table = crate::playout::Table::new();
+    if m.limits.stderr_log.is_some() {
+        table.name_game(Some(format!("{}-{id}", G::NAME)));
+    }
+    let (result, record) = m.play_recorded(&mut table, deal, rotation, true)?;
+    let record = record.ok_or_else(|| Error::Engine("a recorded game gave no record".into()))?;
+    let saved = match &cfg.save {
+        Some(save) => Some(save.write::<G>(&id, &record)?),
+        None => None,
+    };
+    Ok(Rerun {
+        id,
+        lineup: super::config::lineup_name(&labels, &lineups[lineup]),
+        result,
+        record,
+        saved,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deal_from_an_older_checkpoint_gets_ids_and_seeds() {
+        let line = r#"{"deal":4,"games":[{"lineup":1,"deal":4,"rotation":2,"seating":[0,1,1],"places":[1,2,3],"scores":[3,2,1],"winners":[0],"actions":9,"capped":false}]}"#;
+        let mut deal: Deal = serde_json::from_str(line).unwrap();
+        assert!(deal.games[0].id.is_empty());
+        fill_ids(&mut deal, 11);
+        assert_eq!(deal.games[0].id, "d4-l1-r2");
+        assert_eq!(deal.games[0].seed, crate::derive_seed(11, 4).to_string());
+    }
+
+    #[test]
+    fn a_rerun_of_a_game_that_is_not_there_is_refused() {
+        let mut options = dalmuti::Options::default();
+        game::GameOptions::set(&mut options, "hands", "1").unwrap();
+        let cfg = Config::<dalmuti::Dalmuti> {
+            mode: super::super::Mode::Candidate {
+                candidate: "heuristic".into(),
+                field: "random".into(),
+            },
+            players: 3,
+            options,
+            length: super::super::Length::Deals(1),
+            seed: 1,
+            threads: 1,
+            max_actions: 100_000,
+            sprt: None,
+            out: None,
+            resume: super::super::Resume::Auto,
+            command: String::new(),
+            limits: extbot::Limits::default(),
+            save: None,
+        };
+        let e = rerun(&cfg, "d0-l1-r0").unwrap_err().to_string();
+        assert!(e.contains("1 lineup(s)"), "{e}");
+        let e = rerun(&cfg, "d0-l0-r3").unwrap_err().to_string();
+        assert!(e.contains("3 seat rotations"), "{e}");
+        let r = rerun(&cfg, "d7-l0-r2").unwrap();
+        assert_eq!(
+            r.record.seed.to_string(),
+            crate::derive_seed(1, 7).to_string()
+        );
+        assert_eq!(r.record.actions.len() as u64, r.result.actions);
+        assert!(r.saved.is_none());
+    }
+
+    #[test]
+    fn ids_read_back() {
+        let id = game_id(12, 3, 4);
+        assert_eq!(id, "d12-l3-r4");
+        assert_eq!(parse_game_id(&id).unwrap(), (12, 3, 4));
+        for bad in [
+            "",
+            "d1-l0",
+            "d1-l0-r2-x",
+            "x1-l0-r0",
+            "d-1-l0-r0",
+            "d1-l0-rr",
+        ] {
+            let e = parse_game_id(bad).unwrap_err().to_string();
+            assert!(e.contains("not a game id"), "{bad}: {e}");
+        }
+    }
+}
