@@ -29,6 +29,7 @@ from ._ratrace import (
     tournament,
     verify,
 )
+from ._ratrace import __version__
 
 __all__ = [
     "Bot",
