@@ -104,6 +104,26 @@ impl VectorEnv {
     }
 }
 
+/// Reads the `opponents` argument: `None` (self-play), a ladder bot's
+/// name, or a Python policy `policy(obs, mask) -> action id`.
+fn opponents_of(opponents: Option<&Bound<'_, PyAny>>) -> PyResult<Option<vector::Opponents>> {
+    let Some(o) = opponents.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    if let Ok(spec) = o.extract::<String>() {
+        return Ok(Some(vector::Opponents::Bots(spec)));
+    }
+    if o.is_callable() {
+        return Ok(Some(vector::Opponents::Policy(crate::policy::Policy::new(
+            o,
+        )?)));
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(
+        "opponents is a bot name (random, heuristic, strong, search:N), a policy \
+         policy(obs, mask) -> action id, or None for self-play",
+    ))
+}
+
 /// Reads one action id per table (`n` of them) as `i64`s. A contiguous
 /// 1-d int64 array of `n` ids, the common case, is read as it is; anything
 /// else goes through `ratrace._checks.action_ids`, which refuses a wrong
@@ -140,7 +160,7 @@ impl VectorEnv {
         num_envs: Nat<usize>,
         players: Option<Nat<usize>>,
         options: Option<&Bound<'_, PyAny>>,
-        opponents: Option<String>,
+        opponents: Option<&Bound<'_, PyAny>>,
         seat: Nat<usize>,
         seed: Nat<u64>,
         threads: Option<Nat<usize>>,
@@ -150,6 +170,7 @@ impl VectorEnv {
         let (Nat(num_envs), Nat(seat), Nat(seed), Nat(max_actions)) =
             (num_envs, seat, seed, max_actions);
         let (players, threads) = (opt(players), opt(threads));
+        let opponents = opponents_of(opponents)?;
         let pairs = options_of(options)?;
         let threads = analysis::all_cores_unless(threads);
         let inner = py
@@ -170,6 +191,9 @@ impl VectorEnv {
                 )
             })
             .map_err(SetupError::new_err)?;
+        if let Some(err) = inner.policy_error() {
+            return Err(err);
+        }
         let (n, p) = (inner.num_envs(), inner.max_players());
         let observations = zeros(py, (n, inner.obs_len()), "float32")?;
         let action_masks = zeros(py, (n, inner.num_actions()), "int8")?;
@@ -208,7 +232,8 @@ impl VectorEnv {
         let inner = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
         py.detach(|| inner.reset(&seeds))
             .map_err(PyValueError::new_err)?;
-        self.refresh(py)
+        self.refresh(py)?;
+        self.inner().policy_error().map_or(Ok(()), Err)
     }
 
     /// Plays `actions[i]` (an action id) at table `i`, for every table;
@@ -227,7 +252,8 @@ impl VectorEnv {
             part.refresh(py, &**inner, i)?;
         }
         first?;
-        stepped.map_err(IllegalAction::new_err)
+        stepped.map_err(IllegalAction::new_err)?;
+        inner.policy_error().map_or(Ok(()), Err)
     }
 
     /// A uniformly random legal action id for every table (-1 where there

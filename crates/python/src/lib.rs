@@ -20,6 +20,7 @@ use std::sync::Mutex;
 
 mod args;
 mod env;
+mod policy;
 mod pool;
 mod runs;
 mod table;
@@ -482,12 +483,44 @@ pub struct Bot {
     spec: String,
     seed: u64,
     slot: Mutex<Slot>,
+    /// A Python policy, for `Bot(policy)`.
+    policy: Option<policy::Policy>,
 }
 
 /// A bot slot: the bot made for the game it last played, if any.
 type Slot = Option<Box<dyn Any + Send>>;
 
 impl Bot {
+    /// The action a policy bot chooses: the policy is called with `seat`'s
+    /// observation (what its view shows) and the legal-action mask, which
+    /// needs `seat` to be the one to act.
+    fn act_policy(
+        &self,
+        py: Python<'_>,
+        policy: &policy::Policy,
+        game: &Game,
+        seat: Option<i64>,
+    ) -> PyResult<String> {
+        let actor = game
+            .inner
+            .actor()
+            .ok_or_else(|| IllegalAction::new_err("the game is over"))?;
+        let seat = seat.map(|s| game.seat(s)).transpose()?.unwrap_or(actor);
+        if seat != actor {
+            return Err(IllegalAction::new_err(format!(
+                "seat {seat} has no decision to take: seat {actor} acts now"
+            )));
+        }
+        let mut obs = vec![0.0f32; game.inner.obs_len()];
+        game.inner.write_obs(seat, &mut obs);
+        let mut mask = vec![0u8; game.inner.num_actions()];
+        game.inner.write_mask(&mut mask);
+        let id = policy.choose(py, &obs, &mask)?;
+        game.inner
+            .action_text(id)
+            .ok_or_else(|| IllegalAction::new_err(format!("action id {id} names no action")))
+    }
+
     fn slot(&self) -> std::sync::MutexGuard<'_, Slot> {
         self.slot.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -520,11 +553,24 @@ impl Bot {
 
 #[pymethods]
 impl Bot {
-    /// `Bot(spec, seed=0)`.
+    /// `Bot(spec, seed=0)`: `spec` a ladder name, or a Python policy
+    /// `policy(obs, mask) -> action id` (see the `policy` module).
     #[new]
     #[pyo3(signature = (spec, seed=Nat(0)))]
-    fn new(spec: &str, seed: Nat<u64>) -> PyResult<Bot> {
+    fn new(spec: &Bound<'_, PyAny>, seed: Nat<u64>) -> PyResult<Bot> {
         let Nat(seed) = seed;
+        let spec = match spec.extract::<String>() {
+            Ok(text) => text,
+            Err(_) => {
+                return Ok(Bot {
+                    spec: "python".to_string(),
+                    seed,
+                    slot: Mutex::new(None),
+                    policy: Some(policy::Policy::new(spec)?),
+                })
+            }
+        };
+        let spec = spec.as_str();
         if spec.trim_start().starts_with("cmd:") {
             return Err(SetupError::new_err(format!(
                 "`{spec}` names a bot program: programs play through ratrace.tournament and \
@@ -543,6 +589,7 @@ impl Bot {
                     spec: spec.to_string(),
                     seed,
                     slot: Mutex::new(None),
+                    policy: None,
                 });
             }
         }
@@ -563,6 +610,9 @@ impl Bot {
     /// actor), from that seat's view only.
     #[pyo3(signature = (game, seat=None))]
     fn act(&self, py: Python<'_>, game: &Game, seat: Option<i64>) -> PyResult<String> {
+        if let Some(policy) = &self.policy {
+            return self.act_policy(py, policy, game, seat);
+        }
         self.think(py, game, seat, |inner, bot, spec, seed, seat| {
             inner.bot_choose(bot, spec, seed, seat)
         })
@@ -577,6 +627,9 @@ impl Bot {
         game: &Game,
         seat: Option<i64>,
     ) -> PyResult<Option<Vec<table::Valued>>> {
+        if self.policy.is_some() {
+            return Ok(None);
+        }
         let mut list = self.think(py, game, seat, |inner, bot, spec, seed, seat| {
             inner.bot_evaluate(bot, spec, seed, seat)
         })?;

@@ -64,6 +64,21 @@ fn simulate<'py>(
     loads(py, &text)
 }
 
+/// A bot given by name; a Python policy is refused with where it can play.
+fn bot_name(bot: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(name) = bot.extract::<String>() {
+        return Ok(name);
+    }
+    let what = if bot.is_callable() {
+        "a Python policy cannot sit in ratrace.tournament, whose bots are made by name on \
+         worker threads: play it with ratrace.Bot(policy), or as the opponents of VectorEnv \
+         and the Gymnasium environments"
+    } else {
+        "a bot is named: random, heuristic, strong, search:N, or cmd:COMMAND for a bot program"
+    };
+    Err(pyo3::exceptions::PyTypeError::new_err(what))
+}
+
 /// Plays a duplicate tournament: `candidate` against `field` (default:
 /// the game's default opponent), or a round robin of `bots`, over `deals`
 /// deals (or exactly `games` games) in every seat rotation; returns the
@@ -76,9 +91,9 @@ fn simulate<'py>(
 fn tournament<'py>(
     py: Python<'py>,
     game: &str,
-    candidate: Option<String>,
-    field: Option<String>,
-    bots: Option<Vec<String>>,
+    candidate: Option<&Bound<'py, PyAny>>,
+    field: Option<&Bound<'py, PyAny>>,
+    bots: Option<Vec<Bound<'py, PyAny>>>,
     players: Option<Nat<usize>>,
     options: Option<&Bound<'py, PyAny>>,
     deals: Option<Nat<u64>>,
@@ -92,6 +107,11 @@ fn tournament<'py>(
     let (players, deals, games, threads) = (opt(players), opt(deals), opt(games), opt(threads));
     let pairs = options_of(options)?;
     let threads = analysis::all_cores_unless(threads);
+    let candidate = candidate.map(bot_name).transpose()?;
+    let field = field.map(bot_name).transpose()?;
+    let bots = bots
+        .map(|list| list.iter().map(bot_name).collect::<PyResult<Vec<_>>>())
+        .transpose()?;
     let text = py
         .detach(|| {
             registry::dispatch!(game, G => {

@@ -21,6 +21,7 @@
 //! with `autoreset`, is dealt again at once: the arrays then show the new
 //! episode's first observation (the "same-step" convention).
 
+use crate::policy::{Policy, PolicyBot};
 use crate::pool::{Pool, Work};
 use bots::{Bot, Roster};
 use game::{Game, Seat, Seed, Tensor};
@@ -54,12 +55,20 @@ struct Ended {
 pub(crate) struct Config {
     pub(crate) num_envs: usize,
     pub(crate) players: Option<usize>,
-    pub(crate) opponents: Option<String>,
+    pub(crate) opponents: Option<Opponents>,
     pub(crate) seat: usize,
     pub(crate) seed: u64,
     pub(crate) threads: usize,
     pub(crate) autoreset: bool,
     pub(crate) max_actions: u64,
+}
+
+/// Who plays the seats the learner does not: ladder bots by name, or a
+/// Python policy ([`Policy`]).
+#[derive(Clone)]
+pub(crate) enum Opponents {
+    Bots(String),
+    Policy(Policy),
 }
 
 /// The settings every table shares.
@@ -71,7 +80,7 @@ struct Shared<G: Game> {
     seats: usize,
     obs_len: usize,
     num_actions: usize,
-    opponents: Option<String>,
+    opponents: Option<Opponents>,
     autoreset: bool,
     max_actions: u64,
 }
@@ -127,6 +136,9 @@ pub(crate) trait DynVector: Send {
     /// The threads that step the tables (the caller's included): one per
     /// part.
     fn threads(&self) -> usize;
+    /// The first error the opponents' Python policy met since the last
+    /// call, if they play one.
+    fn policy_error(&self) -> Option<pyo3::PyErr>;
     /// The tables of each part, in order: the rows of the arrays each
     /// part writes.
     fn parts(&self) -> Vec<Range<usize>>;
@@ -186,7 +198,7 @@ impl<G: Tensor + Roster> Lane<G> {
     /// Reseeds the episode's bots (or makes them: the first time, and
     /// where the learner's seat moved).
     fn seat_bots(&mut self, shared: &Shared<G>, seed: u64) -> Result<(), String> {
-        let Some(spec) = &shared.opponents else {
+        let Some(opponents) = &shared.opponents else {
             return Ok(());
         };
         self.bots.resize_with(shared.seats, || None);
@@ -195,7 +207,14 @@ impl<G: Tensor + Roster> Lane<G> {
             if s == self.seat {
                 *slot = None;
             } else if !slot.as_mut().is_some_and(|b| b.reseed(bot_seed)) {
-                *slot = Some(G::bot(spec, bot_seed).map_err(|e| e.to_string())?);
+                *slot = Some(match opponents {
+                    Opponents::Bots(spec) => G::bot(spec, bot_seed).map_err(|e| e.to_string())?,
+                    Opponents::Policy(policy) => Box::new(PolicyBot::<G>::new(
+                        policy.clone(),
+                        shared.obs_len,
+                        shared.num_actions,
+                    )),
+                });
             }
         }
         Ok(())
@@ -461,7 +480,7 @@ impl<G: Tensor + Roster> Vector<G> {
                 "seat {seat} does not exist: seats are 0..{players}"
             ));
         }
-        if let Some(spec) = &opponents {
+        if let Some(Opponents::Bots(spec)) = &opponents {
             G::bot(spec, 0).map_err(|e| e.to_string())?;
         }
         // Probe the setup once, with its own error.
@@ -612,6 +631,13 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
 
     fn threads(&self) -> usize {
         self.pool.len()
+    }
+
+    fn policy_error(&self) -> Option<pyo3::PyErr> {
+        match &self.shared.opponents {
+            Some(Opponents::Policy(policy)) => policy.take_error(),
+            _ => None,
+        }
     }
 
     fn parts(&self) -> Vec<Range<usize>> {

@@ -9,7 +9,8 @@ import re
 import subprocess
 import sys
 
-EXAMPLE = pathlib.Path(__file__).resolve().parents[3] / "examples" / "python" / "train_dalmuti.py"
+EXAMPLES = pathlib.Path(__file__).resolve().parents[3] / "examples" / "python"
+EXAMPLE = EXAMPLES / "train_dalmuti.py"
 FIGURES = re.compile(
     r"mean return ([+-]\d\.\d{3}) \[([+-]\d\.\d{3}), ([+-]\d\.\d{3})\]"
     r"  win rate (\d+\.\d)% \[(\d+\.\d)%, (\d+\.\d)%\]  \((\d+) hands\)"
@@ -43,6 +44,22 @@ def test_the_example_trains_and_prints_its_figures(tmp_path):
     assert re.search(r"time: training \d+\.\ds", out)
     assert "update    3" in out
     assert weights.exists()
+    # The saved policy sits at the tables (examples/python/play_policy.py).
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "play_policy.py"), str(weights), "--hands", "24"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "Bot(policy) vs 3 heuristic",
+        "random learner vs 3 x policy",
+    ], done.stdout
+    for line in lines:
+        m = FIGURES.search(line)
+        assert m and int(m.group(7)) == 24, line
 
 
 def test_the_example_is_deterministic_given_its_seed():

@@ -1,6 +1,6 @@
 """Type stubs for the extension module (crates/python/src)."""
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -9,6 +9,7 @@ __version__: str
 
 Options = Mapping[str, Any] | str | None
 Seed = int | str | None
+Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
 
 class IllegalAction(ValueError):
     """An action the rules refuse; the message names the rule."""
@@ -80,9 +81,10 @@ class Game:
     def __deepcopy__(self, memo: Any) -> Game: ...
 
 class Bot:
-    """A ladder bot (``random``, ``heuristic``, ``strong``, ``search:1000``, ...)."""
+    """A ladder bot (``random``, ``heuristic``, ``strong``, ``search:1000``, ...),
+    or a Python policy ``policy(obs, mask) -> action id``."""
 
-    def __init__(self, spec: str, seed: int = 0) -> None: ...
+    def __init__(self, spec: str | Policy, seed: int = 0) -> None: ...
     @property
     def spec(self) -> str: ...
     def act(self, game: Game, seat: int | None = None) -> str: ...
@@ -99,7 +101,7 @@ class VectorEnv:
         num_envs: int,
         players: int | None = None,
         options: Options = None,
-        opponents: str | None = None,
+        opponents: str | Policy | None = None,
         seat: int = 0,
         seed: int = 0,
         threads: int | None = None,

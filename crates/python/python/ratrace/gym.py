@@ -38,8 +38,11 @@ IDS = {"bigcheese": "ratrace/BigCheese-v0", "dalmuti": "ratrace/Dalmuti-v0"}
 
 
 class RatraceEnv(gymnasium.Env):
-    """One learner against ``opponents`` (a bot spec: ``random``,
-    ``heuristic``, ``strong``, ``search:200``...) in the other seats."""
+    """One learner against ``opponents`` in the other seats: a bot spec
+    (``random``, ``heuristic``, ``strong``, ``search:200``...) or a Python
+    policy ``policy(obs, mask) -> action id``, called with each
+    opponent's own observation and mask (a frozen copy of the learner,
+    say)."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
@@ -48,7 +51,7 @@ class RatraceEnv(gymnasium.Env):
         game: str = "dalmuti",
         players: int | None = None,
         options=None,
-        opponents: str = "heuristic",
+        opponents="heuristic",
         seat: int | None = 0,
         illegal_reward: float = -1.0,
         max_actions: int = 100_000,
