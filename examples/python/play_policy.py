@@ -16,12 +16,19 @@ ladder bots sit:
 
 Each hand is one 4-player hand of Dalmuti (``options={"hands": 1}``),
 dealt from fixed seeds, so a run is repeatable.
+
+The same policy enters ``ratrace tournament`` (and ``play``, and a
+``serve`` table) as a bot program: ``saved`` below is the policy of the
+weights named by the ``RATRACE_POLICY`` environment variable, served by
+``python3 -m ratrace.bot``; ``--program`` prints the command line.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import pathlib
+import shlex
 import sys
 
 import numpy as np
@@ -47,6 +54,18 @@ def load_policy(path: str):
         return int(z[0].argmax())
 
     return policy
+
+
+_SAVED = []
+
+
+def saved(obs: np.ndarray, mask: np.ndarray) -> int:
+    """The policy of the weights in ``$RATRACE_POLICY``, loaded at the first
+    call: the function ``python3 -m ratrace.bot play_policy.py:saved``
+    serves."""
+    if not _SAVED:
+        _SAVED.append(load_policy(os.environ["RATRACE_POLICY"]))
+    return _SAVED[0](obs, mask)
 
 
 def as_bot(policy, hands: int) -> np.ndarray:
@@ -81,10 +100,20 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("weights", help="the .npz train_dalmuti.py --save wrote")
     ap.add_argument("--hands", type=int, default=400, help="hands per table kind (default 400)")
+    ap.add_argument("--program", action="store_true", help="print the tournament command line too")
     args = ap.parse_args(argv)
     policy = load_policy(args.weights)
     print(td.show("Bot(policy) vs 3 heuristic", td.summary(as_bot(policy, args.hands))))
     print(td.show("random learner vs 3 x policy", td.summary(as_opponents(policy, args.hands))))
+    if args.program:
+        me = pathlib.Path(__file__).resolve()
+        weights = pathlib.Path(args.weights).resolve()
+        program = f"{shlex.quote(sys.executable)} -m ratrace.bot {shlex.quote(str(me))}:saved"
+        print(
+            f"RATRACE_POLICY={shlex.quote(str(weights))} ratrace tournament {td.GAME}"
+            f" --players {td.PLAYERS} --option hands=1 --candidate {shlex.quote('cmd:' + program)}"
+            " --field heuristic --deals 100"
+        )
     return 0
 
 

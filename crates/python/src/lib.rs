@@ -20,6 +20,7 @@ use std::sync::Mutex;
 
 mod args;
 mod env;
+mod observe;
 mod policy;
 mod pool;
 mod runs;
@@ -670,6 +671,8 @@ fn _ratrace(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<env::VectorEnv>()?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(observe::observe_py, m)?)?;
+    m.add_function(wrap_pyfunction!(observe::view_actions, m)?)?;
     runs::register(m)?;
     m.add("IllegalAction", py.get_type::<IllegalAction>())?;
     m.add("SetupError", py.get_type::<SetupError>())?;

@@ -4,10 +4,14 @@ Quick mode trains for three tiny updates, too few to learn reliably, so
 this checks that it runs and prints its figures, not that it learns (the
 full run's figures are in examples/python/README.md)."""
 
+import json
+import os
 import pathlib
 import re
 import subprocess
 import sys
+
+import ratrace
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[3] / "examples" / "python"
 EXAMPLE = EXAMPLES / "train_dalmuti.py"
@@ -60,6 +64,23 @@ def test_the_example_trains_and_prints_its_figures(tmp_path):
     for line in lines:
         m = FIGURES.search(line)
         assert m and int(m.group(7)) == 24, line
+    # ... and as a bot program (what --program's command line enters in a
+    # tournament): it answers the protocol with the policy's choices.
+    game = ratrace.Game("dalmuti", players=4, options={"hands": 1}, seed=9)
+    start = {"type": "start", "protocol": 1, "game": "dalmuti", "options": game.options,
+             "players": 4, "seat": "P1", "time": {"move_ms": 1000, "game_ms": None}, "match": {"game": 1}}
+    act = {"type": "act", "id": 1, "view": game.view(game.actor), "legal": game.legal_actions(), "time_ms": 1000}
+    done = subprocess.run(
+        [sys.executable, "-m", "ratrace.bot", f"{EXAMPLES / 'play_policy.py'}:saved"],
+        input="\n".join(json.dumps(m) for m in (start, act, {"type": "quit"})) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "RATRACE_POLICY": str(weights)},
+    )
+    assert done.returncode == 0, done.stderr
+    ready, answer = (json.loads(line) for line in done.stdout.splitlines())
+    assert ready["type"] == "ready" and answer["id"] == 1 and answer["action"] in act["legal"]
 
 
 def test_the_example_is_deterministic_given_its_seed():

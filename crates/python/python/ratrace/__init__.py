@@ -9,6 +9,10 @@ their Python face:
 - ``Bot``: a bot from the ladder (``random``, ``heuristic``, ``strong``,
   ``search:1000``), acting from one seat's view only.
 - ``simulate``, ``tournament``, ``lab``: bot games in bulk, as the CLI plays them.
+- ``observe``, ``view_actions``: a seat's observation, mask and legal ids
+  from its view as JSON, as a bot program gets it; ``ratrace.bot`` serves
+  a policy ``policy(obs, mask) -> action id`` as a ``ratrace-bot/1``
+  program (``python3 -m ratrace.bot my_policy.py:policy``).
 - ``VectorEnv``: many tables stepped in Rust, writing numpy arrays in place.
 - ``ratrace.pettingzoo``, ``ratrace.gym``, ``ratrace.open_spiel``: the
   frameworks' environments.
@@ -25,9 +29,11 @@ from ._ratrace import (
     VectorEnv,
     games,
     lab,
+    observe,
     simulate,
     tournament,
     verify,
+    view_actions,
 )
 from ._ratrace import __version__
 
@@ -40,9 +46,11 @@ __all__ = [
     "VectorEnv",
     "games",
     "lab",
+    "observe",
     "simulate",
     "tournament",
     "verify",
+    "view_actions",
 ]
 
 

@@ -142,6 +142,18 @@ class VectorEnv:
     def seats(self) -> npt.NDArray[np.int64]: ...
 
 def games() -> list[str]: ...
+def observe(
+    game: str,
+    view: str | Mapping[str, Any],
+    players: int | None = None,
+    options: Options = None,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]: ...
+def view_actions(
+    game: str,
+    view: str | Mapping[str, Any],
+    players: int | None = None,
+    options: Options = None,
+) -> dict[int, str]: ...
 def verify(record: str) -> dict[str, Any]: ...
 def simulate(
     game: str,
