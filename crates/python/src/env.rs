@@ -242,18 +242,10 @@ impl VectorEnv {
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let actions = action_ids(py, actions, self.inner().num_envs())?;
         let inner = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
-        let out = &self.out;
-        py.detach(|| inner.start(&actions))
+        py.detach(|| inner.step(&actions))
             .map_err(IllegalAction::new_err)?;
-        // Part 0's rows are copied while the workers finish the others.
-        let first = out.parts[0].refresh(py, &**inner, 0);
-        let stepped = py.detach(|| inner.finish());
-        for (i, part) in out.parts.iter().enumerate().skip(1) {
-            part.refresh(py, &**inner, i)?;
-        }
-        first?;
-        stepped.map_err(IllegalAction::new_err)?;
-        inner.policy_error().map_or(Ok(()), Err)
+        self.refresh(py)?;
+        self.inner().policy_error().map_or(Ok(()), Err)
     }
 
     /// A uniformly random legal action id for every table (-1 where there

@@ -1,37 +1,70 @@
 //! A persistent pool of worker threads for the vector env: the tables are
-//! split into parts once, each part lives behind its own mutex, and each
-//! worker thread, started with the env and kept until it is dropped,
-//! steps its part when told to.
+//! split once into small parts, each behind its own mutex, and at every
+//! step the calling thread and the workers (started with the env, kept
+//! until it is dropped) take parts one at a time from a shared counter
+//! until none is left.
 //!
 //! Why persistent: starting threads on every step cost more than the step
 //! itself at the sizes training uses (a step of 1,024 Dalmuti tables takes
 //! a few hundred microseconds), so two threads were slower than one. Here
-//! a step costs one channel message per worker each way. The calling
-//! thread steps part 0 itself, and may copy part 0's results out while
-//! the workers finish theirs ([`Pool::start`], [`Pool::finish`]). Parts are fixed ranges of tables, so the
-//! results do not depend on the thread count.
+//! a step costs one channel message per worker. Why many small parts taken
+//! in turn rather than one fixed share per thread: a thread the system
+//! leaves waiting (a busy machine) then delays only the part it holds,
+//! the others take the rest. Parts are fixed ranges of tables, so the
+//! results do not depend on which thread stepped which part.
 
-use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
-/// What a part does when its worker is told to go.
+/// What a part does when a thread takes it.
 pub(crate) trait Work: Send + 'static {
     fn run(&mut self) -> Result<(), String>;
 }
 
-/// The parts and the threads that step them (none for a single part).
+type Parts<P> = Arc<Vec<Mutex<P>>>;
+
+/// One step: the next part to take, and how many are done (with the
+/// first error).
+struct Step {
+    next: AtomicUsize,
+    done: Mutex<(usize, Result<(), String>)>,
+    all_done: Condvar,
+}
+
+impl Step {
+    /// Takes and runs parts until none is left. A panic is caught and
+    /// counted as an error, so the caller never waits for a part forever.
+    fn work<P: Work>(&self, parts: &[Mutex<P>]) {
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(part) = parts.get(i) else {
+                return;
+            };
+            let result =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lock(part).run()))
+                    .unwrap_or_else(|_| Err("stepping the tables panicked".into()));
+            let mut done = lock(&self.done);
+            done.0 += 1;
+            if done.1.is_ok() {
+                done.1 = result;
+            }
+            if done.0 == parts.len() {
+                self.all_done.notify_all();
+            }
+        }
+    }
+}
+
+/// The parts and the threads that step them.
 pub(crate) struct Pool<P: Work> {
-    parts: Vec<Arc<Mutex<P>>>,
-    /// One sender per worker: worker `i` steps part `i + 1`.
-    go: Vec<Sender<()>>,
-    done: Receiver<Result<(), String>>,
+    parts: Parts<P>,
+    /// One sender per worker thread.
+    go: Vec<Sender<Arc<Step>>>,
     handles: Vec<JoinHandle<()>>,
-    /// Between [`Pool::start`] and [`Pool::finish`]: the workers told to
-    /// go, whether one could not be told, and part 0's result.
-    sent: usize,
-    missing: bool,
-    mine: Result<(), String>,
+    /// The step [`Pool::start`] began, until [`Pool::finish`].
+    current: Option<Arc<Step>>,
 }
 
 fn lock<P>(part: &Mutex<P>) -> MutexGuard<'_, P> {
@@ -39,19 +72,23 @@ fn lock<P>(part: &Mutex<P>) -> MutexGuard<'_, P> {
 }
 
 impl<P: Work> Pool<P> {
-    /// A pool over `parts`, with one worker thread for each part past the
-    /// first.
-    pub(crate) fn new(parts: Vec<P>) -> Result<Pool<P>, String> {
-        let parts: Vec<_> = parts.into_iter().map(|p| Arc::new(Mutex::new(p))).collect();
-        let (done_tx, done) = channel();
+    /// A pool over `parts` stepped by `threads` threads: the caller's and
+    /// `threads - 1` workers.
+    pub(crate) fn new(parts: Vec<P>, threads: usize) -> Result<Pool<P>, String> {
+        let parts: Parts<P> = Arc::new(parts.into_iter().map(Mutex::new).collect());
         let mut go = Vec::new();
         let mut handles = Vec::new();
-        for (i, part) in parts.iter().enumerate().skip(1) {
-            let (tx, rx) = channel::<()>();
-            let (part, done_tx) = (Arc::clone(part), done_tx.clone());
+        for i in 1..threads.max(1) {
+            let (tx, rx) = channel::<Arc<Step>>();
+            let parts = Arc::clone(&parts);
             let handle = std::thread::Builder::new()
                 .name(format!("ratrace-vector-{i}"))
-                .spawn(move || worker(&part, &rx, &done_tx))
+                .spawn(move || {
+                    // Closing the channel (the pool dropped) ends the loop.
+                    while let Ok(step) = rx.recv() {
+                        step.work(&parts);
+                    }
+                })
                 .map_err(|e| format!("cannot start a worker thread: {e}"))?;
             go.push(tx);
             handles.push(handle);
@@ -59,18 +96,14 @@ impl<P: Work> Pool<P> {
         Ok(Pool {
             parts,
             go,
-            done,
             handles,
-            sent: 0,
-            missing: false,
-            mine: Ok(()),
+            current: None,
         })
     }
 
-    /// Number of parts (and of threads stepping them, the caller's
-    /// included).
-    pub(crate) fn len(&self) -> usize {
-        self.parts.len()
+    /// Number of threads stepping the parts, the caller's included.
+    pub(crate) fn threads(&self) -> usize {
+        self.go.len() + 1
     }
 
     /// Part `i`, locked (for the caller's reads and writes between steps).
@@ -83,54 +116,40 @@ impl<P: Work> Pool<P> {
         self.parts.iter().map(|p| lock(p))
     }
 
-    /// Starts a step: tells every worker to step its part, then steps
-    /// part 0 on the calling thread and returns while the workers may
-    /// still run (the caller can copy part 0's rows out meanwhile).
-    /// [`Pool::finish`] must follow.
+    /// Starts a step: wakes the workers, then takes parts on the calling
+    /// thread until none is left to take (some may still be running on
+    /// workers). [`Pool::finish`] waits for them.
     pub(crate) fn start(&mut self) {
-        self.sent = self.go.iter().filter(|tx| tx.send(()).is_ok()).count();
-        self.missing = self.sent < self.go.len();
-        // A panic is caught as in a worker: every worker's answer is still
-        // collected by `finish`, so none is left for the next step.
-        self.mine =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lock(&self.parts[0]).run()))
-                .unwrap_or_else(|_| Err("stepping the tables panicked".into()));
+        let step = Arc::new(Step {
+            next: AtomicUsize::new(0),
+            done: Mutex::new((0, Ok(()))),
+            all_done: Condvar::new(),
+        });
+        for tx in &self.go {
+            // A worker that is gone takes no part: the others take its share.
+            let _ = tx.send(Arc::clone(&step));
+        }
+        step.work(&self.parts);
+        self.current = Some(step);
     }
 
-    /// Waits for every worker told to go by [`Pool::start`]; the first
-    /// error of any part, if one failed.
+    /// Waits until every part of the step [`Pool::start`] began is done;
+    /// the first error of any part, if one failed.
     pub(crate) fn finish(&mut self) -> Result<(), String> {
-        let mut result = std::mem::replace(&mut self.mine, Ok(()));
-        for _ in 0..std::mem::take(&mut self.sent) {
-            let theirs = self
-                .done
-                .recv()
-                .unwrap_or_else(|_| Err("a worker thread stopped".into()));
-            result = result.and(theirs);
+        let Some(step) = self.current.take() else {
+            return Ok(());
+        };
+        let mut done = lock(&step.done);
+        while done.0 < self.parts.len() {
+            done = step.all_done.wait(done).unwrap_or_else(|e| e.into_inner());
         }
-        if std::mem::take(&mut self.missing) {
-            result = result.and(Err("a worker thread stopped".into()));
-        }
-        result
-    }
-}
-
-/// A worker's life: step its part at each message, report, and stop when
-/// the pool is dropped. A panic is caught and reported as an error, so
-/// the caller never waits for a worker that died.
-fn worker<P: Work>(part: &Mutex<P>, go: &Receiver<()>, done: &Sender<Result<(), String>>) {
-    while go.recv().is_ok() {
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lock(part).run()))
-            .unwrap_or_else(|_| Err("a worker thread panicked".into()));
-        if done.send(result).is_err() {
-            return;
-        }
+        std::mem::replace(&mut done.1, Ok(()))
     }
 }
 
 impl<P: Work> Drop for Pool<P> {
     fn drop(&mut self) {
-        // Closing the channels ends the workers' loops.
+        let _ = self.finish();
         self.go.clear();
         for handle in self.handles.drain(..) {
             let _ = handle.join();

@@ -85,8 +85,8 @@ struct Shared<G: Game> {
     max_actions: u64,
 }
 
-/// The vector environment for game `G`: its tables in parts, one per
-/// thread that steps them ([`Pool`]).
+/// The vector environment for game `G`: its tables in parts, which a
+/// pool of threads steps ([`Pool`]).
 pub(crate) struct Vector<G: Tensor + Roster> {
     shared: Arc<Shared<G>>,
     pool: Pool<Part<G>>,
@@ -122,12 +122,8 @@ pub(crate) trait DynVector: Send {
     fn num_actions(&self) -> usize;
     fn reset(&mut self, seeds: &[u64]) -> Result<(), String>;
     /// Checks one action id per table (an error, and no table moves, if
-    /// any is not legal) and starts the step: part 0 is stepped when this
-    /// returns, the others may still be running. [`DynVector::finish`]
-    /// must follow when this succeeds.
-    fn start(&mut self, actions: &[i64]) -> Result<(), String>;
-    /// Waits for the step [`DynVector::start`] began.
-    fn finish(&mut self) -> Result<(), String>;
+    /// any is not legal), then steps every table.
+    fn step(&mut self, actions: &[i64]) -> Result<(), String>;
     fn set_seat(&mut self, lane: usize, seat: usize) -> Result<(), String>;
     /// A uniformly random legal action id per table (-1 where Python has
     /// no decision), from the legal lists the last step kept.
@@ -498,11 +494,18 @@ impl<G: Tensor + Roster> Vector<G> {
         let mut lanes = (0..num_envs)
             .map(|i| Lane::new(&shared, analysis::derive_seed(seed, i as u64), seat))
             .collect::<Result<Vec<_>, _>>()?;
-        // Below 64 tables a step is too short to share: one part.
-        let parts = if num_envs < 64 {
+        // Below 64 tables a step is too short to share: one thread. Above,
+        // parts of at least 32 tables, about 8 per thread, so that threads
+        // share the work out however the system schedules them.
+        let threads = if num_envs < 64 {
             1
         } else {
             threads.clamp(1, 64)
+        };
+        let parts = if threads == 1 {
+            1
+        } else {
+            (num_envs / 32).clamp(threads, threads * 8)
         };
         let per = num_envs.div_ceil(parts);
         let mut split = Vec::new();
@@ -511,7 +514,7 @@ impl<G: Tensor + Roster> Vector<G> {
             split.push(Part::new(&shared, std::mem::replace(&mut lanes, rest)));
         }
         Ok(Vector {
-            pool: Pool::new(split)?,
+            pool: Pool::new(split, threads)?,
             shared,
             num_envs,
             per,
@@ -566,7 +569,7 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
         Ok(())
     }
 
-    fn start(&mut self, actions: &[i64]) -> Result<(), String> {
+    fn step(&mut self, actions: &[i64]) -> Result<(), String> {
         let n = self.num_envs;
         if actions.len() != n {
             return Err(format!(
@@ -582,10 +585,6 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
             first += k;
         }
         self.pool.start();
-        Ok(())
-    }
-
-    fn finish(&mut self) -> Result<(), String> {
         self.pool.finish()
     }
 
@@ -630,7 +629,7 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
     }
 
     fn threads(&self) -> usize {
-        self.pool.len()
+        self.pool.threads()
     }
 
     fn policy_error(&self) -> Option<pyo3::PyErr> {
