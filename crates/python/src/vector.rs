@@ -97,12 +97,12 @@ pub(crate) struct Vector<G: Tensor + Roster> {
     rng: rand::rngs::SmallRng,
 }
 
-/// A range of tables with their rows of every array: what one thread
-/// steps.
+/// A range of tables with their rows of every array: what a thread
+/// takes at a time.
 struct Part<G: Game> {
     shared: Arc<Shared<G>>,
     lanes: Vec<Lane<G>>,
-    /// The actions of the next step, checked by [`Vector::step`].
+    /// The actions of the next step, checked by [`Part::choose`].
     acts: Vec<G::Action>,
     obs: Vec<f32>,
     mask: Vec<u8>,
@@ -129,8 +129,7 @@ pub(crate) trait DynVector: Send {
     /// no decision), from the legal lists the last step kept.
     fn sample_actions(&mut self, out: &mut [i64]);
     fn render(&self, lane: usize, seat: Option<usize>) -> Result<String, String>;
-    /// The threads that step the tables (the caller's included): one per
-    /// part.
+    /// The threads that step the tables, the caller's included.
     fn threads(&self) -> usize;
     /// The first error the opponents' Python policy met since the last
     /// call, if they play one.
