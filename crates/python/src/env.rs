@@ -9,7 +9,7 @@ use crate::{buffer_of, options_of, zeros, IllegalAction, SetupError};
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// The arrays Python reads.
 struct Out {
@@ -22,7 +22,7 @@ struct Out {
     seats: Py<PyAny>,
     /// The buffers Rust writes them through, one set per part of the
     /// tables (each over that part's rows).
-    parts: Vec<PartOut>,
+    parts: Vec<Arc<PartOut>>,
 }
 
 /// One part's rows of the arrays, as buffers.
@@ -34,6 +34,12 @@ struct PartOut {
     trunc: PyBuffer<u8>,
     moving: PyBuffer<i64>,
     seat: PyBuffer<i64>,
+}
+
+impl vector::Sink for PartOut {
+    fn copy(&self, arrays: vector::Arrays<'_>) -> Result<(), String> {
+        Python::attach(|py| PartOut::copy(self, py, &arrays)).map_err(|e| e.to_string())
+    }
 }
 
 impl PartOut {
@@ -215,8 +221,17 @@ impl VectorEnv {
         out.parts = inner
             .parts()
             .iter()
-            .map(|rows| PartOut::new(py, &out, rows))
+            .map(|rows| PartOut::new(py, &out, rows).map(Arc::new))
             .collect::<PyResult<_>>()?;
+        // Each step's thread copies the part it stepped (taking the GIL
+        // for the copy alone), while the other threads step theirs.
+        let mut inner = inner;
+        inner.set_sinks(
+            out.parts
+                .iter()
+                .map(|p| Arc::clone(p) as Arc<dyn vector::Sink>)
+                .collect(),
+        );
         let env = VectorEnv {
             inner: Mutex::new(inner),
             out,
@@ -242,10 +257,10 @@ impl VectorEnv {
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let actions = action_ids(py, actions, self.inner().num_envs())?;
         let inner = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
+        // The threads that step the parts copy them into the arrays.
         py.detach(|| inner.step(&actions))
             .map_err(IllegalAction::new_err)?;
-        self.refresh(py)?;
-        self.inner().policy_error().map_or(Ok(()), Err)
+        inner.policy_error().map_or(Ok(()), Err)
     }
 
     /// A uniformly random legal action id for every table (-1 where there

@@ -111,6 +111,7 @@ struct Part<G: Game> {
     truncated: Vec<u8>,
     to_move: Vec<i64>,
     seats: Vec<i64>,
+    sink: Option<Arc<dyn Sink>>,
 }
 
 /// What the Python class needs of a vector env, without naming the game.
@@ -139,6 +140,16 @@ pub(crate) trait DynVector: Send {
     fn parts(&self) -> Vec<Range<usize>>;
     /// Calls `f` with part `part`'s rows of the arrays.
     fn with_arrays(&self, part: usize, f: &mut dyn FnMut(Arrays<'_>));
+    /// Gives each part (in order) where to copy its rows at the end of
+    /// each of its steps: the thread that stepped a part copies it out,
+    /// while the others still step theirs.
+    fn set_sinks(&mut self, sinks: Vec<Arc<dyn Sink>>);
+}
+
+/// Where a part copies its rows of the arrays after a step (the numpy
+/// arrays' rows, in the Python class).
+pub(crate) trait Sink: Send + Sync {
+    fn copy(&self, arrays: Arrays<'_>) -> Result<(), String>;
 }
 
 /// One part's rows of the arrays a step writes, in the order the Python
@@ -365,6 +376,7 @@ impl<G: Tensor + Roster> Part<G> {
             to_move: vec![0; n],
             seats,
             lanes,
+            sink: None,
         };
         part.rewrite();
         part
@@ -449,7 +461,24 @@ impl<G: Tensor + Roster> Work for Part<G> {
             self.terminated[j] = u8::from(ended.terminated);
             self.truncated[j] = u8::from(ended.truncated);
         }
-        Ok(())
+        match &self.sink {
+            Some(sink) => sink.copy(self.arrays()),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<G: Game> Part<G> {
+    fn arrays(&self) -> Arrays<'_> {
+        Arrays {
+            obs: &self.obs,
+            mask: &self.mask,
+            rewards: &self.rewards,
+            terminated: &self.terminated,
+            truncated: &self.truncated,
+            to_move: &self.to_move,
+            seats: &self.seats,
+        }
     }
 }
 
@@ -651,16 +680,13 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
     }
 
     fn with_arrays(&self, part: usize, f: &mut dyn FnMut(Arrays<'_>)) {
-        let p = self.pool.part(part);
-        f(Arrays {
-            obs: &p.obs,
-            mask: &p.mask,
-            rewards: &p.rewards,
-            terminated: &p.terminated,
-            truncated: &p.truncated,
-            to_move: &p.to_move,
-            seats: &p.seats,
-        });
+        f(self.pool.part(part).arrays());
+    }
+
+    fn set_sinks(&mut self, sinks: Vec<Arc<dyn Sink>>) {
+        for (mut part, sink) in self.pool.each().zip(sinks) {
+            part.sink = Some(sink);
+        }
     }
 }
 
