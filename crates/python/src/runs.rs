@@ -70,9 +70,10 @@ fn bot_name(bot: &Bound<'_, PyAny>) -> PyResult<String> {
         return Ok(name);
     }
     let what = if bot.is_callable() {
-        "a Python policy cannot sit in ratrace.tournament, whose bots are made by name on \
-         worker threads: play it with ratrace.Bot(policy), or as the opponents of VectorEnv \
-         and the Gymnasium environments"
+        "a Python policy reaches the tournament as the bot program that serves it: call \
+         the package's ratrace.tournament with a function defined at the top level of a \
+         module (it names the program, ratrace.bot.program), or give the name \
+         ratrace.bot.program(policy) returns"
     } else {
         "a bot is named: random, heuristic, strong, search:N, or cmd:COMMAND for a bot program"
     };

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import ratrace
+import ratrace.bot
 
 CASES = [
     ("dalmuti", 4, {"hands": 1}),
@@ -108,3 +109,29 @@ def test_the_policy_program_answers_as_the_policy():
     finally:
         proc.kill()
     assert answered > 100
+
+
+def logged_policy(obs, mask):
+    """`policy`, noting each call in the file `$POLICY_LOG` names."""
+    import os
+
+    with open(os.environ["POLICY_LOG"], "a") as log:
+        log.write("call\n")
+    return policy(obs, mask)
+
+
+def test_a_policy_plays_a_tournament_as_a_program(tmp_path, monkeypatch):
+    log = tmp_path / "calls"
+    monkeypatch.setenv("POLICY_LOG", str(log))
+    args = dict(field="heuristic", players=4, options={"hands": 1}, deals=2, threads=1)
+    report = ratrace.tournament("dalmuti", candidate=logged_policy, **args)
+    entrants = report["figures"]["entrants"]
+    assert entrants[0]["bot"] == ratrace.bot.program(logged_policy)
+    assert "ratrace.bot" in entrants[0]["bot"] and entrants[0]["seat_games"] == 8
+    # the program decided (the stand-in, heuristic, would not call it)
+    calls = log.read_text().count("call")
+    assert calls > 20
+    stand_in = ratrace.tournament("dalmuti", candidate="heuristic", **args)
+    assert report["figures"]["seats"] != stand_in["figures"]["seats"]
+    summary = ratrace.simulate("bigcheese", 4, bots=[logged_policy, "random"], players=4, threads=1)
+    assert log.read_text().count("call") > calls and summary

@@ -98,4 +98,6 @@ def test_a_failing_policy_is_reported():
     with pytest.raises(TypeError, match="opponents"):
         ratrace.VectorEnv("dalmuti", 2, opponents=5)
     with pytest.raises(TypeError, match="Bot\\(policy\\)"):
-        ratrace.tournament("dalmuti", candidate=policy, deals=1)
+        ratrace.tournament("dalmuti", candidate=lambda obs, mask: 0, deals=1)
+    with pytest.raises(TypeError, match="program"):
+        ratrace._ratrace.tournament("dalmuti", candidate=policy, deals=1)

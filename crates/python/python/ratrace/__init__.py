@@ -20,6 +20,7 @@ their Python face:
 See docs/python.md for the observation layouts and action spaces.
 """
 
+from . import _ratrace
 from ._ratrace import (
     Bot,
     Game,
@@ -30,8 +31,6 @@ from ._ratrace import (
     games,
     lab,
     observe,
-    simulate,
-    tournament,
     verify,
     view_actions,
 )
@@ -52,6 +51,30 @@ __all__ = [
     "verify",
     "view_actions",
 ]
+
+
+def tournament(game, candidate=None, field=None, bots=None, *args, **kwargs):
+    """A duplicate tournament, as ``ratrace tournament`` plays it (the
+    arguments and report of the extension's ``tournament``). A bot may be
+    a Python policy ``policy(obs, mask) -> action id`` defined at the top
+    level of a module or file: it plays as the bot program
+    ``python -m ratrace.bot`` serving it (``ratrace.bot.program``)."""
+    from .bot import as_bot_name
+
+    if bots is not None:
+        bots = [as_bot_name(b) for b in bots]
+    return _ratrace.tournament(game, as_bot_name(candidate), as_bot_name(field), bots, *args, **kwargs)
+
+
+def simulate(game, games, bots=None, *args, **kwargs):
+    """Bot games in bulk, as ``ratrace simulate`` plays them (the arguments
+    and summary of the extension's ``simulate``); a bot may be a Python
+    policy, as in ``tournament``."""
+    from .bot import as_bot_name
+
+    if bots is not None:
+        bots = [as_bot_name(b) for b in bots]
+    return _ratrace.simulate(game, games, bots, *args, **kwargs)
 
 
 def _register_gymnasium() -> None:

@@ -24,6 +24,7 @@ import importlib
 import importlib.util
 import json
 import pathlib
+import shlex
 import sys
 from typing import Callable, TextIO
 
@@ -75,6 +76,37 @@ def serve(
             send({"type": "action", "id": message["id"], "action": text})
         elif kind == "quit":
             return
+
+
+def program(policy: Policy) -> str:
+    """The bot name (``cmd:...``) of the program that serves ``policy``:
+    what ``ratrace.tournament`` and ``ratrace.simulate`` enter for a policy
+    given to them. The program imports the policy again, so it must be a
+    function defined at the top level of a module or file (not a lambda,
+    a closure or a method)."""
+    qualname = getattr(policy, "__qualname__", "")
+    module = sys.modules.get(getattr(policy, "__module__", None) or "")
+    if not qualname or "<" in qualname or "." in qualname or module is None:
+        raise TypeError(
+            f"{policy!r} cannot be served as a bot program: give a function defined at the"
+            " top level of a module or file (the program imports it again), or play it"
+            " in-process with ratrace.Bot(policy) or as VectorEnv/Gymnasium opponents"
+        )
+    where = getattr(module, "__file__", None)
+    if getattr(module, "__package__", None):
+        # a module of a package: imported by name, its relative imports kept
+        target = f"{module.__name__}:{qualname}"
+    elif where is not None:
+        # a script or a top-level module: loaded from its file, from any folder
+        target = f"{pathlib.Path(where).resolve()}:{qualname}"
+    else:
+        raise TypeError(f"{policy!r} is in a module with no file: it cannot be imported again")
+    return "cmd:" + " ".join(shlex.quote(p) for p in (sys.executable, "-m", "ratrace.bot", target))
+
+
+def as_bot_name(bot):
+    """A bot name as given, or the program name of a policy."""
+    return program(bot) if callable(bot) and not isinstance(bot, str) else bot
 
 
 def load(target: str) -> Policy:
