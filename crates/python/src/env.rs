@@ -3,14 +3,15 @@
 //! `reset` and `step`, so a training loop reads the same arrays every
 //! time and nothing is allocated per step on the Python side.
 
+use crate::args::{opt, Nat};
 use crate::vector::{self, DynVector};
 use crate::{buffer_of, options_of, zeros, IllegalAction, SetupError};
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
-/// The arrays Python reads, and the buffers Rust writes them through.
+/// The arrays Python reads.
 struct Out {
     observations: Py<PyAny>,
     action_masks: Py<PyAny>,
@@ -19,6 +20,13 @@ struct Out {
     truncated: Py<PyAny>,
     to_move: Py<PyAny>,
     seats: Py<PyAny>,
+    /// The buffers Rust writes them through, one set per part of the
+    /// tables (each over that part's rows).
+    parts: Vec<Arc<PartOut>>,
+}
+
+/// One part's rows of the arrays, as buffers.
+struct PartOut {
     obs: PyBuffer<f32>,
     mask: PyBuffer<u8>,
     rew: PyBuffer<f32>,
@@ -26,6 +34,47 @@ struct Out {
     trunc: PyBuffer<u8>,
     moving: PyBuffer<i64>,
     seat: PyBuffer<i64>,
+}
+
+impl vector::Sink for PartOut {
+    fn copy(&self, arrays: vector::Arrays<'_>) -> Result<(), String> {
+        Python::attach(|py| PartOut::copy(self, py, &arrays)).map_err(|e| e.to_string())
+    }
+}
+
+impl PartOut {
+    /// Buffers over rows `rows` of the arrays.
+    fn new(py: Python<'_>, out: &Out, rows: &std::ops::Range<usize>) -> PyResult<PartOut> {
+        let slice = pyo3::types::PySlice::new(py, rows.start as isize, rows.end as isize, 1);
+        let rows_of = |array: &Py<PyAny>| array.bind(py).get_item(&slice);
+        Ok(PartOut {
+            obs: buffer_of(&rows_of(&out.observations)?, None)?,
+            mask: buffer_of(&rows_of(&out.action_masks)?, Some("uint8"))?,
+            rew: buffer_of(&rows_of(&out.rewards)?, None)?,
+            term: buffer_of(&rows_of(&out.terminated)?, Some("uint8"))?,
+            trunc: buffer_of(&rows_of(&out.truncated)?, Some("uint8"))?,
+            moving: buffer_of(&rows_of(&out.to_move)?, None)?,
+            seat: buffer_of(&rows_of(&out.seats)?, None)?,
+        })
+    }
+
+    /// Copies part `i`'s rows of `inner`'s arrays into the numpy arrays.
+    fn refresh(&self, py: Python<'_>, inner: &dyn DynVector, i: usize) -> PyResult<()> {
+        let mut result = Ok(());
+        inner.with_arrays(i, &mut |a| result = self.copy(py, &a));
+        result
+    }
+
+    fn copy(&self, py: Python<'_>, a: &vector::Arrays<'_>) -> PyResult<()> {
+        self.obs.copy_from_slice(py, a.obs)?;
+        self.mask.copy_from_slice(py, a.mask)?;
+        self.rew.copy_from_slice(py, a.rewards)?;
+        self.term.copy_from_slice(py, a.terminated)?;
+        self.trunc.copy_from_slice(py, a.truncated)?;
+        self.moving.copy_from_slice(py, a.to_move)?;
+        self.seat.copy_from_slice(py, a.seats)?;
+        Ok(())
+    }
 }
 
 /// N tables of one game stepped in Rust (see docs/python.md).
@@ -54,52 +103,80 @@ impl VectorEnv {
 
     fn refresh(&self, py: Python<'_>) -> PyResult<()> {
         let inner = self.inner();
-        let a = inner.arrays();
-        let o = &self.out;
-        o.obs.copy_from_slice(py, a.obs)?;
-        o.mask.copy_from_slice(py, a.mask)?;
-        o.rew.copy_from_slice(py, a.rewards)?;
-        o.term.copy_from_slice(py, a.terminated)?;
-        o.trunc.copy_from_slice(py, a.truncated)?;
-        o.moving.copy_from_slice(py, a.to_move)?;
-        o.seat.copy_from_slice(py, a.seats)?;
+        for (i, part) in self.out.parts.iter().enumerate() {
+            part.refresh(py, &**inner, i)?;
+        }
         Ok(())
     }
 }
 
-/// Reads a list or array of ints as `i64`s.
-fn ints(py: Python<'_>, values: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
-    // The common case, a contiguous int64 array, is read as it is.
+/// Reads the `opponents` argument: `None` (self-play), a ladder bot's
+/// name, or a Python policy `policy(obs, mask) -> action id`.
+fn opponents_of(opponents: Option<&Bound<'_, PyAny>>) -> PyResult<Option<vector::Opponents>> {
+    let Some(o) = opponents.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    if let Ok(spec) = o.extract::<String>() {
+        return Ok(Some(vector::Opponents::Bots(spec)));
+    }
+    if o.is_callable() {
+        return Ok(Some(vector::Opponents::Policy(crate::policy::Policy::new(
+            o,
+        )?)));
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(
+        "opponents is a bot name (random, heuristic, strong, search:N), a policy \
+         policy(obs, mask) -> action id, or None for self-play",
+    ))
+}
+
+/// Reads one action id per table (`n` of them) as `i64`s. A contiguous
+/// 1-d int64 array of `n` ids, the common case, is read as it is; anything
+/// else goes through `ratrace._checks.action_ids`, which refuses a wrong
+/// shape and non-integer values with a clear `ValueError`.
+fn action_ids(py: Python<'_>, values: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<i64>> {
     if let Ok(buffer) = PyBuffer::<i64>::get(values) {
-        if buffer.is_c_contiguous() {
+        if buffer.is_c_contiguous() && buffer.shape() == [n] {
             return buffer.to_vec(py);
         }
     }
     let array = py
-        .import("numpy")?
-        .call_method1("ascontiguousarray", (values, "int64"))
-        .map_err(|e| PyValueError::new_err(format!("expected a list or array of ints: {e}")))?;
+        .import("ratrace._checks")?
+        .call_method1("action_ids", (values, n))?;
     PyBuffer::<i64>::get(&array)?.to_vec(py)
+}
+
+/// Reads one seed per table (`n` of them), each in `0..2**64`, through
+/// `ratrace._checks.seeds` (errors as [`action_ids`]).
+fn seeds(py: Python<'_>, values: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u64>> {
+    let array = py
+        .import("ratrace._checks")?
+        .call_method1("seeds", (values, n))?;
+    PyBuffer::<u64>::get(&array)?.to_vec(py)
 }
 
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (game, num_envs, players=None, options=None, opponents=None, seat=0, seed=0, threads=None, autoreset=true, max_actions=100_000))]
+    #[pyo3(signature = (game, num_envs, players=None, options=None, opponents=None, seat=Nat(0), seed=Nat(0), threads=None, autoreset=true, max_actions=Nat(100_000)))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         game: &str,
-        num_envs: usize,
-        players: Option<usize>,
+        num_envs: Nat<usize>,
+        players: Option<Nat<usize>>,
         options: Option<&Bound<'_, PyAny>>,
-        opponents: Option<String>,
-        seat: usize,
-        seed: u64,
-        threads: Option<usize>,
+        opponents: Option<&Bound<'_, PyAny>>,
+        seat: Nat<usize>,
+        seed: Nat<u64>,
+        threads: Option<Nat<usize>>,
         autoreset: bool,
-        max_actions: u64,
+        max_actions: Nat<u64>,
     ) -> PyResult<VectorEnv> {
+        let (Nat(num_envs), Nat(seat), Nat(seed), Nat(max_actions)) =
+            (num_envs, seat, seed, max_actions);
+        let (players, threads) = (opt(players), opt(threads));
+        let opponents = opponents_of(opponents)?;
         let pairs = options_of(options)?;
         let threads = analysis::all_cores_unless(threads);
         let inner = py
@@ -120,6 +197,9 @@ impl VectorEnv {
                 )
             })
             .map_err(SetupError::new_err)?;
+        if let Some(err) = inner.policy_error() {
+            return Err(err);
+        }
         let (n, p) = (inner.num_envs(), inner.max_players());
         let observations = zeros(py, (n, inner.obs_len()), "float32")?;
         let action_masks = zeros(py, (n, inner.num_actions()), "int8")?;
@@ -128,14 +208,8 @@ impl VectorEnv {
         let truncated = zeros(py, n, "bool")?;
         let to_move = zeros(py, n, "int64")?;
         let seats = zeros(py, n, "int64")?;
-        let out = Out {
-            obs: buffer_of(&observations, None)?,
-            mask: buffer_of(&action_masks, Some("uint8"))?,
-            rew: buffer_of(&rewards, None)?,
-            term: buffer_of(&terminated, Some("uint8"))?,
-            trunc: buffer_of(&truncated, Some("uint8"))?,
-            moving: buffer_of(&to_move, None)?,
-            seat: buffer_of(&seats, None)?,
+        let mut out = Out {
+            parts: Vec::new(),
             observations: observations.unbind(),
             action_masks: action_masks.unbind(),
             rewards: rewards.unbind(),
@@ -144,6 +218,20 @@ impl VectorEnv {
             to_move: to_move.unbind(),
             seats: seats.unbind(),
         };
+        out.parts = inner
+            .parts()
+            .iter()
+            .map(|rows| PartOut::new(py, &out, rows).map(Arc::new))
+            .collect::<PyResult<_>>()?;
+        // Each step's thread copies the part it stepped (taking the GIL
+        // for the copy alone), while the other threads step theirs.
+        let mut inner = inner;
+        inner.set_sinks(
+            out.parts
+                .iter()
+                .map(|p| Arc::clone(p) as Arc<dyn vector::Sink>)
+                .collect(),
+        );
         let env = VectorEnv {
             inner: Mutex::new(inner),
             out,
@@ -155,22 +243,24 @@ impl VectorEnv {
     /// Deals every table again, table `i` from `seeds[i]` (its later
     /// episodes from seeds derived from it).
     fn reset(&mut self, py: Python<'_>, seeds: &Bound<'_, PyAny>) -> PyResult<()> {
-        let seeds: Vec<u64> = ints(py, seeds)?.into_iter().map(|s| s as u64).collect();
+        let seeds = self::seeds(py, seeds, self.inner().num_envs())?;
         let inner = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
         py.detach(|| inner.reset(&seeds))
             .map_err(PyValueError::new_err)?;
-        self.refresh(py)
+        self.refresh(py)?;
+        self.inner().policy_error().map_or(Ok(()), Err)
     }
 
     /// Plays `actions[i]` (an action id) at table `i`, for every table;
     /// then the bots, the ends of episodes and, with `autoreset`, new
     /// deals. One illegal action raises `IllegalAction` and no table moves.
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        let actions = ints(py, actions)?;
+        let actions = action_ids(py, actions, self.inner().num_envs())?;
         let inner = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
+        // The threads that step the parts copy them into the arrays.
         py.detach(|| inner.step(&actions))
             .map_err(IllegalAction::new_err)?;
-        self.refresh(py)
+        inner.policy_error().map_or(Ok(()), Err)
     }
 
     /// A uniformly random legal action id for every table (-1 where there
@@ -184,9 +274,9 @@ impl VectorEnv {
     }
 
     /// Seats the learner of table `table` at `seat` from its next deal.
-    fn set_seat(&mut self, py: Python<'_>, table: usize, seat: usize) -> PyResult<()> {
+    fn set_seat(&mut self, py: Python<'_>, table: Nat<usize>, seat: Nat<usize>) -> PyResult<()> {
         self.inner()
-            .set_seat(table, seat)
+            .set_seat(table.0, seat.0)
             .map_err(PyValueError::new_err)?;
         self.refresh(py)
     }
@@ -194,10 +284,18 @@ impl VectorEnv {
     /// The text board of table `table` as `seat` sees it (`None`: a
     /// spectator).
     #[pyo3(signature = (table, seat=None))]
-    fn render(&self, table: usize, seat: Option<usize>) -> PyResult<String> {
+    fn render(&self, table: Nat<usize>, seat: Option<Nat<usize>>) -> PyResult<String> {
         self.inner()
-            .render(table, seat)
+            .render(table.0, opt(seat))
             .map_err(PyValueError::new_err)
+    }
+
+    /// The threads that step the tables, the caller's included: `threads`
+    /// as given (default: every core), or 1 below 64 tables, where a step
+    /// is too short to share.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.inner().threads()
     }
 
     /// Number of tables.

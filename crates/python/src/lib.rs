@@ -18,11 +18,16 @@ use pyo3::prelude::*;
 use std::any::Any;
 use std::sync::Mutex;
 
+mod args;
 mod env;
+mod observe;
+mod policy;
+mod pool;
 mod runs;
 mod table;
 mod vector;
 
+use args::{opt, Nat};
 use table::DynGame;
 
 create_exception!(
@@ -179,10 +184,11 @@ impl Game {
     #[pyo3(signature = (name, players=None, options=None, seed=None))]
     fn new(
         name: &str,
-        players: Option<usize>,
+        players: Option<Nat<usize>>,
         options: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Game> {
+        let players = opt(players);
         let pairs = options_of(options)?;
         let seed = seed_of(seed)?;
         let inner = table::start(name, &pairs, players, seed).map_err(SetupError::new_err)?;
@@ -300,13 +306,18 @@ impl Game {
         }
     }
 
-    /// Each seat's return: 1 for first place down to -1 for last, linear
-    /// in the place (tied seats share a place); all 0 before the end and
-    /// for a game a length cap stopped.
-    fn returns(&self) -> Vec<f64> {
+    /// Each seat's return once the game is over: 1 for first place down
+    /// to -1 for last, linear in the place (tied seats share a place).
+    /// Before the end there is none: `ValueError` (read `is_over` first;
+    /// a game stopped by a length cap is never over, and its returns are
+    /// 0 by convention).
+    fn returns(&self) -> PyResult<Vec<f64>> {
         match self.inner.outcome() {
-            Some(o) => o.returns().collect(),
-            None => vec![0.0; self.inner.players()],
+            Some(o) => Ok(o.returns().collect()),
+            None => Err(PyValueError::new_err(format!(
+                "the game is not over ({} actions played): returns exist once `is_over` is true",
+                self.inner.actions_played()
+            ))),
         }
     }
 
@@ -336,8 +347,8 @@ impl Game {
     }
 
     /// The text of action id `id` (`None` if it names no action).
-    fn action_text(&self, id: usize) -> Option<String> {
-        self.inner.action_text(id)
+    fn action_text(&self, id: Nat<usize>) -> Option<String> {
+        self.inner.action_text(id.0)
     }
 
     /// The id of an action given as text.
@@ -348,10 +359,10 @@ impl Game {
     /// Plays action id `id` for `seat` (default: the actor); an illegal
     /// one raises `IllegalAction` and changes nothing.
     #[pyo3(signature = (id, seat=None))]
-    fn apply_id(&mut self, id: usize, seat: Option<i64>) -> PyResult<()> {
+    fn apply_id(&mut self, id: Nat<usize>, seat: Option<i64>) -> PyResult<()> {
         let seat = seat.map(|s| self.seat(s)).transpose()?;
         self.inner
-            .apply_id(seat, id)
+            .apply_id(seat, id.0)
             .map_err(IllegalAction::new_err)
     }
 
@@ -435,10 +446,10 @@ impl Game {
     /// A state consistent with everything `seat` sees, the hidden rest
     /// (deck order, other hands, dice to come) drawn from `seed`: the
     /// determinization search bots use. It has no record of its own.
-    fn resample(&self, seat: i64, seed: u64) -> PyResult<Game> {
+    fn resample(&self, seat: i64, seed: Nat<u64>) -> PyResult<Game> {
         let seat = self.seat(seat)?;
         Ok(Game {
-            inner: self.inner.resample(seat, seed),
+            inner: self.inner.resample(seat, seed.0),
         })
     }
 
@@ -473,12 +484,44 @@ pub struct Bot {
     spec: String,
     seed: u64,
     slot: Mutex<Slot>,
+    /// A Python policy, for `Bot(policy)`.
+    policy: Option<policy::Policy>,
 }
 
 /// A bot slot: the bot made for the game it last played, if any.
 type Slot = Option<Box<dyn Any + Send>>;
 
 impl Bot {
+    /// The action a policy bot chooses: the policy is called with `seat`'s
+    /// observation (what its view shows) and the legal-action mask, which
+    /// needs `seat` to be the one to act.
+    fn act_policy(
+        &self,
+        py: Python<'_>,
+        policy: &policy::Policy,
+        game: &Game,
+        seat: Option<i64>,
+    ) -> PyResult<String> {
+        let actor = game
+            .inner
+            .actor()
+            .ok_or_else(|| IllegalAction::new_err("the game is over"))?;
+        let seat = seat.map(|s| game.seat(s)).transpose()?.unwrap_or(actor);
+        if seat != actor {
+            return Err(IllegalAction::new_err(format!(
+                "seat {seat} has no decision to take: seat {actor} acts now"
+            )));
+        }
+        let mut obs = vec![0.0f32; game.inner.obs_len()];
+        game.inner.write_obs(seat, &mut obs);
+        let mut mask = vec![0u8; game.inner.num_actions()];
+        game.inner.write_mask(&mut mask);
+        let id = policy.choose(py, &obs, &mask)?;
+        game.inner
+            .action_text(id)
+            .ok_or_else(|| IllegalAction::new_err(format!("action id {id} names no action")))
+    }
+
     fn slot(&self) -> std::sync::MutexGuard<'_, Slot> {
         self.slot.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -511,10 +554,32 @@ impl Bot {
 
 #[pymethods]
 impl Bot {
-    /// `Bot(spec, seed=0)`.
+    /// `Bot(spec, seed=0)`: `spec` a ladder name, or a Python policy
+    /// `policy(obs, mask) -> action id` (see the `policy` module).
     #[new]
-    #[pyo3(signature = (spec, seed=0))]
-    fn new(spec: &str, seed: u64) -> PyResult<Bot> {
+    #[pyo3(signature = (spec, seed=Nat(0)))]
+    fn new(spec: &Bound<'_, PyAny>, seed: Nat<u64>) -> PyResult<Bot> {
+        let Nat(seed) = seed;
+        let spec = match spec.extract::<String>() {
+            Ok(text) => text,
+            Err(_) => {
+                return Ok(Bot {
+                    spec: "python".to_string(),
+                    seed,
+                    slot: Mutex::new(None),
+                    policy: Some(policy::Policy::new(spec)?),
+                })
+            }
+        };
+        let spec = spec.as_str();
+        if spec.trim_start().starts_with("cmd:") {
+            return Err(SetupError::new_err(format!(
+                "`{spec}` names a bot program: programs play through ratrace.tournament and \
+                 ratrace.simulate (and the CLI's tournament, play and serve), which run them \
+                 under their time limits; Bot takes a ladder name (random, heuristic, strong, \
+                 search:N)"
+            )));
+        }
         // Refuse an unknown spec now, not at the first move.
         for name in registry::GAMES {
             let known = registry::dispatch!(*name,
@@ -525,6 +590,7 @@ impl Bot {
                     spec: spec.to_string(),
                     seed,
                     slot: Mutex::new(None),
+                    policy: None,
                 });
             }
         }
@@ -545,6 +611,9 @@ impl Bot {
     /// actor), from that seat's view only.
     #[pyo3(signature = (game, seat=None))]
     fn act(&self, py: Python<'_>, game: &Game, seat: Option<i64>) -> PyResult<String> {
+        if let Some(policy) = &self.policy {
+            return self.act_policy(py, policy, game, seat);
+        }
         self.think(py, game, seat, |inner, bot, spec, seed, seat| {
             inner.bot_choose(bot, spec, seed, seat)
         })
@@ -559,6 +628,9 @@ impl Bot {
         game: &Game,
         seat: Option<i64>,
     ) -> PyResult<Option<Vec<table::Valued>>> {
+        if self.policy.is_some() {
+            return Ok(None);
+        }
         let mut list = self.think(py, game, seat, |inner, bot, spec, seed, seat| {
             inner.bot_evaluate(bot, spec, seed, seat)
         })?;
@@ -593,11 +665,14 @@ fn games() -> Vec<&'static str> {
 #[pymodule]
 fn _ratrace(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Game>()?;
     m.add_class::<Bot>()?;
     m.add_class::<env::VectorEnv>()?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(observe::observe_py, m)?)?;
+    m.add_function(wrap_pyfunction!(observe::view_actions, m)?)?;
     runs::register(m)?;
     m.add("IllegalAction", py.get_type::<IllegalAction>())?;
     m.add("SetupError", py.get_type::<SetupError>())?;

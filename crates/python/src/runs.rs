@@ -5,6 +5,7 @@
 //! They run with the GIL released, on `threads` worker threads (default:
 //! every core), and their figures equal the CLI's for the same arguments.
 
+use crate::args::{opt, Nat};
 use crate::{loads, options_of, SetupError};
 use analysis::simulate as sim;
 use analysis::tournament as tour;
@@ -22,20 +23,22 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<String, String> {
 /// Plays `games` bot games and returns the simulator's summary (per seat
 /// and per bot win rates with 95% intervals, game lengths).
 #[pyfunction]
-#[pyo3(signature = (game, games, bots=None, players=None, options=None, seed=0, threads=None, max_actions=100_000, rotate=false))]
+#[pyo3(signature = (game, games, bots=None, players=None, options=None, seed=Nat(0), threads=None, max_actions=Nat(100_000), rotate=false))]
 #[allow(clippy::too_many_arguments)]
 fn simulate<'py>(
     py: Python<'py>,
     game: &str,
-    games: u64,
+    games: Nat<u64>,
     bots: Option<Vec<String>>,
-    players: Option<usize>,
+    players: Option<Nat<usize>>,
     options: Option<&Bound<'py, PyAny>>,
-    seed: u64,
-    threads: Option<usize>,
-    max_actions: u64,
+    seed: Nat<u64>,
+    threads: Option<Nat<usize>>,
+    max_actions: Nat<u64>,
     rotate: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let (Nat(games), Nat(seed), Nat(max_actions)) = (games, seed, max_actions);
+    let (players, threads) = (opt(players), opt(threads));
     let pairs = options_of(options)?;
     let bots = bots.unwrap_or_else(|| vec!["random".to_string()]);
     let threads = analysis::all_cores_unless(threads);
@@ -62,6 +65,22 @@ fn simulate<'py>(
     loads(py, &text)
 }
 
+/// A bot given by name; a Python policy is refused with where it can play.
+fn bot_name(bot: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(name) = bot.extract::<String>() {
+        return Ok(name);
+    }
+    let what = if bot.is_callable() {
+        "a Python policy reaches the tournament as the bot program that serves it: call \
+         the package's ratrace.tournament with a function defined at the top level of a \
+         module (it names the program, ratrace.bot.program), or give the name \
+         ratrace.bot.program(policy) returns"
+    } else {
+        "a bot is named: random, heuristic, strong, search:N, or cmd:COMMAND for a bot program"
+    };
+    Err(pyo3::exceptions::PyTypeError::new_err(what))
+}
+
 /// Plays a duplicate tournament: `candidate` against `field` (default:
 /// the game's default opponent), or a round robin of `bots`, over `deals`
 /// deals (or exactly `games` games) in every seat rotation; returns the
@@ -69,25 +88,32 @@ fn simulate<'py>(
 /// ratings, per-seat figures, SPRT verdict when `sprt` is given as
 /// `"p0,p1[,alpha,beta]"`).
 #[pyfunction]
-#[pyo3(signature = (game, candidate=None, field=None, bots=None, players=None, options=None, deals=None, games=None, seed=0, threads=None, max_actions=100_000, sprt=None))]
+#[pyo3(signature = (game, candidate=None, field=None, bots=None, players=None, options=None, deals=None, games=None, seed=Nat(0), threads=None, max_actions=Nat(100_000), sprt=None))]
 #[allow(clippy::too_many_arguments)]
 fn tournament<'py>(
     py: Python<'py>,
     game: &str,
-    candidate: Option<String>,
-    field: Option<String>,
-    bots: Option<Vec<String>>,
-    players: Option<usize>,
+    candidate: Option<&Bound<'py, PyAny>>,
+    field: Option<&Bound<'py, PyAny>>,
+    bots: Option<Vec<Bound<'py, PyAny>>>,
+    players: Option<Nat<usize>>,
     options: Option<&Bound<'py, PyAny>>,
-    deals: Option<u64>,
-    games: Option<u64>,
-    seed: u64,
-    threads: Option<usize>,
-    max_actions: u64,
+    deals: Option<Nat<u64>>,
+    games: Option<Nat<u64>>,
+    seed: Nat<u64>,
+    threads: Option<Nat<usize>>,
+    max_actions: Nat<u64>,
     sprt: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let (Nat(seed), Nat(max_actions)) = (seed, max_actions);
+    let (players, deals, games, threads) = (opt(players), opt(deals), opt(games), opt(threads));
     let pairs = options_of(options)?;
     let threads = analysis::all_cores_unless(threads);
+    let candidate = candidate.map(bot_name).transpose()?;
+    let field = field.map(bot_name).transpose()?;
+    let bots = bots
+        .map(|list| list.iter().map(bot_name).collect::<PyResult<Vec<_>>>())
+        .transpose()?;
     let text = py
         .detach(|| {
             registry::dispatch!(game, G => {
@@ -131,22 +157,24 @@ fn tournament<'py>(
 /// `NAME=key=value,...`, `presets` named question sets. With `out`, the
 /// HTML and Markdown reports with their plots are written there too.
 #[pyfunction]
-#[pyo3(signature = (game, variants=None, presets=None, players=None, options=None, deals=200, seed=0, threads=None, bots=None, max_actions=100_000, out=None))]
+#[pyo3(signature = (game, variants=None, presets=None, players=None, options=None, deals=Nat(200), seed=Nat(0), threads=None, bots=None, max_actions=Nat(100_000), out=None))]
 #[allow(clippy::too_many_arguments)]
 fn lab<'py>(
     py: Python<'py>,
     game: &str,
     variants: Option<Vec<String>>,
     presets: Option<Vec<String>>,
-    players: Option<usize>,
+    players: Option<Nat<usize>>,
     options: Option<&Bound<'py, PyAny>>,
-    deals: u64,
-    seed: u64,
-    threads: Option<usize>,
+    deals: Nat<u64>,
+    seed: Nat<u64>,
+    threads: Option<Nat<usize>>,
     bots: Option<Vec<String>>,
-    max_actions: u64,
+    max_actions: Nat<u64>,
     out: Option<std::path::PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let (Nat(deals), Nat(seed), Nat(max_actions)) = (deals, seed, max_actions);
+    let (players, threads) = (opt(players), opt(threads));
     let options: Vec<String> = options_of(options)?
         .into_iter()
         .map(|(k, v)| format!("{k}={v}"))

@@ -4,8 +4,9 @@
 //!
 //! Shaped for throughput: each table (a [`Lane`]) keeps its legal list,
 //! mask ids and bots between steps, so a step allocates nothing but the
-//! views the opponents' bots read; the tables are split across worker
-//! threads with the GIL released; and ladder bots in the other seats play
+//! views the opponents' bots read; the tables are split into parts that
+//! a persistent pool of worker threads steps with the GIL released
+//! ([`crate::pool`]); and ladder bots in the other seats play
 //! inside Rust until the learner's turn, never returning to Python.
 //!
 //! Two modes:
@@ -20,8 +21,12 @@
 //! with `autoreset`, is dealt again at once: the arrays then show the new
 //! episode's first observation (the "same-step" convention).
 
+use crate::policy::{Policy, PolicyBot};
+use crate::pool::{Pool, Work};
 use bots::{Bot, Roster};
 use game::{Game, Seat, Seed, Tensor};
+use std::ops::Range;
+use std::sync::Arc;
 
 /// A table and what it keeps between steps.
 struct Lane<G: Game> {
@@ -50,12 +55,20 @@ struct Ended {
 pub(crate) struct Config {
     pub(crate) num_envs: usize,
     pub(crate) players: Option<usize>,
-    pub(crate) opponents: Option<String>,
+    pub(crate) opponents: Option<Opponents>,
     pub(crate) seat: usize,
     pub(crate) seed: u64,
     pub(crate) threads: usize,
     pub(crate) autoreset: bool,
     pub(crate) max_actions: u64,
+}
+
+/// Who plays the seats the learner does not: ladder bots by name, or a
+/// Python policy ([`Policy`]).
+#[derive(Clone)]
+pub(crate) enum Opponents {
+    Bots(String),
+    Policy(Policy),
 }
 
 /// The settings every table shares.
@@ -67,25 +80,38 @@ struct Shared<G: Game> {
     seats: usize,
     obs_len: usize,
     num_actions: usize,
-    opponents: Option<String>,
+    opponents: Option<Opponents>,
     autoreset: bool,
     max_actions: u64,
 }
 
-/// The vector environment for game `G`.
-pub(crate) struct Vector<G: Game> {
-    shared: Shared<G>,
-    lanes: Vec<Lane<G>>,
-    threads: usize,
-    pub(crate) obs: Vec<f32>,
-    pub(crate) mask: Vec<u8>,
-    pub(crate) rewards: Vec<f32>,
-    pub(crate) terminated: Vec<u8>,
-    pub(crate) truncated: Vec<u8>,
-    pub(crate) to_move: Vec<i64>,
-    pub(crate) seats: Vec<i64>,
+/// The vector environment for game `G`: its tables in parts, which a
+/// pool of threads steps ([`Pool`]).
+pub(crate) struct Vector<G: Tensor + Roster> {
+    shared: Arc<Shared<G>>,
+    pool: Pool<Part<G>>,
+    num_envs: usize,
+    /// Tables per part (the last may have fewer).
+    per: usize,
     /// Draws `sample_actions` makes (seeded from the env's seed).
     rng: rand::rngs::SmallRng,
+}
+
+/// A range of tables with their rows of every array: what a thread
+/// takes at a time.
+struct Part<G: Game> {
+    shared: Arc<Shared<G>>,
+    lanes: Vec<Lane<G>>,
+    /// The actions of the next step, checked by [`Part::choose`].
+    acts: Vec<G::Action>,
+    obs: Vec<f32>,
+    mask: Vec<u8>,
+    rewards: Vec<f32>,
+    terminated: Vec<u8>,
+    truncated: Vec<u8>,
+    to_move: Vec<i64>,
+    seats: Vec<i64>,
+    sink: Option<Arc<dyn Sink>>,
 }
 
 /// What the Python class needs of a vector env, without naming the game.
@@ -96,16 +122,38 @@ pub(crate) trait DynVector: Send {
     fn obs_len(&self) -> usize;
     fn num_actions(&self) -> usize;
     fn reset(&mut self, seeds: &[u64]) -> Result<(), String>;
+    /// Checks one action id per table (an error, and no table moves, if
+    /// any is not legal), then steps every table.
     fn step(&mut self, actions: &[i64]) -> Result<(), String>;
     fn set_seat(&mut self, lane: usize, seat: usize) -> Result<(), String>;
     /// A uniformly random legal action id per table (-1 where Python has
     /// no decision), from the legal lists the last step kept.
     fn sample_actions(&mut self, out: &mut [i64]);
     fn render(&self, lane: usize, seat: Option<usize>) -> Result<String, String>;
-    fn arrays(&self) -> Arrays<'_>;
+    /// The threads that step the tables, the caller's included.
+    fn threads(&self) -> usize;
+    /// The first error the opponents' Python policy met since the last
+    /// call, if they play one.
+    fn policy_error(&self) -> Option<pyo3::PyErr>;
+    /// The tables of each part, in order: the rows of the arrays each
+    /// part writes.
+    fn parts(&self) -> Vec<Range<usize>>;
+    /// Calls `f` with part `part`'s rows of the arrays.
+    fn with_arrays(&self, part: usize, f: &mut dyn FnMut(Arrays<'_>));
+    /// Gives each part (in order) where to copy its rows at the end of
+    /// each of its steps: the thread that stepped a part copies it out,
+    /// while the others still step theirs.
+    fn set_sinks(&mut self, sinks: Vec<Arc<dyn Sink>>);
 }
 
-/// The arrays a step writes, in the order the Python class copies them.
+/// Where a part copies its rows of the arrays after a step (the numpy
+/// arrays' rows, in the Python class).
+pub(crate) trait Sink: Send + Sync {
+    fn copy(&self, arrays: Arrays<'_>) -> Result<(), String>;
+}
+
+/// One part's rows of the arrays a step writes, in the order the Python
+/// class copies them.
 pub(crate) struct Arrays<'a> {
     pub(crate) obs: &'a [f32],
     pub(crate) mask: &'a [u8],
@@ -156,7 +204,7 @@ impl<G: Tensor + Roster> Lane<G> {
     /// Reseeds the episode's bots (or makes them: the first time, and
     /// where the learner's seat moved).
     fn seat_bots(&mut self, shared: &Shared<G>, seed: u64) -> Result<(), String> {
-        let Some(spec) = &shared.opponents else {
+        let Some(opponents) = &shared.opponents else {
             return Ok(());
         };
         self.bots.resize_with(shared.seats, || None);
@@ -165,7 +213,14 @@ impl<G: Tensor + Roster> Lane<G> {
             if s == self.seat {
                 *slot = None;
             } else if !slot.as_mut().is_some_and(|b| b.reseed(bot_seed)) {
-                *slot = Some(G::bot(spec, bot_seed).map_err(|e| e.to_string())?);
+                *slot = Some(match opponents {
+                    Opponents::Bots(spec) => G::bot(spec, bot_seed).map_err(|e| e.to_string())?,
+                    Opponents::Policy(policy) => Box::new(PolicyBot::<G>::new(
+                        policy.clone(),
+                        shared.obs_len,
+                        shared.num_actions,
+                    )),
+                });
             }
         }
         Ok(())
@@ -306,32 +361,124 @@ impl<G: Tensor + Roster> Lane<G> {
     }
 }
 
-/// The tables one worker steps, with their slices of the arrays.
-struct Chunk<'a, G: Game> {
-    lanes: &'a mut [Lane<G>],
-    acts: &'a [G::Action],
-    obs: &'a mut [f32],
-    mask: &'a mut [u8],
-    rewards: &'a mut [f32],
-    ends: &'a mut [Ended],
-    to_move: &'a mut [i64],
+impl<G: Tensor + Roster> Part<G> {
+    fn new(shared: &Arc<Shared<G>>, lanes: Vec<Lane<G>>) -> Part<G> {
+        let n = lanes.len();
+        let seats = lanes.iter().map(|l| l.seat as i64).collect();
+        let mut part = Part {
+            shared: Arc::clone(shared),
+            acts: Vec::with_capacity(n),
+            obs: vec![0.0; n * shared.obs_len],
+            mask: vec![0; n * shared.num_actions],
+            rewards: vec![0.0; n * shared.seats],
+            terminated: vec![0; n],
+            truncated: vec![0; n],
+            to_move: vec![0; n],
+            seats,
+            lanes,
+            sink: None,
+        };
+        part.rewrite();
+        part
+    }
+
+    /// Writes every lane's observation and mask (after a reset).
+    fn rewrite(&mut self) {
+        let shared = &*self.shared;
+        let (o, a) = (shared.obs_len, shared.num_actions);
+        for (i, lane) in self.lanes.iter_mut().enumerate() {
+            lane.write(
+                shared,
+                &mut self.obs[i * o..(i + 1) * o],
+                &mut self.mask[i * a..(i + 1) * a],
+                &mut self.to_move[i],
+            );
+        }
+    }
+
+    /// Deals every lane again, lane `j` from `seeds[j]`.
+    fn reset(&mut self, seeds: &[u64]) -> Result<(), String> {
+        let shared = &*self.shared;
+        for (lane, &seed) in self.lanes.iter_mut().zip(seeds) {
+            lane.seed = seed;
+            lane.episode = 0;
+            lane.deal(shared, seed)?;
+            lane.settle(shared, true)?;
+        }
+        self.rewards.fill(0.0);
+        self.terminated.fill(0);
+        self.truncated.fill(0);
+        self.rewrite();
+        Ok(())
+    }
+
+    /// Checks one action id per lane (`ids`, of this part's lanes, the
+    /// first of which is table `first`) and keeps them for the next step.
+    fn choose(&mut self, ids: &[i64], first: usize) -> Result<(), String> {
+        let a = self.shared.num_actions;
+        self.acts.clear();
+        for (j, (lane, &id)) in self.lanes.iter().zip(ids).enumerate() {
+            let i = first + j;
+            if lane.acting(&self.shared).is_none() {
+                return Err(format!(
+                    "table {i} has no decision to take: its episode is over (reset it, or use autoreset)"
+                ));
+            }
+            let legal = usize::try_from(id)
+                .ok()
+                .filter(|&id| id < a && self.mask[j * a + id] == 1)
+                .and_then(|id| lane.game.action_of(id));
+            match legal {
+                Some(action) => self.acts.push(action),
+                None => {
+                    return Err(format!(
+                        "table {i}: action id {id} is not legal now (see action_masks[{i}])"
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
-impl<G: Tensor + Roster> Chunk<'_, G> {
-    fn run(self, shared: &Shared<G>) -> Result<(), String> {
+impl<G: Tensor + Roster> Work for Part<G> {
+    /// One step of every lane of the part, with the actions [`Part::choose`]
+    /// kept.
+    fn run(&mut self) -> Result<(), String> {
+        let shared = &*self.shared;
         let (o, a, p) = (shared.obs_len, shared.num_actions, shared.seats);
         for (j, lane) in self.lanes.iter_mut().enumerate() {
+            let mut ended = Ended::default();
             lane.step(
                 shared,
                 self.acts[j],
                 &mut self.obs[j * o..(j + 1) * o],
                 &mut self.mask[j * a..(j + 1) * a],
                 &mut self.rewards[j * p..(j + 1) * p],
-                &mut self.ends[j],
+                &mut ended,
                 &mut self.to_move[j],
             )?;
+            self.terminated[j] = u8::from(ended.terminated);
+            self.truncated[j] = u8::from(ended.truncated);
         }
-        Ok(())
+        match &self.sink {
+            Some(sink) => sink.copy(self.arrays()),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<G: Game> Part<G> {
+    fn arrays(&self) -> Arrays<'_> {
+        Arrays {
+            obs: &self.obs,
+            mask: &self.mask,
+            rewards: &self.rewards,
+            terminated: &self.terminated,
+            truncated: &self.truncated,
+            to_move: &self.to_move,
+            seats: &self.seats,
+        }
     }
 }
 
@@ -357,12 +504,12 @@ impl<G: Tensor + Roster> Vector<G> {
                 "seat {seat} does not exist: seats are 0..{players}"
             ));
         }
-        if let Some(spec) = &opponents {
+        if let Some(Opponents::Bots(spec)) = &opponents {
             G::bot(spec, 0).map_err(|e| e.to_string())?;
         }
         // Probe the setup once, with its own error.
         G::new_seeded(&options, players, &Seed::Legacy(seed)).map_err(|e| e.to_string())?;
-        let shared = Shared {
+        let shared = Arc::new(Shared {
             seats: G::max_players(&options, players),
             obs_len: G::obs_len(&options, players),
             num_actions: G::num_actions(&options, players),
@@ -371,45 +518,50 @@ impl<G: Tensor + Roster> Vector<G> {
             opponents,
             autoreset,
             max_actions: max_actions.max(1),
-        };
-        let lanes = (0..num_envs)
+        });
+        let mut lanes = (0..num_envs)
             .map(|i| Lane::new(&shared, analysis::derive_seed(seed, i as u64), seat))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut v = Vector {
-            obs: vec![0.0; num_envs * shared.obs_len],
-            mask: vec![0; num_envs * shared.num_actions],
-            rewards: vec![0.0; num_envs * shared.seats],
-            terminated: vec![0; num_envs],
-            truncated: vec![0; num_envs],
-            to_move: vec![0; num_envs],
-            seats: vec![seat as i64; num_envs],
-            shared,
-            lanes,
-            threads: threads.clamp(1, 64),
-            rng: rand::SeedableRng::seed_from_u64(analysis::derive_seed(seed, u64::MAX)),
+        // Below 64 tables a step is too short to share: one thread. Above,
+        // parts of at least 32 tables, about 8 per thread, so that threads
+        // share the work out however the system schedules them.
+        let threads = if num_envs < 64 {
+            1
+        } else {
+            threads.clamp(1, 64)
         };
-        v.rewrite();
-        Ok(v)
+        let parts = if threads == 1 {
+            1
+        } else {
+            (num_envs / 32).clamp(threads, threads * 8)
+        };
+        let per = num_envs.div_ceil(parts);
+        let mut split = Vec::new();
+        while !lanes.is_empty() {
+            let rest = lanes.split_off(per.min(lanes.len()));
+            split.push(Part::new(&shared, std::mem::replace(&mut lanes, rest)));
+        }
+        Ok(Vector {
+            pool: Pool::new(split, threads)?,
+            shared,
+            num_envs,
+            per,
+            rng: rand::SeedableRng::seed_from_u64(analysis::derive_seed(seed, u64::MAX)),
+        })
     }
 
-    /// Writes every lane's observation and mask (after a reset).
-    fn rewrite(&mut self) {
-        let shared = &self.shared;
-        let (o, a) = (shared.obs_len, shared.num_actions);
-        for (i, lane) in self.lanes.iter_mut().enumerate() {
-            lane.write(
-                shared,
-                &mut self.obs[i * o..(i + 1) * o],
-                &mut self.mask[i * a..(i + 1) * a],
-                &mut self.to_move[i],
-            );
+    /// The part holding table `lane`, and the lane's index in it.
+    fn locate(&self, lane: usize) -> Result<(usize, usize), String> {
+        if lane >= self.num_envs {
+            return Err(format!("table {lane} does not exist"));
         }
+        Ok((lane / self.per, lane % self.per))
     }
 }
 
 impl<G: Tensor + Roster> DynVector for Vector<G> {
     fn num_envs(&self) -> usize {
-        self.lanes.len()
+        self.num_envs
     }
 
     fn players(&self) -> usize {
@@ -429,29 +581,24 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
     }
 
     fn reset(&mut self, seeds: &[u64]) -> Result<(), String> {
-        if seeds.len() != self.lanes.len() {
+        if seeds.len() != self.num_envs {
             return Err(format!(
                 "reset needs one seed per table: {} seeds for {} tables",
                 seeds.len(),
-                self.lanes.len()
+                self.num_envs
             ));
         }
-        let shared = &self.shared;
-        for (lane, &seed) in self.lanes.iter_mut().zip(seeds) {
-            lane.seed = seed;
-            lane.episode = 0;
-            lane.deal(shared, seed)?;
-            lane.settle(shared, true)?;
+        let mut first = 0;
+        for mut part in self.pool.each() {
+            let n = part.lanes.len();
+            part.reset(&seeds[first..first + n])?;
+            first += n;
         }
-        self.rewards.fill(0.0);
-        self.terminated.fill(0);
-        self.truncated.fill(0);
-        self.rewrite();
         Ok(())
     }
 
     fn step(&mut self, actions: &[i64]) -> Result<(), String> {
-        let n = self.lanes.len();
+        let n = self.num_envs;
         if actions.len() != n {
             return Err(format!(
                 "step needs one action per table: {} actions for {n} tables",
@@ -459,88 +606,28 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
             ));
         }
         // Check every table's action before changing any.
-        let a = self.shared.num_actions;
-        let mut chosen = Vec::with_capacity(n);
-        for (i, (lane, &id)) in self.lanes.iter().zip(actions).enumerate() {
-            if lane.acting(&self.shared).is_none() {
-                return Err(format!(
-                    "table {i} has no decision to take: its episode is over (reset it, or use autoreset)"
-                ));
-            }
-            let legal = usize::try_from(id)
-                .ok()
-                .filter(|&id| id < a && self.mask[i * a + id] == 1)
-                .and_then(|id| lane.game.action_of(id));
-            match legal {
-                Some(action) => chosen.push(action),
-                None => {
-                    return Err(format!(
-                        "table {i}: action id {id} is not legal now (see action_masks[{i}])"
-                    ))
-                }
-            }
+        let mut first = 0;
+        for mut part in self.pool.each() {
+            let k = part.lanes.len();
+            part.choose(&actions[first..first + k], first)?;
+            first += k;
         }
-        let shared = &self.shared;
-        let (o, p) = (shared.obs_len, shared.seats);
-        let per = n.div_ceil(self.threads);
-        let mut ends = vec![Ended::default(); n];
-        let jobs = self
-            .lanes
-            .chunks_mut(per)
-            .zip(chosen.chunks(per))
-            .zip(self.obs.chunks_mut(per * o))
-            .zip(self.mask.chunks_mut(per * a))
-            .zip(self.rewards.chunks_mut(per * p))
-            .zip(ends.chunks_mut(per))
-            .zip(self.to_move.chunks_mut(per))
-            .map(
-                |((((((lanes, acts), obs), mask), rewards), ends), to_move)| Chunk {
-                    lanes,
-                    acts,
-                    obs,
-                    mask,
-                    rewards,
-                    ends,
-                    to_move,
-                },
-            );
-        if self.threads == 1 || n < 64 {
-            for job in jobs {
-                job.run(shared)?;
-            }
-        } else {
-            // The calling thread steps the last chunk itself: one thread
-            // fewer to spawn at every step.
-            let mut jobs: Vec<_> = jobs.collect();
-            let last = jobs.pop();
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = jobs
-                    .into_iter()
-                    .map(|job| scope.spawn(move || job.run(shared)))
-                    .collect();
-                let mine = last.map_or(Ok(()), |job| job.run(shared));
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|_| Err("a worker failed".into())))
-                    .collect::<Result<Vec<()>, String>>()?;
-                mine
-            })?;
-        }
-        for (i, e) in ends.iter().enumerate() {
-            self.terminated[i] = u8::from(e.terminated);
-            self.truncated[i] = u8::from(e.truncated);
-        }
-        Ok(())
+        self.pool.start();
+        self.pool.finish()
     }
 
     fn sample_actions(&mut self, out: &mut [i64]) {
         use rand::Rng;
-        for ((lane, o), &moving) in self.lanes.iter().zip(out.iter_mut()).zip(&self.to_move) {
-            *o = if moving < 0 || lane.ids.is_empty() {
-                -1
-            } else {
-                i64::from(lane.ids[self.rng.random_range(0..lane.ids.len())])
-            };
+        let mut out = out.iter_mut();
+        for part in self.pool.each() {
+            for (lane, &moving) in part.lanes.iter().zip(&part.to_move) {
+                let Some(o) = out.next() else { return };
+                *o = if moving < 0 || lane.ids.is_empty() {
+                    -1
+                } else {
+                    i64::from(lane.ids[self.rng.random_range(0..lane.ids.len())])
+                };
+            }
         }
     }
 
@@ -551,20 +638,17 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
                 self.shared.players
             ));
         }
-        let l = self
-            .lanes
-            .get_mut(lane)
-            .ok_or_else(|| format!("table {lane} does not exist"))?;
-        l.seat = seat;
-        self.seats[lane] = seat as i64;
+        let (p, j) = self.locate(lane)?;
+        let mut part = self.pool.part(p);
+        part.lanes[j].seat = seat;
+        part.seats[j] = seat as i64;
         Ok(())
     }
 
     fn render(&self, lane: usize, seat: Option<usize>) -> Result<String, String> {
-        let l = self
-            .lanes
-            .get(lane)
-            .ok_or_else(|| format!("table {lane} does not exist"))?;
+        let (p, j) = self.locate(lane)?;
+        let part = self.pool.part(p);
+        let l = &part.lanes[j];
         Ok(match seat {
             Some(s) if s < l.game.players() => l.game.view(Seat::new(s)).to_string(),
             Some(s) => return Err(format!("seat {s} does not exist")),
@@ -572,15 +656,36 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
         })
     }
 
-    fn arrays(&self) -> Arrays<'_> {
-        Arrays {
-            obs: &self.obs,
-            mask: &self.mask,
-            rewards: &self.rewards,
-            terminated: &self.terminated,
-            truncated: &self.truncated,
-            to_move: &self.to_move,
-            seats: &self.seats,
+    fn threads(&self) -> usize {
+        self.pool.threads()
+    }
+
+    fn policy_error(&self) -> Option<pyo3::PyErr> {
+        match &self.shared.opponents {
+            Some(Opponents::Policy(policy)) => policy.take_error(),
+            _ => None,
+        }
+    }
+
+    fn parts(&self) -> Vec<Range<usize>> {
+        let mut first = 0;
+        self.pool
+            .each()
+            .map(|part| {
+                let r = first..first + part.lanes.len();
+                first = r.end;
+                r
+            })
+            .collect()
+    }
+
+    fn with_arrays(&self, part: usize, f: &mut dyn FnMut(Arrays<'_>)) {
+        f(self.pool.part(part).arrays());
+    }
+
+    fn set_sinks(&mut self, sinks: Vec<Arc<dyn Sink>>) {
+        for (mut part, sink) in self.pool.each().zip(sinks) {
+            part.sink = Some(sink);
         }
     }
 }

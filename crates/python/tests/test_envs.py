@@ -170,7 +170,7 @@ def test_vector_env_refuses_bad_input_and_moves_no_table():
     bad[5] = int(np.flatnonzero(env.action_masks[5] == 0)[0])
     with pytest.raises(ratrace.IllegalAction, match="table 5"):
         env.step(bad)
-    with pytest.raises(ratrace.IllegalAction):
+    with pytest.raises(ValueError, match="shape"):
         env.step(legal[:3])
     with pytest.raises(ratrace.IllegalAction):
         env.step(np.full(8, -1))
@@ -261,3 +261,32 @@ def test_newcomers_join_the_pettingzoo_env_and_the_vector_env():
         ends += int(done.sum())
         assert (vec.rewards[done].max(axis=1) == 1.0).all()
     assert ends > 0
+
+
+def test_vector_env_threads_are_readable_and_uneven_parts_match_one_thread():
+    assert ratrace.VectorEnv("dalmuti", 63, threads=2).threads == 1  # too few tables to share
+    assert ratrace.VectorEnv("dalmuti", 64, threads=2).threads == 2
+    assert ratrace.VectorEnv("dalmuti", 1).threads == 1
+
+    def run(threads):
+        env = ratrace.VectorEnv(
+            "bigcheese", 130, players=4, seed=4, threads=threads, opponents="random", max_actions=40
+        )
+        for i in (0, 43, 44, 129):
+            env.set_seat(i, 3)
+        env.reset(np.arange(130) + 7)
+        seen = [env.render(129, 3)]
+        for _ in range(120):
+            env.step(env.sample_actions())
+            seen.append((env.observations.copy(), env.rewards.copy(), env.terminated.copy(), env.truncated.copy()))
+        return env, seen
+
+    one, a = run(1)
+    three, b = run(3)
+    assert three.threads == 3 and one.threads == 1
+    assert (three.seats[[0, 43, 44, 129]] == 3).all() and three.seats[1] == 0
+    assert a[0] == b[0]
+    for x, y in zip(a[1:], b[1:]):
+        assert all(np.array_equal(p, q) for p, q in zip(x, y))
+    with pytest.raises(ValueError, match="table 130"):
+        three.render(130)

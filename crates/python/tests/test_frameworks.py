@@ -71,3 +71,51 @@ def test_gymnasium_check_env_and_a_game(env_id, seat):
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+
+
+@pytest.mark.parametrize("env_id", ["ratrace/Dalmuti-v0", "ratrace/BigCheese-v0"])
+@pytest.mark.parametrize("mode", ["NEXT_STEP", "SAME_STEP", "DISABLED"])
+def test_gymnasium_vector_envs_never_hand_out_an_empty_mask(env_id, mode):
+    # What CleanRL-style loops do: sample each table's action from its
+    # mask, through many episode ends, in every autoreset mode.
+    from gymnasium.vector import AutoresetMode
+
+    kwargs = {"options": {"hands": 1}} if "Dalmuti" in env_id else {}
+    envs = gymnasium.make_vec(
+        env_id,
+        num_envs=4,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": AutoresetMode[mode]},
+        opponents="random",
+        **kwargs,
+    )
+    _, info = envs.reset(seed=1)
+    rng = np.random.default_rng(0)
+    ends = steps = 0
+    while ends < 60:
+        masks = info["action_mask"]
+        assert masks.shape == (4, envs.single_action_space.n)
+        assert (masks.sum(axis=1) >= 1).all(), f"an empty mask after {ends} episode ends"
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        _, _, term, trunc, info = envs.step(actions)
+        done = term | trunc
+        ends += int(done.sum())
+        steps += 1
+        if mode == "DISABLED" and done.any():
+            _, fresh = envs.reset(options={"reset_mask": done})
+            info["action_mask"] = np.where(done[:, None], fresh["action_mask"], info["action_mask"])
+        assert steps < 20_000
+    envs.close()
+
+
+def test_the_single_env_mask_at_the_end_allows_one_placeholder_id():
+    env = gymnasium.make("ratrace/Dalmuti-v0", opponents="random", options={"hands": 1})
+    _, info = env.reset(seed=5)
+    done = False
+    while not done:
+        _, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        done = term or trunc
+    assert info["action_mask"].tolist() == [1] + [0] * (len(info["action_mask"]) - 1)
+    assert np.array_equal(env.unwrapped.action_masks(), info["action_mask"].astype(bool))
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.step(0)

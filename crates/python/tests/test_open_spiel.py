@@ -56,7 +56,6 @@ def test_register_is_idempotent_and_the_games_take_parameters():
     assert table.options["hands"] == "1"
     assert game.num_distinct_actions() == table.num_actions
     assert game.observation_tensor_size() == table.observation_size
-    assert game.information_state_tensor_size() == table.observation_size
     # Dalmuti plays one hand unless the options say otherwise.
     assert pyspiel.load_game("python_ratrace_dalmuti").new_initial_state().table.options["hands"] == "1"
     multi = pyspiel.load_game("python_ratrace_dalmuti", {"options": "hands=3"})
@@ -127,11 +126,7 @@ def test_observers_are_the_seats_vector_and_text(name):
     for seat in range(game.num_players()):
         expected = state.table.observation(seat)
         np.testing.assert_array_equal(np.array(state.observation_tensor(seat), np.float32), expected)
-        np.testing.assert_array_equal(
-            np.array(state.information_state_tensor(seat), np.float32), expected
-        )
         assert state.observation_string(seat) == state.table.render(seat)
-        assert state.information_state_string(seat) == state.table.render(seat)
     # Through the observer API as well.
     from open_spiel.python.observation import make_observation
 
@@ -179,7 +174,7 @@ def test_resample_from_infostate_keeps_what_the_player_sees(name):
     for world in worlds:
         assert isinstance(world, ros.RatraceState)
         assert world.current_player() == player
-        assert world.information_state_string(player) == state.information_state_string(player)
+        assert world.observation_string(player) == state.observation_string(player)
         assert world.legal_actions() == state.legal_actions()
         play_random(world, random.Random(7))  # a resampled world plays to the end
         assert world.is_terminal()
@@ -212,6 +207,9 @@ def test_openspiel_ismcts_plays_dalmuti_with_the_determinizer(monkeypatch):
             uct_c=2.0,
             max_simulations=20,
             random_state=np.random.RandomState(g),
+            # no information state here (no perfect recall): key the
+            # search tree by the seat's observation string
+            use_observation_string=True,
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
         )
         state = game.new_initial_state()

@@ -9,6 +9,10 @@ their Python face:
 - ``Bot``: a bot from the ladder (``random``, ``heuristic``, ``strong``,
   ``search:1000``), acting from one seat's view only.
 - ``simulate``, ``tournament``, ``lab``: bot games in bulk, as the CLI plays them.
+- ``observe``, ``view_actions``: a seat's observation, mask and legal ids
+  from its view as JSON, as a bot program gets it; ``ratrace.bot`` serves
+  a policy ``policy(obs, mask) -> action id`` as a ``ratrace-bot/1``
+  program (``python3 -m ratrace.bot my_policy.py:policy``).
 - ``VectorEnv``: many tables stepped in Rust, writing numpy arrays in place.
 - ``ratrace.pettingzoo``, ``ratrace.gym``, ``ratrace.open_spiel``: the
   frameworks' environments.
@@ -16,6 +20,7 @@ their Python face:
 See docs/python.md for the observation layouts and action spaces.
 """
 
+from . import _ratrace
 from ._ratrace import (
     Bot,
     Game,
@@ -25,10 +30,11 @@ from ._ratrace import (
     VectorEnv,
     games,
     lab,
-    simulate,
-    tournament,
+    observe,
     verify,
+    view_actions,
 )
+from ._ratrace import __version__
 
 __all__ = [
     "Bot",
@@ -39,10 +45,36 @@ __all__ = [
     "VectorEnv",
     "games",
     "lab",
+    "observe",
     "simulate",
     "tournament",
     "verify",
+    "view_actions",
 ]
+
+
+def tournament(game, candidate=None, field=None, bots=None, *args, **kwargs):
+    """A duplicate tournament, as ``ratrace tournament`` plays it (the
+    arguments and report of the extension's ``tournament``). A bot may be
+    a Python policy ``policy(obs, mask) -> action id`` defined at the top
+    level of a module or file: it plays as the bot program
+    ``python -m ratrace.bot`` serving it (``ratrace.bot.program``)."""
+    from .bot import as_bot_name
+
+    if bots is not None:
+        bots = [as_bot_name(b) for b in bots]
+    return _ratrace.tournament(game, as_bot_name(candidate), as_bot_name(field), bots, *args, **kwargs)
+
+
+def simulate(game, games, bots=None, *args, **kwargs):
+    """Bot games in bulk, as ``ratrace simulate`` plays them (the arguments
+    and summary of the extension's ``simulate``); a bot may be a Python
+    policy, as in ``tournament``."""
+    from .bot import as_bot_name
+
+    if bots is not None:
+        bots = [as_bot_name(b) for b in bots]
+    return _ratrace.simulate(game, games, bots, *args, **kwargs)
 
 
 def _register_gymnasium() -> None:

@@ -1,12 +1,15 @@
 """Type stubs for the extension module (crates/python/src)."""
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
+__version__: str
+
 Options = Mapping[str, Any] | str | None
 Seed = int | str | None
+Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
 
 class IllegalAction(ValueError):
     """An action the rules refuse; the message names the rule."""
@@ -63,7 +66,8 @@ class Game:
         self, seat: int, out: npt.NDArray[np.float32] | None = None
     ) -> npt.NDArray[np.float32]: ...
     def action_mask(self, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]: ...
-    def returns(self) -> list[float]: ...
+    def returns(self) -> list[float]:
+        """Each seat's return once the game is over; ValueError before."""
     def clone(self) -> Game: ...
     def record(self) -> str: ...
     def save(self, path: str) -> None: ...
@@ -77,9 +81,10 @@ class Game:
     def __deepcopy__(self, memo: Any) -> Game: ...
 
 class Bot:
-    """A ladder bot (``random``, ``heuristic``, ``strong``, ``search:1000``, ...)."""
+    """A ladder bot (``random``, ``heuristic``, ``strong``, ``search:1000``, ...),
+    or a Python policy ``policy(obs, mask) -> action id``."""
 
-    def __init__(self, spec: str, seed: int = 0) -> None: ...
+    def __init__(self, spec: str | Policy, seed: int = 0) -> None: ...
     @property
     def spec(self) -> str: ...
     def act(self, game: Game, seat: int | None = None) -> str: ...
@@ -96,7 +101,7 @@ class VectorEnv:
         num_envs: int,
         players: int | None = None,
         options: Options = None,
-        opponents: str | None = None,
+        opponents: str | Policy | None = None,
         seat: int = 0,
         seed: int = 0,
         threads: int | None = None,
@@ -108,6 +113,9 @@ class VectorEnv:
     def set_seat(self, table: int, seat: int) -> None: ...
     def sample_actions(self) -> npt.NDArray[np.int64]: ...
     def render(self, table: int, seat: int | None = None) -> str: ...
+    @property
+    def threads(self) -> int:
+        """Threads stepping the tables, the caller's included (1 below 64 tables)."""
     @property
     def num_envs(self) -> int: ...
     @property
@@ -134,6 +142,18 @@ class VectorEnv:
     def seats(self) -> npt.NDArray[np.int64]: ...
 
 def games() -> list[str]: ...
+def observe(
+    game: str,
+    view: str | Mapping[str, Any],
+    players: int | None = None,
+    options: Options = None,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]: ...
+def view_actions(
+    game: str,
+    view: str | Mapping[str, Any],
+    players: int | None = None,
+    options: Options = None,
+) -> dict[int, str]: ...
 def verify(record: str) -> dict[str, Any]: ...
 def simulate(
     game: str,

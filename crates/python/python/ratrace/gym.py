@@ -12,6 +12,17 @@ worst return) and ``info["illegal_action"] = True``, and changes nothing
 in the game, so random exploration never crashes. The reward is the
 learner's return at the end (1 for first place down to -1 for last) and 0
 before; a game stopped by the length cap is truncated with reward 0.
+
+At the end of an episode no decision is pending, yet Gymnasium's vector
+envs (``gymnasium.make_vec``, ``SyncVectorEnv``, ``AsyncVectorEnv``) in
+their default next-step autoreset mode hand the terminal step's
+``info["action_mask"]`` to the policy, which then chooses an action the
+next ``step`` ignores (it resets). So the end-of-episode mask is never all
+zero: it allows action id 0 alone, a placeholder that is never played.
+Sampling from it works, and a masked softmax puts all its weight there
+(log-probability 0: no gradient from the discarded step). In same-step
+mode the mask is the new episode's; ``step`` after the end without a reset
+raises ``ResetNeeded``.
 """
 
 from __future__ import annotations
@@ -21,13 +32,17 @@ import numpy as np
 from gymnasium import spaces
 
 from . import VectorEnv
+from ._checks import action_id
 
 IDS = {"bigcheese": "ratrace/BigCheese-v0", "dalmuti": "ratrace/Dalmuti-v0"}
 
 
 class RatraceEnv(gymnasium.Env):
-    """One learner against ``opponents`` (a bot spec: ``random``,
-    ``heuristic``, ``strong``, ``search:200``...) in the other seats."""
+    """One learner against ``opponents`` in the other seats: a bot spec
+    (``random``, ``heuristic``, ``strong``, ``search:200``...) or a Python
+    policy ``policy(obs, mask) -> action id``, called with each
+    opponent's own observation and mask (a frozen copy of the learner,
+    say)."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
@@ -36,13 +51,18 @@ class RatraceEnv(gymnasium.Env):
         game: str = "dalmuti",
         players: int | None = None,
         options=None,
-        opponents: str = "heuristic",
+        opponents="heuristic",
         seat: int | None = 0,
         illegal_reward: float = -1.0,
         max_actions: int = 100_000,
         render_mode: str | None = None,
     ):
         super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode {render_mode!r} is not offered: these environments render"
+                f" text, as 'ansi' (returned) or 'human' (printed), or None"
+            )
         self._vec = VectorEnv(
             game,
             1,
@@ -71,18 +91,25 @@ class RatraceEnv(gymnasium.Env):
         self._truncated = self._vec.truncated
         self._n_actions = self._vec.num_actions
         self._seat = int(self._vec.seats[0])
+        # The mask shown once the episode is over (see the module doc).
+        self._end_mask = np.zeros(self._n_actions, dtype=np.int8)
+        self._end_mask[0] = 1
 
     @property
     def seat(self) -> int:
         """The learner's seat this episode."""
         return self._seat
 
+    def _current_mask(self) -> np.ndarray:
+        return self._end_mask if self._over else self._mask
+
     def _info(self):
-        return {"action_mask": self._mask.copy(), "seat": self._seat}
+        return {"action_mask": self._current_mask().copy(), "seat": self._seat}
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions now, as booleans (for maskable policies)."""
-        return self._mask.astype(bool)
+        """The legal actions now, as booleans (for maskable policies);
+        once the episode is over, id 0 alone (a placeholder, never played)."""
+        return self._current_mask().astype(bool)
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -96,7 +123,7 @@ class RatraceEnv(gymnasium.Env):
     def step(self, action):
         if self._over:
             raise gymnasium.error.ResetNeeded("the episode is over: call reset() first")
-        action = int(action)
+        action = action_id(action)
         if not (0 <= action < self._n_actions) or not self._mask[action]:
             self._over = True
             info = self._info()
@@ -109,13 +136,7 @@ class RatraceEnv(gymnasium.Env):
         self._over = terminated or truncated
         if self.render_mode == "human":
             self.render()
-        return (
-            self._obs.copy(),
-            reward,
-            terminated,
-            truncated,
-            {"action_mask": self._mask.copy(), "seat": self._seat},
-        )
+        return self._obs.copy(), reward, terminated, truncated, self._info()
 
     def render(self):
         if self.render_mode is None:

@@ -93,8 +93,10 @@ def _game_type(name: str) -> pyspiel.GameType:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high,
         min_num_players=low,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        # Observations are the seat's view now (with what it keeps of the
+        # past), not perfect recall: no information state is claimed.
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={
@@ -193,6 +195,11 @@ class RatraceGame(pyspiel.Game):
         """The observer: the seat's vector and text (see the module docs)."""
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            raise ValueError(
+                "ratrace observers show the seat's view now, not its whole history: "
+                "perfect-recall observations are not offered (ask for perfect_recall=False)"
+            )
         if iig_obs_type is not None and (
             not iig_obs_type.public_info
             or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
@@ -296,10 +303,12 @@ class RatraceState(pyspiel.State):
         return text if text is not None else f"action {action}"
 
     def returns(self):
-        return self._g.returns()
+        # OpenSpiel's convention: 0 for everyone before the end (and for a
+        # game the length cap stopped); ratrace's Game has no returns then.
+        return self._g.returns() if self._g.is_over else [0.0] * self._setup.players
 
     def rewards(self):
-        return self._g.returns() if self._cur == _TERMINAL else [0.0] * self._setup.players
+        return self.returns() if self._cur == _TERMINAL else [0.0] * self._setup.players
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A full state consistent with what ``player_id`` sees: the hidden

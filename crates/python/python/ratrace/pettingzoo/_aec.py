@@ -22,6 +22,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .. import Game
+from .._checks import action_id
 
 
 class RatraceAECEnv(AECEnv):
@@ -38,6 +39,11 @@ class RatraceAECEnv(AECEnv):
         max_actions: int = 100_000,
     ):
         super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode {render_mode!r} is not offered: these environments render"
+                f" text, as 'ansi' (returned) or 'human' (printed), or None"
+            )
         probe = Game(game, players=players, options=options, seed=0)
         self._game_name = game
         self._options = probe.options
@@ -74,6 +80,13 @@ class RatraceAECEnv(AECEnv):
     def reset(self, seed=None, options=None):
         if seed is not None:
             self._seeds = random.Random(seed)
+            # Every possible agent's spaces, newcomers who join later (D13)
+            # included: a caller seeds only `agents` after reset, so two
+            # environments reset with one seed sample alike for everyone.
+            spaces_seeds = random.Random(f"spaces {seed}")
+            for agent in self.possible_agents:
+                self.action_spaces[agent].seed(spaces_seeds.getrandbits(63))
+                self.observation_spaces[agent].seed(spaces_seeds.getrandbits(63))
         self.game = Game(
             self._game_name,
             players=self._players,
@@ -101,7 +114,7 @@ class RatraceAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         game = self.game
-        game.apply_id(int(action))
+        game.apply_id(action_id(action))
         if game.players > len(self.agents):
             self._seat_newcomers(game.players)
         self._cumulative_rewards[agent] = 0.0
