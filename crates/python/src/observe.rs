@@ -75,9 +75,7 @@ fn encode<G: Tensor>(view: &G::View, seat: Seat, options: &G::Options, players: 
 }
 
 /// The options: the caller's pairs, or the view's `public.options` object
-/// read as pairs (true/false as on/off, null as `none_word`; the Big
-/// Cheese view's `veto_before_bid` and `tie_by_chance` as the options
-/// `veto` and `final_tie`).
+/// read as pairs (true/false as on/off, null as `none_word`).
 fn options_for<G: game::Game>(
     view: &Value,
     given: Option<&[(String, String)]>,
@@ -93,14 +91,6 @@ fn options_for<G: game::Game>(
             object
                 .iter()
                 .map(|(k, v)| match (k.as_str(), v) {
-                    ("veto_before_bid", Value::Bool(b)) => (
-                        "veto".to_string(),
-                        if *b { "before-bid" } else { "any-turn" }.into(),
-                    ),
-                    ("tie_by_chance", Value::Bool(b)) => (
-                        "final_tie".to_string(),
-                        if *b { "chance" } else { "shared" }.into(),
-                    ),
                     (k, Value::Bool(b)) => (k.to_string(), if *b { "on" } else { "off" }.into()),
                     (k, Value::Null) => (k.to_string(), none_word.to_string()),
                     (k, Value::String(s)) => (k.to_string(), s.clone()),
