@@ -150,7 +150,8 @@ fn all(_: usize) -> bool {
 /// every count with one rich setting (Big Cheese's defaults; Dalmuti's
 /// three-hand session with the market, so taxes and the market come up),
 /// and variants that reach the other kinds of decision (Big Cheese dice
-/// modes, no specials, exact scoring, veto timing; Dalmuti single hands,
+/// modes, the re-rolls that name dice, no specials, exact scoring, veto
+/// timing; Dalmuti single hands,
 /// the 20-hand default session, the black market, joins) at a few counts
 /// each, so the whole check stays a few seconds for a quick bot (each
 /// configuration starts one process).
@@ -168,6 +169,16 @@ fn variants(game: &str) -> Vec<Variant> {
             Variant {
                 options: &["dice=no-dice", "specials=off"],
                 players: |p| matches!(p, 4 | 6),
+            },
+            // The two modes whose re-rolls name dice (`reroll 2`,
+            // `reroll 1,1,2`).
+            Variant {
+                options: &["dice=best-of-two"],
+                players: |p| p == 4,
+            },
+            Variant {
+                options: &["dice=half-of-n"],
+                players: |p| p == 5,
             },
             Variant {
                 options: &["exact=on", "veto=before-bid", "final_tie=chance"],
