@@ -1,6 +1,6 @@
 """A policy trained by the example (examples/python/train_dalmuti.py)
 plays through ``python -m ratrace.bot`` where bot programs play: a
-``ratrace simulate`` run that saves its games, and a table of a real
+``ratrace tournament`` that saves its games, and a table of a real
 ``ratrace serve`` (on loopback, its own SQLite file) that offers it with
 ``--bot dalmuti:NAME=COMMAND``. In both, every action the program took is
 the action the same policy picks from the Gymnasium-style observation and
@@ -87,21 +87,22 @@ def check_record(record, policy, seats=None):
     return checked
 
 
-def test_the_trained_policy_plays_a_simulation_as_it_plays_the_game(trained, tmp_path):
+def test_the_trained_policy_plays_a_tournament_as_it_plays_the_game(trained, tmp_path):
     module, policy = trained
     saved = tmp_path / "games"
+    bot = "cmd:" + program(module)
     done = subprocess.run(
-        [ratrace_bin(), "simulate", "dalmuti", "--players", "4", "--option", "hands=1",
-         "--bots", "cmd:" + program(module), "--games", "3", "--threads", "1",
-         "--save-games", str(saved), "--json"],
+        [ratrace_bin(), "tournament", "dalmuti", "--players", "4", "--option", "hands=1",
+         "--candidate", bot, "--field", bot, "--deals", "2", "--threads", "1",
+         "--save-games", str(saved), "--json", "--quiet"],
         capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert "strikes" not in report, report["strikes"]
-    assert report["stand_in"][0]["stand_in"] == 0
+    assert all(s["stand_in"] == 0 and s["decisions"] > 0 for s in report["stand_in"]), report["stand_in"]
     files = sorted(saved.glob("*.json"))
-    assert len(files) == 3
+    assert len(files) == report["figures"]["games"] == 8
     assert sum(check_record(json.loads(f.read_text()), policy) for f in files) > 0
 
 
