@@ -103,17 +103,7 @@ impl SaveGames {
 /// `DIR/GAME-ID.json`: the id is made of letters, digits, `-` and `_`
 /// already; anything else is replaced so that a name cannot leave `dir`.
 pub fn record_path(dir: &Path, game: &str, id: &str) -> PathBuf {
-    let safe: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    dir.join(format!("{game}-{safe}.json"))
+    dir.join(format!("{game}-{}.json", extbot::stderr_log::file_safe(id)))
 }
 
 /// Writes `record` as pretty JSON, the form `ratrace play` saves.

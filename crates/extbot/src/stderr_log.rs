@@ -63,8 +63,14 @@ impl StderrLog {
 /// but letters, digits, `-` and `_` in the id replaced, so that a name
 /// cannot leave `dir`.
 pub fn log_path(dir: &Path, game: &str, seat: game::Seat) -> PathBuf {
-    let safe: String = game
-        .chars()
+    dir.join(format!("{}-{seat}.stderr.log", file_safe(game)))
+}
+
+/// `name` as a part of a file name: letters, digits, `-` and `_` kept,
+/// anything else (a `/`, a `.`) replaced by `_`, so that the name stays in
+/// its folder.
+pub fn file_safe(name: &str) -> String {
+    name.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
                 c
@@ -72,8 +78,7 @@ pub fn log_path(dir: &Path, game: &str, seat: game::Seat) -> PathBuf {
                 '_'
             }
         })
-        .collect();
-    dir.join(format!("{safe}-{seat}.stderr.log"))
+        .collect()
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ pub use command::{Command, Rematched, TableHandle};
 pub use outbox::{Kick, Outbox, OutboxRx, MOVED, TOO_SLOW};
 pub use repair::{record_missing_results, repair_all};
 pub(crate) use result::result_of;
+use result::Decided;
 
 use crate::clock::unix_now;
 use crate::error::Error;
@@ -282,23 +283,6 @@ struct Sub {
 }
 
 /// A bot's decision being computed off the table's task.
-/// A seat's decisions, and how many of them a stand-in made.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Decided {
-    /// Decisions made by a bot for the seat.
-    pub(crate) all: u64,
-    /// Of those, made by a stand-in.
-    pub(crate) stand_in: u64,
-}
-
-impl Decided {
-    /// More than [`extbot::STAND_IN_LIMIT`] of the decisions were the
-    /// stand-in's.
-    pub(crate) fn mostly_stand_in(&self) -> bool {
-        self.all > 0 && self.stand_in as f64 / self.all as f64 > extbot::STAND_IN_LIMIT
-    }
-}
-
 struct Thinking<G: Roster> {
     /// The table's seq when it started: a decision for an older position
     /// is dropped.

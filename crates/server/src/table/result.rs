@@ -4,12 +4,29 @@
 use crate::store::{SeatKind, StoredSeat};
 use game::Seat;
 
+/// A seat's decisions, and how many of them a stand-in made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Decided {
+    /// Decisions made by a bot for the seat.
+    pub(crate) all: u64,
+    /// Of those, made by a stand-in.
+    pub(crate) stand_in: u64,
+}
+
+impl Decided {
+    /// More than [`extbot::STAND_IN_LIMIT`] of the decisions were the
+    /// stand-in's.
+    pub(crate) fn mostly_stand_in(&self) -> bool {
+        self.all > 0 && self.stand_in as f64 / self.all as f64 > extbot::STAND_IN_LIMIT
+    }
+}
+
 /// A finished game's result as the store records it (for its ratings):
 /// the outcome, and who played each seat (a person by identity and
 /// origin, a bot by level). `None` if the outcome does not serialize.
 ///
 /// A bot program's seat whose decisions were mostly a stand-in's
-/// (`decided`, see [`super::Decided`]) is credited to the stand-in, the
+/// (`decided`, see [`Decided`]) is credited to the stand-in, the
 /// heuristic bot: a program that hung is neither credited with its
 /// stand-in's win nor rated as if it had played. A person's seat keeps
 /// its person whoever played while they were away: otherwise leaving a
@@ -21,7 +38,7 @@ pub(crate) fn result_of(
     public: bool,
     actions: usize,
     outcome: &game::Outcome,
-    decided: &[super::Decided],
+    decided: &[Decided],
 ) -> Option<crate::social::GameResult> {
     use crate::social::Rated;
     let json = serde_json::to_string(outcome).ok()?;
@@ -37,9 +54,7 @@ pub(crate) fn result_of(
                     },
                     None => Rated::Nobody,
                 },
-                Some(SeatKind::Bot(_))
-                    if decided.get(i).is_some_and(super::Decided::mostly_stand_in) =>
-                {
+                Some(SeatKind::Bot(_)) if decided.get(i).is_some_and(Decided::mostly_stand_in) => {
                     Rated::Bot("heuristic".to_string())
                 }
                 Some(SeatKind::Bot(b)) => Rated::Bot(b.clone()),
@@ -63,7 +78,6 @@ pub(crate) fn result_of(
 mod tests {
     use super::*;
     use crate::social::Rated;
-    use crate::table::Decided;
 
     fn seat(i: usize, kind: SeatKind) -> StoredSeat {
         StoredSeat {
