@@ -148,7 +148,8 @@ def test_the_trained_policy_plays_a_server_table_as_it_plays_the_game(trained, t
         table = created["id"]
         client = subprocess.run(
             [sys.executable, str(ROOT / "examples" / "bots" / "remote_client.py"), "--url", base,
-             "--table", table, "--name", "Ann", "--key", created["key"], "--seed", "1"],
+             # `=`: an id may begin with `-`, which argparse would take for a flag
+             f"--table={table}", "--name", "Ann", f"--key={created['key']}", "--seed", "1"],
             capture_output=True, text=True, timeout=180,
         )
         assert client.returncode == 0, client.stdout + client.stderr
