@@ -33,7 +33,8 @@ pub(crate) trait Work: Send + 'static {
     fn run(&mut self, job: Self::Job) -> Result<(), String>;
 }
 
-/// How long a thread with nothing to do spins before it sleeps: longer
+/// How long a thread with nothing to do spins (letting others of its
+/// core run between short bursts) before it sleeps: longer
 /// than the pause between the steps of a loop that steps again at once
 /// (tens of microseconds), short enough that a pool left idle costs
 /// little.
@@ -148,8 +149,13 @@ impl<P: Work> Shared<P> {
                 return Some(round);
             }
             spins = spins.wrapping_add(1);
-            if spins % 64 != 0 || since.elapsed() < SPIN {
+            if spins % 64 != 0 {
                 std::hint::spin_loop();
+                continue;
+            }
+            if since.elapsed() < SPIN {
+                // Lets another thread of this core run, on a busy machine.
+                std::thread::yield_now();
                 continue;
             }
             // Asleep only after saying so and looking once more, so the
@@ -294,6 +300,9 @@ impl<P: Work> Pool<P> {
             for _ in 0..64 {
                 std::hint::spin_loop();
             }
+            // Lets the worker being waited for run, should it share this
+            // core (a busy machine).
+            std::thread::yield_now();
             return;
         }
         shared.caller_asleep.store(true, Ordering::SeqCst);
