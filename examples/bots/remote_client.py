@@ -15,8 +15,9 @@ the browser does, so it needs nothing from the server's operator:
     python3 remote_client.py --url http://HOST:8080 --table ID --name Ann [--key KEY]
 
 It says `hello` with the seat token; on every `state` or `update` where its
-seat is to move (`to_move` is its seat and `legal` is not empty) it picks a
-random action from `legal` and sends `act` with the `seq` it has seen. It
+seat must act (`legal` is not empty: it is sent to that seat alone, even
+during a secret decision whose `to_move` is hidden) it picks a random
+action from `legal` and sends `act` with the `seq` it has seen. It
 never applies the updates' JSON Patch: `seq`, `legal` and `to_move` come
 whole in every `update`. On a `stale` error it asks for the whole state
 again (`resync`). It exits 0 when the game is over, printing the outcome.
@@ -239,7 +240,10 @@ def play(url, table, token, rng, quiet=False):
                 ws.close()
                 return msg.get("outcome")
             seq, legal = msg.get("seq"), msg.get("legal") or []
-            if msg.get("to_move") == seat and legal and acted_at != seq:
+            # `legal` is sent only to the seat that must act. `to_move` is
+            # not enough: during a secret decision (D7, the revolution) it
+            # is hidden from everyone, the holder included.
+            if legal and acted_at != seq:
                 action = choose(legal, rng)
                 acted_at = seq
                 if not quiet:

@@ -14,8 +14,10 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -113,8 +115,10 @@ def get(base, path):
 
 def test_the_trained_policy_plays_a_server_table_as_it_plays_the_game(trained, tmp_path):
     module, policy = trained
-    db_dir = tmp_path / "db"
-    db_dir.mkdir()
+    # The server's sandbox denies bot programs the database's folder and
+    # what lies around it: the database goes to a folder of its own,
+    # away from the policy's files.
+    db_dir = pathlib.Path(tempfile.mkdtemp(prefix="ratrace-serve-"))
     # The log goes to a file: a pipe nobody reads would fill and stall the
     # server.
     log = tmp_path / "serve.log"
@@ -162,3 +166,4 @@ def test_the_trained_policy_plays_a_server_table_as_it_plays_the_game(trained, t
     finally:
         server.terminate()
         server.wait(timeout=30)
+        shutil.rmtree(db_dir, ignore_errors=True)
