@@ -9,7 +9,7 @@ use crate::{buffer_of, options_of, zeros, IllegalAction, SetupError};
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard};
 
 /// The arrays Python reads.
 struct Out {
@@ -22,7 +22,17 @@ struct Out {
     seats: Py<PyAny>,
     /// The buffers Rust writes them through, one set per part of the
     /// tables (each over that part's rows).
-    parts: Vec<Arc<PartOut>>,
+    parts: Vec<PartOut>,
+}
+
+impl Out {
+    /// Copies every part's rows into the numpy arrays.
+    fn refresh(&self, py: Python<'_>, inner: &dyn DynVector) -> PyResult<()> {
+        for (i, part) in self.parts.iter().enumerate() {
+            part.refresh(py, inner, i)?;
+        }
+        Ok(())
+    }
 }
 
 /// One part's rows of the arrays, as buffers.
@@ -34,12 +44,6 @@ struct PartOut {
     trunc: PyBuffer<u8>,
     moving: PyBuffer<i64>,
     seat: PyBuffer<i64>,
-}
-
-impl vector::Sink for PartOut {
-    fn copy(&self, arrays: vector::Arrays<'_>) -> Result<(), String> {
-        Python::attach(|py| PartOut::copy(self, py, &arrays)).map_err(|e| e.to_string())
-    }
 }
 
 impl PartOut {
@@ -102,11 +106,7 @@ impl VectorEnv {
     }
 
     fn refresh(&self, py: Python<'_>) -> PyResult<()> {
-        let inner = self.inner();
-        for (i, part) in self.out.parts.iter().enumerate() {
-            part.refresh(py, &**inner, i)?;
-        }
-        Ok(())
+        self.out.refresh(py, &**self.inner())
     }
 }
 
@@ -221,17 +221,8 @@ impl VectorEnv {
         out.parts = inner
             .parts()
             .iter()
-            .map(|rows| PartOut::new(py, &out, rows).map(Arc::new))
+            .map(|rows| PartOut::new(py, &out, rows))
             .collect::<PyResult<_>>()?;
-        // Each step's thread copies the part it stepped (taking the GIL
-        // for the copy alone), while the other threads step theirs.
-        let mut inner = inner;
-        inner.set_sinks(
-            out.parts
-                .iter()
-                .map(|p| Arc::clone(p) as Arc<dyn vector::Sink>)
-                .collect(),
-        );
         let env = VectorEnv {
             inner: Mutex::new(inner),
             out,
@@ -257,9 +248,26 @@ impl VectorEnv {
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
         let actions = action_ids(py, actions, self.inner().num_envs())?;
         let inner = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
-        // The threads that step the parts copy them into the arrays.
-        py.detach(|| inner.step(&actions))
-            .map_err(IllegalAction::new_err)?;
+        if inner.calls_python() {
+            // The workers call the opponents' policy: they need the GIL.
+            py.detach(|| inner.step(&actions, &mut |_, _| {}))
+                .map_err(IllegalAction::new_err)?;
+            self.out.refresh(py, &**inner)?;
+        } else {
+            // The workers step in Rust alone; this thread keeps the GIL
+            // and copies each part into the arrays as soon as it is
+            // stepped, while they step the others.
+            let mut copied = Ok(());
+            let parts = &self.out.parts;
+            inner
+                .step(&actions, &mut |i, a| {
+                    if copied.is_ok() {
+                        copied = parts[i].copy(py, &a);
+                    }
+                })
+                .map_err(IllegalAction::new_err)?;
+            copied?;
+        }
         inner.policy_error().map_or(Ok(()), Err)
     }
 

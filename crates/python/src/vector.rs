@@ -5,9 +5,10 @@
 //! Shaped for throughput: each table (a [`Lane`]) keeps its legal list,
 //! mask ids and bots between steps, so a step allocates nothing but the
 //! views the opponents' bots read; the tables are split into parts that
-//! a persistent pool of worker threads steps with the GIL released
-//! ([`crate::pool`]); and ladder bots in the other seats play
-//! inside Rust until the learner's turn, never returning to Python.
+//! a persistent pool of worker threads steps ([`crate::pool`]), in Rust
+//! alone, while the calling thread copies each finished part into numpy;
+//! and ladder bots in the other seats play inside Rust until the
+//! learner's turn, never returning to Python.
 //!
 //! Two modes:
 //! - self-play (`opponents = None`): every step is one action by whoever
@@ -102,6 +103,10 @@ pub(crate) struct Vector<G: Tensor + Roster> {
 struct Part<G: Game> {
     shared: Arc<Shared<G>>,
     lanes: Vec<Lane<G>>,
+    /// The table index of the first lane.
+    first: usize,
+    /// The action ids Python gave for the next step, one per lane.
+    given: Vec<i64>,
     /// The actions of the next step, checked by [`Part::choose`].
     acts: Vec<G::Action>,
     obs: Vec<f32>,
@@ -111,7 +116,6 @@ struct Part<G: Game> {
     truncated: Vec<u8>,
     to_move: Vec<i64>,
     seats: Vec<i64>,
-    sink: Option<Arc<dyn Sink>>,
 }
 
 /// What the Python class needs of a vector env, without naming the game.
@@ -123,8 +127,18 @@ pub(crate) trait DynVector: Send {
     fn num_actions(&self) -> usize;
     fn reset(&mut self, seeds: &[u64]) -> Result<(), String>;
     /// Checks one action id per table (an error, and no table moves, if
-    /// any is not legal), then steps every table.
-    fn step(&mut self, actions: &[i64]) -> Result<(), String>;
+    /// any is not legal), then steps every table, calling `done` (on the
+    /// calling thread) with each part's index and rows as soon as the
+    /// part is stepped.
+    fn step(
+        &mut self,
+        actions: &[i64],
+        done: &mut dyn FnMut(usize, Arrays<'_>),
+    ) -> Result<(), String>;
+    /// Whether stepping calls Python (the opponents play a Python
+    /// policy): the caller must then release the GIL around
+    /// [`DynVector::step`].
+    fn calls_python(&self) -> bool;
     fn set_seat(&mut self, lane: usize, seat: usize) -> Result<(), String>;
     /// A uniformly random legal action id per table (-1 where Python has
     /// no decision), from the legal lists the last step kept.
@@ -140,16 +154,6 @@ pub(crate) trait DynVector: Send {
     fn parts(&self) -> Vec<Range<usize>>;
     /// Calls `f` with part `part`'s rows of the arrays.
     fn with_arrays(&self, part: usize, f: &mut dyn FnMut(Arrays<'_>));
-    /// Gives each part (in order) where to copy its rows at the end of
-    /// each of its steps: the thread that stepped a part copies it out,
-    /// while the others still step theirs.
-    fn set_sinks(&mut self, sinks: Vec<Arc<dyn Sink>>);
-}
-
-/// Where a part copies its rows of the arrays after a step (the numpy
-/// arrays' rows, in the Python class).
-pub(crate) trait Sink: Send + Sync {
-    fn copy(&self, arrays: Arrays<'_>) -> Result<(), String>;
 }
 
 /// One part's rows of the arrays a step writes, in the order the Python
@@ -362,11 +366,13 @@ impl<G: Tensor + Roster> Lane<G> {
 }
 
 impl<G: Tensor + Roster> Part<G> {
-    fn new(shared: &Arc<Shared<G>>, lanes: Vec<Lane<G>>) -> Part<G> {
+    fn new(shared: &Arc<Shared<G>>, lanes: Vec<Lane<G>>, first: usize) -> Part<G> {
         let n = lanes.len();
         let seats = lanes.iter().map(|l| l.seat as i64).collect();
         let mut part = Part {
             shared: Arc::clone(shared),
+            first,
+            given: Vec::with_capacity(n),
             acts: Vec::with_capacity(n),
             obs: vec![0.0; n * shared.obs_len],
             mask: vec![0; n * shared.num_actions],
@@ -376,7 +382,6 @@ impl<G: Tensor + Roster> Part<G> {
             to_move: vec![0; n],
             seats,
             lanes,
-            sink: None,
         };
         part.rewrite();
         part
@@ -412,13 +417,13 @@ impl<G: Tensor + Roster> Part<G> {
         Ok(())
     }
 
-    /// Checks one action id per lane (`ids`, of this part's lanes, the
-    /// first of which is table `first`) and keeps them for the next step.
-    fn choose(&mut self, ids: &[i64], first: usize) -> Result<(), String> {
+    /// Checks the action id Python gave each lane and keeps the actions
+    /// for the next step.
+    fn choose(&mut self) -> Result<(), String> {
         let a = self.shared.num_actions;
         self.acts.clear();
-        for (j, (lane, &id)) in self.lanes.iter().zip(ids).enumerate() {
-            let i = first + j;
+        for (j, (lane, &id)) in self.lanes.iter().zip(&self.given).enumerate() {
+            let i = self.first + j;
             if lane.acting(&self.shared).is_none() {
                 return Err(format!(
                     "table {i} has no decision to take: its episode is over (reset it, or use autoreset)"
@@ -441,10 +446,31 @@ impl<G: Tensor + Roster> Part<G> {
     }
 }
 
+/// What a round of the pool asks of every part: a step is two rounds,
+/// so that no table moves unless every action is legal.
+#[derive(Clone, Copy)]
+enum Job {
+    /// [`Part::choose`].
+    Check,
+    /// [`Part::step`].
+    Step,
+}
+
 impl<G: Tensor + Roster> Work for Part<G> {
+    type Job = Job;
+
+    fn run(&mut self, job: Job) -> Result<(), String> {
+        match job {
+            Job::Check => self.choose(),
+            Job::Step => self.step(),
+        }
+    }
+}
+
+impl<G: Tensor + Roster> Part<G> {
     /// One step of every lane of the part, with the actions [`Part::choose`]
     /// kept.
-    fn run(&mut self) -> Result<(), String> {
+    fn step(&mut self) -> Result<(), String> {
         let shared = &*self.shared;
         let (o, a, p) = (shared.obs_len, shared.num_actions, shared.seats);
         for (j, lane) in self.lanes.iter_mut().enumerate() {
@@ -461,10 +487,7 @@ impl<G: Tensor + Roster> Work for Part<G> {
             self.terminated[j] = u8::from(ended.terminated);
             self.truncated[j] = u8::from(ended.truncated);
         }
-        match &self.sink {
-            Some(sink) => sink.copy(self.arrays()),
-            None => Ok(()),
-        }
+        Ok(())
     }
 }
 
@@ -539,7 +562,12 @@ impl<G: Tensor + Roster> Vector<G> {
         let mut split = Vec::new();
         while !lanes.is_empty() {
             let rest = lanes.split_off(per.min(lanes.len()));
-            split.push(Part::new(&shared, std::mem::replace(&mut lanes, rest)));
+            let first = split.len() * per;
+            split.push(Part::new(
+                &shared,
+                std::mem::replace(&mut lanes, rest),
+                first,
+            ));
         }
         Ok(Vector {
             pool: Pool::new(split, threads)?,
@@ -597,7 +625,11 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
         Ok(())
     }
 
-    fn step(&mut self, actions: &[i64]) -> Result<(), String> {
+    fn step(
+        &mut self,
+        actions: &[i64],
+        done: &mut dyn FnMut(usize, Arrays<'_>),
+    ) -> Result<(), String> {
         let n = self.num_envs;
         if actions.len() != n {
             return Err(format!(
@@ -605,15 +637,19 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
                 actions.len()
             ));
         }
-        // Check every table's action before changing any.
-        let mut first = 0;
         for mut part in self.pool.each() {
-            let k = part.lanes.len();
-            part.choose(&actions[first..first + k], first)?;
-            first += k;
+            let rows = part.first..part.first + part.lanes.len();
+            part.given.clear();
+            part.given.extend_from_slice(&actions[rows]);
         }
-        self.pool.start();
-        self.pool.finish()
+        // Check every table's action before changing any.
+        self.pool.round(Job::Check, &mut |_, _| {})?;
+        self.pool
+            .round(Job::Step, &mut |i, part| done(i, part.arrays()))
+    }
+
+    fn calls_python(&self) -> bool {
+        matches!(self.shared.opponents, Some(Opponents::Policy(_)))
     }
 
     fn sample_actions(&mut self, out: &mut [i64]) {
@@ -681,12 +717,6 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
 
     fn with_arrays(&self, part: usize, f: &mut dyn FnMut(Arrays<'_>)) {
         f(self.pool.part(part).arrays());
-    }
-
-    fn set_sinks(&mut self, sinks: Vec<Arc<dyn Sink>>) {
-        for (mut part, sink) in self.pool.each().zip(sinks) {
-            part.sink = Some(sink);
-        }
     }
 }
 

@@ -188,6 +188,21 @@ def test_vector_env_refuses_bad_input_and_moves_no_table():
         ratrace.VectorEnv("dalmuti", 4, players=4, seat=4)
 
 
+def test_vector_env_checks_actions_on_every_thread_and_names_the_first_bad_table():
+    env = ratrace.VectorEnv("bigcheese", 256, players=4, seed=5, threads=2)
+    assert env.threads == 2
+    env.step(env.sample_actions())
+    before = env.observations.copy(), env.action_masks.copy(), env.rewards.copy()
+    bad = env.sample_actions()
+    for table in (230, 37, 120):  # parts the workers and the caller check
+        bad[table] = int(np.flatnonzero(env.action_masks[table] == 0)[0])
+    with pytest.raises(ratrace.IllegalAction, match="table 37:"):
+        env.step(bad)
+    assert all(np.array_equal(x, y) for x, y in zip(before, (env.observations, env.action_masks, env.rewards)))
+    env.step(env.sample_actions())
+    assert not np.array_equal(before[0], env.observations)
+
+
 def test_vector_env_with_bots_steps_only_the_learner():
     env = ratrace.VectorEnv(
         "dalmuti", 64, players=4, seed=2, opponents="heuristic", seat=2, options={"hands": 1}
