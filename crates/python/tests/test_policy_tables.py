@@ -9,12 +9,12 @@ It needs the ``ratrace`` binary: RATRACE_BIN, or target/debug/ratrace.
 """
 
 import json
-import os
 import pathlib
 import subprocess
 import sys
 
 import pytest
+from ratrace_bin import ratrace_bin
 
 import ratrace
 
@@ -22,15 +22,6 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples" / "python"
 sys.path.insert(0, str(EXAMPLES))
 import train_dalmuti as td  # noqa: E402  (the example's Policy)
-
-
-def ratrace_bin():
-    env = os.environ.get("RATRACE_BIN")
-    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    for path in [env, target / "debug" / "ratrace", target / "release" / "ratrace"]:
-        if path and os.access(path, os.X_OK):
-            return str(path)
-    pytest.fail("no ratrace binary: build it with `cargo build -p cli` or set RATRACE_BIN")
 
 
 @pytest.fixture(scope="module")

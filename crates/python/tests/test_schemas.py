@@ -21,6 +21,7 @@ import subprocess
 import sys
 
 import pytest
+from ratrace_bin import ratrace_bin
 from jsonschema import Draft202012Validator
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -67,15 +68,6 @@ DECISIONS = {
 }
 
 
-def ratrace():
-    env = os.environ.get("RATRACE_BIN")
-    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    for path in [env, target / "debug" / "ratrace", target / "release" / "ratrace"]:
-        if path and os.access(path, os.X_OK):
-            return str(path)
-    pytest.fail("no ratrace binary: build it with `cargo build -p cli` or set RATRACE_BIN")
-
-
 def validator(path):
     schema = json.loads((PROTOCOL / path).read_text())
     Draft202012Validator.check_schema(schema)
@@ -87,7 +79,7 @@ def play(game, tmp_path):
     log = tmp_path / (game + ".log")
     env = dict(os.environ, RATRACE_SCHEMA_LOG=str(log))
     for i, (players, options, games) in enumerate(SETS[game]):
-        args = [ratrace(), "simulate", game, "--players", str(players), "--games", str(games),
+        args = [ratrace_bin(), "simulate", game, "--players", str(players), "--games", str(games),
                 "--bots", "cmd:%s %s" % (sys.executable, BOT), "--seed", str(i),
                 "--threads", "2", "--bot-time", "20000", "--json"]
         for o in options:
