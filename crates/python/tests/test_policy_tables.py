@@ -21,7 +21,6 @@ import ratrace
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples" / "python"
 sys.path.insert(0, str(EXAMPLES))
-import train_dalmuti as td  # noqa: E402  (the example's Policy)
 
 
 @pytest.fixture(scope="module")
