@@ -17,8 +17,9 @@ the browser does, so it needs nothing from the server's operator:
 It says `hello` with the seat token; on every `state` or `update` where its
 seat must act (`legal` is not empty: it is sent to that seat alone, even
 during a secret decision whose `to_move` is hidden) it picks a random
-action from `legal` and sends `act` with the `seq` it has seen. It
-never applies the updates' JSON Patch: `seq`, `legal` and `to_move` come
+action from `legal` and sends `act` with the `seq` it has seen, at most
+15 frames a second (the server refuses more than 20; a refused act is sent
+again). It never applies the updates' JSON Patch: `seq`, `legal` and `to_move` come
 whole in every `update`. On a `stale` error it asks for the whole state
 again (`resync`). It exits 0 when the game is over, printing the outcome.
 
@@ -42,6 +43,9 @@ import urllib.parse
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 PING_EVERY = 20.0  # the server closes a connection silent for 60 s
+# The server takes at most 20 frames a second from a connection (more are
+# refused with `rate_limited`): the client leaves this much between frames.
+MIN_GAP = 1 / 15
 
 
 class Closed(Exception):
@@ -144,6 +148,9 @@ class WebSocket:
             head += bytes([0x80 | 127]) + struct.pack("!Q", n)
         mask = os.urandom(4)
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        wait = self.last_sent + MIN_GAP - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
         self.sock.sendall(head + mask + masked)
         self.last_sent = time.monotonic()
 
@@ -216,6 +223,7 @@ def play(url, table, token, rng, quiet=False):
     ws.send({"type": "hello", "token": token, "lang": "en"})
     seat = None
     acted_at = None  # the seq we last acted at: one action per position
+    sent = None  # that act, to send again if the server refused it for speed
     try:
         while True:
             msg = json.loads(ws.recv())
@@ -227,6 +235,12 @@ def play(url, table, token, rng, quiet=False):
                     continue
                 if msg.get("code") in ("bad_token", "unknown_table"):
                     raise SystemExit(f"refused: {msg.get('message')}")
+                if msg.get("code") == "rate_limited" and sent is not None:
+                    # the act may be the refused frame: once the second is
+                    # over, send it again (a `stale` answer is harmless)
+                    time.sleep(1.0)
+                    ws.send(sent)
+                    continue
                 if not quiet:
                     log("server says:", msg.get("code"), msg.get("message"))
                 continue
@@ -248,7 +262,8 @@ def play(url, table, token, rng, quiet=False):
                 acted_at = seq
                 if not quiet:
                     log(f"{seat} at seq {seq}: {action}")
-                ws.send({"type": "act", "seq": seq, "action": action})
+                sent = {"type": "act", "seq": seq, "action": action}
+                ws.send(sent)
     except Closed as e:
         raise SystemExit(str(e))
 

@@ -95,7 +95,7 @@ impl FromStr for DiceMode {
 /// `start` (`dice`, `specials`, `exact`, `target`, `chips`,
 /// `veto`, `final_tie`), with typed values: booleans for on/off, `null`
 /// for an `auto` target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Options {
     /// Payout scheme (B11).
@@ -115,7 +115,9 @@ pub struct Options {
 }
 
 /// When a Veto may be played: the `veto` option (B6, B18).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum VetoTiming {
@@ -128,7 +130,9 @@ pub enum VetoTiming {
 }
 
 /// What decides a tie that B14 leaves: the `final_tie` option (B14, B20).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum FinalTie {

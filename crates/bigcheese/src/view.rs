@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use std::fmt;
 
 /// One player's public position.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlayerView {
     /// The seat.
@@ -37,7 +37,7 @@ pub struct PlayerView {
 }
 
 /// The auction in progress.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AuctionView {
     /// The card up for bid (the top card).
@@ -58,7 +58,7 @@ pub struct AuctionView {
 }
 
 /// A roll on a matured project waiting for its owner's keep or re-roll (B10).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RollView {
     /// The owner, who decides.
@@ -72,7 +72,7 @@ pub struct RollView {
 }
 
 /// Everything a spectator knows.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PublicView {
     /// The rules options.
@@ -106,7 +106,7 @@ pub struct PublicView {
 
 /// What one seat knows: all of the public view (nothing in this game is
 /// private to a seat), plus who is looking.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct View {
     /// The seat this view belongs to.

@@ -107,8 +107,17 @@ impl serde::Serialize for Joins {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Joins {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Joins, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Joins::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 /// Who wins a single hand (`hands=1`, D16).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum SingleHand {
@@ -128,7 +137,7 @@ const SINGLE_HAND: &[(&str, SingleHand)] = &[
 ];
 
 /// The options of a Dalmuti session. Defaults are the rulings' defaults.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Options {
     /// Number of hands in the session (D12); `1` is a single hand.

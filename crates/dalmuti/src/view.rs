@@ -32,7 +32,7 @@ const SEATS: [Seat; MAX_PLAYERS] = {
 };
 
 /// The last play of the current trick and who made it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TrickView {
     /// The set to beat.
@@ -42,7 +42,7 @@ pub struct TrickView {
 }
 
 /// A transfer as everyone sees it: who gave how many cards to whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Exchange {
     /// Who gave.
@@ -56,7 +56,7 @@ pub struct Exchange {
 }
 
 /// Everything public: what a spectator sees.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PublicView {
     /// The session's options.
@@ -112,7 +112,7 @@ pub struct PublicView {
 }
 
 /// What one seat knows: the public view plus its own hand and secrets.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct View {
     /// Whose view this is.

@@ -3,18 +3,16 @@
 //! protocol receives it, so a policy trained on the environments' arrays
 //! can play as a program (`ratrace.bot`).
 //!
-//! The rules crates' views are written to JSON but not read back, so the
-//! view is read here into mirror structs of the same shape (the cards,
-//! seats, plays and outcomes read themselves), then turned into the
-//! engine's view. From there the encoding is the engines' own: a state
-//! rebuilt from the view ([`game::Game::sample_from_view`], the hidden
+//! The view is read by the rules crates' own view types (their options
+//! come from the caller, not the view). From there the encoding is the
+//! engines' own: a state rebuilt from the view ([`game::Game::sample_from_view`], the hidden
 //! rest drawn at random) encoded by [`Tensor::write_obs`], which reads
 //! only what the view shows: the vector is the one the environments give
 //! that seat. The rules options are taken from the caller when given (a
 //! program gets them in its `start` message) and otherwise from the
 //! view's `options` object.
 
-use game::{GameOptions, Outcome, Seat, Tensor};
+use game::{GameOptions, Seat, Tensor};
 use rand::SeedableRng;
 use serde::Deserialize;
 use serde_json::Value;
@@ -107,274 +105,18 @@ fn read<T: for<'de> Deserialize<'de>>(value: Value) -> Result<T, String> {
     serde_json::from_value(value).map_err(|e| format!("not a view of this game: {e}"))
 }
 
-// ---------------------------------------------------------------- Dalmuti
-
-#[derive(Deserialize)]
-#[serde(rename_all = "kebab-case")]
-enum DPhase {
-    SeatNew,
-    Revolution,
-    GreaterTax,
-    LesserTax,
-    Market,
-    MarketReturn,
-    Play,
-    Over,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "kebab-case")]
-enum DKind {
-    Tax,
-    Market,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "kebab-case")]
-enum DRevolution {
-    None,
-    Declared,
-    Great,
-}
-
-#[derive(Deserialize)]
-struct DTransfer {
-    from: Seat,
-    to: Seat,
-    cards: dalmuti::Gift,
-    kind: DKind,
-}
-
-#[derive(Deserialize)]
-struct DExchange {
-    from: Seat,
-    to: Seat,
-    cards: u8,
-    kind: DKind,
-}
-
-#[derive(Deserialize)]
-struct DTrick {
-    play: dalmuti::Play,
-    by: Seat,
-}
-
-#[derive(Deserialize)]
-struct DPublic {
-    players: usize,
-    hand_number: u32,
-    phase: DPhase,
-    to_move: Option<Seat>,
-    order: Vec<Seat>,
-    roles: Vec<dalmuti::Role>,
-    cards_left: Vec<u8>,
-    played: Vec<dalmuti::Hand>,
-    deck: dalmuti::Hand,
-    scores: Vec<i64>,
-    trick: Option<DTrick>,
-    passed: Vec<Seat>,
-    finished: Vec<Seat>,
-    revolution_offered: bool,
-    revolution_by: Option<Seat>,
-    revolution: DRevolution,
-    taxes: bool,
-    exchanges: Vec<DExchange>,
-    market_with: Option<Seat>,
-    outcome: Option<Outcome>,
-}
-
-#[derive(Deserialize)]
-struct DView {
-    seat: Seat,
-    hand: dalmuti::Hand,
-    transfers: Vec<DTransfer>,
-    pending_gift: Option<dalmuti::Gift>,
-    revolution_offer: bool,
-    public: DPublic,
-}
-
-fn kind(k: DKind) -> dalmuti::TransferKind {
-    match k {
-        DKind::Tax => dalmuti::TransferKind::Tax,
-        DKind::Market => dalmuti::TransferKind::Market,
-    }
-}
-
+/// The view in `value` with the `options` its reader was given (a view
+/// reads its own options back as the defaults).
 fn dalmuti_view(value: Value, options: dalmuti::Options) -> Result<dalmuti::View, String> {
-    use dalmuti::Phase;
-    let v: DView = read(value)?;
-    let p = v.public;
-    let public = dalmuti::PublicView {
-        options,
-        players: p.players,
-        hand_number: p.hand_number,
-        phase: match p.phase {
-            DPhase::SeatNew => Phase::SeatNew,
-            DPhase::Revolution => Phase::Revolution,
-            DPhase::GreaterTax => Phase::GreaterTax,
-            DPhase::LesserTax => Phase::LesserTax,
-            DPhase::Market => Phase::Market,
-            DPhase::MarketReturn => Phase::MarketReturn,
-            DPhase::Play => Phase::Play,
-            DPhase::Over => Phase::Over,
-        },
-        to_move: p.to_move,
-        order: p.order,
-        roles: p.roles,
-        cards_left: p.cards_left,
-        played: p.played,
-        deck: p.deck,
-        scores: p.scores,
-        trick: p.trick.map(|t| dalmuti::TrickView {
-            play: t.play,
-            by: t.by,
-        }),
-        passed: p.passed,
-        finished: p.finished,
-        revolution_offered: p.revolution_offered,
-        revolution_by: p.revolution_by,
-        revolution: match p.revolution {
-            DRevolution::None => dalmuti::Revolution::None,
-            DRevolution::Declared => dalmuti::Revolution::Declared,
-            DRevolution::Great => dalmuti::Revolution::Great,
-        },
-        taxes: p.taxes,
-        exchanges: p
-            .exchanges
-            .into_iter()
-            .map(|e| dalmuti::Exchange {
-                from: e.from,
-                to: e.to,
-                cards: e.cards,
-                kind: kind(e.kind),
-            })
-            .collect(),
-        market_with: p.market_with,
-        outcome: p.outcome,
-    };
-    Ok(dalmuti::View {
-        seat: v.seat,
-        hand: v.hand,
-        transfers: v
-            .transfers
-            .into_iter()
-            .map(|t| dalmuti::Transfer {
-                from: t.from,
-                to: t.to,
-                cards: t.cards,
-                kind: kind(t.kind),
-            })
-            .collect(),
-        pending_gift: v.pending_gift,
-        revolution_offer: v.revolution_offer,
-        public,
-    })
-}
-
-// ---------------------------------------------------------------- The Big Cheese
-
-use bigcheese::Card as BCard;
-
-#[derive(Deserialize)]
-struct BPlayer {
-    seat: Seat,
-    free: u8,
-    projects: Vec<(BCard, u8)>,
-    vetos: u8,
-    cheeses: u8,
-    score: u16,
-    scored: u8,
-    hired: u8,
-}
-
-#[derive(Deserialize)]
-struct BAuction {
-    card: BCard,
-    leader: Seat,
-    high: u8,
-    bidder: Option<Seat>,
-    passed: Vec<Seat>,
-    bid: Vec<Seat>,
-    turn: Seat,
-}
-
-#[derive(Deserialize)]
-struct BRoll {
-    owner: Seat,
-    card: BCard,
-    dice: Vec<u8>,
-    payout: u16,
-}
-
-#[derive(Deserialize)]
-struct BPublic {
-    target: u16,
-    top: Option<BCard>,
-    deck_size: u8,
-    discards: Vec<(BCard, u8)>,
-    seats: Vec<BPlayer>,
-    hired_total: u8,
-    leader: Seat,
-    auction: Option<BAuction>,
-    roll: Option<BRoll>,
-    to_resolve: Vec<(Seat, BCard)>,
-    to_move: Option<Seat>,
-    outcome: Option<Outcome>,
-}
-
-#[derive(Deserialize)]
-struct BView {
-    me: Seat,
-    public: BPublic,
+    let mut view: dalmuti::View = read(value)?;
+    view.public.options = options;
+    Ok(view)
 }
 
 fn bigcheese_view(value: Value, options: bigcheese::Options) -> Result<bigcheese::View, String> {
-    let v: BView = read(value)?;
-    let p = v.public;
-    Ok(bigcheese::View {
-        me: v.me,
-        public: bigcheese::PublicView {
-            options,
-            target: p.target,
-            top: p.top,
-            deck_size: p.deck_size,
-            discards: p.discards,
-            seats: p
-                .seats
-                .into_iter()
-                .map(|s| bigcheese::PlayerView {
-                    seat: s.seat,
-                    free: s.free,
-                    projects: s.projects,
-                    vetos: s.vetos,
-                    cheeses: s.cheeses,
-                    score: s.score,
-                    scored: s.scored,
-                    hired: s.hired,
-                })
-                .collect(),
-            hired_total: p.hired_total,
-            leader: p.leader,
-            auction: p.auction.map(|a| bigcheese::AuctionView {
-                card: a.card,
-                leader: a.leader,
-                high: a.high,
-                bidder: a.bidder,
-                passed: a.passed,
-                bid: a.bid,
-                turn: a.turn,
-            }),
-            roll: p.roll.map(|r| bigcheese::RollView {
-                owner: r.owner,
-                card: r.card,
-                dice: r.dice,
-                payout: r.payout,
-            }),
-            to_resolve: p.to_resolve,
-            to_move: p.to_move,
-            outcome: p.outcome,
-        },
-    })
+    let mut view: bigcheese::View = read(value)?;
+    view.public.options = options;
+    Ok(view)
 }
 
 // ---------------------------------------------------------------- Python

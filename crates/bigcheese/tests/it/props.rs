@@ -108,6 +108,12 @@ fn playout(opts: &Options, players: usize, seed: u64, deep: bool) -> (BigCheese,
             // The view does not depend on hidden information.
             let seat = g.to_move().unwrap();
             let view = g.view(seat);
+            // the JSON a bot program gets reads back as the same view
+            let json = serde_json::to_value(&view).unwrap();
+            assert_eq!(
+                serde_json::from_value::<bigcheese::View>(json).unwrap(),
+                view
+            );
             let mut other = BigCheese::sample_from_view(&view, &mut rng);
             assert_eq!(other.view(seat), view, "sampled state shows another view");
             let mut other_legal = Vec::new();

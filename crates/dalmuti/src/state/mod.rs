@@ -53,7 +53,7 @@ fn seat(s: impl Into<usize>) -> Seat {
 }
 
 /// How cards changed hands before play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum TransferKind {
@@ -65,7 +65,7 @@ pub enum TransferKind {
 
 /// Cards that went from one player to another this hand. Only the two
 /// players involved see the cards; everyone sees that it happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Transfer {
     /// Who gave.
@@ -79,7 +79,7 @@ pub struct Transfer {
 }
 
 /// Whether a revolution was declared this hand (D7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Revolution {

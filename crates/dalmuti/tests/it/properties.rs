@@ -113,6 +113,9 @@ proptest! {
                 }
                 // views do not depend on hidden information
                 let v = g.view(seat);
+                // the JSON a bot program gets reads back as the same view
+                let json = serde_json::to_value(&v).unwrap();
+                prop_assert_eq!(serde_json::from_value::<dalmuti::View>(json).unwrap(), v.clone());
                 let mut srng = SmallRng::seed_from_u64(steps as u64);
                 let s = Dalmuti::sample_from_view(&v, &mut srng);
                 prop_assert_eq!(s.view(seat), v.clone());
