@@ -98,6 +98,14 @@ for (const [label, viewport] of [
     await a.locator('#chat').waitFor({ state: 'visible' });
     assert.equal(await a.locator('#chatLines li').count(), 1);
 
+    // the finished table stays open at its own address, its result shown,
+    // with a link to the rematch rather than a move there
+    await b.goto('/t/' + id);
+    await b.locator('#rematchLink a').waitFor();
+    await b.locator('#result').waitFor({ state: 'visible' });
+    await b.waitForTimeout(1500);
+    assert.equal(new URL(b.url()).pathname, '/t/' + id, 'the finished table did not move to the rematch');
+
     // the lobby: my games (the finished one with its winner), the finished
     // games with players and winner, and the leaderboard with both people
     await a.goto('/');

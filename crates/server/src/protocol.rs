@@ -223,6 +223,11 @@ pub enum ServerMsg {
         /// The seat token at the new table (its own, never another's).
         #[serde(skip_serializing_if = "Option::is_none")]
         token: Option<String>,
+        /// True when the rematch was just made, false when it is told to
+        /// a connection that says `hello` afterwards: the web client
+        /// moves its page only for a live one, so the finished table
+        /// stays open to look at.
+        live: bool,
     },
     /// Something for this connection only that is not an error.
     Notice {

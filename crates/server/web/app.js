@@ -101,11 +101,12 @@
     });
   };
 
-  /** Fills elements marked data-t (text), data-tp (placeholder), data-tt (title). */
+  /** Fills elements marked data-t (text), data-tp (placeholder), data-tt (title), data-ta (aria-label). */
   RR.applyStatic = function (root) {
     root.querySelectorAll('[data-t]').forEach((n) => (n.textContent = RR.t(n.dataset.t)));
     root.querySelectorAll('[data-tp]').forEach((n) => (n.placeholder = RR.t(n.dataset.tp)));
     root.querySelectorAll('[data-tt]').forEach((n) => (n.title = RR.t(n.dataset.tt)));
+    root.querySelectorAll('[data-ta]').forEach((n) => n.setAttribute('aria-label', RR.t(n.dataset.ta)));
     if (document.body.dataset.title) document.title = RR.t(document.body.dataset.title) + ' · ratrace';
   };
 
@@ -255,6 +256,18 @@
   RR.live = (n) => (n && n.__live) || n;
   /** Updates the children of element `id` in place to `kids`. */
   RR.fill = (id, ...kids) => RR.morph(RR.$(id), kids);
+  /**
+   * Scrolls the box `box` (a scrolling list) just enough to show `item`,
+   * and nothing else: scrollIntoView would scroll the page too, taking the
+   * controls the player is pressing away.
+   */
+  RR.scrollWithin = function (box, item) {
+    if (!box || !item) return;
+    const b = box.getBoundingClientRect();
+    const r = item.getBoundingClientRect();
+    if (r.top < b.top) box.scrollTop -= b.top - r.top;
+    else if (r.bottom > b.bottom) box.scrollTop += Math.min(r.bottom - b.bottom, r.top - b.top);
+  };
 
   /* ---------- HTTP API ---------- */
 

@@ -84,8 +84,8 @@
       'log',
       shown.map((s, j) => el('details', { class: 'section ' + s.cls, open: j >= shown.length - 2 }, el('summary', { text: s.title + ' (' + s.items.length + ')' }), el('ol', {}, s.items)))
     );
-    const last = $('log').lastElementChild;
-    if (last && last.scrollIntoView && R.i) last.scrollIntoView({ block: 'nearest' });
+    // the newest lines in view, inside the log's own box
+    if (R.i) $('log').scrollTop = $('log').scrollHeight;
   }
 
   /** The board at the shown position: the table page's renderers on a spectator's state. */
@@ -121,8 +121,7 @@
     renderBoard();
     renderLog();
     renderMoves();
-    const cur = $('moves').children[Math.max(0, R.i - 1)];
-    if (cur && cur.scrollIntoView && R.i) cur.scrollIntoView({ block: 'nearest' });
+    if (R.i) RR.scrollWithin($('moves'), $('moves').children[R.i - 1]);
   }
 
 
@@ -298,8 +297,7 @@
     try {
       took(await RR.api('/api/tables/' + R.id + '/analysis'));
     } catch (e) {
-      if (e.status === 404) took({ status: 'none' });
-      else if (e.status === 500) took({ status: 'failed' });
+      if (e.status === 500) took({ status: 'failed' });
       else {
         R.an.err = RR.errText(e);
         renderAnalysis();
@@ -346,7 +344,8 @@
     $('slider').oninput = (e) => show(Number(e.target.value));
     $('jump').onchange = (e) => show(Number(e.target.value));
     document.addEventListener('keydown', (e) => {
-      if (e.target && e.target.tagName === 'INPUT' && e.target.type === 'number') return;
+      // the move box types numbers; the slider steps itself (once, not twice)
+      if (e.target && e.target.tagName === 'INPUT' && (e.target.type === 'number' || e.target.type === 'range')) return;
       if (e.key === 'ArrowLeft') show(R.i - 1);
       if (e.key === 'ArrowRight') show(R.i + 1);
       if (e.key === 'Home') show(0);

@@ -66,7 +66,9 @@
     const from = RR.table && RR.table.id;
     if (!from || !m.table) return;
     const box = rematchBox();
-    if (m.token && store.getItem('ratrace.rematched.' + from) !== m.table) {
+    // only a rematch made while this page looks on moves it: one told on
+    // arrival leaves the finished table open, with a link
+    if (m.token && m.live !== false && store.getItem('ratrace.rematched.' + from) !== m.table) {
       put(box, el('p', { class: 'banner', text: '🔁 ' + t('social.rematchMoving') }));
       setTimeout(() => follow(from, m.table, m.seat, m.token), 800);
       return;

@@ -129,6 +129,8 @@
         all[T.cursor].focus();
       };
       const keys = (i) => (e) => {
+        // type-ahead gathers digits typed in a row; any other key starts it afresh
+        if (!/^[0-9jJ]$/.test(e.key)) T.aheadAt = 0;
         if (e.key === ' ') {
           // pick (or unpick) the card; after a pick the cursor moves on, so
           // that a pair is Space, Space

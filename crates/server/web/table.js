@@ -23,12 +23,12 @@
   const { t, el, $ } = RR;
   const T = (RR.table = { id: RR.pageId(), game: null, st: null, log: [], seen: 0, pending: false, sel: [], dsel: [], dkey: '', hand: '', msg: '', cursor: 0, bid: null, mine: false, started: null, turnAt: 0, info: null });
   // A private table's invite link carries its key (?k=...): keep it for
-  // joining and for the invite box, and take it out of the address bar.
+  // joining and for the invite box. The address bar keeps it too (and gets
+  // it back when the page was opened without it), so what a player copies
+  // from there is a link that seats a friend. No referrer leaves the site.
   const linkKey = new URLSearchParams(location.search).get('k');
-  if (linkKey && T.id) {
-    RR.saveKey(T.id, linkKey);
-    history.replaceState(null, '', '/t/' + T.id);
-  }
+  if (linkKey && T.id) RR.saveKey(T.id, linkKey);
+  else if (T.id && RR.key(T.id)) history.replaceState(null, '', '/t/' + T.id + '?k=' + encodeURIComponent(RR.key(T.id)));
 
   /* ---------- small helpers ---------- */
 
@@ -161,6 +161,7 @@
     if (!T.st || m.seq !== T.st.seq) {
       T.turnAt = Date.now();
       T.bid = null; // the bid control starts at the lowest legal bid
+      T.aheadAt = 0; // digits typed before it do not run into the next ones
     }
     T.st = m;
     T.pending = false;
@@ -194,8 +195,6 @@
   function render() {
     // nothing is drawn before the table's game is known
     if (!T.st || !G()) return;
-    const mine = $('mine');
-    const hadFocus = mine.contains(document.activeElement);
     $('title').textContent = RR.gameName(T.game);
     $('skip').classList.toggle('hidden', me() == null || T.st.over);
     renderWaiting();
@@ -210,21 +209,33 @@
     renderInvite();
     RR.tableAlerts.draw();
     RR.tableAlerts.turn();
-    // The focused card or button was played or went away: focus stays in
-    // the player's own area instead of falling back to the page.
-    const fell = !document.activeElement || document.activeElement === document.body;
-    if (hadFocus && fell) focusMine();
+    keepFocus();
   }
 
-  /** Focus into the player's own area: the card under the cursor, else its first control. */
+  /**
+   * Focus in the player's own area stays there: when the focused card or
+   * button was played, went away or was disabled while an action is on
+   * its way, focus would fall to the page (a screen reader loses its
+   * place). `T.inMine` says the player was last in that area: set when
+   * focus enters it, cleared when focus or a click goes elsewhere.
+   */
+  function keepFocus() {
+    const a = document.activeElement;
+    const fell = !a || a === document.body || a.disabled || !a.isConnected;
+    if (!T.inMine || !fell) return;
+    if (!$('mine').classList.contains('hidden')) focusMine();
+    else if (T.st && T.st.over && !$('result').classList.contains('hidden')) $('result').focus({ preventScroll: true });
+  }
+
+  /** Focus into the player's own area: the card under the cursor, else its first enabled control, else the area itself. */
   function focusMine() {
     const cards = $('mine').querySelectorAll('.hand button.card');
     if (cards.length) {
       T.cursor = Math.min(T.cursor, cards.length - 1);
-      return cards[T.cursor].focus();
+      return cards[T.cursor].focus({ preventScroll: true });
     }
-    const b = $('mine').querySelector('button:not(:disabled), input');
-    (b || $('mine')).focus();
+    const b = $('mine').querySelector('button:not(:disabled), input:not(:disabled)');
+    (b || $('mine')).focus({ preventScroll: true });
   }
 
   /** Seat ids around the table: from the player's left, the player last (at the bottom). */
@@ -248,6 +259,13 @@
     const show = me() == null && !T.st.over && free.length > 0;
     $('join').classList.toggle('hidden', !show);
     if (!show) return RR.fill('join');
+    if (T.info && T.info.public === false && !RR.key(T.id)) {
+      // without the key the server refuses the seat: say so before the
+      // visitor types a name, and whom to ask
+      const host = (T.st.seats || []).find((x) => x.kind === 'human' && x.taken && x.name);
+      const text = host ? t('table.privateText', { name: host.name }) : t('table.privateAnon');
+      return RR.fill('join', el('h2', { text: '🔒 ' + t('table.privateTitle') }), el('p', { id: 'privateText', text }));
+    }
     const name = el('input', { id: 'joinName', value: RR.myName(), maxlength: 24, placeholder: t('lobby.namePh'), autocomplete: 'nickname' });
     const err = el('span', { class: 'err', id: 'joinErr' });
     const go = async () => {
@@ -306,6 +324,7 @@
     const parts = G().mine(used);
     const turn = myTurn();
     RR.fill('mine', el('h2', { class: turn ? 'turn' : '', text: turn ? '👉 ' + G().prompt() : t('table.yours') }), parts, turn ? rest(used) : null, T.msg ? el('div', { class: 'err', text: T.msg }) : null);
+    keepFocus();
   }
 
   /** An event of this table's log in words. */
@@ -340,8 +359,20 @@
       live.select();
       if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => document.execCommand('copy'));
       else document.execCommand('copy');
+      // "Copied", seen and heard (a status line), for two seconds
+      T.copiedAt = Date.now();
+      render();
+      setTimeout(render, 2100);
     };
-    return el('div', { class: 'row' }, el('label', { for: 'inviteUrl', class: 'sr', text: t('table.invite') }), input, el('button', { class: 'alt', text: t('table.copy'), onclick: copy }));
+    const copied = Date.now() - (T.copiedAt || 0) < 2000;
+    return el(
+      'div',
+      { class: 'row' },
+      el('label', { for: 'inviteUrl', class: 'sr', text: t('table.invite') }),
+      input,
+      el('button', { class: 'alt', text: t('table.copy'), onclick: copy }),
+      el('span', { id: 'copied', class: 'ok', role: 'status', text: copied ? '✓ ' + t('table.copied') : '' })
+    );
   }
 
   /** At the bottom: the link to share for watching, while the game runs, and the commitment. */
@@ -495,6 +526,13 @@
   }
 
   function start() {
+    // where the player was last: in their own area or elsewhere (keepFocus)
+    document.addEventListener('focusin', (e) => {
+      if (e.target !== document.body) T.inMine = $('mine').contains(e.target);
+    });
+    document.addEventListener('pointerdown', (e) => {
+      if (!$('mine').contains(e.target)) T.inMine = false;
+    });
     // The skip link: straight to the hand (or the first control) from the top of the page.
     $('skip').addEventListener('click', (e) => {
       e.preventDefault();

@@ -11,7 +11,7 @@
 //!   and answers its progress; once stored, it answers `done`.
 //! - `GET /api/tables/{id}/analysis` answers `{status: "done", analysis}`
 //!   (200), `{status: "queued" | "running", done, total}` (202),
-//!   `{status: "failed", message}` (500) or `{status: "none"}` (404). A
+//!   `{status: "failed", message}` (500) or `{status: "none"}` (200). A
 //!   stored analysis never changes: its answer carries a strong `ETag`
 //!   (remembered per table, so a client that has it gets 304 without the
 //!   store being read), and sending one is metered per client address
@@ -143,9 +143,9 @@ async fn status(
             state.give_back_quota(Kind::Record, addr);
             match state.analyses().get(&id) {
                 Some(job) => Ok(job_response(&job)),
-                None => {
-                    Ok((StatusCode::NOT_FOUND, Json(json!({"status": "none"}))).into_response())
-                }
+                // Not an error: most games have none, and a page that asks
+                // should not log a failed request.
+                None => Ok((StatusCode::OK, Json(json!({"status": "none"}))).into_response()),
             }
         }
     }

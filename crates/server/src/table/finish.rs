@@ -19,6 +19,7 @@ impl<G: Roster> Table<G> {
                     table: id.clone(),
                     seat: sub.token.as_ref().and(sub.seat),
                     token: sub.token.clone(),
+                    live: only.is_none(),
                 }
                 .to_text(),
             )

@@ -137,6 +137,7 @@ async fn a_rematch_brings_every_player_each_with_their_own_token() {
     assert_eq!(told["table"], new.as_str());
     assert_eq!(told["seat"], "P1");
     assert_eq!(told["token"], p1.as_str());
+    assert_eq!(told["live"], true, "told as it was made: {told}");
     assert!(!raw.contains(&p2), "P1 was sent P2's token: {raw}");
     // A spectator hears where to watch, with no token.
     let (raw, seen) = loop {
@@ -161,6 +162,7 @@ async fn a_rematch_brings_every_player_each_with_their_own_token() {
             break (raw, m);
         }
     };
+    assert_eq!(told["live"], false, "told on arrival: {told}");
     assert_eq!(
         (told["seat"].as_str(), told["token"].as_str()),
         (Some("P2"), Some(p2.as_str()))

@@ -1,0 +1,274 @@
+// Browser tests of what a newcomer met at the table, each at desktop
+// (1280×800) and phone (390×844) size: keyboard focus stays in the
+// player's own area through 30 keyboard-only Dalmuti turns (passes and
+// last cards included); the address bar of a private table can be shared
+// (and a visitor without its key is told whose table it is); the replay's
+// controls and board stay in view through 20 steps by button, slider and
+// keyboard.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, api, pageState, joinViaForm, playToEnd, setCards } from './helpers.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+});
+
+const SIZES = [
+  ['desktop', 1280, 800],
+  ['phone', 390, 844],
+];
+
+async function context(t, w, h) {
+  const ctx = await browser.newContext({ locale: 'en-US', baseURL: server.base, viewport: { width: w, height: h } });
+  ctx.setDefaultTimeout(15000);
+  t.after(() => ctx.close());
+  return ctx;
+}
+
+function watchErrors(page, errors) {
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text() + ' ' + JSON.stringify(m.location())));
+}
+
+/** Where keyboard focus is: 'mine' (the player's area), 'result', 'body', or the element's id/tag. */
+const focusIn = (page) =>
+  page.evaluate(() => {
+    const a = document.activeElement;
+    if (!a || a === document.body) return 'body';
+    if (document.getElementById('mine').contains(a)) return 'mine';
+    if (document.getElementById('result').contains(a)) return 'result';
+    return a.id || a.tagName;
+  });
+
+/** Presses Tab (at most 60 times) until `pred` holds in the page; throws if it never does. */
+async function tabTo(page, pred, arg) {
+  for (let i = 0; i < 60; i++) {
+    if (await page.evaluate(pred, arg)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error('Tab never reached ' + pred);
+}
+
+const onCard = () => document.activeElement && document.activeElement.matches('#mine .hand button.card');
+const onButton = (text) => {
+  const a = document.activeElement;
+  return !!a && a.tagName === 'BUTTON' && document.getElementById('mine').contains(a) && a.textContent.trim().startsWith(text);
+};
+
+/** Picks `cards` (ranks, "J" for Jesters) in the hand by keyboard: type-ahead to a rank, Space per card. */
+async function pickByKeys(page, cards) {
+  const counts = new Map();
+  for (const c of cards) counts.set(c, (counts.get(c) || 0) + 1);
+  let first = true;
+  for (const [rank, n] of counts) {
+    if (!first) await page.waitForTimeout(950); // type-ahead forgets after 900 ms
+    first = false;
+    await tabTo(page, onCard);
+    for (const ch of rank) await page.keyboard.press(ch);
+    for (let i = 0; i < n; i++) await page.keyboard.press(' ');
+  }
+}
+
+/** One Dalmuti decision by keyboard alone; the k-th turn passes when it may (every third). */
+async function keyboardTurn(page, legal, k) {
+  if (legal.includes('no-revolution')) {
+    await tabTo(page, onButton, 'Keep quiet');
+    await page.keyboard.press('Enter');
+    return 'no-revolution';
+  }
+  const gives = legal.filter((a) => a.startsWith('give '));
+  if (gives.length) {
+    await pickByKeys(page, gives[0].slice(5).split(' '));
+    await page.keyboard.press('Enter');
+    return gives[0];
+  }
+  const plays = legal.filter((a) => a.startsWith('play '));
+  if (legal.includes('pass') && (k % 3 === 0 || !plays.length)) {
+    await tabTo(page, onButton, 'Pass');
+    await page.keyboard.press('Enter');
+    return 'pass';
+  }
+  // the smallest play: few cards, so the hand runs out and last cards are played
+  const a = plays.sort((x, y) => setCards(x.slice(5)).length - setCards(y.slice(5)).length)[0];
+  await pickByKeys(page, setCards(a.slice(5)));
+  await page.keyboard.press('Enter');
+  return a;
+}
+
+for (const [size, w, h] of SIZES) {
+  test(`${size}: focus stays in the player's area through 30 keyboard-only turns`, async (t) => {
+    const ctx = await context(t, w, h);
+    const page = await ctx.newPage();
+    const errors = [];
+    watchErrors(page, errors);
+    const turns = [];
+    const end = Date.now() + 240000;
+    while (turns.length < 30 && Date.now() < end) {
+      const { invite } = await api(server.base, '/api/tables', 'POST', {
+        game: 'dalmuti',
+        players: 4,
+        options: { hands: 1 },
+        seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }],
+        bot_delay_ms: 40,
+      });
+      await page.goto(invite);
+      await joinViaForm(page, 'Kay');
+      let entered = false;
+      for (;;) {
+        await page.waitForFunction(
+          () => {
+            const T = window.RR.table;
+            return T.st && (T.st.over || (!T.pending && T.st.legal.length > 0 && !document.getElementById('mine').classList.contains('hidden')));
+          },
+          null,
+          { timeout: 30000, polling: 50 }
+        );
+        const st = await pageState(page);
+        if (st.over) break;
+        if (!entered) {
+          // a fresh page: Tab to the skip link, Enter into the hand
+          await tabTo(page, () => document.activeElement && document.activeElement.id === 'skip');
+          await page.keyboard.press('Enter');
+          entered = true;
+        }
+        assert.equal(await focusIn(page), 'mine', `focus at the start of turn ${turns.length + 1} (seq ${st.seq})`);
+        const action = await keyboardTurn(page, st.legal, turns.length);
+        await page.waitForFunction((seq) => window.RR.table.st.seq !== seq || window.RR.table.st.over, st.seq, { timeout: 10000, polling: 50 }).catch(async (e) => {
+          const sel = await page.$$eval("#mine button.card[aria-pressed=true]", (bs) => bs.map((b) => b.textContent));
+          throw new Error(`${action} (legal ${st.legal.join(", ")}) did not reach the table: picked ${sel}, msg ${await page.locator("#msg").textContent()}, focus ${await focusIn(page)}, ${JSON.stringify(await page.evaluate(() => ({ pending: window.RR.table.pending, sel: window.RR.table.sel, on: document.activeElement.textContent, seq: window.RR.table.st.seq, legal: window.RR.table.st.legal })))}`);
+        });
+        await page.waitForTimeout(60);
+        const over = (await pageState(page)).over;
+        const where = await focusIn(page);
+        assert.ok(where === 'mine' || (over && where === 'result'), `after ${action} (turn ${turns.length + 1}), focus is on ${where}`);
+        turns.push(action);
+        if (turns.length >= 30 && !over) break;
+      }
+    }
+    assert.ok(turns.length >= 30, `${turns.length} keyboard turns`);
+    assert.ok(turns.includes('pass'), 'passes were among them');
+    t.diagnostic(`${turns.length} keyboard turns: ${turns.filter((a) => a === 'pass').length} passes, ${turns.filter((a) => a.startsWith('play')).length} plays`);
+    assert.deepEqual(errors, []);
+  });
+}
+
+for (const [size, w, h] of SIZES) {
+  test(`${size}: a private table's address bar seats a friend; without the key a visitor is told whose table it is`, async (t) => {
+    const { id, invite } = await api(server.base, '/api/tables', 'POST', {
+      game: 'dalmuti',
+      players: 4,
+      options: { hands: 1 },
+      seats: [{ kind: 'human' }, { kind: 'human' }, { kind: 'human' }, { kind: 'bot' }],
+      bot_delay_ms: 300,
+    });
+    const errors = [];
+    const host = await (await context(t, w, h)).newPage();
+    watchErrors(host, errors);
+    await host.goto(invite);
+    await joinViaForm(host, 'Alice');
+    // what the creator copies from the address bar, as BGA players do
+    const bar = host.url();
+    assert.match(bar, /\/t\/[A-Za-z0-9_-]+\?k=[0-9a-f]{64}$/, 'the address bar holds the invite key');
+    // Copy says it copied
+    await host.locator('#waiting').getByRole('button', { name: 'Copy' }).click();
+    await host.locator('#copied').filter({ hasText: 'Copied' }).waitFor();
+    // opened without the key (from the lobby's list, say), the address bar gets it back
+    await host.goto('/t/' + id);
+    await host.waitForFunction(() => /\?k=[0-9a-f]{64}$/.test(location.href));
+
+    const friend = await (await context(t, w, h)).newPage();
+    watchErrors(friend, errors);
+    await friend.goto(bar);
+    const st = await joinViaForm(friend, 'Bob');
+    assert.equal(st.seat, 'P2', 'the friend took a seat from the address bar');
+
+    // a stranger with the bare address: told plainly, no form that ends in a 403
+    const stranger = await (await context(t, w, h)).newPage();
+    watchErrors(stranger, errors);
+    await stranger.goto('/t/' + id);
+    const text = stranger.locator('#privateText');
+    await text.waitFor();
+    assert.match(await text.innerText(), /Alice’s table.*private.*Ask Alice for the link/s);
+    assert.equal(await stranger.locator('#join input').count(), 0, 'no name box to type into');
+    assert.deepEqual(errors, []);
+  });
+}
+
+/** A finished Dalmuti table (P1 played through the page), made once for the replay tests. */
+let finished = null;
+function finishedGame() {
+  finished =
+    finished ||
+    (async () => {
+      const created = await api(server.base, '/api/tables', 'POST', {
+        game: 'dalmuti',
+        players: 4,
+        options: { hands: 1 },
+        seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }],
+        bot_delay_ms: 20,
+        public: true,
+      });
+      const ctx = await browser.newContext({ locale: 'en-US', baseURL: server.base });
+      const page = await ctx.newPage();
+      await page.goto('/t/' + created.id);
+      await joinViaForm(page, 'Ann');
+      await playToEnd(page, { timeout: 100000 });
+      await ctx.close();
+      return created.id;
+    })();
+  return finished;
+}
+
+for (const [size, w, h] of SIZES) {
+  test(`${size}: the replay's controls and board stay in view through 20 steps by button, slider and keyboard`, async (t) => {
+    const id = await finishedGame();
+    const page = await (await context(t, w, h)).newPage();
+    const errors = [];
+    watchErrors(page, errors);
+    await page.goto('/replay/' + id);
+    await page.waitForFunction(() => document.body.dataset.ready === '1');
+    await page.waitForTimeout(300); // the analysis status has been asked for (no 404 logged)
+    const look = () =>
+      page.evaluate(() => {
+        const r = (sel) => {
+          const b = document.querySelector(sel).getBoundingClientRect();
+          return { top: b.top, bottom: b.bottom };
+        };
+        return { y: scrollY, vh: innerHeight, step: Number(document.body.dataset.step), next: r('#next'), slider: r('#slider'), board: r('#board') };
+      });
+    const start = await look();
+    let step = start.step;
+    const check = async (how) => {
+      const s = await look();
+      step++;
+      assert.equal(s.step, step, `${how}: one step at a time`);
+      assert.equal(s.y, start.y, `${how}, step ${s.step}: the page did not scroll`);
+      for (const k of ['next', 'slider']) assert.ok(s[k].top >= 0 && s[k].bottom <= s.vh, `${how}, step ${s.step}: #${k} in view ${JSON.stringify(s[k])}`);
+      assert.ok(s.board.top >= 0 && s.board.top < s.vh - 60, `${how}, step ${s.step}: the board in view ${JSON.stringify(s.board)}`);
+    };
+    for (let i = 0; i < 20; i++) {
+      await page.locator('#next').click();
+      await check('▶');
+    }
+    await page.locator('#slider').focus();
+    for (let i = 0; i < 20; i++) {
+      await page.keyboard.press('ArrowRight');
+      await check('slider');
+    }
+    await page.evaluate(() => document.activeElement.blur());
+    for (let i = 0; i < 20; i++) {
+      await page.keyboard.press('ArrowRight');
+      await check('keyboard');
+    }
+    assert.deepEqual(errors, []);
+  });
+}
