@@ -163,7 +163,7 @@ for (const [size, w, h] of SIZES) {
 
 for (const [size, w, h] of SIZES) {
   test(`${size}: a private table's address bar seats a friend; without the key a visitor is told whose table it is`, async (t) => {
-    const { id, invite } = await api(server.base, '/api/tables', 'POST', {
+    const { id, invite, creator } = await api(server.base, '/api/tables', 'POST', {
       game: 'dalmuti',
       players: 4,
       options: { hands: 1 },
@@ -174,7 +174,17 @@ for (const [size, w, h] of SIZES) {
     const host = await (await context(t, w, h)).newPage();
     watchErrors(host, errors);
     await host.goto(invite);
+    // the creator token, as the lobby keeps it for the table it made
+    await host.evaluate(([id, c]) => window.RR.saveCreator(id, c), [id, creator]);
     await joinViaForm(host, 'Alice');
+    // "Give it to a bot" waits for the server's delay, saying how long,
+    // instead of being offered and refused with a 429
+    const fill = host.locator('#waiting button', { hasText: 'Give it to a bot' }).first();
+    await fill.waitFor();
+    const first = Number((await fill.innerText()).match(/in (\d+) s/)[1]);
+    assert.ok(first > 50 && first <= 60, `counts down from the server's 60 s: ${first}`);
+    assert.ok(await fill.isDisabled());
+    await host.waitForFunction((n) => [...document.querySelectorAll('#waiting button')].some((b) => /in (\d+) s/.test(b.textContent) && Number(b.textContent.match(/in (\d+) s/)[1]) < n), first, { timeout: 4000 });
     // what the creator copies from the address bar, as BGA players do
     const bar = host.url();
     assert.match(bar, /\/t\/[A-Za-z0-9_-]+\?k=[0-9a-f]{64}$/, 'the address bar holds the invite key');

@@ -49,6 +49,7 @@
     'table.title': 'Table', 'table.players': 'Players', 'table.log': 'What happened', 'table.invite': 'Invite a friend: share this link',
     'table.copy': 'Copy', 'table.seedHash': 'Commitment (published at creation):', 'table.joinTitle': 'Take a seat',
     'table.joinText': { one: '1 seat is free. Type your name to play, or just watch.', other: '{n} seats are free. Type your name to play, or just watch.' }, 'table.spectating': 'You are watching.',
+    'table.fillIn': 'Give it to a bot (in {s} s)',
     'replay.slider': 'Move', 'table.mineLabel': 'Your hand and moves',
     'table.privateTitle': 'A private table', 'table.privateText': 'This is {name}’s table, and it is private: only people with its invite link can sit down. Ask {name} for the link (it ends in ?k=…), or just watch.', 'table.privateAnon': 'This table is private: only people with its invite link can sit down. Ask whoever invited you for the link (it ends in ?k=…), or just watch.', 'table.copied': 'Copied',
     /* the table page: waiting room, prompts, dice, alerts */

@@ -49,6 +49,7 @@
     'table.title': 'Table', 'table.players': 'Joueurs', 'table.log': 'Ce qui s\'est passé', 'table.invite': 'Invitez un ami : partagez ce lien',
     'table.copy': 'Copier', 'table.seedHash': 'Engagement (publié à la création) :', 'table.joinTitle': 'Prendre une place',
     'table.joinText': { one: '{n} place est libre. Indiquez votre nom pour jouer, ou regardez.', other: '{n} places sont libres. Indiquez votre nom pour jouer, ou regardez.' }, 'table.spectating': 'Vous regardez.',
+    'table.fillIn': 'Le donner à un bot (dans {s} s)',
     'replay.slider': 'Coup', 'table.mineLabel': 'Votre main et vos coups',
     'table.privateTitle': 'Une table privée', 'table.privateText': 'C’est la table de {name}, et elle est privée : seules les personnes qui ont son lien d’invitation peuvent s’asseoir. Demandez le lien à {name} (il finit par ?k=…), ou regardez.', 'table.privateAnon': 'Cette table est privée : seules les personnes qui ont son lien d’invitation peuvent s’asseoir. Demandez le lien à qui vous a invité (il finit par ?k=…), ou regardez.', 'table.copied': 'Copié',
     /* the table page: waiting room, prompts, dice, alerts */

@@ -49,6 +49,7 @@
     'table.title': 'Tavolo', 'table.players': 'Giocatori', 'table.log': 'Cosa è successo', 'table.invite': 'Invita un amico: condividi questo link',
     'table.copy': 'Copia', 'table.seedHash': 'Impegno (pubblicato alla creazione):', 'table.joinTitle': 'Siediti',
     'table.joinText': { one: '1 posto è libero. Scrivi il tuo nome per giocare, oppure guarda.', other: '{n} posti sono liberi. Scrivi il tuo nome per giocare, oppure guarda.' }, 'table.spectating': 'Stai guardando.',
+    'table.fillIn': 'Dallo a un bot (tra {s} s)',
     'replay.slider': 'Mossa', 'table.mineLabel': 'La tua mano e le tue mosse',
     'table.privateTitle': 'Un tavolo privato', 'table.privateText': 'Questo è il tavolo di {name}, ed è privato: solo chi ha il suo link d’invito può sedersi. Chiedi il link a {name} (finisce con ?k=…), oppure guarda.', 'table.privateAnon': 'Questo tavolo è privato: solo chi ha il suo link d’invito può sedersi. Chiedi il link a chi ti ha invitato (finisce con ?k=…), oppure guarda.', 'table.copied': 'Copiato',
     /* the table page: waiting room, prompts, dice, alerts */

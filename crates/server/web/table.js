@@ -394,7 +394,11 @@
           e.target.parentNode.querySelector('.err').textContent = RR.errText(x);
         }
       };
-      return el('p', { class: 'row' }, el('span', { text: t('table.fillText', { seat: RR.seatId(s.seat) }) }), el('button', { class: 'alt', text: t('table.fill'), onclick: go }), err);
+      // the server takes a fill only some time after the table was made:
+      // until then the button waits, saying how long
+      const left = Math.ceil(((T.fillAt || 0) - Date.now()) / 1000);
+      const label = left > 0 ? t('table.fillIn', { s: left }) : t('table.fill');
+      return el('p', { class: 'row' }, el('span', { text: t('table.fillText', { seat: RR.seatId(s.seat) }) }), el('button', { class: 'alt', text: label, disabled: left > 0, onclick: go }), err);
     });
   }
 
@@ -513,6 +517,13 @@
     RR.api('/api/tables/' + encodeURIComponent(T.id)).then(
       (info) => {
         T.info = info;
+        T.fillAt = Date.now() + (info.fill_in_s || 0) * 1000;
+        if (info.fill_in_s > 0) {
+          const tick = setInterval(() => {
+            if (Date.now() > T.fillAt + 1000) clearInterval(tick);
+            if (T.st && G()) renderWaiting();
+          }, 1000);
+        }
         T.game = info.game;
         const w = T.leftAtWhole;
         if (w && info.turn_timer_ms) T.turnAt = w.at - (info.turn_timer_ms - w.left);

@@ -109,6 +109,10 @@ impl<G: Roster> Table<G> {
             "bot_delay_ms": self.config.bot_delay_ms,
             "turn_timer_ms": self.config.turn_timer_ms,
             "created_at": self.created_at,
+            // seconds until the creator may give a free seat to a bot
+            "fill_in_s": (self.created_at + self.limits.fill_after.as_secs() as i64)
+                .saturating_sub(unix_now())
+                .max(0),
         })
     }
 

@@ -313,6 +313,10 @@ async fn the_creator_fills_a_never_taken_seat_after_the_wait() {
     .await;
     assert_eq!(status, 429, "too early");
     assert!(head.contains("retry-after:"));
+    // the table's facts say when a fill will be taken
+    let (_, info) = http(waiting.addr, "GET", &format!("/api/tables/{id}"), None).await;
+    let wait = info["fill_in_s"].as_i64().unwrap();
+    assert!((58..=60).contains(&wait), "{info}");
 
     let now = start_on(
         memory(),
@@ -343,6 +347,7 @@ async fn the_creator_fills_a_never_taken_seat_after_the_wait() {
     let (_, info) = http(now.addr, "GET", &format!("/api/tables/{id}"), None).await;
     assert_eq!(info["seats"][1]["kind"], "bot");
     assert_eq!(info["seats"][1]["bot"], "random");
+    assert_eq!(info["fill_in_s"], 0, "{info}");
     assert_eq!(info["status"], "playing");
 }
 
