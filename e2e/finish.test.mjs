@@ -110,6 +110,14 @@ for (const [size, w, h] of SIZES) {
     const page = await ctx.newPage();
     const errors = [];
     watchErrors(page, errors);
+    // the WebSocket's last frames, to tell what happened to a lost action
+    const frames = [];
+    page.on('websocket', (ws) => {
+      const note = (dir) => (f) => frames.push(dir + ' ' + String(f.payload).slice(0, 160)) && frames.length > 40 && frames.shift();
+      ws.on('framesent', note('>'));
+      ws.on('framereceived', note('<'));
+      ws.on('close', () => frames.push('closed ' + ws.url()));
+    });
     const turns = [];
     const end = Date.now() + 240000;
     while (turns.length < 30 && Date.now() < end) {
@@ -144,7 +152,7 @@ for (const [size, w, h] of SIZES) {
         const action = await keyboardTurn(page, st.legal, turns.length);
         await page.waitForFunction((seq) => window.RR.table.st.seq !== seq || window.RR.table.st.over, st.seq, { timeout: 10000, polling: 50 }).catch(async (e) => {
           const sel = await page.$$eval("#mine button.card[aria-pressed=true]", (bs) => bs.map((b) => b.textContent));
-          throw new Error(`${action} (legal ${st.legal.join(", ")}) did not reach the table: picked ${sel}, msg ${await page.locator("#msg").textContent()}, focus ${await focusIn(page)}, ${JSON.stringify(await page.evaluate(() => ({ pending: window.RR.table.pending, sel: window.RR.table.sel, on: document.activeElement.textContent, seq: window.RR.table.st.seq, legal: window.RR.table.st.legal })))}`);
+          throw new Error(`${action} (legal ${st.legal.join(", ")}) did not reach the table: picked ${sel}, msg ${await page.locator("#msg").textContent()}, focus ${await focusIn(page)}, ${JSON.stringify(await page.evaluate(() => ({ pending: window.RR.table.pending, sel: window.RR.table.sel, on: document.activeElement.textContent, seq: window.RR.table.st.seq, legal: window.RR.table.st.legal })))}\n${frames.join('\n')}`);
         });
         await page.waitForTimeout(60);
         const over = (await pageState(page)).over;
@@ -177,6 +185,9 @@ for (const [size, w, h] of SIZES) {
     // the creator token, as the lobby keeps it for the table it made
     await host.evaluate(([id, c]) => window.RR.saveCreator(id, c), [id, creator]);
     await joinViaForm(host, 'Alice');
+    // the waiting room shows no made-up deal: no roles before the cards are dealt
+    assert.match(await host.locator('#board').innerText(), /dealt once everyone is seated/);
+    assert.doesNotMatch(await host.locator('#players').innerText(), /Dalmuti|Peon|Merchant/);
     // "Give it to a bot" waits for the server's delay, saying how long,
     // instead of being offered and refused with a 429
     const fill = host.locator('#waiting button', { hasText: 'Give it to a bot' }).first();
@@ -279,6 +290,36 @@ for (const [size, w, h] of SIZES) {
       await page.keyboard.press('ArrowRight');
       await check('keyboard');
     }
+    assert.deepEqual(errors, []);
+  });
+}
+
+for (const [size, w, h] of SIZES) {
+  test(`${size}: the lobby sets a turn timer, and a turn that runs out is said, not just played`, async (t) => {
+    const page = await (await context(t, w, h)).newPage();
+    const errors = [];
+    watchErrors(page, errors);
+    // the lobby's timer setting reaches the table
+    await page.goto('/');
+    await page.locator('#name').fill('Tess');
+    await page.locator('#turnTimer').selectOption('60000');
+    await page.locator('#go').click();
+    await page.waitForURL(/\/t\//);
+    const made = new URL(page.url()).pathname.split('/').pop();
+    assert.equal((await api(server.base, '/api/tables/' + made)).turn_timer_ms, 60000);
+
+    // a short timer (set through the API): the stand-in's move is announced
+    const { invite } = await api(server.base, '/api/tables', 'POST', {
+      game: 'bigcheese',
+      players: 3,
+      turn_timer_ms: 1500,
+      seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }],
+      bot_delay_ms: 30,
+    });
+    await page.goto(invite);
+    await joinViaForm(page, 'Tess');
+    await page.locator('#standIn').filter({ hasText: 'Your time ran out: a bot played for you.' }).waitFor({ timeout: 20000 });
+    await page.waitForFunction(() => (window.RR.table.said || []).some((x) => /Your time ran out/.test(x)));
     assert.deepEqual(errors, []);
   });
 }

@@ -229,6 +229,15 @@ pub enum ServerMsg {
         /// stays open to look at.
         live: bool,
     },
+    /// A person's public decision was made by a stand-in bot: their turn
+    /// timer ran out, or they were away (`away`). Never sent for a hidden
+    /// decision (D7), whose holder it would name.
+    StandIn {
+        /// The person's seat.
+        seat: Seat,
+        /// They were away (disconnected), not out of time.
+        away: bool,
+    },
     /// Something for this connection only that is not an error.
     Notice {
         /// What happened, for programs (`held`: a secret decision is in

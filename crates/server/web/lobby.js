@@ -119,7 +119,10 @@
     const players = Number($('players').value);
     $('go').disabled = true;
     try {
-      const r = await RR.api('/api/tables', 'POST', { game: g.name, players, options: L.opts[g.name], seats: seatsBody(players), public: $('public').checked });
+      const body = { game: g.name, players, options: L.opts[g.name], seats: seatsBody(players), public: $('public').checked };
+      // the turn timer: empty for the server's default (public tables 2:00, private none)
+      if ($('turnTimer').value) body.turn_timer_ms = Number($('turnTimer').value);
+      const r = await RR.api('/api/tables', 'POST', body);
       RR.saveKey(r.id, r.key);
       RR.saveCreator(r.id, r.creator);
       await RR.join(r.id, name, 'P1');

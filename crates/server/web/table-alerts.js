@@ -93,5 +93,5 @@
     RR.fill('alerts', el('span', { class: 'mute', text: t('alert.onMyTurn') }), box('sound', t('alert.sound'), beep), window.Notification ? box('notify', t('alert.notify'), askNotify) : null);
   }
 
-  RR.tableAlerts = { turn: turnAlert, draw: renderAlerts };
+  RR.tableAlerts = { turn: turnAlert, draw: renderAlerts, say: announce };
 })();

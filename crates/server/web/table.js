@@ -200,7 +200,7 @@
     renderWaiting();
     renderJoin();
     renderTurn();
-    RR.fill('board', G().board());
+    RR.fill('board', waiting() ? el('p', { class: 'predeal', text: t('table.dealSoon') }) : G().board());
     RR.fill('players', drawSeats());
     renderMine();
     renderLog();
@@ -292,7 +292,9 @@
     else text = G().idle();
     if (me() == null && !st.over) text = '👀 ' + t('table.spectating') + (text ? ' · ' + text : '');
     const timer = timerText();
-    RR.fill('turn', el('span', { text }), timer ? el('span', { id: 'timer', class: 'timer', title: t('table.timerHint'), text: timer }) : null);
+    // a stand-in's move for a person, said for a few seconds
+    const note = T.standIn && Date.now() - T.standIn.at < 8000 ? el('span', { id: 'standIn', class: 'warn', text: T.standIn.text }) : null;
+    RR.fill('turn', el('span', { text }), note, timer ? el('span', { id: 'timer', class: 'timer', title: t('table.timerHint'), text: timer }) : null);
     $('turn').classList.toggle('hidden', !text);
     $('turn').classList.toggle('mine', myTurn());
   }
@@ -408,6 +410,18 @@
     render();
   }
 
+  /** A person's decision was made by the stand-in bot (their time ran out, or they were away). */
+  function onStandIn(m) {
+    if (!T.st) return;
+    const mine = isMe(m.seat);
+    const key = (m.away ? 'table.standInAway' : 'table.standInTime') + (mine ? 'Me' : '');
+    const text = '⏱ ' + t(key, { who: who(m.seat) });
+    T.standIn = { text, at: Date.now() };
+    RR.tableAlerts.say(text);
+    renderTurn();
+    setTimeout(renderTurn, 8100);
+  }
+
   function onNotice(m) {
     T.pending = false;
     T.held = m.code === 'held';
@@ -460,6 +474,9 @@
 
   /** Every seat's tile, in order around the table; the log is read once for all of them. */
   function drawSeats() {
+    // before the start nothing is dealt: the engine's view of a deal to
+    // come (roles, the first auction) would only mislead; names only
+    if (waiting()) return seatsInOrder().map((id) => el('div', { class: seatClass(id), 'data-seat': id, 'data-k': id }, seatHead(id, '')));
     const acts = lastActs();
     return seatsInOrder().map((id) => G().seat(id, acts));
   }
@@ -556,7 +573,7 @@
     });
     if (!T.id) return msg(t('err.noTable'));
     T.conn = RR.connect(T.id, {
-      onMessage: (m) => (RR.social && RR.social.onMessage(m), m.type === 'state' ? onWhole(m) : m.type === 'update' ? onUpdate(m) : m.type === 'error' ? onError(m) : m.type === 'presence' ? onPresence(m) : m.type === 'notice' ? onNotice(m) : null),
+      onMessage: (m) => (RR.social && RR.social.onMessage(m), m.type === 'state' ? onWhole(m) : m.type === 'update' ? onUpdate(m) : m.type === 'error' ? onError(m) : m.type === 'presence' ? onPresence(m) : m.type === 'notice' ? onNotice(m) : m.type === 'stand_in' ? onStandIn(m) : null),
       onStatus,
     });
     loadInfo(500);

@@ -235,10 +235,21 @@ impl<G: Roster> Table<G> {
             quiet.pending = Some((seat, action));
             return;
         }
+        // Whether to tell everyone that a person's decision was a stand-in's:
+        // only for a public decision (D7: a hidden one would name its holder).
+        let person = thinking.stand_in
+            && matches!(self.player(seat), Player::Human)
+            && self.game.public_to_move() == Some(seat);
+        let away = self.absent_since[i].is_some();
         if let Err(e) = self.commit(seat, action).await {
             tracing::error!(table = %self.id, "storing a bot action failed: {e}");
             // Try again after another delay.
             self.turn_started = Instant::now();
+            return;
+        }
+        if person {
+            let text = ServerMsg::StandIn { seat, away }.to_text();
+            self.send_all(|_| Some(text.clone()));
         }
     }
 }
