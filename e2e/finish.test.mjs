@@ -323,3 +323,70 @@ for (const [size, w, h] of SIZES) {
     assert.deepEqual(errors, []);
   });
 }
+
+/**
+ * What a decision needs that is not in the viewport, at the page's scroll
+ * position: each seat (the player's own included), the board (the card or
+ * trick at stake), the player's own area (hand and controls) and the last
+ * few events (the log's last line beside the game, or the felt's recent
+ * lines on a narrow screen); and any of them that the player's own area
+ * covers.
+ */
+const belowTheFold = (page) =>
+  page.evaluate(() => {
+    const vh = innerHeight;
+    const vw = innerWidth;
+    const out = [];
+    const box = (n) => n.getBoundingClientRect();
+    const within = (name, n) => {
+      const r = box(n);
+      if (r.height === 0) return;
+      if (r.top < -1 || r.bottom > vh + 1 || r.left < -1 || r.right > vw + 1) out.push(`${name} at ${Math.round(r.top)}..${Math.round(r.bottom)} of ${vh}`);
+    };
+    document.querySelectorAll('#players .seat').forEach((n) => within('seat ' + n.dataset.seat, n));
+    within('board', document.getElementById('board'));
+    within('own area', document.getElementById('mine'));
+    const recent = document.getElementById('recent');
+    const last = getComputedStyle(recent).display === 'none' ? document.querySelector('#log li:last-child') : recent;
+    if (last) within('last events', last);
+    return out;
+  });
+
+for (const [size, w, h] of SIZES) {
+  for (const [game, players, options] of [
+    ['bigcheese', 4, {}],
+    ['dalmuti', 4, { hands: 1 }],
+  ]) {
+    test(`${size}: a whole ${game} game fits one screen at every decision`, async (t) => {
+      const page = await (await context(t, w, h)).newPage();
+      const errors = [];
+      watchErrors(page, errors);
+      const { invite } = await api(server.base, '/api/tables', 'POST', {
+        game,
+        players,
+        options,
+        seats: [{ kind: 'human' }, ...['random', 'heuristic', 'strong'].map((bot) => ({ kind: 'bot', bot }))],
+        bot_delay_ms: 5,
+      });
+      await page.goto(invite);
+      await joinViaForm(page, 'Alice');
+      const misses = [];
+      let decisions = 0;
+      await playToEnd(page, {
+        timeout: 150000,
+        beforeMove: async (st) => {
+          // the page at rest: the test's clicks may have scrolled it
+          await page.evaluate(() => scrollTo(0, 0));
+          await page.waitForTimeout(30);
+          decisions++;
+          for (const m of await belowTheFold(page)) misses.push(`decision ${decisions} (seq ${st.seq}): ${m}`);
+          return false;
+        },
+      });
+      t.diagnostic(`${decisions} decisions, ${misses.length} with something out of view`);
+      assert.ok(decisions > 5, `${decisions} decisions`);
+      assert.deepEqual(misses.slice(0, 10), [], `${misses.length} misses`);
+      assert.deepEqual(errors, []);
+    });
+  }
+}

@@ -8,6 +8,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, api, waitForState, joinViaForm, playToEnd } from './helpers.mjs';
 
+/** Shows the chat: its tab on a narrow screen, where the side column has tabs. */
+async function openChat(page) {
+  await page.waitForFunction(() => !document.getElementById('chat').classList.contains('hidden'));
+  if (await page.locator('#tab-chat').isVisible()) await page.locator('#tab-chat').click();
+  await page.locator('#chat').waitFor({ state: 'visible' });
+}
+
 let server;
 let browser;
 
@@ -58,7 +65,9 @@ for (const [label, viewport] of [
     assert.equal((await joinViaForm(b, 'Bob')).seat, 'P2');
 
     // chat: words from Ann, an emote from Bob, each seen by the other
-    await a.locator('#chat').waitFor({ state: 'visible' });
+    // on a narrow screen the chat is a tab below the game
+    await openChat(a);
+    await openChat(b);
     await a.locator('#chatText').fill('hello Bob\u200B, good luck');
     await a.locator('#chatText').press('Enter');
     await b.locator('#chatLines').filter({ hasText: 'Ann (P1): hello Bob, good luck' }).waitFor();
@@ -95,7 +104,7 @@ for (const [label, viewport] of [
     assert.equal(tokens[1][0], tokens[1][1]);
     assert.notEqual(tokens[0][1], tokens[1][1]);
     // the chat of the old table stays there; the new one starts empty
-    await a.locator('#chat').waitFor({ state: 'visible' });
+    await openChat(a);
     assert.equal(await a.locator('#chatLines li').count(), 1);
 
     // the finished table stays open at its own address, its result shown,

@@ -217,6 +217,9 @@ for (const [size, w, h] of SIZES) {
     t.diagnostic(`${size}: ${controls} controls, page ${height} px tall (screen ${h} px), against ${legal.length} legal actions`);
     const go = page.locator('#mine').getByRole('button', { name: /^🧀 Re-roll/ });
     assert.ok(await go.isDisabled(), 'nothing picked yet');
+    assert.match(await go.innerText(), /pick dice first/, 'a disabled button says why, not "these 0 dice"');
+    assert.equal(await page.locator('#mine button.die.best').count(), 10, 'the best half (the dice that pay) is marked');
+    assert.equal(await page.locator('#mine button.die .pips').count(), 20, 'a d6 shows pips');
     // pick the three 1s and a 2: the button says so and sends that multiset
     for (const i of [0, 1, 2, 3]) await page.locator('#mine button.die').nth(i).click();
     assert.equal(await page.locator('#mine button.die[aria-pressed="true"]').count(), 4);

@@ -55,16 +55,31 @@ pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; 
     img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; \
     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/// Adds the security headers to every answer.
+/// Adds the security headers: `nosniff` to every answer; the policies
+/// that only a document obeys (content security, framing, referrer,
+/// opener) to the answers a browser may show as a document: pages, SVG,
+/// and anything without a type. A script, a style sheet, a font or JSON
+/// goes without them, which keeps every request of a page's first load
+/// about 300 bytes lighter.
 pub async fn security_headers(mut response: Response) -> Response {
     let h = response.headers_mut();
     h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CSP),
-    );
-    h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
+    );
+    let kind = h
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let document = !["text/javascript", "text/css", "font/", "application/json"]
+        .iter()
+        .any(|k| kind.starts_with(k));
+    if !document {
+        return response;
+    }
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
     );
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(
@@ -99,6 +114,7 @@ const HTML: &str = "text/html; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 const SVG: &str = "image/svg+xml";
+const WOFF2: &str = "font/woff2";
 
 /// The pages, each served at its own routes (see [`routes`]).
 const PAGES: &[Asset] = &[
@@ -126,7 +142,37 @@ const FILES: &[Asset] = &[
     asset!("replay.js", JS),
     asset!("verify.js", JS),
     asset!("favicon.svg", SVG),
+    asset!("icons.woff2", WOFF2),
+    asset!("emotes.woff2", WOFF2),
 ];
+
+/// Scripts served as one file, so that a page's first load makes one
+/// request for them rather than one each (every request costs about 800
+/// bytes of headers both ways): each is its listed files of `web/` joined
+/// in order. Each file is a script of its own (an IIFE), so joining them
+/// runs exactly what separate `<script>` tags would; the files stay
+/// served alone too.
+const BUNDLES: &[(&str, &[&str])] = &[(
+    "table-page.js",
+    &[
+        "app.js",
+        "social.js",
+        "table.js",
+        "table-alerts.js",
+        "table-bigcheese.js",
+        "table-dalmuti.js",
+    ],
+)];
+
+/// A bundle's body: its files' bodies, each ending in a newline.
+fn bundle(parts: &[&str], read: impl Fn(&str) -> Option<Vec<u8>>) -> Option<Vec<u8>> {
+    let mut body = Vec::new();
+    for part in parts {
+        body.extend(read(part)?);
+        body.push(b'\n');
+    }
+    Some(body)
+}
 
 /// How long a versioned file may be kept: a year, never revalidated.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -182,10 +228,28 @@ struct Site {
 }
 
 static SITE: LazyLock<Site> = LazyLock::new(|| {
-    let files: HashMap<_, _> = FILES
+    // Style sheets name files too (the icons font): they are versioned
+    // after the other files, and the pages after them.
+    let mut files: HashMap<_, _> = FILES
         .iter()
+        .filter(|a| a.kind != CSS)
         .map(|a| (a.name, Prepared::new(a.kind, a.body.to_vec())))
         .collect();
+    for (name, parts) in BUNDLES {
+        let body = bundle(parts, |part| {
+            FILES
+                .iter()
+                .find(|a| a.name == part)
+                .map(|a| a.body.to_vec())
+        })
+        .expect("a bundle lists files of web/");
+        files.insert(name, Prepared::new(JS, body));
+    }
+    for a in FILES.iter().filter(|a| a.kind == CSS) {
+        let text = std::str::from_utf8(a.body).expect("the style sheets are UTF-8");
+        let body = with_versions(text, &files).into_bytes();
+        files.insert(a.name, Prepared::new(a.kind, body));
+    }
     let pages = PAGES
         .iter()
         .map(|a| {
@@ -207,8 +271,8 @@ fn gzip(data: &[u8]) -> Vec<u8> {
     encoder.finish().expect("writing to memory")
 }
 
-/// A page with every `"/static/NAME"` and `"/favicon.svg"` it names
-/// turned into its versioned URL.
+/// A page (or style sheet) with every `"/static/NAME"` and
+/// `"/favicon.svg"` it names turned into its versioned URL.
 fn with_versions(page: &str, files: &HashMap<&'static str, Prepared>) -> String {
     let mut out = page.to_owned();
     for (name, file) in files {
@@ -332,13 +396,36 @@ impl Source {
     }
 
     fn file(&self, name: &str, query: Option<&str>, headers: &HeaderMap) -> Response {
-        let Some(asset) = FILES.iter().find(|a| a.name == name) else {
-            return not_found();
+        let name = match (
+            FILES.iter().find(|a| a.name == name),
+            BUNDLES.iter().find(|b| b.0 == name),
+        ) {
+            (Some(asset), _) => {
+                if let Some(dir) = &self.0 {
+                    return Self::from_dir(dir, asset);
+                }
+                asset.name
+            }
+            (None, Some((bundled, parts))) => {
+                if let Some(dir) = &self.0 {
+                    // the parts are fixed names, never the request's text
+                    return match bundle(parts, |part| std::fs::read(dir.join(part)).ok()) {
+                        Some(body) => (
+                            [
+                                (header::CONTENT_TYPE, JS),
+                                (header::CACHE_CONTROL, NO_STORE),
+                            ],
+                            body,
+                        )
+                            .into_response(),
+                        None => not_found(),
+                    };
+                }
+                bundled
+            }
+            (None, None) => return not_found(),
         };
-        if let Some(dir) = &self.0 {
-            return Self::from_dir(dir, asset);
-        }
-        let file = &SITE.files[asset.name];
+        let file = &SITE.files[name];
         let current = query.is_some_and(|q| {
             q.split('&')
                 .any(|kv| kv.strip_prefix("v=") == Some(&file.version))

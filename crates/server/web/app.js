@@ -495,7 +495,7 @@
   // Each game's cards, roles and rolls in words are in its table file
   // (table-bigcheese.js, table-dalmuti.js), which every page that shows
   // a game loads: RR.bcName, RR.rollWords, RR.ROLL_KINDS; RR.rankName,
-  // RR.rankIcon, RR.roleName, RR.roleIcon, RR.setWords, RR.cardsWords.
+  // RR.roleName, RR.roleIcon, RR.setWords, RR.cardsWords.
 
   /** An action in notation ("bid 3", "P2 play 2x7+J") in words. */
   RR.actionWords = function (action) {

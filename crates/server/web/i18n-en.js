@@ -49,6 +49,8 @@
     'table.title': 'Table', 'table.players': 'Players', 'table.log': 'What happened', 'table.invite': 'Invite a friend: share this link',
     'table.copy': 'Copy', 'table.seedHash': 'Commitment (published at creation):', 'table.joinTitle': 'Take a seat',
     'table.joinText': { one: '1 seat is free. Type your name to play, or just watch.', other: '{n} seats are free. Type your name to play, or just watch.' }, 'table.spectating': 'You are watching.',
+    'bc.rerollNone': 'Re-roll with a Big Cheese: pick dice first', 'bc.bestHalf': 'Outlined: the best {n} dice, the half that pays.',
+    'table.more': 'More about this table', 'table.info': 'Table',
     'lobby.timer': 'Turn timer (then a bot plays that turn)', 'lobby.timerDefault': 'default (public table 2:00, private none)',
     'table.standInTime': '{who} ran out of time: a bot played for them.', 'table.standInTimeMe': 'Your time ran out: a bot played for you.', 'table.standInAway': '{who} is away: a bot played for them.', 'table.standInAwayMe': 'You were away: a bot played for you.',
     'table.dealSoon': 'The cards are dealt once everyone is seated.',

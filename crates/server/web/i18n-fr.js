@@ -49,6 +49,8 @@
     'table.title': 'Table', 'table.players': 'Joueurs', 'table.log': 'Ce qui s\'est passé', 'table.invite': 'Invitez un ami : partagez ce lien',
     'table.copy': 'Copier', 'table.seedHash': 'Engagement (publié à la création) :', 'table.joinTitle': 'Prendre une place',
     'table.joinText': { one: '{n} place est libre. Indiquez votre nom pour jouer, ou regardez.', other: '{n} places sont libres. Indiquez votre nom pour jouer, ou regardez.' }, 'table.spectating': 'Vous regardez.',
+    'bc.rerollNone': 'Relancer avec un Big Cheese : choisissez d’abord des dés', 'bc.bestHalf': 'Entourés : les {n} meilleurs dés, la moitié qui paie.',
+    'table.more': 'Plus sur cette table', 'table.info': 'Table',
     'lobby.timer': 'Temps par tour (ensuite un bot joue ce tour)', 'lobby.timerDefault': 'par défaut (table publique 2:00, privée aucun)',
     'table.standInTime': '{who} n’a plus de temps : un bot a joué à sa place.', 'table.standInTimeMe': 'Votre temps est écoulé : un bot a joué à votre place.', 'table.standInAway': '{who} est absent·e : un bot a joué à sa place.', 'table.standInAwayMe': 'Vous étiez absent·e : un bot a joué à votre place.',
     'table.dealSoon': 'Les cartes sont distribuées quand tout le monde est assis.',

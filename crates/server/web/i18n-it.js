@@ -49,6 +49,8 @@
     'table.title': 'Tavolo', 'table.players': 'Giocatori', 'table.log': 'Cosa è successo', 'table.invite': 'Invita un amico: condividi questo link',
     'table.copy': 'Copia', 'table.seedHash': 'Impegno (pubblicato alla creazione):', 'table.joinTitle': 'Siediti',
     'table.joinText': { one: '1 posto è libero. Scrivi il tuo nome per giocare, oppure guarda.', other: '{n} posti sono liberi. Scrivi il tuo nome per giocare, oppure guarda.' }, 'table.spectating': 'Stai guardando.',
+    'bc.rerollNone': 'Rilancia con un Big Cheese: prima scegli i dadi', 'bc.bestHalf': 'Bordati: i {n} dadi migliori, la metà che paga.',
+    'table.more': 'Altro su questo tavolo', 'table.info': 'Tavolo',
     'lobby.timer': 'Tempo per turno (poi un bot gioca quel turno)', 'lobby.timerDefault': 'predefinito (tavolo pubblico 2:00, privato nessuno)',
     'table.standInTime': '{who} ha finito il tempo: un bot ha giocato al suo posto.', 'table.standInTimeMe': 'Il tuo tempo è scaduto: un bot ha giocato al tuo posto.', 'table.standInAway': '{who} è assente: un bot ha giocato al suo posto.', 'table.standInAwayMe': 'Eri assente: un bot ha giocato al tuo posto.',
     'table.dealSoon': 'Le carte vengono distribuite quando tutti sono seduti.',

@@ -146,7 +146,8 @@
         input.value = '';
       };
       input.addEventListener('keydown', (e) => e.key === 'Enter' && say());
-      const emotes = Object.keys(EMOTES).map((code) => el('button', { class: 'alt emote', title: t('chat.emote.' + code), 'aria-label': t('chat.emote.' + code), text: EMOTES[code], onclick: () => send({ emote: code }, err) }));
+      // the buttons in words: the emotes' own icons load with the first one said
+      const emotes = Object.keys(EMOTES).map((code) => el('button', { class: 'alt emote', text: t('chat.emote.' + code), onclick: () => send({ emote: code }, err) }));
       put(
         box,
         el('h2', { text: t('chat.title') }),

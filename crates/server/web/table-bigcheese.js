@@ -61,9 +61,11 @@
     function die(face, sides, opts) {
       const o = opts || {};
       // the visible text is the name ("5 d6"): no label that could differ from it
-      const kids = [el('b', { text: face }), ' ', el('small', { text: 'd' + sides })];
+      // a d6 shows pips (drawn by app.css; the number stays as its text)
+      const pips = sides === 6 && face >= 1 && face <= 6;
+      const kids = [el('b', { class: pips ? 'pips f' + face : null, text: face }), ' ', el('small', { text: 'd' + sides })];
       const label = t('bc.die', { face, sides });
-      const cls = 'die' + (o.sel ? ' sel' : '') + (o.fresh ? ' rolling' : '');
+      const cls = 'die' + (o.sel ? ' sel' : '') + (o.best ? ' best' : '') + (o.fresh ? ' rolling' : '');
       if (o.onclick) return el('button', { class: cls, 'aria-pressed': o.sel ? 'true' : 'false', title: label, 'data-k': o.key, onclick: o.onclick }, kids);
       return el('span', { class: cls, role: 'img', 'aria-label': label, 'data-k': o.key }, kids);
     }
@@ -162,6 +164,8 @@
     function bcMine(used) {
       const p = pv();
       const out = [];
+      // the bid control, pass and veto share one row: the area stays short
+      const row = el('div', { class: 'row' });
       const bids = bidList();
       if (bids.length) {
         bids.forEach((n) => used.add('bid ' + n));
@@ -173,7 +177,7 @@
           renderMine();
         };
         const ok = bids.includes(T.bid);
-        out.push(
+        RR.append(row, [
           el(
             'div',
             { class: 'row bid', role: 'group', 'aria-label': t('bc.bidAmount') },
@@ -181,10 +185,9 @@
             el('input', { id: 'bidN', type: 'number', min: lo, max: hi, step: 1, value: String(T.bid), 'aria-label': t('bc.bidAmount'), oninput: (e) => (T.bid = Number(e.target.value)), onchange: (e) => set(Number(e.target.value)), onkeydown: (e) => e.key === 'Enter' && ok && act('bid ' + T.bid) }),
             el('button', { class: 'alt step', 'aria-label': t('bc.more'), disabled: T.pending || T.bid >= hi, onclick: () => set(T.bid + 1) }, '+'),
             el('button', { id: 'bidGo', disabled: T.pending || !ok, onclick: () => act('bid ' + T.bid) }, t('bc.bidMin', { n: T.bid }))
-          )
-        );
+          ),
+        ]);
       }
-      const row = el('div', { class: 'row' });
       if (has('pass')) {
         used.add('pass');
         RR.append(row, [btn(t('bc.pass'), 'pass', { class: 'alt' })]);
@@ -202,14 +205,8 @@
         used.add('reroll');
         RR.append(row, [btn('🧀 ' + t('bc.reroll'), 'reroll', { class: 'alt' })]);
       }
+      // the Vetos and Big Cheeses in hand are on the player's own seat
       out.push(row);
-      const s = (p.seats || []).find((x) => isMe(x.seat));
-      if (s && (s.vetos || s.cheeses)) {
-        const hand = [];
-        for (let i = 0; i < s.vetos; i++) hand.push(bcCard('V'));
-        for (let i = 0; i < s.cheeses; i++) hand.push(bcCard('BC'));
-        out.push(el('div', { class: 'specials' }, el('span', { class: 'mute', text: t('bc.hand') + ' ' }), hand));
-      }
       return out;
     }
 
@@ -237,16 +234,23 @@
       const chosen = T.dsel.map((i) => r.dice[i]).sort((a, b) => a - b);
       const action = 'reroll ' + chosen.join(',');
       const ok = chosen.length > 0 && faces.includes(action);
-      const dice = r.dice.map((d, i) => die(d, sides, { key: key + ':' + i, sel: T.dsel.includes(i), fresh: true, onclick: pick ? () => toggle(i) : null }));
+      // half-of-n pays the best half of the dice: mark the ones that count
+      const best = new Set();
+      if (((pv().options || {}).dice || '') === 'half-of-n') {
+        const order = r.dice.map((d, i) => [d, i]).sort((a, b) => b[0] - a[0]);
+        order.slice(0, Math.floor(r.dice.length / 2)).forEach(([, i]) => best.add(i));
+      }
+      const dice = r.dice.map((d, i) => die(d, sides, { key: key + ':' + i, sel: T.dsel.includes(i), best: best.has(i), fresh: true, onclick: pick ? () => toggle(i) : null }));
       return el(
         'div',
         { class: 'roll mine' },
         el('div', { class: 'dice', role: pick ? 'group' : null, 'aria-label': t('bc.yourDice') }, dice),
+        best.size ? el('p', { class: 'mute', text: t('bc.bestHalf', { n: best.size }) }) : null,
         faces.length
           ? el(
               'div',
               { class: 'row' },
-              el('button', { class: 'alt', disabled: T.pending || !ok, onclick: () => act(action) }, '🧀 ' + t('bc.rerollPicked', { n: chosen.length })),
+              el('button', { class: 'alt', disabled: T.pending || !ok, onclick: () => act(action) }, '🧀 ' + (chosen.length ? t('bc.rerollPicked', { n: chosen.length }) : t('bc.rerollNone'))),
               el('span', { class: ok ? 'ok' : 'mute', text: !chosen.length ? t('bc.pickDice') : ok ? '' : t('bc.diceNotLegal') })
             )
           : null

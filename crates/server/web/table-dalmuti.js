@@ -15,10 +15,6 @@
     return (RR.tv('dal.ranks') || [])[i] || String(r);
   };
 
-  /** Each rank's emblem, drawn on its card (1 Dalmuti … 12 Peasant, 13 the Jester). */
-  const EMBLEMS = ['', '👑', '⛪', '🛡️', '💎', '📿', '⚔️', '🧵', '🧱', '🍲', '🐑', '🪨', '🌾', '🃏'];
-  RR.rankIcon = (r) => EMBLEMS[r === 'J' ? 13 : Number(r)] || '';
-
   RR.roleName = (role) => RR.t('role.' + role);
   RR.roleIcon = (role) => ({ 'greater-dalmuti': '👑', 'lesser-dalmuti': '🎩', merchant: '⚖️', 'lesser-peon': '🧢', 'greater-peon': '👒' })[role] || '';
 
@@ -54,7 +50,9 @@
       const cls = 'card dal r' + (c === 'J' ? 'j' : c) + (o.sel ? ' sel' : '') + (o.mini ? ' mini' : '');
       const name = RR.rankName(c);
       const label = c === 'J' ? name : c + ' ' + name;
-      const kids = [el('b', { class: 'ix', text: c === 'J' ? '🃏' : c }), o.mini || c === 'J' ? null : el('i', { class: 'emb', 'aria-hidden': 'true', text: RR.rankIcon(c) }), o.mini ? null : [' ', el('small', { text: name })]];
+      // the rank and its name; the card's colour tells high from low (an
+      // emblem per rank would weigh 4 KB of icons on every first load)
+      const kids = [el('b', { class: 'ix', text: c === 'J' ? '🃏' : c }), o.mini ? null : [' ', el('small', { text: name })]];
       // a button is named by its text ("5 Abbess"), a drawn card by its label
       if (o.onclick) return el('button', { class: cls, onclick: o.onclick, onkeydown: o.onkeydown, onfocus: o.onfocus, tabindex: o.tabindex, 'aria-pressed': o.sel ? 'true' : 'false', 'data-k': o.key }, kids);
       return el('span', { class: cls, role: 'img', 'aria-label': label, 'data-k': o.key }, kids);

@@ -209,7 +209,50 @@
     renderInvite();
     RR.tableAlerts.draw();
     RR.tableAlerts.turn();
+    drawTabs();
     keepFocus();
+  }
+
+  /**
+   * The side column: beside the game on a wide screen (every panel shown),
+   * below it on a narrow one, where tabs show one panel at a time. A tab
+   * whose panel is hidden (no chat here) is hidden too.
+   */
+  function drawTabs() {
+    const side = $('side');
+    const tabs = [...side.querySelectorAll('[role=tab]')];
+    const panelOf = (b) => side.querySelector('.panel[data-panel="' + b.dataset.panel + '"]');
+    const shown = tabs.filter((b) => panelOf(b) && !panelOf(b).classList.contains('hidden'));
+    if (!shown.some((b) => b.dataset.panel === side.dataset.tab) && shown.length) side.dataset.tab = shown[0].dataset.panel;
+    for (const b of tabs) {
+      const on = b.dataset.panel === side.dataset.tab;
+      b.setAttribute('aria-selected', on ? 'true' : 'false');
+      b.tabIndex = on ? 0 : -1;
+      b.classList.toggle('hidden', !shown.includes(b));
+      if (panelOf(b)) panelOf(b).classList.toggle('off', !on);
+    }
+  }
+
+  function setupTabs() {
+    const side = $('side');
+    const tabs = () => [...side.querySelectorAll('[role=tab]:not(.hidden)')];
+    const pick = (b) => {
+      side.dataset.tab = b.dataset.panel;
+      drawTabs();
+      b.focus();
+    };
+    side.querySelectorAll('[role=tab]').forEach((b) => {
+      b.addEventListener('click', () => pick(b));
+      // arrows move between tabs, as in any tab list
+      b.addEventListener('keydown', (e) => {
+        const all = tabs();
+        const k = all.indexOf(b);
+        if (e.key === 'ArrowRight') pick(all[(k + 1) % all.length]);
+        else if (e.key === 'ArrowLeft') pick(all[(k - 1 + all.length) % all.length]);
+        else return;
+        e.preventDefault();
+      });
+    });
   }
 
   /**
@@ -344,6 +387,8 @@
     const atEnd = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 30;
     RR.morph(ol, items);
     if (atEnd) ol.scrollTop = ol.scrollHeight;
+    // the last few events on the felt, where a narrow screen has no room for the log
+    RR.fill('recent', T.log.slice(-3).map((ev, k) => el('div', { 'data-k': String(T.log.length - 3 + k), text: evText(ev) })));
   }
 
   function renderRules() {
@@ -554,6 +599,7 @@
   }
 
   function start() {
+    setupTabs();
     // where the player was last: in their own area or elsewhere (keepFocus)
     document.addEventListener('focusin', (e) => {
       if (e.target !== document.body) T.inMine = $('mine').contains(e.target);

@@ -64,9 +64,16 @@ async fn close_frame(ws: &mut Ws, limit: Duration) -> Option<(CloseCode, String)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_answer_carries_the_security_headers_and_there_is_a_favicon() {
+async fn every_page_carries_the_security_headers_and_there_is_a_favicon() {
     let server = start().await;
-    for path in ["/", "/t/abc", "/api/games", "/static/app.js"] {
+    for path in ["/api/games", "/static/app.js"] {
+        // not documents: only `nosniff` (the rest is for pages)
+        let (status, head, _) = request(server.addr, "GET", path, "").await;
+        assert_eq!(status, 200, "{path}");
+        assert!(head.contains("x-content-type-options: nosniff"), "{head}");
+        assert!(!head.contains("content-security-policy"), "{path}: {head}");
+    }
+    for path in ["/", "/t/abc", "/favicon.svg"] {
         let (status, head, _) = request(server.addr, "GET", path, "").await;
         assert_eq!(status, 200, "{path}");
         assert!(
