@@ -7,7 +7,7 @@
 // keyboard.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, pageState, joinViaForm, playToEnd, setCards } from './helpers.mjs';
+import { startServer, launchBrowser, api, pageState, joinViaForm, playToEnd, setCards, audit } from './helpers.mjs';
 
 let server;
 let browser;
@@ -389,4 +389,133 @@ for (const [size, w, h] of SIZES) {
       assert.deepEqual(errors, []);
     });
   }
+}
+
+for (const [size, w, h] of SIZES) {
+  test(`${size}: your identity goes to another device by a link, and two players of one name are told apart`, async (t) => {
+    const errors = [];
+    const a = await (await context(t, w, h)).newPage();
+    watchErrors(a, errors);
+    await a.goto('/');
+    await a.locator('#device summary').click();
+    const link = await a.locator('#meLink').inputValue();
+    assert.match(link, /\/#me=[0-9a-f]{64}$/);
+    const mine = await a.evaluate(() => window.RR.identity());
+    assert.ok(link.endsWith(mine));
+
+    // the other device: a fresh browser opens the link and takes it
+    const b = await (await context(t, w, h)).newPage();
+    watchErrors(b, errors);
+    const before = await (async () => {
+      await b.goto('/');
+      return b.evaluate(() => window.RR.identity());
+    })();
+    assert.notEqual(before, mine);
+    await b.goto(link);
+    await b.locator('#takeMe').getByRole('button', { name: 'Use it here' }).click();
+    assert.equal(await b.evaluate(() => window.RR.identity()), mine, 'the same player on both devices');
+    assert.equal(await b.evaluate(() => location.hash), '', 'the key leaves the address bar');
+    const who = (p) => p.evaluate(() => fetch('/api/me/games', { headers: { 'X-Ratrace-Key': window.RR.identity() } }).then((r) => r.json()).then((j) => j.player));
+    assert.equal(await who(b), await who(a), 'the server sees one player');
+
+    // the leaderboard: two Alices, each with the start of her id
+    const c = await (await context(t, w, h)).newPage();
+    watchErrors(c, errors);
+    const row = (player, name, rating) => ({ game: 'bigcheese', player, name, rating, uncertainty: 60, score: rating - 120, games: 4 });
+    await c.route('**/api/leaderboard/**', (route) => route.fulfill({ json: { players: [row('aaaa1111', 'Alice', 1620), row('bbbb2222', 'Alice', 1580), row('cccc3333', 'Bob', 1500)], bots: [] } }));
+    await c.goto('/');
+    const board = c.locator('#leaderboard');
+    await board.filter({ hasText: 'Bob' }).waitFor();
+    const text = await board.innerText();
+    assert.match(text, /Alice #aaaa/);
+    assert.match(text, /Alice #bbbb/);
+    assert.doesNotMatch(text, /Bob #/, 'a name nobody shares needs no id');
+    assert.deepEqual(errors, []);
+  });
+}
+
+test('axe-core finds nothing, of any impact, on every page at both sizes in English, Italian and French', async (t) => {
+  // one finished game of each, for the result screen, the replay and the check
+  const done = {};
+  for (const game of ['bigcheese', 'dalmuti']) {
+    const { id, invite } = await api(server.base, '/api/tables', 'POST', { game, players: 3, seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }], options: game === 'dalmuti' ? { hands: 1 } : { dice: 'd6', target: '60' }, bot_delay_ms: 5 });
+    const ctx = await browser.newContext({ locale: 'en-US', baseURL: server.base });
+    t.after(() => ctx.close());
+    const page = await ctx.newPage();
+    await page.goto(invite);
+    await joinViaForm(page, 'Ada');
+    await playToEnd(page, { timeout: 120000 });
+    done[game] = id;
+  }
+  const found = [];
+  for (const [size, w, h] of SIZES) {
+    for (const locale of ['en-US', 'it-IT', 'fr-FR']) {
+      const where = `${size} ${locale}`;
+      // reduced motion: colours are measured at rest, not half-way through a fade-in
+      const ctx = await browser.newContext({ locale, baseURL: server.base, viewport: { width: w, height: h }, reducedMotion: 'reduce' });
+      ctx.setDefaultTimeout(20000);
+      t.after(() => ctx.close());
+      const page = await ctx.newPage();
+      await page.goto('/');
+      await page.locator('#game option').first().waitFor({ state: 'attached' });
+      found.push(...(await audit(page, `lobby ${where}`, { all: true })));
+      for (const game of ['bigcheese', 'dalmuti']) {
+        const { invite } = await api(server.base, '/api/tables', 'POST', { game, players: 4, seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }, { kind: 'bot' }], options: game === 'dalmuti' ? { hands: 1 } : {}, bot_delay_ms: 50 });
+        await page.goto(invite);
+        await page.locator('#join input').fill('Ada');
+        await page.locator('#join button').click();
+        await page.waitForFunction(() => window.RR.table.st && window.RR.table.st.legal.length > 0, null, { timeout: 20000 });
+        found.push(...(await audit(page, `${game} table ${where}`, { all: true })));
+        const id = done[game];
+        await page.goto('/t/' + id);
+        await page.locator('#result').waitFor({ state: 'visible' });
+        found.push(...(await audit(page, `${game} result ${where}`, { all: true })));
+        await page.goto('/replay/' + id);
+        await page.waitForFunction(() => document.body.dataset.ready === '1');
+        found.push(...(await audit(page, `${game} replay ${where}`, { all: true })));
+        await page.goto('/verify?id=' + id);
+        await page.locator('main').waitFor();
+        await page.waitForTimeout(300);
+        found.push(...(await audit(page, `${game} verify ${where}`, { all: true })));
+      }
+    }
+  }
+  assert.deepEqual(found, [], found.join('\n'));
+});
+
+for (const [size, w, h] of SIZES) {
+  test(`${size}: a language switch reaches what a screen reader hears, and the replay names its options in words`, async (t) => {
+    const page = await (await context(t, w, h)).newPage();
+    const errors = [];
+    watchErrors(page, errors);
+    const { invite } = await api(server.base, '/api/tables', 'POST', {
+      game: 'dalmuti',
+      players: 3,
+      options: { hands: 1 },
+      seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }],
+      bot_delay_ms: 20,
+    });
+    await page.goto(invite);
+    await joinViaForm(page, 'Ugo');
+    await page.waitForFunction(() => window.RR.table.st.legal.length > 0, null, { timeout: 20000 });
+    await page.locator('#lang button', { hasText: 'IT' }).click();
+    await page.waitForFunction(() => /^Tocca a te\./.test(document.getElementById('announce').textContent), null, { timeout: 5000 });
+    assert.equal(await page.locator('#mine').getAttribute('aria-label'), 'La tua mano e le tue mosse');
+    await page.locator('#lang button', { hasText: 'FR' }).click();
+    await page.waitForFunction(() => /^À vous de jouer\./.test(document.getElementById('announce').textContent), null, { timeout: 5000 });
+    assert.equal(await page.locator('#mine').getAttribute('aria-label'), 'Votre main et vos coups');
+
+    // the replay of a finished game: options and rules version in words
+    await page.locator('#lang button', { hasText: 'EN' }).click();
+    const id = await finishedGame();
+    await page.goto('/replay/' + id);
+    await page.waitForFunction(() => document.body.dataset.ready === '1');
+    const info = await page.locator('#info').innerText();
+    assert.doesNotMatch(info, /\w=\w/, `no raw option codes: ${info}`);
+    assert.match(info, /Hands in the session: 1/);
+    assert.match(info, /rules version dalmuti\/\d+/);
+    await page.locator('#lang button', { hasText: 'IT' }).click();
+    await page.waitForFunction(() => document.getElementById('slider').getAttribute('aria-label') === 'Mossa');
+    assert.deepEqual(errors, []);
+  });
 }

@@ -293,14 +293,16 @@ const AXE = readFileSync(resolve(HERE, 'node_modules/axe-core/axe.min.js'), 'utf
 
 /**
  * Runs axe-core (WCAG 2 A and AA rules) on the page as it is and returns
- * its serious and critical violations, one line each, named by `where`.
+ * its serious and critical violations, one line each, named by `where`;
+ * with `all`, every rule axe-core runs by default and every impact.
  */
-export async function audit(page, where) {
+export async function audit(page, where, { all = false } = {}) {
   // evaluated through the DevTools protocol: the page's CSP does not apply
   await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ': ' + (n.failureSummary || '').split('\n').slice(0, 2).join(' ')) }));
-  });
+  const violations = await page.evaluate(async (all) => {
+    // `all`: every rule axe-core runs by default (best practices too), every impact
+    const r = all ? await window.axe.run(document) : await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return r.violations.filter((v) => all || v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ': ' + (n.failureSummary || '').split('\n').slice(0, 2).join(' ')) }));
+  }, all);
   return violations.map((v) => `${where}: ${v.impact} ${v.id} (${v.nodes.join(' | ')})`);
 }

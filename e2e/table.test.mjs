@@ -1,11 +1,12 @@
 // Browser tests of the game table page: the waiting room with
 // the invite at the top, the turn alert in the tab title, a Dalmuti play
-// made with the keyboard alone, the re-roll chosen by clicking the dice,
-// and an axe-core audit of every page. Each runs at desktop (1280×800) and
-// phone (390×844) size against the real server binary and Debian chromium.
+// made with the keyboard alone, the re-roll chosen by clicking the dice
+// (the axe-core audit of every page is in finish.test.mjs). Each runs at
+// desktop (1280×800) and phone (390×844) size against the real server
+// binary and Debian chromium.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, pageState, waitForState, joinViaForm, playToEnd, audit } from './helpers.mjs';
+import { startServer, launchBrowser, api, pageState, waitForState, joinViaForm, playToEnd } from './helpers.mjs';
 
 let server;
 let browser;
@@ -230,38 +231,6 @@ for (const [size, w, h] of SIZES) {
     assert.deepEqual(errors, []);
   });
 }
-
-test('axe-core finds no serious or critical problem on the lobby, both tables, the replay and the fairness check', async (t) => {
-  const found = [];
-  for (const [size, w, h] of SIZES) {
-    // reduced motion: colours are measured at rest, not half-way through a fade-in
-    const ctx = await context(t, w, h, { reducedMotion: 'reduce' });
-    const page = await ctx.newPage();
-    await page.goto('/');
-    await page.locator('#game option').first().waitFor({ state: 'attached' });
-    found.push(...(await audit(page, `lobby ${size}`)));
-    for (const game of ['bigcheese', 'dalmuti']) {
-      const { id, invite } = await api(server.base, '/api/tables', 'POST', { game, players: 4, seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }, { kind: 'bot' }], options: game === 'dalmuti' ? { hands: 1 } : {}, bot_delay_ms: 50 });
-      await page.goto(invite);
-      await joinViaForm(page, 'Ada');
-      await page.waitForFunction(() => window.RR.table.st.legal.length > 0, null, { timeout: 20000 });
-      found.push(...(await audit(page, `${game} table ${size}`)));
-      if (size === 'desktop') {
-        await playToEnd(page, { timeout: 120000 });
-        found.push(...(await audit(page, `${game} result ${size}`)));
-      }
-      if (size === 'desktop') {
-        await page.goto('/replay/' + id);
-        await page.locator('#moves li').first().waitFor();
-        found.push(...(await audit(page, `${game} replay ${size}`)));
-        await page.goto('/verify?id=' + id);
-        await page.locator('#verifyResult, #result, main').first().waitFor();
-        found.push(...(await audit(page, `${game} verify ${size}`)));
-      }
-    }
-  }
-  assert.deepEqual(found, [], found.join('\n'));
-});
 
 test('a table with a turn timer shows it counting down, and the same after a reload', async (t) => {
   const { invite } = await api(server.base, '/api/tables', 'POST', { game: 'bigcheese', players: 3, turn_timer_ms: 90000, seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }], bot_delay_ms: 30 });

@@ -32,15 +32,21 @@
   function renderInfo() {
     const r = R.rec;
     const o = r.outcome;
+    // the options in words, as the lobby names them ("Payout dice: best
+    // half of value-many d6 × 2"); an unknown one as it is
+    const word = (key, raw) => {
+      const s = RR.tv(key);
+      return s == null ? raw : RR.t(key);
+    };
     const opts = Object.entries(r.options || {})
-      .map(([k, v]) => k + '=' + v)
-      .join(', ');
+      .map(([k, v]) => word('optName.' + r.game + '.' + k, k) + ': ' + (/^[a-z][a-z0-9_-]*$/i.test(v) ? word('val.' + v, v) : v))
+      .join(' · ');
     const res = o ? (o.capped ? t('res.capped') : o.winners.length ? t('res.won', { who: o.winners.map(who).join(' & ') }) : t('res.nobody')) : '';
     const scores = o ? o.scores.map((s, i) => who(i) + ' ' + s).join(' · ') : '';
     RR.fill(
       'info',
       el('h2', { text: RR.gameName(r.game) + ' · ' + R.id }),
-      el('div', { text: t('lobby.nPlayers', { n: r.players }) + ' · ' + r.rules_version }),
+      el('div', { text: t('lobby.nPlayers', { n: r.players }) }, el('span', { class: 'mute', text: ' · ' + t('replay.rules', { v: r.rules_version }) })),
       el('div', { class: 'mute', text: t('lobby.options') + ': ' + opts }),
       res && el('div', { class: 'ok', text: '🏁 ' + res }),
       scores && el('div', { text: t('res.score') + ': ' + scores }),

@@ -134,6 +134,8 @@
     const box = chatBox();
     const show = canChat();
     box.classList.toggle('hidden', !show);
+    // the side column's tabs show a tab for the chat only while it shows
+    if (RR.tableTabs) RR.tableTabs();
     if (!show) return;
     if (!$('chatLines') || box.dataset.lang !== RR.lang) {
       box.dataset.lang = RR.lang;
@@ -228,7 +230,63 @@
       });
     } else rows.push(el('li', { class: 'mute', text: m ? t('mine.none') : '…' }));
     const ratings = m ? m.ratings.map((r) => el('p', { text: t('mine.rating', { game: RR.gameName(r.game), r: Math.round(r.rating) + ' ± ' + Math.round(r.uncertainty) }) + ' · ' + t('board.games', { n: r.games }) })) : [];
-    put(box, el('h2', { text: t('mine.title') }), ratings, el('ul', { id: 'mineList', class: 'plain' }, rows));
+    put(box, el('h2', { text: t('mine.title') }), ratings, el('ul', { id: 'mineList', class: 'plain' }, rows), deviceBox());
+  }
+
+  /**
+   * Your identity on another device: a link that carries this browser's
+   * identity key in its fragment (never sent to the server), shown on
+   * request; opened elsewhere, it offers to make that browser the same
+   * player (its games, its rating).
+   */
+  function deviceBox() {
+    const open = S.showLink;
+    const link = location.origin + '/#me=' + RR.identity();
+    const copy = () => {
+      $('meLink').select();
+      if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => document.execCommand('copy'));
+      else document.execCommand('copy');
+      S.copiedAt = Date.now();
+      renderMine();
+      setTimeout(renderMine, 2100);
+    };
+    const copied = Date.now() - (S.copiedAt || 0) < 2000;
+    return el(
+      'details',
+      { id: 'device', open: open || null, ontoggle: (e) => (S.showLink = e.target.open) },
+      el('summary', { text: t('me.other') }),
+      el('p', { class: 'mute', text: t('me.otherText') }),
+      el('div', { class: 'row' }, el('label', { for: 'meLink', class: 'sr', text: t('me.other') }), el('input', { id: 'meLink', class: 'grow mono', readonly: true, value: link, onfocus: (e) => e.target.select() }), el('button', { class: 'alt', text: t('table.copy'), onclick: copy }), el('span', { class: 'ok', role: 'status', text: copied ? '✓ ' + t('table.copied') : '' }))
+    );
+  }
+
+  /** Opened from another device's link (#me=KEY): offers to become that player here. */
+  function takeIdentity() {
+    const m = location.hash.match(/^#me=([0-9a-f]{64})$/);
+    if (!m) return;
+    history.replaceState(null, '', location.pathname + location.search);
+    if (m[1] === RR.identity() || $('takeMe')) return;
+    const box = el(
+      'section',
+      { id: 'takeMe', class: 'waitbox', role: 'region', 'aria-label': t('me.takeTitle') },
+      el('h2', { text: t('me.takeTitle') }),
+      el('p', { text: t('me.takeText') }),
+      el(
+        'p',
+        { class: 'row' },
+        el('button', {
+          text: t('me.take'),
+          onclick: () => {
+            store.setItem('ratrace.identity', m[1]);
+            box.remove();
+            loadMine();
+          },
+        }),
+        el('button', { class: 'alt', text: t('me.keep'), onclick: () => box.remove() })
+      )
+    );
+    const main = document.querySelector('main');
+    main.insertBefore(box, main.firstChild);
   }
 
   function renderBoard() {
@@ -243,11 +301,15 @@
     let body;
     if (!b.data) body = el('p', { class: 'mute', text: '…' });
     else {
-      const rows = b.data.players.map((p, i) => el('tr', { class: p.player === me ? 'ok' : '' }, el('td', { text: i + 1 }), el('td', { text: p.name + (p.player === me ? ' (' + t('board.you') + ')' : '') }), el('td', { text: Math.round(p.rating) + ' ± ' + Math.round(p.uncertainty) }), el('td', { text: t('board.games', { n: p.games }) })));
+      // two people of one name are told apart by the start of their id
+      const named = {};
+      b.data.players.forEach((p) => (named[p.name] = (named[p.name] || 0) + 1));
+      const nameCell = (p) => el('td', {}, p.name, named[p.name] > 1 ? el('span', { class: 'mute', text: ' #' + p.player.slice(0, 4) }) : null, p.player === me ? ' (' + t('board.you') + ')' : '');
+      const rows = b.data.players.map((p, i) => el('tr', { class: p.player === me ? 'ok' : '' }, el('td', { text: i + 1 }), nameCell(p), el('td', { text: Math.round(p.rating) + ' ± ' + Math.round(p.uncertainty) }), el('td', { text: t('board.games', { n: p.games }) })));
       const bots = b.data.bots.map((x) => el('tr', { class: 'mute' }, el('td', { text: '' }), el('td', { text: '🤖 ' + t('bot.' + x.bot) }), el('td', { text: String(Math.round(x.rating)) }), el('td', { text: '' })));
       body = [
         b.data.players.length ? null : el('p', { class: 'mute', text: t('board.none') }),
-        el('table', { class: 'res' }, el('tr', {}, el('th', { text: '#' }), el('th', { text: t('board.player') }), el('th', { text: t('board.rating') }), el('th', { text: '' })), rows, bots),
+        el('table', { class: 'res' }, el('tr', {}, el('th', { text: '#' }), el('th', { text: t('board.player') }), el('th', { text: t('board.rating') }), el('th', { text: t('board.played') })), rows, bots),
       ];
     }
     put(box, el('h2', { text: t('board.title') }), el('p', { class: 'row' }, pick), body, el('p', { class: 'mute', text: t('board.about') }));
@@ -276,6 +338,9 @@
 
   if ($('create')) {
     RR.boot(() => {
+      takeIdentity();
+      // the link opened in a tab already at the lobby changes only the fragment
+      window.addEventListener('hashchange', takeIdentity);
       renderMine();
       renderBoard();
       RR.onLang(() => {

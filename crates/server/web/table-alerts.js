@@ -93,5 +93,13 @@
     RR.fill('alerts', el('span', { class: 'mute', text: t('alert.onMyTurn') }), box('sound', t('alert.sound'), beep), window.Notification ? box('notify', t('alert.notify'), askNotify) : null);
   }
 
+  // A new language: what the live region says now is said again in it
+  // (an English sentence would otherwise stay there until the next one).
+  RR.onLang(() => {
+    if (!T.st || !$('announce')) return;
+    $('announce').textContent = '';
+    if (myTurn()) announce(t('table.yourTurn') + ' ' + prompt());
+  });
+
   RR.tableAlerts = { turn: turnAlert, draw: renderAlerts, say: announce };
 })();

@@ -233,6 +233,8 @@
     }
   }
 
+  RR.tableTabs = () => $('side') && drawTabs();
+
   function setupTabs() {
     const side = $('side');
     const tabs = () => [...side.querySelectorAll('[role=tab]:not(.hidden)')];
