@@ -3,7 +3,10 @@
 // finished game, its replay and its analysis, at desktop (1280×800) and phone (390×844)
 // size. Run after `cargo build -p cli`:
 //   node e2e/screenshots.mjs [out-dir]     (default docs/screenshots)
-// Debian's fonts-noto-color-emoji draws the icons as a browser would.
+// The icons come with the client (icons.woff2), so a machine with no emoji
+// font (this one has none: `fc-list | grep -i emoji` is empty) shows what
+// any browser shows. scripts/test.sh runs it into a temporary folder, so
+// it keeps working; the committed ones are from the same script.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startServer, launchBrowser, api, joinViaForm, waitForState, playToEnd, ROOT } from './helpers.mjs';

@@ -69,6 +69,11 @@ cargo build -p cli --locked
 echo "== documents: no file points outside the repository; README and ARCHITECTURE agree with cargo metadata and \`ratrace options\`"
 bash scripts/check-docs.sh target/debug/ratrace
 RATRACE_BIN=target/debug/ratrace node --test --test-reporter=spec e2e/
+echo "== the screenshot script (docs/screenshots/ is made by it) still runs, into a temporary folder"
+shots=$(mktemp -d /tmp/ratrace-shots.XXXXXX)
+RATRACE_BIN=target/debug/ratrace node e2e/screenshots.mjs "$shots" >/dev/null
+ls "$shots"/*.png | wc -l | xargs -I{} echo "{} screenshots"
+rm -rf "$shots"
 # The PostgreSQL server (the browser cluster test used it too) stops here,
 # or on any failure through the EXIT trap.
 stop_pg

@@ -12,9 +12,9 @@ The icons font is a subset of the npm package @fontsource/noto-emoji
 (version below), file noto-emoji-emoji-400-normal.woff2. Run it again
 after adding an emoji to the client:
 
-    python3 -m venv /tmp/ft && /tmp/ft/bin/pip install fonttools brotli
-    npm pack @fontsource/noto-emoji@5.3.2 && tar xzf fontsource-noto-emoji-5.3.2.tgz
-    /tmp/ft/bin/python scripts/icons/subset.py package/files/noto-emoji-emoji-400-normal.woff2
+    python3 -m venv target/fonttools && target/fonttools/bin/pip install fonttools brotli
+    (cd target && npm pack @fontsource/noto-emoji@5.3.2 && tar xzf fontsource-noto-emoji-5.3.2.tgz)
+    target/fonttools/bin/python scripts/icons/subset.py target/package/files/noto-emoji-emoji-400-normal.woff2
 
 Only code points from U+2300 up are taken, and only those the font has
 (arrows, ✓ and the like are left to the page's text font).

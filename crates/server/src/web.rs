@@ -134,6 +134,7 @@ const FILES: &[Asset] = &[
     asset!("i18n-it.js", JS),
     asset!("i18n-fr.js", JS),
     asset!("lobby.js", JS),
+    asset!("lobby-players.js", JS),
     asset!("table.js", JS),
     asset!("table-alerts.js", JS),
     asset!("table-bigcheese.js", JS),
