@@ -13,7 +13,10 @@ let server;
 let browser;
 
 before(async () => {
-  server = await startServer();
+  // one address makes every table and takes every seat of these tests: the
+  // per-address quotas (10 new tables at once, then one every few seconds)
+  // are raised so that they measure the pages, not the quotas
+  server = await startServer({ args: ['--create-burst', '500', '--join-burst', '500', '--max-live-tables-per-ip', '500'] });
   browser = await launchBrowser();
 });
 
@@ -384,6 +387,9 @@ for (const [size, w, h] of SIZES) {
         },
       });
       t.diagnostic(`${decisions} decisions, ${misses.length} with something out of view`);
+      // the icons come from the client's own font, not the machine's
+      const icons = await page.evaluate(() => [...document.fonts].filter((f) => f.family.includes('rr-icons')).map((f) => f.status));
+      assert.ok(icons.includes('loaded'), `the icons font loaded: ${icons}`);
       assert.ok(decisions > 5, `${decisions} decisions`);
       assert.deepEqual(misses.slice(0, 10), [], `${misses.length} misses`);
       assert.deepEqual(errors, []);
