@@ -8,7 +8,7 @@
 // with the analysis shown. The server runs with a small analysis budget.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, joinViaForm, playToEnd, audit } from './helpers.mjs';
+import { startServer, launchBrowser, api, audit, finishedTable } from './helpers.mjs';
 
 let server;
 let browser;
@@ -23,18 +23,6 @@ after(async () => {
   if (server) await server.stop();
 });
 
-/** Plays a Big Cheese table (P1 through the page, bots elsewhere) to the end; returns its id. */
-async function finishedGame(ctx) {
-  const seats = [{ kind: 'human' }, { kind: 'bot', bot: 'heuristic' }, { kind: 'bot', bot: 'random' }];
-  const created = await api(server.base, '/api/tables', 'POST', { game: 'bigcheese', players: 3, options: { dice: 'd6', target: '60' }, seats, bot_delay_ms: 5, public: true });
-  const page = await ctx.newPage();
-  await page.goto('/t/' + created.id);
-  await joinViaForm(page, 'Ann');
-  await playToEnd(page, { timeout: 100000 });
-  await page.close();
-  return created.id;
-}
-
 for (const [name, viewport] of [
   ['desktop', { width: 1280, height: 800 }],
   ['phone', { width: 390, height: 844 }],
@@ -43,7 +31,8 @@ for (const [name, viewport] of [
     const ctx = await browser.newContext({ locale: 'en-US', baseURL: server.base, viewport, reducedMotion: 'reduce' });
     ctx.setDefaultTimeout(20000);
     t.after(() => ctx.close());
-    const id = await finishedGame(ctx);
+    const seats = [{ kind: 'human' }, { kind: 'bot', bot: 'heuristic' }, { kind: 'bot', bot: 'random' }];
+    const id = await finishedTable(server.base, ctx, { game: 'bigcheese', players: 3, options: { dice: 'd6', target: '60' }, seats, bot_delay_ms: 5, public: true });
 
     const page = await ctx.newPage();
     const errors = [];

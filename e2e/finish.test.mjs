@@ -7,7 +7,7 @@
 // keyboard.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, pageState, joinViaForm, playToEnd, setCards, audit } from './helpers.mjs';
+import { startServer, launchBrowser, api, pageState, joinViaForm, playToEnd, setCards, audit, SIZES, newContext, watchErrors, finishedTable } from './helpers.mjs';
 
 let server;
 let browser;
@@ -25,22 +25,8 @@ after(async () => {
   if (server) await server.stop();
 });
 
-const SIZES = [
-  ['desktop', 1280, 800],
-  ['phone', 390, 844],
-];
-
-async function context(t, w, h) {
-  const ctx = await browser.newContext({ locale: 'en-US', baseURL: server.base, viewport: { width: w, height: h } });
-  ctx.setDefaultTimeout(15000);
-  t.after(() => ctx.close());
-  return ctx;
-}
-
-function watchErrors(page, errors) {
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text() + ' ' + JSON.stringify(m.location())));
-}
+/** A context of the tests' browser at `w`×`h`, closed when test `t` ends. */
+const sized = (t, w, h) => newContext(browser, server.base, t, { viewport: { width: w, height: h } });
 
 /** Where keyboard focus is: 'mine' (the player's area), 'result', 'body', or the element's id/tag. */
 const focusIn = (page) =>
@@ -109,10 +95,10 @@ async function keyboardTurn(page, legal, k) {
 
 for (const [size, w, h] of SIZES) {
   test(`${size}: focus stays in the player's area through 30 keyboard-only turns`, async (t) => {
-    const ctx = await context(t, w, h);
+    const ctx = await sized(t, w, h);
     const page = await ctx.newPage();
     const errors = [];
-    watchErrors(page, errors);
+    watchErrors(page, errors, { resources: true });
     // the WebSocket's last frames, to tell what happened to a lost action
     const frames = [];
     page.on('websocket', (ws) => {
@@ -182,8 +168,8 @@ for (const [size, w, h] of SIZES) {
       bot_delay_ms: 300,
     });
     const errors = [];
-    const host = await (await context(t, w, h)).newPage();
-    watchErrors(host, errors);
+    const host = await (await sized(t, w, h)).newPage();
+    watchErrors(host, errors, { resources: true });
     await host.goto(invite);
     // the creator token, as the lobby keeps it for the table it made
     await host.evaluate(([id, c]) => window.RR.saveCreator(id, c), [id, creator]);
@@ -204,20 +190,20 @@ for (const [size, w, h] of SIZES) {
     assert.match(bar, /\/t\/[A-Za-z0-9_-]+\?k=[0-9a-f]{64}$/, 'the address bar holds the invite key');
     // Copy says it copied
     await host.locator('#waiting').getByRole('button', { name: 'Copy' }).click();
-    await host.locator('#copied').filter({ hasText: 'Copied' }).waitFor();
+    await host.locator('#inviteUrlCopied').filter({ hasText: 'Copied' }).waitFor();
     // opened without the key (from the lobby's list, say), the address bar gets it back
     await host.goto('/t/' + id);
     await host.waitForFunction(() => /\?k=[0-9a-f]{64}$/.test(location.href));
 
-    const friend = await (await context(t, w, h)).newPage();
-    watchErrors(friend, errors);
+    const friend = await (await sized(t, w, h)).newPage();
+    watchErrors(friend, errors, { resources: true });
     await friend.goto(bar);
     const st = await joinViaForm(friend, 'Bob');
     assert.equal(st.seat, 'P2', 'the friend took a seat from the address bar');
 
     // a stranger with the bare address: told plainly, no form that ends in a 403
-    const stranger = await (await context(t, w, h)).newPage();
-    watchErrors(stranger, errors);
+    const stranger = await (await sized(t, w, h)).newPage();
+    watchErrors(stranger, errors, { resources: true });
     await stranger.goto('/t/' + id);
     const text = stranger.locator('#privateText');
     await text.waitFor();
@@ -233,21 +219,11 @@ function finishedGame() {
   finished =
     finished ||
     (async () => {
-      const created = await api(server.base, '/api/tables', 'POST', {
-        game: 'dalmuti',
-        players: 4,
-        options: { hands: 1 },
-        seats: [{ kind: 'human' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }],
-        bot_delay_ms: 20,
-        public: true,
-      });
       const ctx = await browser.newContext({ locale: 'en-US', baseURL: server.base });
-      const page = await ctx.newPage();
-      await page.goto('/t/' + created.id);
-      await joinViaForm(page, 'Ann');
-      await playToEnd(page, { timeout: 100000 });
+      const bots = [1, 2, 3].map(() => ({ kind: 'bot', bot: 'random' }));
+      const id = await finishedTable(server.base, ctx, { game: 'dalmuti', players: 4, options: { hands: 1 }, seats: [{ kind: 'human' }, ...bots], bot_delay_ms: 20, public: true });
       await ctx.close();
-      return created.id;
+      return id;
     })();
   return finished;
 }
@@ -255,9 +231,9 @@ function finishedGame() {
 for (const [size, w, h] of SIZES) {
   test(`${size}: the replay's controls and board stay in view through 20 steps by button, slider and keyboard`, async (t) => {
     const id = await finishedGame();
-    const page = await (await context(t, w, h)).newPage();
+    const page = await (await sized(t, w, h)).newPage();
     const errors = [];
-    watchErrors(page, errors);
+    watchErrors(page, errors, { resources: true });
     await page.goto('/replay/' + id);
     await page.waitForFunction(() => document.body.dataset.ready === '1');
     await page.waitForTimeout(300); // the analysis status has been asked for (no 404 logged)
@@ -299,9 +275,9 @@ for (const [size, w, h] of SIZES) {
 
 for (const [size, w, h] of SIZES) {
   test(`${size}: the lobby sets a turn timer, and a turn that runs out is said, not just played`, async (t) => {
-    const page = await (await context(t, w, h)).newPage();
+    const page = await (await sized(t, w, h)).newPage();
     const errors = [];
-    watchErrors(page, errors);
+    watchErrors(page, errors, { resources: true });
     // the lobby's timer setting reaches the table
     await page.goto('/');
     await page.locator('#name').fill('Tess');
@@ -361,9 +337,9 @@ for (const [size, w, h] of SIZES) {
     ['dalmuti', 4, { hands: 1 }],
   ]) {
     test(`${size}: a whole ${game} game fits one screen at every decision`, async (t) => {
-      const page = await (await context(t, w, h)).newPage();
+      const page = await (await sized(t, w, h)).newPage();
       const errors = [];
-      watchErrors(page, errors);
+      watchErrors(page, errors, { resources: true });
       const { invite } = await api(server.base, '/api/tables', 'POST', {
         game,
         players,
@@ -400,8 +376,8 @@ for (const [size, w, h] of SIZES) {
 for (const [size, w, h] of SIZES) {
   test(`${size}: your identity goes to another device by a link, and two players of one name are told apart`, async (t) => {
     const errors = [];
-    const a = await (await context(t, w, h)).newPage();
-    watchErrors(a, errors);
+    const a = await (await sized(t, w, h)).newPage();
+    watchErrors(a, errors, { resources: true });
     await a.goto('/');
     await a.locator('#device summary').click();
     const link = await a.locator('#meLink').inputValue();
@@ -410,8 +386,8 @@ for (const [size, w, h] of SIZES) {
     assert.ok(link.endsWith(mine));
 
     // the other device: a fresh browser opens the link and takes it
-    const b = await (await context(t, w, h)).newPage();
-    watchErrors(b, errors);
+    const b = await (await sized(t, w, h)).newPage();
+    watchErrors(b, errors, { resources: true });
     const before = await (async () => {
       await b.goto('/');
       return b.evaluate(() => window.RR.identity());
@@ -425,8 +401,8 @@ for (const [size, w, h] of SIZES) {
     assert.equal(await who(b), await who(a), 'the server sees one player');
 
     // the leaderboard: two Alices, each with the start of her id
-    const c = await (await context(t, w, h)).newPage();
-    watchErrors(c, errors);
+    const c = await (await sized(t, w, h)).newPage();
+    watchErrors(c, errors, { resources: true });
     const row = (player, name, rating) => ({ game: 'bigcheese', player, name, rating, uncertainty: 60, score: rating - 120, games: 4 });
     await c.route('**/api/leaderboard/**', (route) => route.fulfill({ json: { players: [row('aaaa1111', 'Alice', 1620), row('bbbb2222', 'Alice', 1580), row('cccc3333', 'Bob', 1500)], bots: [] } }));
     await c.goto('/');
@@ -444,14 +420,8 @@ test('axe-core finds nothing, of any impact, on every page at both sizes in Engl
   // one finished game of each, for the result screen, the replay and the check
   const done = {};
   for (const game of ['bigcheese', 'dalmuti']) {
-    const { id, invite } = await api(server.base, '/api/tables', 'POST', { game, players: 3, seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }], options: game === 'dalmuti' ? { hands: 1 } : { dice: 'd6', target: '60' }, bot_delay_ms: 5 });
-    const ctx = await browser.newContext({ locale: 'en-US', baseURL: server.base });
-    t.after(() => ctx.close());
-    const page = await ctx.newPage();
-    await page.goto(invite);
-    await joinViaForm(page, 'Ada');
-    await playToEnd(page, { timeout: 120000 });
-    done[game] = id;
+    const ctx = await newContext(browser, server.base, t);
+    done[game] = await finishedTable(server.base, ctx, { game, players: 3, seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }], options: game === 'dalmuti' ? { hands: 1 } : { dice: 'd6', target: '60' }, bot_delay_ms: 5 }, 'Ada');
   }
   const found = [];
   for (const [size, w, h] of SIZES) {
@@ -491,9 +461,9 @@ test('axe-core finds nothing, of any impact, on every page at both sizes in Engl
 
 for (const [size, w, h] of SIZES) {
   test(`${size}: a language switch reaches what a screen reader hears, and the replay names its options in words`, async (t) => {
-    const page = await (await context(t, w, h)).newPage();
+    const page = await (await sized(t, w, h)).newPage();
     const errors = [];
-    watchErrors(page, errors);
+    watchErrors(page, errors, { resources: true });
     const { invite } = await api(server.base, '/api/tables', 'POST', {
       game: 'dalmuti',
       players: 3,

@@ -96,6 +96,49 @@ export function launchBrowser() {
   });
 }
 
+/** The two sizes every page is tried at: a laptop and a phone. */
+export const SIZES = [
+  ['desktop', 1280, 800],
+  ['phone', 390, 844],
+];
+
+/**
+ * A fresh browser context of `browser` on the server at `base` (its own
+ * localStorage: its own seat tokens and identity), English unless `opts`
+ * says otherwise, closed when test `t` ends.
+ */
+export async function newContext(browser, base, t, opts = {}) {
+  const ctx = await browser.newContext({ locale: 'en-US', baseURL: base, ...opts });
+  ctx.setDefaultTimeout(15000);
+  t.after(() => ctx.close());
+  return ctx;
+}
+
+/**
+ * Collects the page's errors in `errors`, so that a test fails with them
+ * rather than silently: exceptions and console errors. A request the
+ * server refused (the browser logs "Failed to load resource") counts only
+ * with `resources`, for tests that make none on purpose.
+ */
+export function watchErrors(page, errors, { resources = false } = {}) {
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && (resources || !/^Failed to load resource/.test(m.text())) && errors.push(m.text() + ' ' + JSON.stringify(m.location())));
+}
+
+/**
+ * Creates a table (`body` as POST /api/tables takes it, P1 a person),
+ * plays P1 through the page in `ctx` to the end and returns the table's id.
+ */
+export async function finishedTable(base, ctx, body, name = 'Ann') {
+  const created = await api(base, '/api/tables', 'POST', body);
+  const page = await ctx.newPage();
+  await page.goto(created.invite);
+  await joinViaForm(page, name);
+  await playToEnd(page, { timeout: 120000 });
+  await page.close();
+  return created.id;
+}
+
 /** JSON over HTTP against the server; throws on a non-2xx answer. */
 export async function api(base, path, method = 'GET', body) {
   const r = await fetch(base + path, {

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { startServer, launchBrowser, api, pageState, waitForState, joinViaForm, playToEnd } from './helpers.mjs';
+import { startServer, launchBrowser, api, pageState, waitForState, joinViaForm, playToEnd, watchErrors } from './helpers.mjs';
 
 let server;
 let browser;
@@ -26,14 +26,6 @@ async function context(t, opts = {}) {
   ctx.setDefaultTimeout(15000);
   t.after(() => ctx.close());
   return ctx;
-}
-
-/** Lets the test fail with the page's errors rather than silently. */
-function watchErrors(page, errors) {
-  page.on('pageerror', (e) => errors.push(String(e)));
-  // failed loads are reported by URL below; the browser's own favicon probe is not the client's
-  page.on('console', (m) => m.type() === 'error' && !/^Failed to load resource/.test(m.text()) && errors.push(m.text()));
-  page.on('response', (r) => r.status() >= 400 && errors.push(`${r.status()} ${r.url()}`));
 }
 
 /**

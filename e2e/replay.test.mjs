@@ -5,7 +5,7 @@
 // (GET /api/tables/{id}/replay/{from}).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, joinViaForm, playToEnd } from './helpers.mjs';
+import { startServer, launchBrowser, api, finishedTable } from './helpers.mjs';
 
 let server;
 let browser;
@@ -19,18 +19,6 @@ after(async () => {
   if (browser) await browser.close();
   if (server) await server.stop();
 });
-
-/** Plays a table of `game` (P1 human through the page, bots elsewhere) to the end; returns its id. */
-async function finishedGame(ctx, game, options, botDelayMs) {
-  const seats = [{ kind: 'human' }, { kind: 'bot', bot: 'heuristic' }, { kind: 'bot', bot: 'random' }];
-  const created = await api(server.base, '/api/tables', 'POST', { game, players: 3, options, seats, bot_delay_ms: botDelayMs, public: true });
-  const page = await ctx.newPage();
-  await page.goto('/t/' + created.id);
-  await joinViaForm(page, 'Ann');
-  await playToEnd(page, { timeout: 100000 });
-  await page.close();
-  return created.id;
-}
 
 /** What the replay page shows: the step, the players panel, the hands panel, the log sections. */
 const shown = (page) =>
@@ -50,7 +38,8 @@ for (const [game, options, botDelayMs] of [
     const ctx = await browser.newContext({ locale: 'en-US', baseURL: server.base });
     ctx.setDefaultTimeout(20000);
     t.after(() => ctx.close());
-    const id = await finishedGame(ctx, game, options, botDelayMs);
+    const seats = [{ kind: 'human' }, { kind: 'bot', bot: 'heuristic' }, { kind: 'bot', bot: 'random' }];
+    const id = await finishedTable(server.base, ctx, { game, players: 3, options, seats, bot_delay_ms: botDelayMs, public: true });
     const record = await api(server.base, '/api/tables/' + id + '/record');
     const n = record.actions.length;
     assert.ok(n > 4, `a real game: ${n} actions`);

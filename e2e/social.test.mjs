@@ -6,7 +6,7 @@
 // Run: `npm ci --prefix e2e && node --test e2e/`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, waitForState, joinViaForm, playToEnd } from './helpers.mjs';
+import { startServer, launchBrowser, api, waitForState, joinViaForm, playToEnd, watchErrors } from './helpers.mjs';
 
 /** Shows the chat: its tab on a narrow screen, where the side column has tabs. */
 async function openChat(page) {
@@ -27,12 +27,6 @@ after(async () => {
   if (browser) await browser.close();
   if (server) await server.stop();
 });
-
-/** Lets the test fail with the page's errors rather than silently. */
-function watchErrors(page, errors) {
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && !/^Failed to load resource/.test(m.text()) && errors.push(m.text()));
-}
 
 for (const [label, viewport] of [
   ['desktop', { width: 1280, height: 800 }],

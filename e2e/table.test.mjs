@@ -6,7 +6,7 @@
 // binary and Debian chromium.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, pageState, waitForState, joinViaForm, playToEnd } from './helpers.mjs';
+import { startServer, launchBrowser, api, pageState, waitForState, joinViaForm, playToEnd, SIZES, newContext, watchErrors } from './helpers.mjs';
 
 let server;
 let browser;
@@ -21,22 +21,8 @@ after(async () => {
   if (server) await server.stop();
 });
 
-const SIZES = [
-  ['desktop', 1280, 800],
-  ['phone', 390, 844],
-];
-
-async function context(t, w, h, opts = {}) {
-  const ctx = await browser.newContext({ locale: 'en-US', baseURL: server.base, viewport: { width: w, height: h }, ...opts });
-  ctx.setDefaultTimeout(15000);
-  t.after(() => ctx.close());
-  return ctx;
-}
-
-function watchErrors(page, errors) {
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && !/^Failed to load resource/.test(m.text()) && errors.push(m.text()));
-}
+/** A context of the tests' browser at `w`×`h` (and `opts`), closed when test `t` ends. */
+const context = (t, w, h, opts = {}) => newContext(browser, server.base, t, { viewport: { width: w, height: h }, ...opts });
 
 /** Every multiset (non-empty) of `dice`, as the engine writes re-rolls: "reroll 1,1,2". */
 function rerolls(dice) {

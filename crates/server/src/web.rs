@@ -374,16 +374,21 @@ impl Source {
         // `asset.name` is one of the fixed names above, never the request's
         // text, so nothing outside the folder can be named.
         match std::fs::read(dir.join(asset.name)) {
-            Ok(body) => (
-                [
-                    (header::CONTENT_TYPE, asset.kind),
-                    (header::CACHE_CONTROL, NO_STORE),
-                ],
-                body,
-            )
-                .into_response(),
+            Ok(body) => Self::uncached(asset.kind, body),
             Err(_) => not_found(),
         }
+    }
+
+    /// A file read from the folder, as it is: never kept.
+    fn uncached(kind: &'static str, body: Vec<u8>) -> Response {
+        (
+            [
+                (header::CONTENT_TYPE, kind),
+                (header::CACHE_CONTROL, NO_STORE),
+            ],
+            body,
+        )
+            .into_response()
     }
 
     fn page(&self, name: &str, headers: &HeaderMap) -> Response {
@@ -411,14 +416,7 @@ impl Source {
                 if let Some(dir) = &self.0 {
                     // the parts are fixed names, never the request's text
                     return match bundle(parts, |part| std::fs::read(dir.join(part)).ok()) {
-                        Some(body) => (
-                            [
-                                (header::CONTENT_TYPE, JS),
-                                (header::CACHE_CONTROL, NO_STORE),
-                            ],
-                            body,
-                        )
-                            .into_response(),
+                        Some(body) => Self::uncached(JS, body),
                         None => not_found(),
                     };
                 }

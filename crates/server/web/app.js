@@ -256,6 +256,32 @@
   RR.live = (n) => (n && n.__live) || n;
   /** Updates the children of element `id` in place to `kids`. */
   RR.fill = (id, ...kids) => RR.morph(RR.$(id), kids);
+  const copiedAt = {};
+  /**
+   * A link to copy: a read-only box `id` with `value`, its label for
+   * screen readers, a Copy button, and a status line that says "Copied"
+   * (seen and heard) for two seconds. `redraw` draws the row again.
+   */
+  RR.copyRow = function (id, label, value, redraw, cls) {
+    const copy = () => {
+      RR.$(id).select();
+      if (navigator.clipboard) navigator.clipboard.writeText(value).catch(() => document.execCommand('copy'));
+      else document.execCommand('copy');
+      copiedAt[id] = Date.now();
+      redraw();
+      setTimeout(redraw, 2100);
+    };
+    const copied = Date.now() - (copiedAt[id] || 0) < 2000;
+    return RR.el(
+      'div',
+      { class: 'row' },
+      RR.el('label', { for: id, class: 'sr', text: label }),
+      RR.el('input', { id, value, readonly: true, class: 'grow' + (cls ? ' ' + cls : ''), onfocus: (e) => e.target.select() }),
+      RR.el('button', { class: 'alt', text: RR.t('table.copy'), onclick: copy }),
+      RR.el('span', { id: id + 'Copied', class: 'ok', role: 'status', text: copied ? '✓ ' + RR.t('table.copied') : '' })
+    );
+  };
+
   /**
    * Scrolls the box `box` (a scrolling list) just enough to show `item`,
    * and nothing else: scrollIntoView would scroll the page too, taking the

@@ -70,23 +70,13 @@
    * player (its games, its rating).
    */
   function deviceBox() {
-    const open = S.showLink;
     const link = location.origin + '/#me=' + RR.identity();
-    const copy = () => {
-      $('meLink').select();
-      if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => document.execCommand('copy'));
-      else document.execCommand('copy');
-      S.copiedAt = Date.now();
-      renderMine();
-      setTimeout(renderMine, 2100);
-    };
-    const copied = Date.now() - (S.copiedAt || 0) < 2000;
     return el(
       'details',
-      { id: 'device', open: open || null, ontoggle: (e) => (S.showLink = e.target.open) },
+      { id: 'device', open: S.showLink || null, ontoggle: (e) => (S.showLink = e.target.open) },
       el('summary', { text: t('me.other') }),
       el('p', { class: 'mute', text: t('me.otherText') }),
-      el('div', { class: 'row' }, el('label', { for: 'meLink', class: 'sr', text: t('me.other') }), el('input', { id: 'meLink', class: 'grow mono', readonly: true, value: link, onfocus: (e) => e.target.select() }), el('button', { class: 'alt', text: t('table.copy'), onclick: copy }), el('span', { class: 'ok', role: 'status', text: copied ? '✓ ' + t('table.copied') : '' }))
+      RR.copyRow('meLink', t('me.other'), link, renderMine, 'mono')
     );
   }
 

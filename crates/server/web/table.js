@@ -402,26 +402,7 @@
   function inviteRow() {
     const key = RR.key(T.id);
     const url = location.origin + '/t/' + T.id + (key ? '?k=' + encodeURIComponent(key) : '');
-    const input = el('input', { id: 'inviteUrl', value: url, readonly: true, class: 'grow', onfocus: (e) => e.target.select() });
-    const copy = () => {
-      const live = $('inviteUrl');
-      live.select();
-      if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => document.execCommand('copy'));
-      else document.execCommand('copy');
-      // "Copied", seen and heard (a status line), for two seconds
-      T.copiedAt = Date.now();
-      render();
-      setTimeout(render, 2100);
-    };
-    const copied = Date.now() - (T.copiedAt || 0) < 2000;
-    return el(
-      'div',
-      { class: 'row' },
-      el('label', { for: 'inviteUrl', class: 'sr', text: t('table.invite') }),
-      input,
-      el('button', { class: 'alt', text: t('table.copy'), onclick: copy }),
-      el('span', { id: 'copied', class: 'ok', role: 'status', text: copied ? '✓ ' + t('table.copied') : '' })
-    );
+    return RR.copyRow('inviteUrl', t('table.invite'), url, render);
   }
 
   /** At the bottom: the link to share for watching, while the game runs, and the commitment. */

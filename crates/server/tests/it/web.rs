@@ -32,6 +32,17 @@ const TABLE_FIRST_LOAD: usize = 60_000;
 const REPEAT_VISIT: usize = 5_000;
 
 /// The client's folder in the source tree.
+/// The files the table page's scripts are joined from, in order
+/// (`table-page.js`, `BUNDLES` in web.rs).
+const TABLE_PAGE: [&str; 6] = [
+    "app.js",
+    "social.js",
+    "table.js",
+    "table-alerts.js",
+    "table-bigcheese.js",
+    "table-dalmuti.js",
+];
+
 fn web_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("web")
 }
@@ -355,14 +366,7 @@ async fn gzip_is_sent_when_accepted_and_decodes_to_the_exact_file() {
     // and the joined scripts are the table page's files, in order
     let got = client.get("/static/table-page.js", &[]).await;
     let mut joined = Vec::new();
-    for part in [
-        "app.js",
-        "social.js",
-        "table.js",
-        "table-alerts.js",
-        "table-bigcheese.js",
-        "table-dalmuti.js",
-    ] {
+    for part in TABLE_PAGE {
         joined.extend(std::fs::read(web_dir().join(part)).unwrap());
         joined.push(b'\n');
     }
@@ -669,6 +673,22 @@ async fn a_web_folder_is_read_on_every_request() {
     std::fs::write(dir.join("app.js"), "// two\n").unwrap();
     let got = client.get("/static/app.js?v=whatever", &[]).await;
     assert_eq!(got.body.as_ref(), b"// two\n");
+    // the joined scripts are joined from the folder too, or 404 while a
+    // part is missing
+    let got = client.get("/static/table-page.js", &[]).await;
+    assert_eq!(got.status, 404, "table.js is not in the folder yet");
+    for part in &TABLE_PAGE[1..] {
+        std::fs::write(dir.join(part), format!("// {part}\n")).unwrap();
+    }
+    let got = client.get("/static/table-page.js", &[]).await;
+    assert_eq!(got.status, 200);
+    assert_eq!(got.header("cache-control"), Some("no-store"));
+    let text = String::from_utf8(got.body.to_vec()).unwrap();
+    assert!(text.starts_with("// two\n\n// social.js\n"), "{text}");
+    assert!(text.ends_with("// table-dalmuti.js\n\n"), "{text}");
+    for part in &TABLE_PAGE[1..] {
+        std::fs::remove_file(dir.join(part)).unwrap();
+    }
 
     let got = client.get("/t/xyz", &[]).await;
     assert_eq!(got.status, 200);
