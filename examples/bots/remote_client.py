@@ -268,6 +268,23 @@ def play(url, table, token, rng, quiet=False):
         raise SystemExit(str(e))
 
 
+# Table ids, tokens and keys are URL-safe base64 and may start with "-",
+# which argparse takes for an option: "--table -x1" becomes "--table=-x1".
+VALUED = ("--url", "--table", "--token", "--name", "--seat", "--key", "--seed")
+
+
+def joined_values(argv):
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] in VALUED and i + 1 < len(argv):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--url", required=True, help="the server: http(s)://HOST:PORT")
@@ -278,7 +295,7 @@ def main():
     ap.add_argument("--key", help="a private table's invite key")
     ap.add_argument("--seed", type=int, help="seed of the random choices")
     ap.add_argument("--quiet", action="store_true")
-    args = ap.parse_args()
+    args = ap.parse_args(joined_values(sys.argv[1:]))
     token = args.token
     if token is None:
         if not args.name:
@@ -289,12 +306,18 @@ def main():
         if args.key:
             body["key"] = args.key
         path = f"/api/tables/{urllib.parse.quote(args.table)}/join"
-        status, answer = http_json(args.url, "POST", path, body)
+        try:
+            status, answer = http_json(args.url, "POST", path, body)
+        except OSError as e:
+            raise SystemExit(f"cannot reach {args.url}: {e}")
         if status != 200:
             raise SystemExit(f"join refused: HTTP {status} {answer}")
         token = answer["token"]
         log(f"joined as {answer['seat']}")
-    outcome = play(args.url, args.table, token, random.Random(args.seed), args.quiet)
+    try:
+        outcome = play(args.url, args.table, token, random.Random(args.seed), args.quiet)
+    except OSError as e:
+        raise SystemExit(f"cannot reach {args.url}: {e}")
     print(json.dumps({"outcome": outcome}), flush=True)
 
 

@@ -407,6 +407,32 @@ async fn a_client_names_only_offered_bots_and_never_a_command() {
         .contains("unknown bot `pyrandom`"));
 }
 
+/// Table ids, tokens and keys are URL-safe base64, so one in 64 starts
+/// with "-"; the example client must take it as the option's value, not as
+/// an option (this once failed the test below by chance).
+#[test]
+fn remote_client_py_takes_values_that_start_with_a_dash() {
+    let out = std::process::Command::new("python3")
+        .arg(root().join("examples/bots/remote_client.py"))
+        .args([
+            "--url",
+            "http://127.0.0.1:1",
+            "--table",
+            "-Ab",
+            "--token",
+            "-t",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    // It got past its arguments and tried the (closed) port.
+    assert!(
+        stderr.contains("cannot reach http://127.0.0.1:1"),
+        "{stderr}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn remote_client_py_plays_a_seat_to_the_end() {
     let server = start_fast().await;
