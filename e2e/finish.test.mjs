@@ -303,6 +303,54 @@ for (const [size, w, h] of SIZES) {
   });
 }
 
+for (const [size, w, h] of SIZES) {
+  test(`${size}: a player concedes after asking twice; a bot plays the seat to the end and everyone is told`, async (t) => {
+    const ctx = await sized(t, w, h);
+    const page = await ctx.newPage();
+    const errors = [];
+    watchErrors(page, errors, { resources: true });
+    const { invite, id } = await api(server.base, '/api/tables', 'POST', {
+      game: 'bigcheese',
+      players: 3,
+      public: true,
+      options: { target: 10 },
+      seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }],
+      bot_delay_ms: 30,
+    });
+    await page.goto(invite);
+    await joinViaForm(page, 'Cora');
+    await page.waitForFunction(() => window.RR.table.st.started);
+    // someone watching sees it too
+    const watcher = await (await sized(t, w, h)).newPage();
+    watchErrors(watcher, errors, { resources: true });
+    await watcher.goto('/t/' + id);
+    await watcher.waitForFunction(() => window.RR.table.st && window.RR.table.st.started);
+
+    // on a phone the control is under the side column's "Table" tab
+    if (w < 700) await page.locator('#tab-invite').click();
+    await page.locator('#concede').click();
+    // nothing is sent yet: the page asks first, and "keep playing" goes back
+    await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'concedeYes');
+    await audit(page, `concede question ${size}`, { all: true });
+    await page.locator('#concedeNo').click();
+    await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'concede');
+    assert.ok(!(await page.evaluate(() => (window.RR.table.st.seats[0] || {}).conceded)));
+    await page.locator('#concede').click();
+    await page.locator('#concedeYes').click();
+
+    await page.locator('#turn').filter({ hasText: 'You conceded: a bot plays your seat.' }).waitFor({ timeout: 10000 });
+    await page.waitForFunction(() => (window.RR.table.said || []).some((x) => /^You conceded/.test(x)));
+    await page.locator('#players .seat.me').filter({ hasText: 'conceded (a bot plays)' }).waitFor();
+    assert.equal(await page.locator('#concede').count(), 0, 'no second concession');
+    await watcher.locator('#players .seat').filter({ hasText: 'conceded (a bot plays)' }).waitFor({ timeout: 10000 });
+    await watcher.waitForFunction(() => (window.RR.table.said || []).some((x) => /^Cora \(P1\) conceded/.test(x)));
+    // the stand-in plays the seat to the end, with nobody deciding here
+    await page.locator('#result').waitFor({ state: 'visible', timeout: 90000 });
+    assert.equal(await page.evaluate(() => window.RR.table.st.legal.length), 0);
+    assert.deepEqual(errors, []);
+  });
+}
+
 /**
  * What a decision needs that is not in the viewport, at the page's scroll
  * position: each seat (the player's own included), the board (the card or

@@ -75,6 +75,9 @@ pub enum Error {
     /// A spectator tried to act.
     #[error("spectators cannot act")]
     NotSeated,
+    /// The seat's person conceded: a stand-in plays it to the end.
+    #[error("you conceded this game: a bot plays your seat to its end")]
+    Conceded,
     /// The server has too much of this work waiting: try again later.
     #[error("{0}")]
     Busy(String),
@@ -98,7 +101,9 @@ impl Error {
             Error::Elsewhere(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::BadMessage(_) => StatusCode::BAD_REQUEST,
             Error::BadToken(_) | Error::NotSeated => StatusCode::FORBIDDEN,
-            Error::NotYourTurn(_) | Error::Stale(_) | Error::GameOver => StatusCode::CONFLICT,
+            Error::NotYourTurn(_) | Error::Stale(_) | Error::GameOver | Error::Conceded => {
+                StatusCode::CONFLICT
+            }
             Error::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Error::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Abandoned => StatusCode::CONFLICT,
@@ -125,6 +130,7 @@ impl Error {
             Error::Illegal(_) => "illegal",
             Error::GameOver => "game_over",
             Error::NotSeated => "not_seated",
+            Error::Conceded => "conceded",
             Error::Busy(_) => "busy",
             Error::Abandoned => "abandoned",
         }

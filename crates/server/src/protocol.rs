@@ -55,6 +55,10 @@ pub enum ClientMsg {
     /// Send the whole state again (the client missed an update, or is
     /// unsure of what it has).
     Resync,
+    /// The connection's person concedes the game: a stand-in bot plays
+    /// their seat from now on, to the end, and the result rates them below
+    /// everyone who did not concede. It cannot be taken back.
+    Concede,
     /// Keep-alive.
     Ping,
 }
@@ -74,6 +78,9 @@ pub struct SeatStatus {
     pub taken: bool,
     /// Whether a client is connected for this seat (bots: always).
     pub connected: bool,
+    /// Whether the seat's person conceded: a stand-in plays it now.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub conceded: bool,
 }
 
 /// The complete state one connection may see.

@@ -509,7 +509,12 @@ impl<'a> Reader<'a> {
                 self.hello(token, contribution).await?;
                 return Ok(None);
             }
-            ClientMsg::Act { .. } | ClientMsg::Resync | ClientMsg::Chat { .. } if !self.greeted => {
+            ClientMsg::Act { .. }
+            | ClientMsg::Resync
+            | ClientMsg::Concede
+            | ClientMsg::Chat { .. }
+                if !self.greeted =>
+            {
                 send(
                     self.out,
                     ServerMsg::error(Error::BadMessage("send hello first".into())),
@@ -518,6 +523,7 @@ impl<'a> Reader<'a> {
             }
             ClientMsg::Act { seq, action } => Command::Act { conn, seq, action },
             ClientMsg::Resync => Command::Resync { conn },
+            ClientMsg::Concede => Command::Concede { conn },
             ClientMsg::Chat { text, emote } => return Ok(self.chat(text, emote)),
         };
         Ok(Some(cmd))

@@ -163,6 +163,12 @@
       T.bid = null; // the bid control starts at the lowest legal bid
       T.aheadAt = 0; // digits typed before it do not run into the next ones
     }
+    // a person who concedes is said once, when it happens (not on a reload)
+    if (T.st) {
+      for (const s of m.seats || []) {
+        if (s.conceded && !hasConceded(s.seat)) RR.tableAlerts.say(isMe(s.seat) ? t('table.youConceded') : t('table.concededWho', { who: who(s.seat) }));
+      }
+    }
     T.st = m;
     T.pending = false;
     T.held = false;
@@ -336,6 +342,7 @@
     else if (st.to_move) text = t('table.waiting', { who: who(st.to_move) }) + ' ' + G().hint();
     else text = G().idle();
     if (me() == null && !st.over) text = '👀 ' + t('table.spectating') + (text ? ' · ' + text : '');
+    else if (!st.over && hasConceded(me())) text = t('table.youConceded') + (text ? ' · ' + text : '');
     const timer = timerText();
     // a stand-in's move for a person, said for a few seconds
     const note = T.standIn && Date.now() - T.standIn.at < 8000 ? el('span', { id: 'standIn', class: 'warn', text: T.standIn.text }) : null;
@@ -408,7 +415,36 @@
   /** At the bottom: the link to share for watching, while the game runs, and the commitment. */
   function renderInvite() {
     const share = !T.st.over && !waiting();
-    RR.fill('invite', share ? [el('h2', { text: t('table.share') }), inviteRow()] : null, el('p', { class: 'mute mono', text: t('table.seedHash') + ' ' + T.st.seed_hash }));
+    RR.fill('invite', share ? [el('h2', { text: t('table.share') }), inviteRow()] : null, el('p', { class: 'mute mono', text: t('table.seedHash') + ' ' + T.st.seed_hash }), concedeBox());
+  }
+
+  /**
+   * Conceding, for a seated person while the game runs: a bot plays their
+   * seat to the end and they are rated last. It asks once more first, in
+   * the page (a second button), since it cannot be undone.
+   */
+  function concedeBox() {
+    if (me() == null || T.st.over || waiting() || T.st.started === false || hasConceded(me())) return null;
+    const ask = () => {
+      T.confirmConcede = true;
+      render();
+      const yes = $('concedeYes');
+      if (yes) yes.focus();
+    };
+    const back = () => {
+      T.confirmConcede = false;
+      render();
+      const again = $('concede');
+      if (again) again.focus();
+    };
+    const yes = () => {
+      T.confirmConcede = false;
+      if (!T.conn.send({ type: 'concede' })) msg(t('err.offline'));
+    };
+    const body = T.confirmConcede
+      ? el('div', {}, el('p', { id: 'concedeSure', text: t('table.concedeSure') }), el('div', { class: 'row' }, el('button', { id: 'concedeYes', 'aria-describedby': 'concedeSure', text: t('table.concedeYes'), onclick: yes }), el('button', { id: 'concedeNo', class: 'alt', text: t('table.concedeNo'), onclick: back })))
+      : el('button', { id: 'concede', class: 'alt', text: t('table.concede'), onclick: ask });
+    return [el('h2', { text: t('table.concedeTitle') }), body];
   }
 
   /** The creator may give a seat whose human never came to a bot. */
@@ -461,6 +497,8 @@
 
   /** The table's seat entry (kind, bot, taken, connected) for a seat id. */
   const seatInfo = (id) => (T.st.seats || []).find((x) => RR.seatId(x.seat) === RR.seatId(id));
+  /** Whether the seat's person conceded (a bot plays it now). */
+  const hasConceded = (id) => !!(id != null && T.st && (seatInfo(id) || {}).conceded);
 
   /** A seat's head line: name, "you", bot level, presence. */
   function seatHead(id, extra) {
@@ -469,6 +507,7 @@
     if (isMe(id)) tags.push(el('span', { class: 'tag you', text: t('tag.you') }));
     if (s && s.kind === 'bot' && s.bot) tags.push(el('span', { class: 'tag bot', text: '🤖 ' + RR.botLevel(s.bot) }));
     if (s && s.kind === 'human' && !s.taken) tags.push(el('span', { class: 'tag', text: t('tag.free') }));
+    else if (s && s.conceded) tags.push(el('span', { class: 'tag pass', text: t('tag.conceded') }));
     else if (s && s.kind === 'human' && !s.connected) tags.push(el('span', { class: 'tag pass', text: t('tag.away') }));
     if (toMove(id)) tags.push(el('span', { class: 'tag turn', text: '⏳ ' + t('tag.turn') }));
     return el('div', { class: 'head' }, el('span', { class: 'nm', text: (extra || '') + who(id) }), tags);

@@ -45,6 +45,11 @@ macro_rules! contract_tests {
         }
 
         #[test]
+        fn contract_concessions() {
+            $on_fresh(|s| $crate::store::contract::concessions(s.as_ref()));
+        }
+
+        #[test]
         fn contract_site_secret() {
             $on_fresh(|s| $crate::store::contract::site_secret(s.as_ref()));
         }
@@ -534,6 +539,10 @@ pub(crate) fn dump_and_restore(from: &dyn Store, to: &dyn Store) {
     from.create_table(&t, N).unwrap();
     from.append_action("d1", &act(1, 1, "pass"), 150, false, 1)
         .unwrap();
+    assert!(from
+        .take_seat("d1", Seat::new(0), "Ann", "h", None, 1)
+        .unwrap());
+    assert!(from.concede("d1", Seat::new(0), 1, 1).unwrap());
     from.append_action("d1", &act(2, 2, "bid 3"), 160, true, 1)
         .unwrap();
     from.create_table(&table("d2"), N).unwrap();
@@ -558,6 +567,43 @@ pub(crate) fn dump_and_restore(from: &dyn Store, to: &dyn Store) {
         Some("abandoned")
     );
     assert!(from.dump("none").unwrap().is_none());
+}
+
+/// A concession is recorded once, for a taken human seat of an unfinished
+/// table, under the owner's epoch, and read back with the table.
+pub(crate) fn concessions(s: &dyn Store) {
+    s.create_table(&table("c1"), N).unwrap();
+    let ann = Seat::new(0);
+    assert!(
+        !s.concede("c1", ann, 0, 1).unwrap(),
+        "nobody sits there yet"
+    );
+    assert!(s.take_seat("c1", ann, "Ann", "h", None, 1).unwrap());
+    assert!(
+        !s.concede("c1", Seat::new(1), 0, 1).unwrap(),
+        "a bot's seat"
+    );
+    assert!(matches!(
+        s.concede("c1", ann, 0, 2),
+        Err(StoreError::Fenced { .. })
+    ));
+    s.append_action("c1", &act(1, 1, "pass"), 150, false, 1)
+        .unwrap();
+    assert!(s.concede("c1", ann, 1, 1).unwrap());
+    assert!(!s.concede("c1", ann, 1, 1).unwrap(), "once");
+    let t = s.load("c1").unwrap().unwrap();
+    assert_eq!(t.social.conceded, BTreeMap::from([(ann, 1)]));
+    // A finished table takes none.
+    let mut t2 = table("c2");
+    t2.seats[0].kind = SeatKind::Human {
+        name: Some("Bo".into()),
+        token_hash: Some("h2".into()),
+    };
+    s.create_table(&t2, N).unwrap();
+    s.append_action("c2", &act(1, 1, "pass"), 150, true, 1)
+        .unwrap();
+    assert!(!s.concede("c2", ann, 1, 1).unwrap());
+    assert!(s.load("c2").unwrap().unwrap().social.conceded.is_empty());
 }
 
 /// Eight threads append at once; a repeated seq fails alone; the

@@ -255,6 +255,19 @@ ALTER TABLE seats ADD COLUMN origin TEXT;
 CREATE INDEX tables_unrecorded ON tables(id) WHERE ended = 'over' AND result IS NULL;
 ",
     },
+    Migration {
+        version: 8,
+        name: "seats whose person conceded",
+        // conceded_at: how many actions the game had when the person who
+        // took the seat conceded (a stand-in plays it from then on, and
+        // the result rates them last); NULL while they play.
+        sqlite: "
+ALTER TABLE seats ADD COLUMN conceded_at INTEGER;
+",
+        postgres: "
+ALTER TABLE seats ADD COLUMN conceded_at BIGINT;
+",
+    },
 ];
 
 /// The newest version this program knows.

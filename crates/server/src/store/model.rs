@@ -191,6 +191,9 @@ pub struct Social {
     /// Per seat, where the person who took it joined from
     /// ([`crate::social::origin`]: a hash, never the address).
     pub origins: BTreeMap<Seat, String>,
+    /// Per seat whose person conceded: how many actions the game had then
+    /// (a stand-in plays the seat from there; the result rates them last).
+    pub conceded: BTreeMap<Seat, u64>,
     /// The game's outcome as JSON (`game::Outcome`), once recorded after
     /// the end.
     pub result: Option<String>,
@@ -563,6 +566,11 @@ pub trait Store: Send + Sync + 'static {
         bot: &str,
         epoch: Epoch,
     ) -> Result<bool, StoreError>;
+
+    /// Records that the person in `seat` conceded when the game had `at`
+    /// actions. Returns `false` (and changes nothing) unless the seat is a
+    /// taken human seat that has not conceded, at an unfinished table.
+    fn concede(&self, table: &str, seat: Seat, at: u64, epoch: Epoch) -> Result<bool, StoreError>;
 
     /// Ids of every table whose game is not over (start-up repair).
     fn unfinished_ids(&self) -> Result<Vec<String>, StoreError>;

@@ -25,6 +25,9 @@ impl<G: Roster> Table<G> {
         let Some(seat) = sub.seat else {
             return self.send_to(conn, ServerMsg::error(Error::NotSeated));
         };
+        if self.social.conceded.contains_key(&seat) {
+            return self.send_to(conn, ServerMsg::error(Error::Conceded));
+        }
         if self.finished || self.game.to_move().is_none() {
             return self.send_to(conn, ServerMsg::error(Error::GameOver));
         }

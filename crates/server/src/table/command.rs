@@ -35,6 +35,11 @@ pub enum Command {
         /// The action text.
         action: String,
     },
+    /// A connection's person concedes the game.
+    Concede {
+        /// The connection id.
+        conn: u64,
+    },
     /// A connection asks for its whole state again.
     Resync {
         /// The connection id.

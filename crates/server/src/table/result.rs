@@ -3,6 +3,7 @@
 
 use crate::store::{SeatKind, StoredSeat};
 use game::Seat;
+use std::collections::BTreeMap;
 
 /// A seat's decisions, and how many of them a stand-in made.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,7 +31,10 @@ impl Decided {
 /// heuristic bot: a program that hung is neither credited with its
 /// stand-in's win nor rated as if it had played. A person's seat keeps
 /// its person whoever played while they were away: otherwise leaving a
-/// lost game would save one's rating.
+/// lost game would save one's rating. A person who conceded is rated
+/// below everyone who did not, whatever their stand-in made of the seat
+/// ([`rated_places`]): conceding is never a way to dodge a loss, nor to
+/// have a bot win for you.
 pub(crate) fn result_of(
     game: &str,
     seats: &[StoredSeat],
@@ -65,13 +69,34 @@ pub(crate) fn result_of(
     Some(crate::social::GameResult {
         game: game.to_string(),
         outcome: json,
-        places: outcome.places.clone(),
+        places: rated_places(&outcome.places, &social.conceded),
         capped: outcome.capped,
         seats: rated,
         at: crate::clock::unix_now(),
         public,
         actions,
     })
+}
+
+/// The places the ratings use: those who did not concede keep their
+/// order among themselves; those who did come after them all, the earlier
+/// concession lower. Tied seats share a place, and a place is one more
+/// than the number of seats strictly ahead (the rules' own convention).
+pub(crate) fn rated_places(places: &[u8], conceded: &BTreeMap<Seat, u64>) -> Vec<u8> {
+    if conceded.is_empty() {
+        return places.to_vec();
+    }
+    // Lower is better: (conceded, then later concession first, then place).
+    let key = |i: usize| match conceded.get(&Seat::new(i)) {
+        None => (0, 0, places[i]),
+        Some(&at) => (1, u64::MAX - at, 0),
+    };
+    (0..places.len())
+        .map(|i| {
+            let ahead = (0..places.len()).filter(|&j| key(j) < key(i)).count();
+            u8::try_from(ahead + 1).unwrap_or(u8::MAX)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -84,6 +109,51 @@ mod tests {
             seat: Seat::new(i),
             kind,
         }
+    }
+
+    #[test]
+    fn those_who_conceded_are_rated_last_the_earlier_lower() {
+        let none = BTreeMap::new();
+        assert_eq!(rated_places(&[2, 1, 3, 2], &none), vec![2, 1, 3, 2]);
+        // The winner conceded: the others move up, in their order.
+        let one = BTreeMap::from([(Seat::new(1), 7)]);
+        assert_eq!(rated_places(&[2, 1, 3, 2], &one), vec![1, 4, 3, 1]);
+        // Two concessions: the earlier one is last.
+        let two = BTreeMap::from([(Seat::new(0), 9), (Seat::new(2), 3)]);
+        assert_eq!(rated_places(&[1, 2, 3, 4], &two), vec![3, 1, 4, 2]);
+        // Conceding at the same point shares a place.
+        let same = BTreeMap::from([(Seat::new(0), 5), (Seat::new(1), 5)]);
+        assert_eq!(rated_places(&[1, 2, 3], &same), vec![2, 2, 1]);
+    }
+
+    #[test]
+    fn a_conceded_seat_keeps_its_person_and_is_rated_last() {
+        let seats = [
+            seat(
+                0,
+                SeatKind::Human {
+                    name: Some("Ann".into()),
+                    token_hash: Some("h".into()),
+                },
+            ),
+            seat(1, SeatKind::Bot("heuristic".into())),
+        ];
+        let outcome = game::Outcome {
+            places: vec![1, 2],
+            scores: vec![5, 0],
+            winners: vec![Seat::new(0)],
+            capped: false,
+        };
+        let social = crate::store::Social {
+            players: BTreeMap::from([(Seat::new(0), "ann".to_string())]),
+            conceded: BTreeMap::from([(Seat::new(0), 4)]),
+            ..Default::default()
+        };
+        let r = result_of("dalmuti", &seats, &social, true, 9, &outcome, &[]).unwrap();
+        assert!(matches!(&r.seats[0], Rated::Person { id, .. } if id == "ann"));
+        assert_eq!(r.places, vec![2, 1]);
+        // The game's own outcome is kept as it was played.
+        assert_eq!(r.outcome, serde_json::to_string(&outcome).unwrap());
     }
 
     #[test]

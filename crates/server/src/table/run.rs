@@ -185,6 +185,7 @@ impl<G: Roster> Table<G> {
                 reply,
             } => self.hello(conn, token, contribution, out, reply).await,
             Command::Resync { conn } => self.send_state(conn),
+            Command::Concede { conn } => self.concede(conn).await,
             Command::Leave { conn } => self.leave(conn),
             Command::Act { conn, seq, action } => self.act(conn, seq, &action).await,
             Command::Chat { conn, who, said } => self.chat(conn, who, said),

@@ -4,8 +4,11 @@ use super::*;
 use crate::store::SeatTaking;
 
 impl<G: Roster> Table<G> {
+    /// How the seat is played now: a person's seat is a bot's once they
+    /// conceded (its stand-in plays it).
     pub(super) fn player(&self, seat: Seat) -> Player {
         match self.seats.get(seat.index()).map(|s| &s.kind) {
+            Some(SeatKind::Human { .. }) if self.social.conceded.contains_key(&seat) => Player::Bot,
             Some(SeatKind::Human { .. }) => Player::Human,
             Some(SeatKind::Bot(_)) | None => Player::Bot,
         }
@@ -361,6 +364,61 @@ impl<G: Roster> Table<G> {
 
     /// The creator gives a seat whose human never came to a bot, once the
     /// seat has been free for `fill_after`.
+    /// The person at `conn`'s seat concedes: stored first, then the seat
+    /// is the stand-in's from this decision on (it plays at the table's
+    /// bot speed, not after a turn timer), and every connection is told.
+    /// Refused, changing nothing, for a spectator, before the game starts,
+    /// after it ends, and a second time.
+    pub(super) async fn concede(&mut self, conn: u64) {
+        let Some(sub) = self.subs.iter().find(|s| s.conn == conn) else {
+            return;
+        };
+        let Some(seat) = sub.seat else {
+            return self.send_to(conn, ServerMsg::error(Error::NotSeated));
+        };
+        let refusal = if self.finished || self.game.outcome().is_some() {
+            Some(Error::GameOver)
+        } else if self.social.conceded.contains_key(&seat) {
+            Some(Error::Conceded)
+        } else if self.waiting_for_players() {
+            Some(Error::BadInput(
+                "the game has not started: there is nothing to concede yet".into(),
+            ))
+        } else {
+            None
+        };
+        if let Some(e) = refusal {
+            return self.send_to(conn, ServerMsg::error(e));
+        }
+        let store = Arc::clone(&self.store);
+        let (id, at, epoch) = (self.id.clone(), self.seq, self.epoch);
+        let stored = tokio::task::spawn_blocking(move || store.concede(&id, seat, at, epoch)).await;
+        match stored {
+            Ok(Ok(true)) => {}
+            Ok(Ok(false)) => {
+                return self.send_to(
+                    conn,
+                    ServerMsg::error(Error::BadInput("this seat cannot concede".into())),
+                )
+            }
+            Ok(Err(e)) => {
+                if matches!(e, StoreError::Fenced { .. }) {
+                    self.moved_away(&e);
+                }
+                return self.send_to(conn, ServerMsg::error(Error::from(e)));
+            }
+            Err(e) => return self.send_to(conn, ServerMsg::error(Error::Internal(e.to_string()))),
+        }
+        tracing::info!(table = %self.id, seat = %seat, at, "a person conceded");
+        self.social.conceded.insert(seat, at);
+        self.last_activity = Instant::now();
+        // The stand-in takes the decision now if it is the seat's.
+        if self.game.to_move() == Some(seat) {
+            self.turn_started = Instant::now();
+        }
+        self.broadcast();
+    }
+
     pub(super) async fn fill(&mut self, seat: Seat, creator: &str, bot: &str) -> Result<(), Error> {
         if self.access.creator_hash.as_deref() != Some(sha256_hex(creator).as_str()) {
             return Err(Error::Forbidden(

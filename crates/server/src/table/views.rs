@@ -48,6 +48,7 @@ impl<G: Roster> Table<G> {
                         bot: None,
                         taken: token_hash.is_some(),
                         connected: self.subs.iter().any(|s| s.seat == Some(seat)),
+                        conceded: self.social.conceded.contains_key(&seat),
                     },
                     Some(SeatKind::Bot(b)) => SeatStatus {
                         seat,
@@ -56,6 +57,7 @@ impl<G: Roster> Table<G> {
                         bot: Some(b.clone()),
                         taken: true,
                         connected: true,
+                        conceded: false,
                     },
                     None => SeatStatus {
                         seat,
@@ -64,6 +66,7 @@ impl<G: Roster> Table<G> {
                         bot: Some("heuristic".to_string()),
                         taken: true,
                         connected: true,
+                        conceded: false,
                     },
                 }
             })
@@ -153,7 +156,13 @@ impl<G: Roster> Table<G> {
         } else {
             self.game.to_move()
         };
-        let mine = sub.seat.is_some() && mover == sub.seat;
+        // A seat whose person conceded is the stand-in's: its connection
+        // watches, and is told no decision.
+        let mine = sub.seat.is_some()
+            && mover == sub.seat
+            && !sub
+                .seat
+                .is_some_and(|s| self.social.conceded.contains_key(&s));
         let to_move = if mine {
             mover
         } else if self.finished {

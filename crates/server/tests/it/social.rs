@@ -631,3 +631,90 @@ async fn playing_oneself_in_two_seats_does_not_count() {
     let (_, board) = http(addr, "GET", "/api/leaderboard/bigcheese", None).await;
     assert_eq!(board["players"], json!([]));
 }
+
+/// The next message that is a state (a whole one, or an update applied)
+/// or an error.
+async fn next_state_or_error(ws: &mut Ws) -> Value {
+    loop {
+        let m = ws.next().await;
+        if m["type"] == "state" || m["type"] == "error" {
+            return m;
+        }
+    }
+}
+
+/// The code of the next error, skipping the states before it.
+async fn next_error(ws: &mut Ws) -> Value {
+    ws.next_of("error").await["code"].clone()
+}
+
+/// A person concedes: it is stored before anyone is told, a stand-in plays
+/// their seat to the end (through a restart too), they may no longer act,
+/// and the result rates them below everyone. A spectator, a second
+/// concession and one after the end are refused, changing nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_who_concedes_is_played_by_a_bot_and_rated_last() {
+    let store = fresh_store().await;
+    let (first, state) = start_state(store.clone(), Limits::unlimited()).await;
+    let id = two_humans(first.addr, json!({"public": true})).await;
+    let (ann, bob) = (key(0x1a), key(0x1b));
+    let ann_token = join_as(first.addr, &id, "P1", "Ann", &ann).await;
+    let bob_token = join_as(first.addr, &id, "P2", "Bob", &bob).await;
+
+    // A spectator has no seat to concede.
+    let mut watcher = Ws::connect(first.addr, &id).await;
+    watcher.hello(None).await;
+    watcher.send(json!({"type": "concede"})).await;
+    assert_eq!(next_error(&mut watcher).await, "not_seated");
+
+    let mut ws = Ws::connect(first.addr, &id).await;
+    let before = ws.hello(Some(&ann_token)).await;
+    assert_eq!(before["started"], true, "{before}");
+    assert!(before["seats"][0].get("conceded").is_none(), "{before}");
+    ws.send(json!({"type": "concede"})).await;
+    let after = loop {
+        let m = next_state_or_error(&mut ws).await;
+        assert_eq!(m["type"], "state", "{m}");
+        if m["seats"][0]["conceded"] == true {
+            break m;
+        }
+    };
+    assert!(after["legal"].as_array().unwrap().is_empty(), "{after}");
+    // No act, and no second concession.
+    ws.send(json!({"type": "act", "seq": after["seq"], "action": "pass"}))
+        .await;
+    assert_eq!(next_error(&mut ws).await, "conceded");
+    ws.send(json!({"type": "concede"})).await;
+    assert_eq!(next_error(&mut ws).await, "conceded");
+    drop(ws);
+    state.close();
+    drop(first);
+
+    // Stored: a new server reads it back, and the stand-in plays on.
+    let second = start_on(store.clone(), Limits::unlimited()).await;
+    let mut ws = Ws::connect(second.addr, &id).await;
+    let back = ws.hello(Some(&ann_token)).await;
+    assert_eq!(back["seats"][0]["conceded"], true, "{back}");
+    assert!(back["legal"].as_array().unwrap().is_empty());
+    let mut other = Ws::connect(second.addr, &id).await;
+    let hello = other.hello(Some(&bob_token)).await;
+    let last = super::play::play_to_end(&mut other, "P2", hello).await;
+    assert!(last["outcome"]["places"].is_array(), "{last}");
+    // After the end, nothing to concede.
+    other.send(json!({"type": "concede"})).await;
+    assert_eq!(next_error(&mut other).await, "game_over");
+
+    // Ann is rated last whatever her stand-in made of the seat: below the
+    // bot (Bob and she joined from one address, so they do not rate each
+    // other).
+    let mut mine = Value::Null;
+    for _ in 0..100 {
+        mine = my_games(second.addr, &ann).await.1;
+        if mine["ratings"].as_array().is_some_and(|r| !r.is_empty()) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let rating = mine["ratings"][0]["rating"].as_f64().unwrap();
+    assert!(rating < 25.0, "{mine}");
+}

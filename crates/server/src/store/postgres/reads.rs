@@ -117,6 +117,7 @@ impl Header {
             result: r.try_get(18)?,
             players: std::collections::BTreeMap::new(),
             origins: std::collections::BTreeMap::new(),
+            conceded: std::collections::BTreeMap::new(),
         };
         Ok(Header {
             id,
@@ -182,8 +183,8 @@ impl Header {
     }
 }
 
-/// A table's seats in order; the players and origins they name go to
-/// `social`.
+/// A table's seats in order; the players, origins and concessions they
+/// name go to `social`.
 async fn load_seats(
     tx: &Transaction<'_>,
     id: &str,
@@ -191,7 +192,7 @@ async fn load_seats(
 ) -> Result<Vec<StoredSeat>, StoreError> {
     let stmt = tx
         .prepare_cached(
-            "SELECT seat, kind, bot, name, token_hash, player, origin FROM seats
+            "SELECT seat, kind, bot, name, token_hash, player, origin, conceded_at FROM seats
              WHERE table_id = $1 ORDER BY seat",
         )
         .await?;
@@ -202,6 +203,11 @@ async fn load_seats(
         }
         if let Some(o) = s.try_get::<_, Option<String>>(6)? {
             social.origins.insert(seat_of(s.try_get(0)?)?, o);
+        }
+        if let Some(at) = s.try_get::<_, Option<i64>>(7)? {
+            let at =
+                u64::try_from(at).map_err(|_| StoreError::Corrupt(format!("conceded at {at}")))?;
+            social.conceded.insert(seat_of(s.try_get(0)?)?, at);
         }
         let kind: String = s.try_get(1)?;
         let kind = match kind.as_str() {

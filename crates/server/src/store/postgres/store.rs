@@ -11,8 +11,8 @@ use super::reads::{
     LIVE_NODES, ORPHANS,
 };
 use super::writes::{
-    abandon, claim, contribute, create, execute, fill, finish, record, restore, site_secret, take,
-    HEARTBEAT,
+    abandon, claim, concede, contribute, create, execute, fill, finish, record, restore,
+    site_secret, take, HEARTBEAT,
 };
 use super::{notify, PgStore, NODES_CHANNEL};
 use crate::store::columns::seat_of;
@@ -186,6 +186,10 @@ impl Store for PgStore {
                 .map(|r| r.try_get(0).map_err(StoreError::from))
                 .collect()
         })
+    }
+
+    fn concede(&self, table: &str, seat: Seat, at: u64, epoch: Epoch) -> Result<bool, StoreError> {
+        self.block(concede(self.pool(), table.to_string(), seat, at, epoch))
     }
 
     fn contribute(

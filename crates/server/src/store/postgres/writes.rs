@@ -106,8 +106,9 @@ async fn insert_table(
     .await?;
     let stmt = tx
         .prepare_cached(
-            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, player, origin)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, player, origin,
+                                conceded_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .await?;
     for s in &t.seats {
@@ -128,6 +129,7 @@ async fn insert_table(
                 &token_hash,
                 &t.social.players.get(&s.seat),
                 &t.social.origins.get(&s.seat),
+                &t.social.conceded.get(&s.seat).map(|&at| at as i64),
             ],
         )
         .await?;
@@ -303,6 +305,23 @@ pub(super) async fn fill(
 /// A seat taken by a person: the shared request of [`Store::take_seat_as`].
 pub(super) type Taking = crate::store::model::SeatTaking;
 
+/// Locks table `table`'s row for this transaction, checks `epoch` owns it,
+/// and says whether its game is still unfinished.
+async fn fence_unfinished(
+    tx: &Transaction<'_>,
+    table: &str,
+    epoch: Epoch,
+) -> Result<bool, StoreError> {
+    let stmt = tx.prepare_cached(FENCE).await?;
+    let row = tx.query_opt(&stmt, &[&table]).await?;
+    let finished: Option<i64> = match &row {
+        Some(r) => r.try_get(1)?,
+        None => None,
+    };
+    fenced(row, table, epoch)?;
+    Ok(finished.is_none())
+}
+
 /// Adds a contribution for `seat` unless it has one (see
 /// [`Store::contribute`]).
 pub(super) async fn contribute(
@@ -314,14 +333,7 @@ pub(super) async fn contribute(
 ) -> Result<bool, StoreError> {
     let mut client = pool.get().await?;
     let tx = client.transaction().await?;
-    let stmt = tx.prepare_cached(FENCE).await?;
-    let row = tx.query_opt(&stmt, &[&table]).await?;
-    let finished: Option<i64> = match &row {
-        Some(r) => r.try_get(1)?,
-        None => None,
-    };
-    fenced(row, &table, epoch)?;
-    if finished.is_some() {
+    if !fence_unfinished(&tx, &table, epoch).await? {
         return Ok(false);
     }
     // The row is locked by the fence: no other write interleaves.
@@ -344,6 +356,34 @@ pub(super) async fn contribute(
     .await?;
     tx.commit().await?;
     Ok(true)
+}
+
+/// Records a person's concession (see [`Store::concede`]); whether it
+/// changed anything.
+pub(super) async fn concede(
+    pool: Pool,
+    table: String,
+    seat: Seat,
+    at: u64,
+    epoch: Epoch,
+) -> Result<bool, StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    if !fence_unfinished(&tx, &table, epoch).await? {
+        return Ok(false);
+    }
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE seats SET conceded_at = $3
+             WHERE table_id = $1 AND seat = $2 AND kind = 'human'
+               AND token_hash IS NOT NULL AND conceded_at IS NULL",
+        )
+        .await?;
+    let changed = tx
+        .execute(&stmt, &[&table, &(seat.index() as i64), &(at as i64)])
+        .await?;
+    tx.commit().await?;
+    Ok(changed == 1)
 }
 
 /// Gives a free human seat to a person (see [`Store::take_seat`]), with

@@ -127,6 +127,7 @@ impl SqliteStore {
                             result: r.get(18)?,
                             players: BTreeMap::new(),
                             origins: BTreeMap::new(),
+                            conceded: BTreeMap::new(),
                         },
                     ))
                 },
@@ -179,8 +180,8 @@ impl SqliteStore {
         }))
     }
 
-    /// A table's seats, in order; who sat where and from which origin go
-    /// into `social`.
+    /// A table's seats, in order; who sat where, from which origin, and
+    /// who conceded go into `social`.
     fn load_seats(
         conn: &Connection,
         id: &str,
@@ -188,7 +189,7 @@ impl SqliteStore {
     ) -> Result<Vec<StoredSeat>, StoreError> {
         let mut seats = Vec::new();
         let mut stmt = conn.prepare(
-            "SELECT seat, kind, bot, name, token_hash, player, origin FROM seats
+            "SELECT seat, kind, bot, name, token_hash, player, origin, conceded_at FROM seats
          WHERE table_id = ?1 ORDER BY seat",
         )?;
         let rows = stmt.query_map(params![id], |r| {
@@ -200,10 +201,16 @@ impl SqliteStore {
                 r.get::<_, Option<String>>(4)?,
                 r.get::<_, Option<String>>(5)?,
                 r.get::<_, Option<String>>(6)?,
+                r.get::<_, Option<i64>>(7)?,
             ))
         })?;
         for row in rows {
-            let (seat, kind, bot, name, token_hash, player, origin) = row?;
+            let (seat, kind, bot, name, token_hash, player, origin, conceded) = row?;
+            if let Some(at) = conceded {
+                let at = u64::try_from(at)
+                    .map_err(|_| StoreError::Corrupt(format!("conceded at {at}")))?;
+                social.conceded.insert(seat_of(seat)?, at);
+            }
             if let Some(p) = player {
                 social.players.insert(seat_of(seat)?, p);
             }

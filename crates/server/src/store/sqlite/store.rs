@@ -133,6 +133,16 @@ impl Store for SqliteStore {
         Ok(ids)
     }
 
+    fn concede(&self, table: &str, seat: Seat, at: u64, epoch: Epoch) -> Result<bool, StoreError> {
+        self.write(Write::Concede(Concede {
+            table: table.to_string(),
+            seat,
+            at,
+            epoch,
+        }))
+        .map(Applied::changed)
+    }
+
     fn contribute(
         &self,
         table: &str,

@@ -50,6 +50,7 @@ pub(super) enum Write {
     Finish(Finish),
     TakeSeat(TakeSeat),
     Contribute(Contribute),
+    Concede(Concede),
     Heartbeat(Node),
     Leave(String),
     Claim(Claim),
@@ -108,6 +109,15 @@ pub(super) struct Contribute {
     pub(super) table: String,
     pub(super) seat: Seat,
     pub(super) value: [u8; 32],
+    pub(super) epoch: Epoch,
+}
+
+/// See [`Write::Concede`].
+#[derive(Debug)]
+pub(super) struct Concede {
+    pub(super) table: String,
+    pub(super) seat: Seat,
+    pub(super) at: u64,
     pub(super) epoch: Epoch,
 }
 

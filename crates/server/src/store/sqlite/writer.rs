@@ -163,6 +163,7 @@ impl SqliteStore {
             Write::Finish(w) => w.apply(tx),
             Write::TakeSeat(w) => w.apply(tx),
             Write::Contribute(w) => w.apply(tx),
+            Write::Concede(w) => w.apply(tx),
             Write::Heartbeat(node) => heartbeat(tx, node),
             Write::Leave(node) => leave(tx, node),
             Write::Claim(w) => w.apply(tx),
@@ -227,8 +228,9 @@ impl SqliteStore {
                 }
             };
             tx.execute(
-                "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, player, origin)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                "INSERT INTO seats (table_id, seat, kind, bot, name, token_hash, player, origin,
+                                    conceded_at)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                 params![
                     t.id,
                     s.seat.index() as i64,
@@ -237,7 +239,8 @@ impl SqliteStore {
                     name,
                     token_hash,
                     t.social.players.get(&s.seat),
-                    t.social.origins.get(&s.seat)
+                    t.social.origins.get(&s.seat),
+                    t.social.conceded.get(&s.seat).map(|&at| at as i64)
                 ],
             )?;
         }
@@ -460,6 +463,28 @@ impl Contribute {
             params![table, contributions_json(&all), crate::clock::unix_now()],
         )?;
         Ok(Applied::Changed(true))
+    }
+}
+
+impl Concede {
+    fn apply(self, tx: &Connection) -> Result<Applied, StoreError> {
+        let Concede {
+            table,
+            seat,
+            at,
+            epoch,
+        } = self;
+        let live = SqliteStore::fence(tx, &table, epoch)?;
+        if live.finished_at.is_some() {
+            return Ok(Applied::Changed(false));
+        }
+        let changed = tx.execute(
+            "UPDATE seats SET conceded_at = ?3
+                 WHERE table_id = ?1 AND seat = ?2 AND kind = 'human'
+                   AND token_hash IS NOT NULL AND conceded_at IS NULL",
+            params![table, seat.index() as i64, at as i64],
+        )?;
+        Ok(Applied::Changed(changed == 1))
     }
 }
 
