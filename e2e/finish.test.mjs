@@ -304,11 +304,20 @@ for (const [size, w, h] of SIZES) {
 }
 
 for (const [size, w, h] of SIZES) {
-  test(`${size}: a player concedes after asking twice; a bot plays the seat to the end and everyone is told`, async (t) => {
+  test(`${size}: a player concedes after asking twice; a bot plays the seat to the end and everyone is told (over a compressed WebSocket)`, async (t) => {
     const ctx = await sized(t, w, h);
     const page = await ctx.newPage();
     const errors = [];
     watchErrors(page, errors, { resources: true });
+    // the browser's WebSocket is compressed (permessage-deflate, each message alone)
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send('Network.enable');
+    const agreed = [];
+    cdp.on('Network.webSocketHandshakeResponseReceived', (e) => {
+      const hs = e.response.headers || {};
+      const k = Object.keys(hs).find((x) => x.toLowerCase() === 'sec-websocket-extensions');
+      agreed.push(k ? hs[k] : '');
+    });
     const { invite, id } = await api(server.base, '/api/tables', 'POST', {
       game: 'bigcheese',
       players: 3,
@@ -320,6 +329,7 @@ for (const [size, w, h] of SIZES) {
     await page.goto(invite);
     await joinViaForm(page, 'Cora');
     await page.waitForFunction(() => window.RR.table.st.started);
+    assert.ok(agreed.length > 0 && agreed.every((x) => /^permessage-deflate/.test(x) && /server_no_context_takeover/.test(x)), JSON.stringify(agreed));
     // someone watching sees it too
     const watcher = await (await sized(t, w, h)).newPage();
     watchErrors(watcher, errors, { resources: true });

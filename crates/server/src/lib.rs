@@ -56,7 +56,7 @@ pub mod ws;
 
 pub use registry::GAMES;
 
-pub use limits::Limits;
+pub use limits::{Limits, WsCompression};
 pub use state::AppState;
 
 use axum::Router;

@@ -28,6 +28,8 @@ pub struct Limits {
     /// doubles it): with the outbox, what a reader that stops reading can
     /// hold up before it is closed.
     pub send_buffer: usize,
+    /// WebSocket compression (permessage-deflate), when the client offers it.
+    pub ws_compression: WsCompression,
     /// Time to send a request's headers, and the longest idle keep-alive.
     pub header_timeout: Duration,
     /// Time to send a request's body.
@@ -111,6 +113,23 @@ pub struct Limits {
     pub analysis_max_bytes: usize,
 }
 
+/// How the server compresses WebSocket messages (permessage-deflate, RFC
+/// 7692) for a client that offers it (every browser does). Measured in
+/// docs/server.md, "WebSocket compression".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WsCompression {
+    /// Never: the offer is declined.
+    Off,
+    /// Each message alone (no context takeover either way): deflate state
+    /// is borrowed from a pool shared by every connection for one message,
+    /// so an idle connection costs none. About half the bytes.
+    Message,
+    /// The server keeps its deflate context for the whole connection, so a
+    /// message refers to those before it: about a tenth of the bytes, for
+    /// several hundred KiB of memory per connection.
+    Context,
+}
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
@@ -119,6 +138,7 @@ impl Default for Limits {
             max_connections: 4096,
             max_connections_per_ip: 64,
             send_buffer: 128 * 1024,
+            ws_compression: WsCompression::Message,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             hello_timeout: Duration::from_secs(10),

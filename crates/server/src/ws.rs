@@ -12,33 +12,125 @@
 //! and a connection whose client takes neither that frame nor the time to
 //! answer it is reset, so no socket outlives the connection that gave it
 //! up.
+//!
+//! The WebSocket itself is yawc's rather than axum's because it
+//! negotiates permessage-deflate (RFC 7692) with a client that offers it
+//! ([`WsCompression`]): a game's frames repeat one another, so they shrink
+//! to between a tenth and a half. Its own limits bound what a client sends
+//! before decompression and after it alike.
 
 use crate::addr::ClientAddr;
 use crate::error::Error;
-use crate::limits::Limits;
+use crate::limits::{Limits, WsCompression};
 use crate::net::Slot;
 use crate::protocol::{ClientMsg, ServerMsg, MAX_MESSAGE};
 use crate::state::AppState;
 use crate::table::{Command, Kick, Outbox, TOO_SLOW};
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
-use axum::response::Response;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use axum::Extension;
 use futures_util::{SinkExt, StreamExt};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
+use yawc::close::CloseCode;
+use yawc::{DeflatePool, Frame, HttpStream, IncomingUpgrade, OpCode, Options, WebSocketError};
+
+/// A server's WebSocket after the upgrade: frames as they come (a
+/// fragmented message is put together by [`Reader`], which counts every
+/// fragment against the rate limit), and the error that ends them.
+///
+/// It also keeps the closing handshake to one close frame each way: the
+/// codec answers a client's close, and closes on a frame it refuses, by
+/// itself; nothing the server sends after that goes out.
+struct WebSocket {
+    inner: yawc::streaming::Streaming<HttpStream>,
+    /// A close frame has gone (or is queued) to the client.
+    closed: bool,
+}
+
+impl WebSocket {
+    fn new(socket: yawc::WebSocket<HttpStream>) -> WebSocket {
+        WebSocket {
+            inner: socket.into_streaming(),
+            closed: false,
+        }
+    }
+}
+
+impl futures_util::Stream for WebSocket {
+    type Item = Result<Frame, WebSocketError>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        let next = std::task::ready!(self.inner.poll_next_frame(cx));
+        match &next {
+            // The codec answered the client's close.
+            Ok(f) if f.opcode() == OpCode::Close => self.closed = true,
+            Ok(_) | Err(WebSocketError::ConnectionClosed | WebSocketError::IoError(_)) => {}
+            // The codec refused a frame and sent its close, with the code.
+            Err(_) => self.closed = true,
+        }
+        std::task::Poll::Ready(Some(next))
+    }
+}
+
+impl futures_util::Sink<Frame> for WebSocket {
+    type Error = WebSocketError;
+
+    fn poll_ready(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), WebSocketError>> {
+        self.inner.poll_ready_unpin(cx)
+    }
+
+    /// Nothing follows a close frame (RFC 6455, 5.5.1): what is sent after
+    /// one is dropped.
+    fn start_send(mut self: std::pin::Pin<&mut Self>, frame: Frame) -> Result<(), WebSocketError> {
+        if self.closed {
+            return Ok(());
+        }
+        self.closed = frame.opcode() == OpCode::Close;
+        self.inner.start_send_unpin(frame)
+    }
+
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), WebSocketError>> {
+        self.inner.poll_flush_unpin(cx)
+    }
+
+    fn poll_close(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), WebSocketError>> {
+        self.inner.poll_close_unpin(cx)
+    }
+}
 
 /// Frames above this close the connection outright; between
 /// [`MAX_MESSAGE`] and this a message is answered with `bad_message`.
 const HARD_LIMIT: usize = 64 * 1024;
 
-/// Bytes read from the socket at a time. Client messages are small (at
-/// most [`MAX_MESSAGE`] unless refused), and the WebSocket codec zeroes its
-/// whole read buffer before every read, so the 128 KiB default cost more
-/// than the rest of a read; a larger frame still reserves its own length.
-const READ_BUFFER: usize = 8 * 1024;
+/// Bytes read from the socket at a time, and the write buffer's starting
+/// size: client messages are small (at most [`MAX_MESSAGE`] unless
+/// refused); a larger frame grows the buffer for itself alone.
+const BUFFER: usize = 8 * 1024;
+
+/// Idle deflate states kept for reuse by connections that compress each
+/// message alone: about the messages compressed at one moment, not the
+/// connections.
+const POOL: usize = 16;
+
+/// Messages shorter than this go uncompressed (a pong, a small error):
+/// deflate would save nothing on them.
+const COMPRESS_FROM: usize = 64;
 
 /// Messages a connection's outbox holds before the connection counts as
 /// too slow and is closed.
@@ -68,7 +160,8 @@ const GONE: Kick = Kick {
     code: 1011,
     reason: "the table is not available",
 };
-/// 1009 "message too big": a frame over [`HARD_LIMIT`].
+/// 1009 "message too big": a message over [`HARD_LIMIT`], before or
+/// after decompression.
 const TOO_BIG: Kick = Kick {
     code: 1009,
     reason: "message too big (at most 64 KiB)",
@@ -85,15 +178,42 @@ const BAD_FRAME: Kick = Kick {
 };
 
 /// Why a read that failed ends the connection: the close the client is
-/// owed, or `None` when the connection is gone already (reset, closed).
-fn read_failure(e: axum::Error) -> Option<Kick> {
-    use tungstenite::error::{CapacityError, Error as Ws};
-    match e.into_inner().downcast::<Ws>().map(|e| *e) {
-        Ok(Ws::Capacity(CapacityError::MessageTooLong { .. })) => Some(TOO_BIG),
-        Ok(Ws::Capacity(_)) => Some(TOO_BIG),
-        Ok(Ws::Utf8(_)) => Some(NOT_UTF8),
-        Ok(Ws::Protocol(_)) => Some(BAD_FRAME),
+/// owed (for a frame the codec refused it has sent its own close, with
+/// this code and its words, and this one is not sent again: see
+/// [`WebSocket`]), or `None` when the connection is gone already.
+fn read_failure(e: &WebSocketError) -> Option<Kick> {
+    match e {
+        WebSocketError::FrameTooLarge => Some(TOO_BIG),
+        WebSocketError::InvalidUTF8 => Some(NOT_UTF8),
+        e if e.is_protocol_error() => Some(BAD_FRAME),
         _ => None,
+    }
+}
+
+/// The WebSocket options for `compression`: the size limits, UTF-8 checks,
+/// and permessage-deflate as chosen. A client's own messages are always
+/// compressed each alone (`client_no_context_takeover`): they are small,
+/// and so the server keeps no inflate state per connection.
+fn options(compression: WsCompression) -> Options {
+    static SHARED: std::sync::OnceLock<DeflatePool> = std::sync::OnceLock::new();
+    let pool = || SHARED.get_or_init(|| DeflatePool::new(POOL)).clone();
+    // The limits are exclusive: HARD_LIMIT itself is still taken.
+    // (Text is checked for UTF-8 by the reader, once a message is whole.)
+    let base = Options::default()
+        .with_limits(HARD_LIMIT + 1, HARD_LIMIT + 1)
+        .with_read_buffer_capacity(BUFFER)
+        .with_write_buffer_capacity(BUFFER);
+    let deflate = || {
+        base.clone()
+            .with_low_latency_compression()
+            .client_no_context_takeover()
+            .with_compression_threshold(COMPRESS_FROM)
+            .with_deflate_pool(pool())
+    };
+    match compression {
+        WsCompression::Off => base,
+        WsCompression::Message => deflate().server_no_context_takeover(),
+        WsCompression::Context => deflate(),
     }
 }
 
@@ -102,22 +222,25 @@ fn read_failure(e: axum::Error) -> Option<Kick> {
 /// the gauge of open WebSockets drops when the connection has ended, its
 /// writer stopped and its socket closed (or reset).
 pub async fn upgrade(
-    ws: WebSocketUpgrade,
+    ws: IncomingUpgrade,
     Path(id): Path<String>,
     State(state): State<AppState>,
     who: ClientAddr,
     slot: Option<Extension<Arc<Slot>>>,
 ) -> Response {
     let slot = slot.map(|Extension(s)| s);
+    let Ok((response, upgraded)) = ws.upgrade(options(state.limits().ws_compression)) else {
+        return (StatusCode::BAD_REQUEST, "not a WebSocket upgrade").into_response();
+    };
     let open = state.metrics().websockets.hold();
-    ws.max_message_size(HARD_LIMIT)
-        .max_frame_size(HARD_LIMIT)
-        .read_buffer_size(READ_BUFFER)
-        .on_upgrade(move |socket| async move {
-            connection(socket, state, id, who, slot.as_deref()).await;
-            drop(slot);
-            drop(open);
-        })
+    tokio::spawn(async move {
+        if let Ok(socket) = upgraded.await {
+            connection(WebSocket::new(socket), state, id, who, slot.as_deref()).await;
+        }
+        drop(slot);
+        drop(open);
+    });
+    response.into_response()
 }
 
 fn send(out: &Outbox, msg: ServerMsg) {
@@ -180,7 +303,8 @@ async fn connection(
         && tokio::time::timeout(CLOSE_WAIT, async {
             loop {
                 match stream.next().await {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                    None | Some(Err(_)) => break,
+                    Some(Ok(f)) if f.opcode() == OpCode::Close => break,
                     Some(Ok(_)) => {}
                 }
             }
@@ -217,7 +341,7 @@ const CLOSE_WAIT: Duration = Duration::from_secs(2);
 /// makes no progress for [`STALL`] gives that order itself (too slow).
 /// `true` if the close frame reached the kernel.
 async fn write(
-    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    mut sink: futures_util::stream::SplitSink<WebSocket, Frame>,
     (mut outbox, mut kicked): crate::table::OutboxRx,
     out: Outbox,
 ) -> bool {
@@ -231,7 +355,7 @@ async fn write(
             // messages wait for it.
             let mut batch = Some(text);
             while let Some(text) = batch.take().or_else(|| outbox.try_recv().ok()) {
-                match tokio::time::timeout(STALL, sink.feed(Message::Text(text.into()))).await {
+                match tokio::time::timeout(STALL, sink.feed(Frame::text(text))).await {
                     Ok(Ok(())) => {}
                     Ok(Err(_)) => return,
                     Err(_) => return out.kick(TOO_SLOW),
@@ -251,22 +375,25 @@ async fn write(
         () = pump => {}
     }
     let kick = *kicked.borrow();
-    let frame = kick.map(|k| CloseFrame {
-        code: k.code,
-        reason: k.reason.into(),
-    });
+    let frame = match kick {
+        Some(k) => Frame::close(CloseCode::from(k.code), k.reason),
+        None => Frame::close(CloseCode::Normal, ""),
+    };
     let goodbye = async {
         // What is queued (an error that explains the close) goes first,
         // unless the client is too slow to take it: then only the reason
         // goes, and it reconnects for the whole state.
         if kick != Some(TOO_SLOW) {
             while let Ok(text) = outbox.try_recv() {
-                if sink.feed(Message::Text(text.into())).await.is_err() {
+                if sink.feed(Frame::text(text)).await.is_err() {
                     break;
                 }
             }
         }
-        if sink.send(Message::Close(frame)).await.is_ok() {
+        if sink.send(frame).await.is_ok() {
+            // This side is done (TCP half-closed): the codec's answer to
+            // the client's own close would be a second close frame.
+            let _ = sink.close().await;
             return true;
         }
         // The client closed first: nothing more may be sent, but its close
@@ -298,6 +425,8 @@ struct Reader<'a> {
     /// counted in it.
     window: Instant,
     count: u32,
+    /// A fragmented message under way: its kind and what came so far.
+    partial: Option<(OpCode, Vec<u8>)>,
 }
 
 /// The receive loop of a connection to table `id`.
@@ -343,6 +472,7 @@ impl<'a> Reader<'a> {
             last_heard: now,
             window: now,
             count: 0,
+            partial: None,
         }
     }
 
@@ -354,7 +484,7 @@ impl<'a> Reader<'a> {
         stream: &mut futures_util::stream::SplitStream<WebSocket>,
         closing: &mut tokio::sync::watch::Receiver<bool>,
         kicked: &mut tokio::sync::watch::Receiver<Option<Kick>>,
-    ) -> Option<Message> {
+    ) -> Option<Frame> {
         let deadline = if self.greeted {
             self.last_heard + self.limits.idle_timeout
         } else {
@@ -374,12 +504,13 @@ impl<'a> Reader<'a> {
         };
         match msg {
             Some(Err(e)) => {
-                if let Some(kick) = read_failure(e) {
+                if let Some(kick) = read_failure(&e) {
                     self.out.kick(kick);
                 }
                 None
             }
-            None | Some(Ok(Message::Close(_))) => None,
+            None => None,
+            Some(Ok(f)) if f.opcode() == OpCode::Close => None,
             Some(Ok(frame)) => {
                 self.last_heard = Instant::now();
                 Some(frame)
@@ -390,7 +521,7 @@ impl<'a> Reader<'a> {
     /// Takes one frame: counts it, reads it as a message and passes the
     /// command it makes to the table. A refused frame is answered and
     /// dropped; `Err` ends the connection.
-    async fn take(&mut self, frame: Message) -> Result<(), Closed> {
+    async fn take(&mut self, frame: Frame) -> Result<(), Closed> {
         if !self.within_rate()? {
             return Ok(());
         }
@@ -443,20 +574,50 @@ impl<'a> Reader<'a> {
         Ok(true)
     }
 
-    /// The text of a frame, if it is a text frame; a binary frame is
-    /// refused, pings and pongs are left to the codec.
-    fn text(&self, frame: Message) -> Result<Option<axum::extract::ws::Utf8Bytes>, Closed> {
-        match frame {
-            Message::Ping(_) | Message::Pong(_) => Ok(None),
-            Message::Binary(_) => {
-                send(
-                    self.out,
-                    ServerMsg::error(Error::BadMessage("send JSON text messages".into())),
-                );
-                Ok(None)
+    /// The text of a message once it is whole (its fragments put together,
+    /// at most [`HARD_LIMIT`] bytes in all), if it is a text message; a
+    /// binary one is refused, pings and pongs are left to the codec. Text
+    /// that is not UTF-8, a fragment out of order and a message over the
+    /// cap close the connection.
+    fn text(&mut self, frame: Frame) -> Result<Option<String>, Closed> {
+        let fin = frame.is_fin();
+        let (kind, payload) = match (frame.opcode(), self.partial.take()) {
+            (OpCode::Ping | OpCode::Pong, partial) => {
+                self.partial = partial;
+                return Ok(None);
             }
-            Message::Text(t) => Ok(Some(t)),
-            Message::Close(_) => Err(Closed),
+            (OpCode::Close, _) => return Err(Closed),
+            (kind @ (OpCode::Text | OpCode::Binary), None) => (kind, frame.into_payload().to_vec()),
+            (OpCode::Continuation, Some((kind, mut so_far))) => {
+                so_far.extend_from_slice(frame.payload());
+                (kind, so_far)
+            }
+            _ => {
+                self.out.kick(BAD_FRAME);
+                return Err(Closed);
+            }
+        };
+        if payload.len() > HARD_LIMIT {
+            self.out.kick(TOO_BIG);
+            return Err(Closed);
+        }
+        if !fin {
+            self.partial = Some((kind, payload));
+            return Ok(None);
+        }
+        if kind == OpCode::Binary {
+            send(
+                self.out,
+                ServerMsg::error(Error::BadMessage("send JSON text messages".into())),
+            );
+            return Ok(None);
+        }
+        match String::from_utf8(payload) {
+            Ok(text) => Ok(Some(text)),
+            Err(_) => {
+                self.out.kick(NOT_UTF8);
+                Err(Closed)
+            }
         }
     }
 

@@ -5,6 +5,7 @@ mod it {
     mod analysis;
     mod bad_input;
     mod cluster;
+    mod deflate;
     mod extbots;
     mod i18n;
     mod layers;

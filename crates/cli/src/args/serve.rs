@@ -132,6 +132,19 @@ pub(crate) enum LogFormat {
     Json,
 }
 
+/// `ratrace serve --ws-compression`: see [`server::WsCompression`].
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WsCompression {
+    /// Declined.
+    Off,
+    /// Each message alone, from a shared pool: about half the bytes, no
+    /// memory per idle connection.
+    Message,
+    /// One deflate context per connection: about a tenth of the bytes, a
+    /// few hundred KiB per connection.
+    Context,
+}
+
 /// `ratrace serve`'s limits: every resource an outside client can use is
 /// bounded (docs/server.md, "Limits"); each default is
 /// [`server::Limits::default`].
@@ -149,6 +162,10 @@ pub(crate) struct ServeLimits {
     /// reader that stops reading can hold up before it is closed.
     #[arg(long, default_value_t = server::Limits::default().send_buffer)]
     send_buffer: usize,
+    /// WebSocket compression (permessage-deflate) for clients that offer
+    /// it: off, each message alone, or with a context per connection.
+    #[arg(long, value_enum, default_value_t = WsCompression::Message)]
+    ws_compression: WsCompression,
     /// Seconds a client has to send a request's headers (also the longest
     /// idle keep-alive) and its body.
     #[arg(long, default_value_t = server::Limits::default().header_timeout.as_secs())]
@@ -291,6 +308,11 @@ impl ServeLimits {
             max_connections: self.max_connections,
             max_connections_per_ip: self.max_connections_per_ip,
             send_buffer: self.send_buffer.clamp(4096, 16 << 20),
+            ws_compression: match self.ws_compression {
+                WsCompression::Off => server::WsCompression::Off,
+                WsCompression::Message => server::WsCompression::Message,
+                WsCompression::Context => server::WsCompression::Context,
+            },
             // (every duration is clamped to a sane range: a deadline far in
             // the future must not overflow the clock)
             header_timeout: Duration::from_secs(self.request_timeout_s.clamp(1, 3600)),

@@ -656,7 +656,12 @@ async fn next_error(ws: &mut Ws) -> Value {
 async fn a_person_who_concedes_is_played_by_a_bot_and_rated_last() {
     let store = fresh_store().await;
     let (first, state) = start_state(store.clone(), Limits::unlimited()).await;
-    let id = two_humans(first.addr, json!({"public": true})).await;
+    // (a longer game than the others here: a rated one has 30 actions)
+    let id = two_humans(
+        first.addr,
+        json!({"public": true, "options": {"target": 40}}),
+    )
+    .await;
     let (ann, bob) = (key(0x1a), key(0x1b));
     let ann_token = join_as(first.addr, &id, "P1", "Ann", &ann).await;
     let bob_token = join_as(first.addr, &id, "P2", "Bob", &bob).await;
