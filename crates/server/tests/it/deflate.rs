@@ -161,9 +161,10 @@ fn inflate(d: &mut Decompress, payload: &[u8]) -> Vec<u8> {
 }
 
 /// Deflates one message alone, as a client does (the sync flush's tail
-/// removed).
+/// removed), within the 512-byte window the server asks clients for
+/// (`client_max_window_bits=9`).
 fn deflate(text: &[u8]) -> Vec<u8> {
-    let mut c = Compress::new(Compression::best(), false);
+    let mut c = Compress::new_with_window_bits(Compression::best(), false, 9);
     let mut out = Vec::with_capacity(text.len() / 2 + 64);
     c.compress_vec(text, &mut out, FlushCompress::Sync).unwrap();
     while c.total_in() < text.len() as u64 {
@@ -215,6 +216,7 @@ async fn an_offer_is_agreed_and_each_message_is_compressed_alone_by_default() {
     assert!(agreed.starts_with("permessage-deflate"), "{agreed}");
     assert!(agreed.contains("server_no_context_takeover"), "{agreed}");
     assert!(agreed.contains("client_no_context_takeover"), "{agreed}");
+    assert!(agreed.contains("client_max_window_bits=9"), "{agreed}");
     // The whole state (and what follows) comes compressed, and inflates to
     // the protocol's JSON.
     raw.send_json(json!({"type": "hello", "token": token}))

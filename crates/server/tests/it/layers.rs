@@ -25,7 +25,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "analysis/mod.rs",
             "ops.rs",
             "lobby/",
-            "ws.rs",
+            "ws/",
             "web.rs",
             "cluster/",
         ],
