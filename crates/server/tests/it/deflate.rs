@@ -3,8 +3,9 @@
 //! the wire can be read bit by bit: the extension is agreed when offered
 //! (each message alone by default, or with a context per connection),
 //! the server's messages come compressed and inflate to the protocol's
-//! JSON, a client's compressed message is understood, and a compressed
-//! bomb is closed before it is inflated past the message cap.
+//! JSON, a client's compressed message is understood, a message in
+//! fragments is put together under the cap, and a compressed bomb is
+//! closed before it is inflated past the message cap.
 
 use super::util::*;
 use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress};
@@ -70,7 +71,13 @@ impl Raw {
 
     /// Sends one masked frame (`rsv1`: its payload is compressed).
     async fn send_frame(&mut self, opcode: u8, rsv1: bool, payload: &[u8]) {
-        let mut f = vec![0x80 | if rsv1 { 0x40 } else { 0 } | opcode];
+        self.send_piece(true, opcode, rsv1, payload).await;
+    }
+
+    /// Sends one masked frame, the last of its message if `fin`.
+    async fn send_piece(&mut self, fin: bool, opcode: u8, rsv1: bool, payload: &[u8]) {
+        let fin = if fin { 0x80 } else { 0 };
+        let mut f = vec![fin | if rsv1 { 0x40 } else { 0 } | opcode];
         match payload.len() {
             n if n < 126 => f.push(0x80 | n as u8),
             n if n < 65536 => {
@@ -332,4 +339,57 @@ async fn a_compressed_bomb_is_closed_before_it_is_inflated_past_the_cap() {
         let (_, state) = hello_and_read(&mut other, None, 1).await;
         assert_eq!(state["type"], "state");
     }
+}
+
+/// The next close frame's code and reason, skipping other frames.
+async fn close_of(raw: &mut Raw) -> (u16, String) {
+    loop {
+        match raw.frame().await {
+            Some(f) if f.opcode == 8 => {
+                let code = u16::from_be_bytes([f.payload[0], f.payload[1]]);
+                return (code, String::from_utf8_lossy(&f.payload[2..]).into_owned());
+            }
+            Some(_) => {}
+            None => panic!("closed without a close frame"),
+        }
+    }
+}
+
+/// A message in fragments is put together (compressed or not); a
+/// continuation with nothing to continue is a protocol error (1002); and
+/// fragments past 64 KiB in all are closed with 1009, each fragment
+/// having counted as a frame.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fragments_are_put_together_under_the_cap() {
+    let (server, id) = server_with(WsCompression::Message).await;
+    let mut raw = Raw::connect(server.addr, &id, Some(OFFER)).await;
+    raw.send_piece(false, 1, false, br#"{"type":"#).await;
+    raw.send_piece(true, 0, false, br#""hello"}"#).await;
+    let (state, _) = raw.message().await;
+    assert_eq!(state["type"], "state", "{state}");
+    // A compressed message in two fragments: RSV1 on the first only.
+    let whole = deflate(br#"{"type":"resync"}"#);
+    let (a, b) = whole.split_at(whole.len() / 2);
+    raw.send_piece(false, 1, true, a).await;
+    raw.send_piece(true, 0, false, b).await;
+    loop {
+        let (m, _) = raw.message().await;
+        assert_ne!(m["type"], "error", "{m}");
+        if m["type"] == "state" {
+            break;
+        }
+    }
+    raw.send_piece(true, 0, false, b"stray").await;
+    assert_eq!(close_of(&mut raw).await.0, 1002);
+
+    let mut big = Raw::connect(server.addr, &id, Some(OFFER)).await;
+    hello_and_read(&mut big, None, 1).await;
+    big.send_piece(false, 1, false, &[b' '; 40 * 1024]).await;
+    big.send_piece(false, 0, false, &[b' '; 20 * 1024]).await;
+    big.send_piece(true, 0, false, &[b' '; 20 * 1024]).await;
+    let (code, reason) = close_of(&mut big).await;
+    assert_eq!(
+        (code, reason.as_str()),
+        (1009, "message too big (at most 64 KiB)")
+    );
 }
