@@ -197,6 +197,7 @@ pub fn client_msg(data: &[u8]) {
             serde_json::json!({"type": "act", "seq": seq, "action": action})
         }
         ClientMsg::Resync => serde_json::json!({"type": "resync"}),
+        ClientMsg::Concede => serde_json::json!({"type": "concede"}),
         ClientMsg::Ping => serde_json::json!({"type": "ping"}),
     }
     .to_string();

@@ -14,7 +14,7 @@
 //! up.
 //!
 //! The WebSocket itself, compressed when the client offers it, is in
-//! [`socket`].
+//! `ws/socket.rs`.
 
 use crate::addr::ClientAddr;
 use crate::error::Error;
