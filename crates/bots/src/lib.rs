@@ -11,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 pub mod big_cheese;
 pub mod great_dalmuti;
+pub mod net;
 pub mod search;
 
 /// One legal action with a bot's estimate of it, for hints and analysis.
