@@ -43,7 +43,7 @@ test('lobby: a bot program the operator offers is a level after the ladder, and 
   const seat = page.locator('#seats select').first();
   const options = await seat.locator('option').allInnerTexts();
   assert.equal(options[options.length - 1], 'bot program: pyrandom', `after the ladder: ${options}`);
-  assert.ok(options.indexOf('bot level 4: search (expert)') < options.length - 1, `${options}`);
+  assert.ok(options.indexOf('bot level 5: search (expert)') < options.length - 1, `${options}`);
   await seat.selectOption('bot:pyrandom');
   await page.locator('#go').click();
   await page.waitForURL(/\/t\/[A-Za-z0-9_-]+$/, { timeout: 15000 });

@@ -11,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 pub mod big_cheese;
 pub mod great_dalmuti;
+pub mod learned;
 pub mod net;
 pub mod search;
 
@@ -295,7 +296,7 @@ pub trait Roster: Game {
 
 /// The bots of one game's module, by level, and its sparring panel: what
 /// the one [`Roster`] implementation needs from each game. Every game
-/// has the same ladder (`random`, `heuristic`, `strong`, `search`); only
+/// has the same ladder (`random`, `heuristic`, `strong`, `learned`, `search`); only
 /// the bots behind the names differ.
 pub trait Levels: Game {
     /// The sparring panel's names ([`Roster::PANEL`]).
@@ -307,16 +308,27 @@ pub trait Levels: Game {
     /// The `strong` bot.
     fn strong(seed: u64) -> Box<dyn Bot<Self>>;
 
-    /// The `search` bot, with its budget when one was given.
+    /// The search bot without the learned network's guidance, with its
+    /// budget when one was given (`unguided`; the baseline).
     fn search(budget: Option<Budget>, seed: u64) -> Box<dyn Bot<Self>>;
 
     /// The panel bot called `name`, if there is one.
     fn panel(name: &str, seed: u64) -> Option<Box<dyn Bot<Self>>>;
+
+    /// The `search` level, with its budget when one was given: the search
+    /// guided by the `learned` level's network where the network fits the
+    /// table (crate::learned::Guided), or the unguided search in a game
+    /// whose network does not help it.
+    fn guided(budget: Option<Budget>, seed: u64) -> Box<dyn Bot<Self>>;
+
+    /// The `learned` level's network, read once per process (`None` if its
+    /// compiled-in file failed its checks).
+    fn network() -> Option<std::sync::Arc<net::Mlp>>;
 }
 
-impl<G: Levels> Roster for G {
-    const BOTS: &'static [&'static str] = &["heuristic", "strong", "search", "random"];
-    const LADDER: &'static [&'static str] = &["random", "heuristic", "strong", "search"];
+impl<G: Levels + game::Tensor> Roster for G {
+    const BOTS: &'static [&'static str] = &["heuristic", "strong", "search", "random", "learned"];
+    const LADDER: &'static [&'static str] = &["random", "heuristic", "strong", "learned", "search"];
     const PANEL: &'static [&'static str] = <G as Levels>::PANEL;
 
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotError> {
@@ -326,8 +338,15 @@ impl<G: Levels> Roster for G {
             ("random", None) => Ok(Box::new(RandomBot::new(seed))),
             ("heuristic", None) => Ok(G::heuristic(seed)),
             ("strong", None) => Ok(G::strong(seed)),
-            ("search", budget) => Ok(G::search(budget, seed)),
-            ("random" | "heuristic" | "strong", Some(_)) => Err(no_budget(&spec)),
+            ("search", budget) => Ok(G::guided(budget, seed)),
+            // The search without the network: the baseline of the guided
+            // one's claims; not a level.
+            ("unguided", budget) => Ok(G::search(budget, seed)),
+            ("learned", None) => Ok(Box::new(learned::LearnedBot::new(
+                G::network(),
+                G::strong(seed),
+            ))),
+            ("random" | "heuristic" | "strong" | "learned", Some(_)) => Err(no_budget(&spec)),
             (name, None) if panel.contains(&name) => {
                 G::panel(name, seed).ok_or_else(|| unknown::<G>(name))
             }

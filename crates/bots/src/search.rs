@@ -65,6 +65,18 @@ pub trait Domain<G: Game>: Send {
         let _ = (view, legal, keep);
     }
 
+    /// A prior over the searching seat's first decision: pushes one
+    /// probability per action of `legal` (in its order) into `prior`, or
+    /// leaves it empty (the default) for none. With a prior the root
+    /// tries its untried actions most probable first, and its selection
+    /// adds AlphaZero's PUCT term, [`Mcts::prior_weight`]
+    /// `* p * sqrt(avail) / (visits + 1)`: the prior steers the budget
+    /// towards the actions it rates, and the statistics overrule it as
+    /// they grow. Called once per search, after [`Domain::root_actions`].
+    fn root_prior(&mut self, view: &G::View, legal: &[G::Action], prior: &mut Vec<f64>) {
+        let _ = (view, legal, prior);
+    }
+
     /// Called at the start of every iteration with the search's RNG (for
     /// example to draw the opponents' playout policies). Does nothing by
     /// default.
@@ -156,6 +168,12 @@ pub struct Mcts<G: Game, D> {
     rewards: Vec<f64>,
     /// The root actions the domain kept (empty: all).
     root: Vec<G::Action>,
+    /// The domain's prior over the root's `legal` actions (empty: none),
+    /// and those actions.
+    prior: Vec<f64>,
+    prior_of: Vec<G::Action>,
+    /// The weight of the prior's PUCT term at the root.
+    pub prior_weight: f64,
     /// Iterations run by the last search.
     pub last_iterations: u64,
     /// When set, the tree holds only the searching seat's decisions: the
@@ -179,6 +197,9 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
             matched: Vec::new(),
             rewards: Vec::new(),
             root: Vec::new(),
+            prior: Vec::new(),
+            prior_of: Vec::new(),
+            prior_weight: 0.0,
             last_iterations: 0,
             opponents_by_policy: false,
         }
@@ -191,6 +212,14 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
         self.domain.start(view);
         self.root.clear();
         self.domain.root_actions(view, legal, &mut self.root);
+        self.prior.clear();
+        self.domain.root_prior(view, legal, &mut self.prior);
+        self.prior_of.clear();
+        if self.prior.len() == legal.len() {
+            self.prior_of.extend_from_slice(legal);
+        } else {
+            self.prior.clear();
+        }
         self.nodes.clear();
         self.nodes.push(Node {
             action: legal[0],
@@ -310,7 +339,11 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
             let untried = self.matched.iter().filter(|m| !**m).count();
             if untried > 0 {
                 // expand one untried action, then play out
-                let i = self.pick_untried(untried);
+                let i = if node == 0 && !self.prior.is_empty() {
+                    self.most_probable_untried()
+                } else {
+                    self.pick_untried(untried)
+                };
                 let a = self.legal[i];
                 if self.nodes.len() >= MAX_NODES {
                     // the tree is full (a long time budget): play out
@@ -366,18 +399,47 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
             .expect("k < untried")
     }
 
+    /// The untried legal action (not `matched`) the root's prior rates
+    /// highest (the first on a tie); its index in `legal`.
+    fn most_probable_untried(&self) -> usize {
+        let p = |a: &G::Action| {
+            self.prior_of
+                .iter()
+                .position(|b| b == a)
+                .map_or(0.0, |i| self.prior[i])
+        };
+        let mut best = (usize::MAX, f64::NEG_INFINITY);
+        for (i, a) in self.legal.iter().enumerate() {
+            if !self.matched[i] && p(a) > best.1 {
+                best = (i, p(a));
+            }
+        }
+        best.0
+    }
+
     /// UCT over the children of `node` moved by `mover` that are legal in
-    /// this sample, each counting one more availability: the best one.
+    /// this sample, each counting one more availability: the best one (at
+    /// the root, plus the prior's progressive bias).
     fn uct_child(&mut self, node: u32, mover: u8) -> u32 {
         let mut best = NIL;
         let mut best_score = f64::NEG_INFINITY;
+        let bias = node == 0 && !self.prior.is_empty();
         let mut c = self.nodes[node as usize].first_child;
         while c != NIL {
             let n = &mut self.nodes[c as usize];
             if n.mover == mover && self.legal.contains(&n.action) {
                 n.avail += 1;
                 let v = n.visits.max(1) as f64;
-                let score = n.total / v + self.exploration * ((n.avail as f64).ln() / v).sqrt();
+                let mut score = n.total / v + self.exploration * ((n.avail as f64).ln() / v).sqrt();
+                if bias {
+                    let p = self
+                        .prior_of
+                        .iter()
+                        .position(|b| *b == n.action)
+                        .map_or(0.0, |i| self.prior[i]);
+                    score += self.prior_weight * p * f64::from(n.avail).sqrt()
+                        / (f64::from(n.visits) + 1.0);
+                }
                 if score > best_score {
                     best_score = score;
                     best = c;

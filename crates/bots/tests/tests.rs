@@ -4,4 +4,5 @@ mod it {
     mod bigcheese_panel;
     mod bigcheese_strong;
     mod dalmuti_panel;
+    mod learned;
 }

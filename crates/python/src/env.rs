@@ -20,6 +20,7 @@ struct Out {
     truncated: Py<PyAny>,
     to_move: Py<PyAny>,
     seats: Py<PyAny>,
+    teacher_actions: Py<PyAny>,
     /// The buffers Rust writes them through, one set per part of the
     /// tables (each over that part's rows).
     parts: Vec<PartOut>,
@@ -44,6 +45,7 @@ struct PartOut {
     trunc: PyBuffer<u8>,
     moving: PyBuffer<i64>,
     seat: PyBuffer<i64>,
+    teach: PyBuffer<i64>,
 }
 
 impl PartOut {
@@ -59,6 +61,7 @@ impl PartOut {
             trunc: buffer_of(&rows_of(&out.truncated)?, Some("uint8"))?,
             moving: buffer_of(&rows_of(&out.to_move)?, None)?,
             seat: buffer_of(&rows_of(&out.seats)?, None)?,
+            teach: buffer_of(&rows_of(&out.teacher_actions)?, None)?,
         })
     }
 
@@ -77,6 +80,7 @@ impl PartOut {
         self.trunc.copy_from_slice(py, a.truncated)?;
         self.moving.copy_from_slice(py, a.to_move)?;
         self.seat.copy_from_slice(py, a.seats)?;
+        self.teach.copy_from_slice(py, a.teach)?;
         Ok(())
     }
 }
@@ -84,14 +88,16 @@ impl PartOut {
 /// N tables of one game stepped in Rust (see docs/python.md).
 ///
 /// `VectorEnv(game, num_envs, players=None, options=None, opponents=None,
-/// seat=0, seed=0, threads=None, autoreset=True, max_actions=100_000)`.
+/// seat=0, seed=0, threads=None, autoreset=True, max_actions=100_000,
+/// teacher=None)`.
 /// Arrays, refreshed in place by `reset` and `step`:
 /// `observations` (N, observation_size) float32, `action_masks`
 /// (N, num_actions) int8, `rewards` (N, max_players) float32 (each seat's
 /// return on the step an episode ends, else 0), `terminated` and
 /// `truncated` (N,) bool, `to_move` (N,) int64 (the seat whose decision
 /// the observation and mask are for; -1 when none), `seats` (N,) int64
-/// (the learner's seat, against bots).
+/// (the learner's seat, against bots), `teacher_actions` (N,) int64 (the
+/// `teacher` bot's choice for the decision at hand, -1 when none).
 #[pyclass(module = "ratrace._ratrace")]
 pub struct VectorEnv {
     /// Behind a mutex only because a Python class must be `Sync` and bots
@@ -125,7 +131,7 @@ fn opponents_of(opponents: Option<&Bound<'_, PyAny>>) -> PyResult<Option<vector:
         )?)));
     }
     Err(pyo3::exceptions::PyTypeError::new_err(
-        "opponents is a bot name (random, heuristic, strong, search:N), a policy \
+        "opponents is a bot name (random, heuristic, strong, learned, search:N), a policy \
          policy(obs, mask) -> action id, or None for self-play",
     ))
 }
@@ -158,7 +164,7 @@ fn seeds(py: Python<'_>, values: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u6
 #[pymethods]
 impl VectorEnv {
     #[new]
-    #[pyo3(signature = (game, num_envs, players=None, options=None, opponents=None, seat=Nat(0), seed=Nat(0), threads=None, autoreset=true, max_actions=Nat(100_000)))]
+    #[pyo3(signature = (game, num_envs, players=None, options=None, opponents=None, seat=Nat(0), seed=Nat(0), threads=None, autoreset=true, max_actions=Nat(100_000), teacher=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -172,6 +178,7 @@ impl VectorEnv {
         threads: Option<Nat<usize>>,
         autoreset: bool,
         max_actions: Nat<u64>,
+        teacher: Option<String>,
     ) -> PyResult<VectorEnv> {
         let (Nat(num_envs), Nat(seat), Nat(seed), Nat(max_actions)) =
             (num_envs, seat, seed, max_actions);
@@ -193,6 +200,7 @@ impl VectorEnv {
                         threads,
                         autoreset,
                         max_actions,
+                        teacher,
                     },
                 )
             })
@@ -208,6 +216,7 @@ impl VectorEnv {
         let truncated = zeros(py, n, "bool")?;
         let to_move = zeros(py, n, "int64")?;
         let seats = zeros(py, n, "int64")?;
+        let teacher_actions = zeros(py, n, "int64")?;
         let mut out = Out {
             parts: Vec::new(),
             observations: observations.unbind(),
@@ -217,6 +226,7 @@ impl VectorEnv {
             truncated: truncated.unbind(),
             to_move: to_move.unbind(),
             seats: seats.unbind(),
+            teacher_actions: teacher_actions.unbind(),
         };
         out.parts = inner
             .parts()
@@ -365,6 +375,11 @@ impl VectorEnv {
     #[getter]
     fn to_move(&self, py: Python<'_>) -> Py<PyAny> {
         self.out.to_move.clone_ref(py)
+    }
+
+    #[getter]
+    fn teacher_actions(&self, py: Python<'_>) -> Py<PyAny> {
+        self.out.teacher_actions.clone_ref(py)
     }
 
     #[getter]

@@ -5,20 +5,20 @@
 //! of `VectorEnv` and the Gymnasium environments.
 //!
 //! A bot decides from its seat's view only. The observation is computed
-//! from the view: [`game::Game::sample_from_view`] rebuilds a state that
-//! keeps everything the view shows (the hidden rest drawn at random), and
+//! from the view by [`Encoder`], the one the Rust `learned` bot uses:
+//! [`game::Game::sample_from_view`] rebuilds a state that keeps everything
+//! the view shows (the hidden rest drawn at random), and
 //! [`Tensor::write_obs`] reads only what the view shows, so the vector is
 //! the one the seat's real state gives. The bot takes the GIL for each
 //! call, from whichever thread steps its table; a Python error, or an id
 //! that is not legal, is kept for the caller to raise after the step,
 //! and the bot plays the first legal action meanwhile so no table stalls.
 
+use bots::learned::Encoder;
 use bots::Bot;
-use game::Tensor;
+use game::{Game, Tensor};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use rand::SeedableRng;
-use std::marker::PhantomData;
 use std::sync::{Arc, Mutex};
 
 /// A Python policy shared by every bot made from it, with the first
@@ -34,7 +34,7 @@ impl Policy {
     pub(crate) fn new(callable: &Bound<'_, PyAny>) -> PyResult<Policy> {
         if !callable.is_callable() {
             return Err(pyo3::exceptions::PyTypeError::new_err(
-                "a bot is a ladder name (random, heuristic, strong, search:N) or a Python \
+                "a bot is a ladder name (random, heuristic, strong, learned, search:N) or a Python \
                  policy: a callable policy(obs, mask) -> action id",
             ));
         }
@@ -80,14 +80,13 @@ impl Policy {
 }
 
 /// A bot of game `G` playing a [`Policy`].
-pub(crate) struct PolicyBot<G> {
+pub(crate) struct PolicyBot<G: Game> {
     policy: Policy,
-    obs: Vec<f32>,
+    /// The view as the policy reads it: the encoder the learned bot
+    /// uses too.
+    encoder: Encoder<G>,
+    sizes: (usize, usize),
     mask: Vec<u8>,
-    /// Draws the hidden rest of the rebuilt state, which the observation
-    /// never reads.
-    rng: rand::rngs::SmallRng,
-    game: PhantomData<fn() -> G>,
 }
 
 impl<G: Tensor> PolicyBot<G> {
@@ -96,10 +95,9 @@ impl<G: Tensor> PolicyBot<G> {
     pub(crate) fn new(policy: Policy, obs_len: usize, num_actions: usize) -> PolicyBot<G> {
         PolicyBot {
             policy,
-            obs: vec![0.0; obs_len],
+            encoder: Encoder::default(),
+            sizes: (obs_len, num_actions),
             mask: vec![0; num_actions],
-            rng: rand::rngs::SmallRng::seed_from_u64(0),
-            game: PhantomData,
         }
     }
 }
@@ -110,23 +108,20 @@ impl<G: Tensor> Bot<G> for PolicyBot<G> {
     }
 
     fn choose(&mut self, view: &G::View, legal: &[G::Action]) -> G::Action {
-        let state = G::sample_from_view(view, &mut self.rng);
-        let Some(seat) = state.to_move() else {
+        let Some(e) = self.encoder.encode(view, legal, Some(self.sizes)) else {
             return legal[0];
         };
-        state.write_obs(seat, &mut self.obs);
         self.mask.fill(0);
-        for &action in legal {
-            if let Some(id) = state.action_id(action) {
-                self.mask[id] = 1;
-            }
+        for &(id, _) in e.ids {
+            self.mask[id] = 1;
         }
-        let chosen = Python::attach(|py| self.policy.choose(py, &self.obs, &self.mask));
+        let chosen = Python::attach(|py| self.policy.choose(py, e.obs, &self.mask));
         match chosen {
-            Ok(id) => state
-                .action_of(id)
-                .filter(|a| legal.contains(a))
-                .unwrap_or(legal[0]),
+            Ok(id) => e
+                .ids
+                .iter()
+                .find(|&&(i, _)| i == id)
+                .map_or(legal[0], |&(_, a)| a),
             Err(err) => {
                 self.policy.keep_error(err);
                 legal[0]

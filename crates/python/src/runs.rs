@@ -76,7 +76,7 @@ fn bot_name(bot: &Bound<'_, PyAny>) -> PyResult<String> {
          module (it names the program, ratrace.bot.program), or give the name \
          ratrace.bot.program(policy) returns"
     } else {
-        "a bot is named: random, heuristic, strong, search:N, or cmd:COMMAND for a bot program"
+        "a bot is named: random, heuristic, strong, learned, search:N, or cmd:COMMAND for a bot program"
     };
     Err(pyo3::exceptions::PyTypeError::new_err(what))
 }

@@ -37,6 +37,9 @@ struct Lane<G: Game> {
     ids: Vec<u32>,
     /// Bots by seat (`None` at the learner's seat and in self-play).
     bots: Vec<Option<Box<dyn Bot<G>>>>,
+    /// The teacher's bots by seat, at the seats Python acts for (all of
+    /// them in self-play); empty without a teacher.
+    teachers: Vec<Option<Box<dyn Bot<G>>>>,
     /// The learner's seat (bot mode).
     seat: usize,
     /// The seed of the first episode, and how many were dealt since.
@@ -62,6 +65,9 @@ pub(crate) struct Config {
     pub(crate) threads: usize,
     pub(crate) autoreset: bool,
     pub(crate) max_actions: u64,
+    /// A ladder bot whose choice at every decision Python takes is
+    /// reported in `teacher_actions` (for imitation learning).
+    pub(crate) teacher: Option<String>,
 }
 
 /// Who plays the seats the learner does not: ladder bots by name, or a
@@ -84,6 +90,7 @@ struct Shared<G: Game> {
     opponents: Option<Opponents>,
     autoreset: bool,
     max_actions: u64,
+    teacher: Option<String>,
 }
 
 /// The vector environment for game `G`: its tables in parts, which a
@@ -116,6 +123,7 @@ struct Part<G: Game> {
     truncated: Vec<u8>,
     to_move: Vec<i64>,
     seats: Vec<i64>,
+    teach: Vec<i64>,
 }
 
 /// What the Python class needs of a vector env, without naming the game.
@@ -166,6 +174,7 @@ pub(crate) struct Arrays<'a> {
     pub(crate) truncated: &'a [u8],
     pub(crate) to_move: &'a [i64],
     pub(crate) seats: &'a [i64],
+    pub(crate) teach: &'a [i64],
 }
 
 /// Each seat's return from a finished game ([`game::Outcome::returns`]),
@@ -187,6 +196,7 @@ impl<G: Tensor + Roster> Lane<G> {
             legal: Vec::new(),
             ids: Vec::new(),
             bots: Vec::new(),
+            teachers: Vec::new(),
             seat,
             seed,
             episode: 0,
@@ -208,6 +218,18 @@ impl<G: Tensor + Roster> Lane<G> {
     /// Reseeds the episode's bots (or makes them: the first time, and
     /// where the learner's seat moved).
     fn seat_bots(&mut self, shared: &Shared<G>, seed: u64) -> Result<(), String> {
+        if let Some(spec) = &shared.teacher {
+            self.teachers.resize_with(shared.seats, || None);
+            for (s, slot) in self.teachers.iter_mut().enumerate() {
+                // Seeded apart from the opponents' bots of the same seat.
+                let bot_seed = analysis::derive_seed(seed, (1 << 32) + s as u64);
+                if shared.opponents.is_some() && s != self.seat {
+                    *slot = None;
+                } else if !slot.as_mut().is_some_and(|b| b.reseed(bot_seed)) {
+                    *slot = Some(G::bot(spec, bot_seed).map_err(|e| e.to_string())?);
+                }
+            }
+        }
         let Some(opponents) = &shared.opponents else {
             return Ok(());
         };
@@ -312,17 +334,35 @@ impl<G: Tensor + Roster> Lane<G> {
         }
     }
 
-    /// Writes this lane's observation, mask and seat to act into its
-    /// slices.
-    fn write(&mut self, shared: &Shared<G>, obs: &mut [f32], mask: &mut [u8], to_move: &mut i64) {
+    /// Writes this lane's observation, mask, seat to act and the
+    /// teacher's action id (-1 for none) into its slices.
+    fn write(
+        &mut self,
+        shared: &Shared<G>,
+        obs: &mut [f32],
+        mask: &mut [u8],
+        to_move: &mut i64,
+        teach: &mut i64,
+    ) {
         let seat = match shared.opponents {
             Some(_) => self.seat,
             None => self.game.to_move().map_or(0, Seat::index),
         };
         *to_move = self.acting(shared).map_or(-1, |s| s as i64);
         self.game.write_obs(Seat::new(seat), obs);
+        *teach = -1;
         if *to_move >= 0 {
             self.game.update_mask(&mut self.legal, &mut self.ids, mask);
+            if let Some(Some(teacher)) = self.teachers.get_mut(*to_move as usize) {
+                let view = self.game.view(Seat::new(*to_move as usize));
+                let action = teacher.choose(&view, &self.legal);
+                *teach = self
+                    .legal
+                    .contains(&action)
+                    .then(|| self.game.action_id(action))
+                    .flatten()
+                    .map_or(-1, |id| id as i64);
+            }
         } else {
             for &id in &self.ids {
                 mask[id as usize] = 0;
@@ -343,6 +383,7 @@ impl<G: Tensor + Roster> Lane<G> {
         rewards: &mut [f32],
         ended: &mut Ended,
         to_move: &mut i64,
+        teach: &mut i64,
     ) -> Result<(), String> {
         self.game.apply_unchecked(action);
         self.actions += 1;
@@ -360,7 +401,7 @@ impl<G: Tensor + Roster> Lane<G> {
             self.deal(shared, seed)?;
             self.settle(shared, true)?;
         }
-        self.write(shared, obs, mask, to_move);
+        self.write(shared, obs, mask, to_move, teach);
         Ok(())
     }
 }
@@ -380,6 +421,7 @@ impl<G: Tensor + Roster> Part<G> {
             terminated: vec![0; n],
             truncated: vec![0; n],
             to_move: vec![0; n],
+            teach: vec![-1; n],
             seats,
             lanes,
         };
@@ -397,6 +439,7 @@ impl<G: Tensor + Roster> Part<G> {
                 &mut self.obs[i * o..(i + 1) * o],
                 &mut self.mask[i * a..(i + 1) * a],
                 &mut self.to_move[i],
+                &mut self.teach[i],
             );
         }
     }
@@ -483,6 +526,7 @@ impl<G: Tensor + Roster> Part<G> {
                 &mut self.rewards[j * p..(j + 1) * p],
                 &mut ended,
                 &mut self.to_move[j],
+                &mut self.teach[j],
             )?;
             self.terminated[j] = u8::from(ended.terminated);
             self.truncated[j] = u8::from(ended.truncated);
@@ -501,6 +545,7 @@ impl<G: Game> Part<G> {
             truncated: &self.truncated,
             to_move: &self.to_move,
             seats: &self.seats,
+            teach: &self.teach,
         }
     }
 }
@@ -516,6 +561,7 @@ impl<G: Tensor + Roster> Vector<G> {
             threads,
             autoreset,
             max_actions,
+            teacher,
         } = config;
         let options = crate::table::options_of::<G>(pairs)?;
         let players = players.unwrap_or(G::DEFAULT_PLAYERS);
@@ -530,6 +576,9 @@ impl<G: Tensor + Roster> Vector<G> {
         if let Some(Opponents::Bots(spec)) = &opponents {
             G::bot(spec, 0).map_err(|e| e.to_string())?;
         }
+        if let Some(spec) = &teacher {
+            G::bot(spec, 0).map_err(|e| format!("teacher: {e}"))?;
+        }
         // Probe the setup once, with its own error.
         G::new_seeded(&options, players, &Seed::Legacy(seed)).map_err(|e| e.to_string())?;
         let shared = Arc::new(Shared {
@@ -541,6 +590,7 @@ impl<G: Tensor + Roster> Vector<G> {
             opponents,
             autoreset,
             max_actions: max_actions.max(1),
+            teacher,
         });
         let mut lanes = (0..num_envs)
             .map(|i| Lane::new(&shared, analysis::derive_seed(seed, i as u64), seat))

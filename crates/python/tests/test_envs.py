@@ -305,3 +305,32 @@ def test_vector_env_threads_are_readable_and_uneven_parts_match_one_thread():
         assert all(np.array_equal(p, q) for p, q in zip(x, y))
     with pytest.raises(ValueError, match="table 130"):
         three.render(130)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_vector_env_teacher_labels_each_decision_with_a_legal_action(name):
+    def run(threads, teacher):
+        env = ratrace.VectorEnv(name, 64, players=4, seed=5, threads=threads, teacher=teacher)
+        rng = np.random.default_rng(1)
+        labels = []
+        for _ in range(40):
+            t, m = env.teacher_actions, env.action_masks
+            labels.append(t.copy())
+            if teacher is None:
+                assert (t == -1).all()
+            else:
+                assert (t >= 0).all()  # self-play: every table has a decision
+                assert (m[np.arange(len(t)), t] == 1).all()
+            # Play off the teacher's line half the time.
+            own = (rng.random(m.shape) * m).argmax(1)
+            env.step(np.where(rng.random(len(t)) < 0.5, t, own) if teacher else own)
+        return np.array(labels)
+
+    a = run(1, "search:30")
+    assert np.array_equal(a, run(2, "search:30"))
+    run(1, None)
+
+
+def test_vector_env_refuses_an_unknown_teacher():
+    with pytest.raises(ratrace.SetupError, match="teacher"):
+        ratrace.VectorEnv("dalmuti", 4, teacher="nosuch")

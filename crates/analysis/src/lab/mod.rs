@@ -327,13 +327,16 @@ pub fn configure<G: Positions>(game: &str, a: Args) -> Result<Config<G>, Error> 
     let (weak, strong) = match a.bots.as_slice() {
         [] => (
             G::LADDER.first().copied().unwrap_or("random").to_string(),
-            // The strongest bot that decides at once: a lab plays hundreds
-            // of thousands of games, which a search bot would take hours for
-            // (name it with --bots to use it anyway).
+            // The strongest bot that decides at once and plays every
+            // variant by the same rules: a lab plays hundreds of thousands
+            // of games, which a search bot would take hours for, and the
+            // learned bot's network fits one table only (elsewhere it
+            // plays as strong), so variants would meet different bots
+            // (name either with --bots to use it anyway).
             G::LADDER
                 .iter()
                 .rev()
-                .find(|b| **b != "search")
+                .find(|b| !matches!(**b, "search" | "learned"))
                 .copied()
                 .unwrap_or("random")
                 .to_string(),

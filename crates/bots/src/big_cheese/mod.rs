@@ -5,8 +5,10 @@
 //! [`model`] is the opponent model `strong` and `search` share: how much
 //! each rival pays for a card, learnt from its bids during the game.
 
+use crate::net::Mlp;
 use crate::{Bot, Budget, Levels};
 use bigcheese::BigCheese;
+use std::sync::{Arc, OnceLock};
 
 pub mod heuristic;
 pub mod model;
@@ -33,4 +35,21 @@ impl Levels for BigCheese {
     fn panel(name: &str, seed: u64) -> Option<Box<dyn Bot<Self>>> {
         panel::bot(name, seed)
     }
+
+    fn guided(budget: Option<Budget>, seed: u64) -> Box<dyn Bot<Self>> {
+        Box::new(crate::learned::guide(
+            search::new(budget, seed),
+            Self::network(),
+            crate::learned::GUIDE_WEIGHT,
+            seed,
+        ))
+    }
+
+    fn network() -> Option<Arc<Mlp>> {
+        static NET: OnceLock<Option<Arc<Mlp>>> = OnceLock::new();
+        NET.get_or_init(|| crate::learned::load(WEIGHTS)).clone()
+    }
 }
+
+/// The `learned` level's network (training/train.py; see crate::learned).
+pub const WEIGHTS: &[u8] = include_bytes!("../../weights/bigcheese.safetensors");

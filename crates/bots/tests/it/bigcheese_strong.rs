@@ -146,9 +146,9 @@ fn same_seed_same_game() {
 }
 
 #[test]
-fn in_the_roster_just_below_search() {
+fn in_the_roster_below_learned_and_search() {
     let n = BigCheese::LADDER.len();
-    assert_eq!(BigCheese::LADDER[n - 2..], ["strong", "search"]);
+    assert_eq!(BigCheese::LADDER[n - 3..], ["strong", "learned", "search"]);
     assert_eq!(BigCheese::BOTS[0], "heuristic");
     assert_eq!(BigCheese::bot("strong", 1).unwrap().name(), "strong");
     assert!(BigCheese::bot("strong:100", 1).is_err());

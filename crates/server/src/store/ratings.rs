@@ -93,7 +93,7 @@ impl Rating {
 
 /// The fixed rating of bot `bot` of `game`: by its level on the game's
 /// ladder (level 1, `random`, 15; each level 6 more: heuristic 21, strong
-/// 27, search 33), with a small fixed uncertainty. Bots are never
+/// 27, learned 33, search 39), with a small fixed uncertainty. Bots are never
 /// updated: they are the fixed points people are measured against.
 pub fn bot_rating(game: &str, bot: &str) -> Rating {
     let ladder: &[&str] = registry::dispatch!(game, G => <G as bots::Roster>::LADDER, _ => &[]);
