@@ -99,24 +99,20 @@ pub struct Encoded<'a, G: Game> {
     pub num_actions: usize,
 }
 
-/// A bot that plays a policy network's most likely legal action.
-pub struct LearnedBot<G: Game> {
+/// A network with what it needs to read a view: what the learned bot
+/// and the guided search share.
+struct Policy<G: Game> {
     net: Option<Arc<Mlp>>,
     encoder: Encoder<G>,
     scratch: Scratch,
-    /// Plays where the network cannot: another table size.
-    fallback: Box<dyn Bot<G>>,
 }
 
-impl<G: Tensor> LearnedBot<G> {
-    /// A bot playing `net` (`None`: the fallback always), and `fallback`
-    /// where the network does not fit the table.
-    pub fn new(net: Option<Arc<Mlp>>, fallback: Box<dyn Bot<G>>) -> LearnedBot<G> {
-        LearnedBot {
+impl<G: Tensor> Policy<G> {
+    fn new(net: Option<Arc<Mlp>>) -> Policy<G> {
+        Policy {
             net,
             encoder: Encoder::default(),
             scratch: Scratch::default(),
-            fallback,
         }
     }
 
@@ -133,6 +129,34 @@ impl<G: Tensor> LearnedBot<G> {
     }
 }
 
+/// The softmax of `scored`'s logits, in its order.
+fn softmax<A: Copy>(scored: &[(f32, A)]) -> Vec<(A, f64)> {
+    let top = scored.iter().map(|s| s.0).fold(f32::NEG_INFINITY, f32::max);
+    let sum: f64 = scored.iter().map(|s| f64::from((s.0 - top).exp())).sum();
+    scored
+        .iter()
+        .map(|&(z, a)| (a, f64::from((z - top).exp()) / sum))
+        .collect()
+}
+
+/// A bot that plays a policy network's most likely legal action.
+pub struct LearnedBot<G: Game> {
+    policy: Policy<G>,
+    /// Plays where the network cannot: another table size.
+    fallback: Box<dyn Bot<G>>,
+}
+
+impl<G: Tensor> LearnedBot<G> {
+    /// A bot playing `net` (`None`: the fallback always), and `fallback`
+    /// where the network does not fit the table.
+    pub fn new(net: Option<Arc<Mlp>>, fallback: Box<dyn Bot<G>>) -> LearnedBot<G> {
+        LearnedBot {
+            policy: Policy::new(net),
+            fallback,
+        }
+    }
+}
+
 impl<G: Tensor> Bot<G> for LearnedBot<G> {
     fn name(&self) -> &'static str {
         "learned"
@@ -143,7 +167,7 @@ impl<G: Tensor> Bot<G> for LearnedBot<G> {
             // Still shown to the fallback, which may learn from every view.
             return self.fallback.choose(view, legal);
         }
-        match self.logits(view, legal) {
+        match self.policy.logits(view, legal) {
             // The first of the largest, as numpy's argmax.
             Some(scored) => {
                 let mut best = scored[0];
@@ -161,16 +185,14 @@ impl<G: Tensor> Bot<G> for LearnedBot<G> {
     /// The network's probabilities for the legal actions (its softmax over
     /// them), best first; the fallback's values where it plays.
     fn evaluate(&mut self, view: &G::View, legal: &[G::Action]) -> Option<Vec<Scored<G::Action>>> {
-        let Some(scored) = self.logits(view, legal) else {
+        let Some(scored) = self.policy.logits(view, legal) else {
             return self.fallback.evaluate(view, legal);
         };
-        let top = scored.iter().map(|s| s.0).fold(f32::NEG_INFINITY, f32::max);
-        let sum: f64 = scored.iter().map(|s| f64::from((s.0 - top).exp())).sum();
-        let mut out: Vec<Scored<G::Action>> = scored
+        let mut out: Vec<Scored<G::Action>> = softmax(&scored)
             .into_iter()
-            .map(|(z, action)| Scored {
+            .map(|(action, value)| Scored {
                 action,
-                value: f64::from((z - top).exp()) / sum,
+                value,
                 visits: 0,
             })
             .collect();
@@ -206,9 +228,7 @@ pub const GUIDE_WEIGHT: f64 = 8.0;
 pub struct Guided<G: Game, D> {
     /// The unguided domain.
     pub inner: D,
-    net: Option<Arc<Mlp>>,
-    encoder: Encoder<G>,
-    scratch: Scratch,
+    policy: Policy<G>,
     /// The prior of the current search, by action.
     prior: Vec<(G::Action, f64)>,
 }
@@ -216,7 +236,7 @@ pub struct Guided<G: Game, D> {
 impl<G: Game, D> std::fmt::Debug for Guided<G, D> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Guided")
-            .field("net", &self.net.is_some())
+            .field("net", &self.policy.net.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -226,9 +246,7 @@ impl<G: Tensor, D: Domain<G>> Guided<G, D> {
     pub fn new(inner: D, net: Option<Arc<Mlp>>) -> Guided<G, D> {
         Guided {
             inner,
-            net,
-            encoder: Encoder::default(),
-            scratch: Scratch::default(),
+            policy: Policy::new(net),
             prior: Vec::new(),
         }
     }
@@ -237,34 +255,14 @@ impl<G: Tensor, D: Domain<G>> Guided<G, D> {
     /// into `self.prior`; empty where the network does not fit.
     fn compute(&mut self, view: &G::View, legal: &[G::Action]) {
         self.prior.clear();
-        let Some(net) = &self.net else { return };
-        let Some(e) = self
-            .encoder
-            .encode(view, legal, Some((net.inputs(), net.outputs())))
-        else {
+        let Some(scored) = self.policy.logits(view, legal) else {
             return;
         };
-        let z = net.forward(e.obs, &mut self.scratch);
-        let top = e
-            .ids
-            .iter()
-            .map(|&(id, _)| z[id])
-            .fold(f32::NEG_INFINITY, f32::max);
-        let mut sum = 0.0;
-        for &a in legal {
-            let p = e
-                .ids
-                .iter()
-                .find(|x| x.1 == a)
-                .map_or(0.0, |&(id, _)| f64::from((z[id] - top).exp()));
-            sum += p;
-            self.prior.push((a, p));
-        }
-        if sum > 0.0 {
-            for p in &mut self.prior {
-                p.1 /= sum;
-            }
-        }
+        let probs = softmax(&scored);
+        self.prior.extend(legal.iter().map(|&a| {
+            let p = probs.iter().find(|x| x.0 == a).map_or(0.0, |x| x.1);
+            (a, p)
+        }));
     }
 }
 
