@@ -6,13 +6,22 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { chmodSync, copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { startServer, launchBrowser, api, waitForState, playToEnd, ROOT } from './helpers.mjs';
 
 let server;
 let browser;
 
 before(async () => {
-  const bot = 'python3 ' + join(ROOT, 'examples/bots/random_bot.py');
+  // A server run as root runs its bot programs as nobody, who may not
+  // reach a checkout under a private folder: the program goes to a
+  // folder every user can read.
+  const dir = mkdtempSync(join(tmpdir(), 'ratrace-e2e-bot-'));
+  chmodSync(dir, 0o755);
+  copyFileSync(join(ROOT, 'examples/bots/random_bot.py'), join(dir, 'random_bot.py'));
+  chmodSync(join(dir, 'random_bot.py'), 0o644);
+  const bot = 'python3 ' + join(dir, 'random_bot.py');
   server = await startServer({ args: ['--bot', 'pyrandom=' + bot, '--bot-time', '2000'] });
   browser = await launchBrowser();
 });

@@ -14,8 +14,11 @@
 //!   [`crate::stderr_log`]).
 //!
 //! The command runs under `/bin/sh -c` in a process group of its own, and
-//! [`Process`]'s drop (or [`Process::shutdown`]) kills the whole group and
-//! reaps the child: no process is left behind, children included.
+//! [`Process`]'s drop (or [`Process::shutdown`]) kills the whole group
+//! (and the program's cgroup, if it has one) and reaps the child. A
+//! sandboxed program runs in a PID namespace of its own
+//! ([`crate::sandbox`]), so a child that left the group (`setsid`) dies
+//! with it too: no process is left behind.
 
 use crate::protocol::MAX_LINE;
 use crate::stderr_log::StderrLog;
@@ -95,9 +98,9 @@ pub struct Process {
     /// The group was killed and seen gone: its id may since belong to
     /// other processes, so it is never signalled again.
     gone: bool,
-    /// A sandboxed process's private folder, removed after it ends
-    /// (fields drop in order: after the drop has killed the group).
-    _private: Option<crate::sandbox::Private>,
+    /// A sandboxed process's private folder and cgroup, removed after it
+    /// ends (fields drop in order: after the drop has killed the group).
+    confined: Option<crate::sandbox::Confined>,
 }
 
 impl Process {
@@ -132,7 +135,7 @@ impl Process {
                 stderr_log: p.stderr_log,
                 status: None,
                 gone: false,
-                _private: private,
+                confined: private,
             }),
             Err(e) => {
                 // No process may outlive a failed start: the threads that
@@ -316,9 +319,13 @@ impl Process {
         exited
     }
 
-    /// Kills the bot's process group and reaps the child.
+    /// Kills the bot's process group (and its cgroup, if it has one) and
+    /// reaps the child.
     pub(crate) fn kill(&mut self) {
         self.to_bot = None;
+        if let Some(cgroup) = self.confined.as_ref().and_then(|c| c.cgroup.as_ref()) {
+            cgroup.kill();
+        }
         if self.gone {
             return;
         }

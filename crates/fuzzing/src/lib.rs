@@ -184,9 +184,10 @@ pub fn client_msg(data: &[u8]) {
             token,
             lang,
             contribution,
+            key,
         } => {
             serde_json::json!({"type": "hello", "token": token, "lang": lang,
-                               "contribution": contribution})
+                               "contribution": contribution, "key": key})
         }
         ClientMsg::Chat { text, emote } => {
             serde_json::json!({"type": "chat", "text": text, "emote": emote})

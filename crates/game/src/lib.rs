@@ -675,6 +675,8 @@ mod tests {
                     seat: Seat::new(1),
                     value: "e".repeat(64),
                 }],
+                key: Some("d".repeat(64)),
+                signature: Some("f".repeat(128)),
             }),
         };
         let json = serde_json::to_string(&r).unwrap();

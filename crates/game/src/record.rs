@@ -66,6 +66,14 @@ pub struct Fairness {
     /// Every human's contribution, in seat order.
     #[serde(default)]
     pub contributions: Vec<Contribution>,
+    /// The server's public key (Ed25519, 64 hex digits) that signed the
+    /// commitment (`ratrace-fair/3`; absent before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// The server's signature of the table id and the commitment, made
+    /// when the table was created (`ratrace-fair/3`: 128 hex digits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
 }
 
 /// One player's random contribution to the seed, made in their browser.

@@ -115,7 +115,10 @@ def test_the_trained_policy_plays_a_server_table_as_it_plays_the_game(trained, t
     server = subprocess.Popen(
         [ratrace_bin(), "serve", "--addr", "127.0.0.1:0", "--db", str(db_dir / "t.db"),
          "--min-bot-delay-ms", "0", "--revolution-window-ms", "200",
-         "--bot", "dalmuti:trained=" + program(module)],
+         "--bot", "dalmuti:trained=" + program(module)]
+        # As root the server runs its programs as nobody, who may not
+        # reach this test's files: here they run as root, said so.
+        + (["--bot-user", "root", "--bot-allow-root"] if os.geteuid() == 0 else []),
         stdout=log.open("w"), stderr=subprocess.STDOUT,
         env={**os.environ, "NO_COLOR": "1"},
     )

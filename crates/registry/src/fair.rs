@@ -1,21 +1,24 @@
-//! The fair-deal scheme `ratrace-fair/2` (commit, contribute, reveal):
+//! The fair-deal scheme `ratrace-fair/3` (commit, contribute, reveal):
 //! pure functions that make and check a game's 256-bit seed, so that
 //! neither the server nor a player can choose the deal (`docs/server.md`,
-//! "Fairness: commit, contribute, reveal"). Version 2 binds the seed to
-//! the table's id and its commitment too, so a record cannot pass for
-//! another table's; records of version 1 still check.
+//! "Fairness: commit, contribute, reveal"). The seed is bound to the
+//! table's id and its commitment, so a record cannot pass for another
+//! table's, and version 3 adds the server's signature of that commitment
+//! ([`crate::signed`]), so a record nobody's browser kept still shows the
+//! server made it before the game. Records of versions 1 and 2 still
+//! check.
 //!
 //! 1. At table creation the server draws a 32-byte secret
-//!    ([`new_secret`]) and publishes its [`commitment`] (hex SHA-256 of
-//!    the secret's bytes).
+//!    ([`new_secret`]), publishes its [`commitment`] (hex SHA-256 of the
+//!    secret's bytes) and signs it with the table's id.
 //! 2. Every human who joins sends 32 random bytes made in their browser,
 //!    as 64 hex digits ([`contribute`], [`parse_contribution`]); the
 //!    server stores them.
-//! 3. Once the last human has joined, the seed is [`derive_seed_v2`] of
-//!    the table id, the commitment, the secret and every contribution, in
-//!    seat order ([`derive_seed`] without the first two: version 1).
-//! 4. After the game the record carries the secret and the contributions
-//!    ([`fairness`]); `verify` checks them ([`check`]).
+//! 3. Once the last human has joined, the seed is [`seed`] of the table
+//!    id, the commitment, the secret and every contribution, in seat
+//!    order ([`Binding`] says which version).
+//! 4. After the game the record carries the secret, the contributions and
+//!    the signature ([`fairness`]); `verify` checks them ([`check`]).
 //!
 //! No IO and no clock here: the server's lobby and tables call these, and
 //! `verify` (CLI and page) checks with the same code. Every input that
@@ -28,18 +31,47 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
 /// The scheme's name and version, as records carry it: the one new
-/// tables use.
-pub const SCHEME: &str = "ratrace-fair/2";
+/// tables use (signed, bound to its table).
+pub const SCHEME: &str = "ratrace-fair/3";
+
+/// The second version: bound to its table, not signed (records made
+/// before version 3 carry it, and still check).
+pub const SCHEME_V2: &str = "ratrace-fair/2";
 
 /// The first version, whose seed is not bound to its table (records made
 /// before version 2 carry it, and still check).
 pub const SCHEME_V1: &str = "ratrace-fair/1";
 
 /// The domain-separation tags hashed first into every seed: a hash made
-/// for any other purpose, or by the other version, can never be a seed of
-/// this one.
+/// for any other purpose, or by another version, can never be a seed of
+/// this one (so a signed record stripped of its signature cannot pass for
+/// an unsigned version's).
 const TAG: &[u8] = b"ratrace-fair/1 seed";
 const TAG_V2: &[u8] = b"ratrace-fair/2 seed";
+const TAG_V3: &[u8] = b"ratrace-fair/3 seed";
+
+/// Which version a table's seed is made by, with what it binds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binding<'a> {
+    /// `ratrace-fair/1`: the secret and the contributions only.
+    Unbound,
+    /// `ratrace-fair/2`: bound to this table and its commitment.
+    Table(&'a str),
+    /// `ratrace-fair/3`: as version 2, and the commitment signed by the
+    /// server.
+    Signed(&'a str),
+}
+
+impl Binding<'_> {
+    /// The scheme's name, as records carry it.
+    pub fn scheme(self) -> &'static str {
+        match self {
+            Binding::Unbound => SCHEME_V1,
+            Binding::Table(_) => SCHEME_V2,
+            Binding::Signed(_) => SCHEME,
+        }
+    }
+}
 
 /// The longest table id a version-2 seed binds (ids are 10 characters;
 /// this only keeps a hostile record from hashing megabytes).
@@ -63,9 +95,11 @@ pub enum FairError {
     #[error("the contributions are not in seat order ({0} comes after a later seat)")]
     OutOfOrder(Seat),
     /// The record names a scheme this build does not know.
-    #[error("unknown fairness scheme `{0}` (this build checks {SCHEME_V1} and {SCHEME})")]
+    #[error(
+        "unknown fairness scheme `{0}` (this build checks {SCHEME_V1}, {SCHEME_V2} and {SCHEME})"
+    )]
     UnknownScheme(String),
-    /// A version-2 section without its table id (or one too long).
+    /// A version-2 or -3 section without its table id (or one too long).
     #[error("a {SCHEME} section names its table (`table`, at most {MAX_TABLE} characters)")]
     NoTable,
     /// The record does not reveal the server's secret.
@@ -174,7 +208,7 @@ fn hash_contributions(h: &mut Sha256, contributions: &BTreeMap<Seat, [u8; 32]>) 
     }
 }
 
-/// The game's seed in version 2 ([`SCHEME`]): as [`derive_seed`], under
+/// The game's seed in version 2 ([`SCHEME_V2`]): as [`derive_seed`], under
 /// its own tag, with the table's id and the commitment (the secret's
 /// SHA-256) hashed after the tag:
 ///
@@ -190,8 +224,27 @@ pub fn derive_seed_v2(
     secret: &[u8; 32],
     contributions: &BTreeMap<Seat, [u8; 32]>,
 ) -> [u8; 32] {
+    derive_bound(TAG_V2, table, secret, contributions)
+}
+
+/// The game's seed in version 3 ([`SCHEME`]): version 2's, under its own
+/// tag (`ratrace-fair/3 seed`).
+pub fn derive_seed_v3(
+    table: &str,
+    secret: &[u8; 32],
+    contributions: &BTreeMap<Seat, [u8; 32]>,
+) -> [u8; 32] {
+    derive_bound(TAG_V3, table, secret, contributions)
+}
+
+fn derive_bound(
+    tag: &[u8],
+    table: &str,
+    secret: &[u8; 32],
+    contributions: &BTreeMap<Seat, [u8; 32]>,
+) -> [u8; 32] {
     let mut h = Sha256::new();
-    field(&mut h, TAG_V2);
+    field(&mut h, tag);
     field(&mut h, table.as_bytes());
     field(&mut h, &Sha256::digest(secret));
     field(&mut h, secret);
@@ -199,32 +252,38 @@ pub fn derive_seed_v2(
     h.finalize().into()
 }
 
-/// The seed as the engines take it (a full 256-bit [`Seed`]): version 2
-/// bound to `table`, or version 1 without one.
+/// The seed as the engines take it (a full 256-bit [`Seed`]), by the
+/// version `binding` names.
 pub fn seed(
-    table: Option<&str>,
+    binding: Binding<'_>,
     secret: &[u8; 32],
     contributions: &BTreeMap<Seat, [u8; 32]>,
 ) -> Seed {
-    Seed::Full(match table {
-        Some(table) => derive_seed_v2(table, secret, contributions),
-        None => derive_seed(secret, contributions),
+    Seed::Full(match binding {
+        Binding::Signed(table) => derive_seed_v3(table, secret, contributions),
+        Binding::Table(table) => derive_seed_v2(table, secret, contributions),
+        Binding::Unbound => derive_seed(secret, contributions),
     })
 }
 
 /// The record's fairness section for a game whose seed is
-/// [`seed`]`(table, secret, contributions)`. `reveal` says whether the
+/// [`seed`]`(binding, secret, contributions)`. `reveal` says whether the
 /// secret may be shown (only once the game is over); before, the section
-/// carries the commitment and the contributions only.
+/// carries the commitment and the contributions only. A signed one's
+/// signature is the server's to add ([`crate::signed::sign`]).
 pub fn fairness(
-    table: Option<&str>,
+    binding: Binding<'_>,
     secret: &[u8; 32],
     contributions: &BTreeMap<Seat, [u8; 32]>,
     reveal: bool,
 ) -> Fairness {
+    let table = match binding {
+        Binding::Unbound => None,
+        Binding::Table(t) | Binding::Signed(t) => Some(t.to_string()),
+    };
     Fairness {
-        scheme: if table.is_some() { SCHEME } else { SCHEME_V1 }.to_string(),
-        table: table.map(str::to_string),
+        scheme: binding.scheme().to_string(),
+        table,
         commitment: commitment(secret),
         secret: reveal.then(|| hex(secret)),
         contributions: contributions
@@ -234,6 +293,8 @@ pub fn fairness(
                 value: hex(value),
             })
             .collect(),
+        key: None,
+        signature: None,
     }
 }
 
@@ -242,8 +303,10 @@ pub fn fairness(
 /// listed once each, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed {
-    /// The table a version-2 seed is bound to (`None`: version 1).
+    /// The table a version-2 or -3 seed is bound to (`None`: version 1).
     pub table: Option<String>,
+    /// A version-3 section: its commitment is the server's to sign.
+    pub signed: bool,
     /// The server's secret.
     pub secret: [u8; 32],
     /// The contributions by seat.
@@ -252,10 +315,10 @@ pub struct Parsed {
 
 /// Reads a record's fairness section (see [`Parsed`]).
 pub fn parse(f: &Fairness) -> Result<Parsed, FairError> {
-    let table = match f.scheme.as_str() {
-        SCHEME_V1 => None,
-        SCHEME => match &f.table {
-            Some(t) if !t.is_empty() && t.len() <= MAX_TABLE => Some(t.clone()),
+    let (table, signed) = match f.scheme.as_str() {
+        SCHEME_V1 => (None, false),
+        s @ (SCHEME_V2 | SCHEME) => match &f.table {
+            Some(t) if !t.is_empty() && t.len() <= MAX_TABLE => (Some(t.clone()), s == SCHEME),
             _ => return Err(FairError::NoTable),
         },
         other => return Err(FairError::UnknownScheme(other.chars().take(80).collect())),
@@ -279,9 +342,21 @@ pub fn parse(f: &Fairness) -> Result<Parsed, FairError> {
     }
     Ok(Parsed {
         table,
+        signed,
         secret,
         contributions,
     })
+}
+
+impl Parsed {
+    /// The version its seed is made by.
+    pub fn binding(&self) -> Binding<'_> {
+        match (&self.table, self.signed) {
+            (None, _) => Binding::Unbound,
+            (Some(t), false) => Binding::Table(t),
+            (Some(t), true) => Binding::Signed(t),
+        }
+    }
 }
 
 /// Why a record's fairness section does not check out.
@@ -333,10 +408,11 @@ pub fn check(f: &Fairness, record_seed: &Seed) -> Result<Vec<String>, CheckError
     ));
     if let Some(table) = &p.table {
         lines.push(format!(
-            "the seed is bound to table {table} and to that commitment ({SCHEME})"
+            "the seed is bound to table {table} and to that commitment ({})",
+            f.scheme
         ));
     }
-    let derived = seed(p.table.as_deref(), &p.secret, &p.contributions);
+    let derived = seed(p.binding(), &p.secret, &p.contributions);
     if derived != *record_seed {
         return Err(CheckError::Seed {
             record: *record_seed,
@@ -402,7 +478,7 @@ mod tests {
         let a = derive_seed(&bytes(10), &contributions(&[(0, 1)]));
         let b = derive_seed(&bytes(1), &contributions(&[(0, 10)]));
         assert_ne!(a, b);
-        assert_eq!(seed(None, &secret, &base), Seed::Full(s));
+        assert_eq!(seed(Binding::Unbound, &secret, &base), Seed::Full(s));
     }
 
     #[test]
@@ -455,8 +531,8 @@ mod tests {
     fn a_fairness_section_checks_and_a_tampered_one_does_not() {
         let secret = bytes(5);
         let cs = contributions(&[(1, 40), (3, 41)]);
-        let seed = seed(None, &secret, &cs);
-        let f = fairness(None, &secret, &cs, true);
+        let seed = seed(Binding::Unbound, &secret, &cs);
+        let f = fairness(Binding::Unbound, &secret, &cs, true);
         let lines = check(&f, &seed).unwrap();
         assert!(lines
             .iter()
@@ -466,7 +542,7 @@ mod tests {
             .any(|l| l == &format!("P2's contribution {} went into the seed", hex(&bytes(40)))));
         assert!(lines.iter().any(|l| l.starts_with("P4's contribution")));
 
-        let hidden = fairness(None, &secret, &cs, false);
+        let hidden = fairness(Binding::Unbound, &secret, &cs, false);
         assert!(hidden.secret.is_none());
         assert!(check(&hidden, &seed)
             .unwrap_err()
@@ -534,15 +610,15 @@ mod tests {
     fn a_version_2_seed_is_bound_to_its_table() {
         let secret = bytes(5);
         let cs = contributions(&[(0, 40), (2, 41)]);
-        let x = seed(Some("tableX"), &secret, &cs);
+        let x = seed(Binding::Table("tableX"), &secret, &cs);
         // Another table, or version 1, gives another seed from the same
         // secret and contributions.
-        assert_ne!(x, seed(Some("tableY"), &secret, &cs));
-        assert_ne!(x, seed(None, &secret, &cs));
-        let f = fairness(Some("tableX"), &secret, &cs, true);
+        assert_ne!(x, seed(Binding::Table("tableY"), &secret, &cs));
+        assert_ne!(x, seed(Binding::Unbound, &secret, &cs));
+        let f = fairness(Binding::Table("tableX"), &secret, &cs, true);
         assert_eq!(
             (f.scheme.as_str(), f.table.as_deref()),
-            (SCHEME, Some("tableX"))
+            (SCHEME_V2, Some("tableX"))
         );
         let lines = check(&f, &x).unwrap();
         assert!(
@@ -563,12 +639,23 @@ mod tests {
         huge.table = Some("t".repeat(10_000));
         assert!(check(&huge, &x).is_err());
         // Version 1 records check as before.
-        let v1 = fairness(None, &secret, &cs, true);
+        let v1 = fairness(Binding::Unbound, &secret, &cs, true);
         assert_eq!(v1.scheme, SCHEME_V1);
-        assert!(check(&v1, &seed(None, &secret, &cs)).is_ok());
+        assert!(check(&v1, &seed(Binding::Unbound, &secret, &cs)).is_ok());
         let mut relabelled = v1.clone();
         relabelled.scheme = SCHEME.into();
         relabelled.table = Some("tableX".into());
-        assert!(check(&relabelled, &seed(None, &secret, &cs)).is_err());
+        assert!(check(&relabelled, &seed(Binding::Unbound, &secret, &cs)).is_err());
+        // Version 3's seed differs from version 2's: a signed record
+        // relabelled as unsigned does not check.
+        let v3 = seed(Binding::Signed("tableX"), &secret, &cs);
+        assert_ne!(v3, x);
+        let mut unsigned = fairness(Binding::Signed("tableX"), &secret, &cs, true);
+        assert!(check(&unsigned, &v3).is_ok());
+        unsigned.scheme = SCHEME_V2.into();
+        assert!(check(&unsigned, &v3)
+            .unwrap_err()
+            .to_string()
+            .contains("give"));
     }
 }

@@ -1,6 +1,7 @@
 //! `registry`: the games this build knows by name ([`GAMES`],
 //! [`dispatch!`]), the check of a finished game's record ([`verify`],
-//! with the fair-deal scheme it checks, [`fair`]), and what must pick the
+//! with the fair-deal scheme it checks, [`fair`], and the server's
+//! signature of a commitment, [`signed`]), and what must pick the
 //! game a text names: a record's play-by-play ([`records`]) and scenario
 //! text ([`scenario`]).
 //!
@@ -16,6 +17,7 @@
 pub mod fair;
 pub mod records;
 pub mod scenario;
+pub mod signed;
 pub mod verify;
 
 /// The games this build knows, by command-line name.

@@ -12,7 +12,7 @@
 //! Usage: `cargo build --release -p cli && cargo run --release -p server
 //! --example attack -- [--bin target/release/ratrace] [SCENARIO...]` with
 //! scenarios `flood`, `bots`, `idle`, `spectators`, `lobby`, `kill`,
-//! `slowread` (all by default). It prints one Markdown line per goal and exits 1 if a goal is
+//! `slowread`, `slowmem` (all by default). It prints one Markdown line per goal and exits 1 if a goal is
 //! missed.
 
 use futures_util::{SinkExt, StreamExt};
@@ -29,6 +29,9 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
+
+#[path = "attack_parts/memory.rs"]
+mod memory;
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
@@ -55,7 +58,12 @@ impl Server {
         let stderr = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
+            // RATRACE_ATTACK_LOG=1 shows the server's log.
+            let echo = std::env::var_os("RATRACE_ATTACK_LOG").is_some();
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if echo {
+                    eprintln!("server: {line}");
+                }
                 if let Some(rest) = line.split("serving on http://").nth(1) {
                     let addr = rest.split_whitespace().next().unwrap_or("").to_string();
                     let _ = tx.send(addr);
@@ -1037,6 +1045,7 @@ fn main() -> ExitCode {
             "lobby",
             "kill",
             "slowread",
+            "slowmem",
         ]
         .map(String::from)
         .to_vec();
@@ -1068,6 +1077,7 @@ fn main() -> ExitCode {
                 "lobby" => lobby(&bin, &mut report).await,
                 "kill" => kill(&bin, &mut report).await,
                 "slowread" => slowread(&bin, &mut report).await,
+                "slowmem" => memory::slowmem(&bin, &mut report).await,
                 other => Err(format!("unknown scenario `{other}`")),
             }
         });

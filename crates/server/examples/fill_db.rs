@@ -80,6 +80,7 @@ fn table<G: Game>(
                     seq: i as u64 + 1,
                     seat: *seat,
                     action: action.clone(),
+                    stand_in: false,
                 })
                 .collect(),
             access: Access {

@@ -4,12 +4,16 @@
 //! [`extbot::External`].
 //!
 //! A client only ever names a level; the command is the operator's. The
-//! processes alive at once are capped server-wide (`--bot-processes`) and
-//! per client address that made their tables (`--bot-processes-per-ip`).
-//! Slots are taken when the table's game starts (every human seat taken,
-//! or the table loaded under way), all of its programs together, never at
-//! its creation, so tables nobody plays hold none; they are given back when
-//! the game ends or the table leaves memory. A seat that finds no free slot
+//! processes alive at once are capped server-wide (`--bot-processes`),
+//! per client address that made their tables (`--bot-processes-per-ip`)
+//! and per network of those addresses (an IPv4 /24, an IPv6 /48:
+//! `--bot-share-per-net`, a share of the server-wide cap). Slots are
+//! taken when the table's game starts (every human seat taken, or the
+//! table loaded under way), all of its programs together, never at its
+//! creation, and only while a person is connected at the table; they are
+//! given back when the game ends, the table leaves memory, or the last
+//! person leaves (a few seconds later), so tables nobody plays hold
+//! none. A seat that finds no free slot
 //! is played by the heuristic bot and tries again at its decisions (never
 //! during a hidden one: when a program starts must not tell whose decision
 //! it is). A table
@@ -34,6 +38,10 @@ pub const DEFAULT_PROCESSES: usize = 32;
 /// The default cap on bot processes alive at once for the tables one
 /// client address made (`--bot-processes-per-ip`).
 pub const DEFAULT_PROCESSES_PER_IP: usize = 8;
+/// The default share, in percent, of the server-wide cap that the tables
+/// made from one network (an IPv4 /24, an IPv6 /48) may hold at once
+/// (`--bot-share-per-net`).
+pub const DEFAULT_SHARE_PER_NET: usize = 25;
 /// The longest level name.
 pub const MAX_NAME: usize = 24;
 
@@ -55,9 +63,28 @@ pub struct ExternalBots {
     limits: extbot::Limits,
     cap: usize,
     per_owner: usize,
+    per_net: usize,
     slots: Arc<Semaphore>,
-    /// Slots held, by the address that made their tables.
+    /// Slots held, by the address that made their tables, and by its
+    /// network.
     owners: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+/// The network an owner (a client address, as a table keeps it) belongs
+/// to, as the per-network share counts it: an IPv4 /24, an IPv6 /48 (a
+/// site's usual allocation; one address already counts as its /56).
+fn network(owner: &str) -> String {
+    match owner.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V4(v4)) => {
+            let o = v4.octets();
+            format!("net:{}.{}.{}.0/24", o[0], o[1], o[2])
+        }
+        Ok(std::net::IpAddr::V6(v6)) => {
+            let s = v6.segments();
+            format!("net:{:x}:{:x}:{:x}::/48", s[0], s[1], s[2])
+        }
+        Err(_) => format!("net:{owner}"),
+    }
 }
 
 impl Default for ExternalBots {
@@ -79,10 +106,12 @@ pub struct ProcessSlot {
 impl Drop for ProcessSlot {
     fn drop(&mut self) {
         let mut owners = self.owners.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(n) = owners.get_mut(&self.owner) {
-            *n -= 1;
-            if *n == 0 {
-                owners.remove(&self.owner);
+        for key in [self.owner.clone(), network(&self.owner)] {
+            if let Some(n) = owners.get_mut(&key) {
+                *n -= 1;
+                if *n == 0 {
+                    owners.remove(&key);
+                }
             }
         }
     }
@@ -251,6 +280,7 @@ impl ExternalBots {
             limits,
             cap,
             per_owner: DEFAULT_PROCESSES_PER_IP.min(cap),
+            per_net: share(cap, DEFAULT_SHARE_PER_NET),
             slots: Arc::new(Semaphore::new(cap)),
             owners: Arc::default(),
         })
@@ -263,11 +293,24 @@ impl ExternalBots {
         self
     }
 
+    /// At most `percent` of the server-wide cap (at least one process)
+    /// for the tables made from one network (IPv4 /24, IPv6 /48); 100:
+    /// no cap of its own.
+    pub fn share_per_net(mut self, percent: usize) -> ExternalBots {
+        self.per_net = share(self.cap, percent);
+        self
+    }
+
     /// Confines the programs by `sandbox` (`ratrace serve` denies them the
     /// database's folder: [`sandbox_for`]).
     pub fn with_sandbox(mut self, sandbox: extbot::Sandbox) -> ExternalBots {
         self.limits.sandbox = Some(sandbox);
         self
+    }
+
+    /// How the programs are confined.
+    pub fn sandbox(&self) -> Option<&extbot::Sandbox> {
+        self.limits.sandbox.as_ref()
     }
 
     /// The programs' commands, by level name.
@@ -320,6 +363,16 @@ impl ExternalBots {
         owners.get(owner).copied().unwrap_or(0)
     }
 
+    /// The cap of one network: its share, but never below one address's.
+    fn net_cap(&self) -> usize {
+        self.per_net.max(self.per_owner)
+    }
+
+    /// Process slots held now for the tables made from `owner`'s network.
+    pub fn held_by_network_of(&self, owner: &str) -> usize {
+        self.held_by(&network(owner))
+    }
+
     /// How many of `names` are external levels.
     pub fn count<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> usize {
         names.into_iter().filter(|n| self.offers(n)).count()
@@ -339,6 +392,14 @@ impl ExternalBots {
                 "the tables made from one address run at most {} bot programs at once: \
                  finish a game first, or choose a built-in level",
                 self.per_owner
+            )));
+        }
+        if self.held_by_network_of(owner) + n > self.net_cap() {
+            metrics.refused(Refusal::BotProcessesPerIp);
+            return Err(Error::Busy(format!(
+                "the tables made from one network run at most {} bot programs at once: \
+                 try again later, or choose a built-in level",
+                self.net_cap()
             )));
         }
         if self.slots.available_permits() < n {
@@ -363,7 +424,9 @@ impl ExternalBots {
     pub(crate) fn take(&self, owner: &str, metrics: &Metrics) -> Option<ProcessSlot> {
         let mut owners = self.owners.lock().unwrap_or_else(|p| p.into_inner());
         let held = owners.get(owner).copied().unwrap_or(0);
-        if held >= self.per_owner {
+        let net = network(owner);
+        let held_net = owners.get(&net).copied().unwrap_or(0);
+        if held >= self.per_owner || held_net >= self.net_cap() {
             metrics.refused(Refusal::BotProcessesPerIp);
             return None;
         }
@@ -372,6 +435,7 @@ impl ExternalBots {
             return None;
         };
         owners.insert(owner.to_string(), held + 1);
+        owners.insert(net, held_net + 1);
         Some(ProcessSlot {
             _permit: permit,
             owner: owner.to_string(),
@@ -444,6 +508,11 @@ impl<G: Roster> Bot<G> for Hosted<G> {
     fn take_stand_in(&mut self) -> u64 {
         self.bot.take_stand_in()
     }
+}
+
+/// `percent` of `cap`, at least one (when `cap` is not 0).
+fn share(cap: usize, percent: usize) -> usize {
+    (cap * percent.min(100) / 100).max(cap.min(1))
 }
 
 /// Drops `value` on the blocking pool (an external bot's `Drop` waits up
@@ -530,6 +599,38 @@ mod tests {
         assert!(bots.names_for("bigcheese").is_empty());
         assert!(!bots.offers_for("bigcheese", "only"));
         assert!(bots.offers("only"), "a person still may not take its name");
+    }
+
+    /// One network's addresses share one cap: its share of the
+    /// server-wide one.
+    #[test]
+    fn a_network_holds_at_most_its_share() {
+        let p = Program::parse("a=true").unwrap();
+        let bots = ExternalBots::new(vec![p], 100, 8)
+            .unwrap()
+            .per_ip(2)
+            .share_per_net(50);
+        let metrics = Metrics::new();
+        let mut held = Vec::new();
+        for owner in ["10.0.0.1", "10.0.0.2"] {
+            held.push(bots.take(owner, &metrics).unwrap());
+            held.push(bots.take(owner, &metrics).unwrap());
+        }
+        assert_eq!(bots.held_by_network_of("10.0.0.200"), 4);
+        // A third address of the same /24: its network is full.
+        assert!(bots.take("10.0.0.3", &metrics).is_none());
+        assert!(matches!(
+            bots.check(1, "10.0.0.3", &metrics),
+            Err(Error::Busy(_))
+        ));
+        // Another /24 is another network.
+        held.push(bots.take("10.0.1.1", &metrics).unwrap());
+        // IPv6: by /48.
+        assert_eq!(network("2001:db8:1:200::"), network("2001:db8:1:ff00::"));
+        assert_ne!(network("2001:db8:1::"), network("2001:db8:2::"));
+        drop(held);
+        assert_eq!(bots.held_by_network_of("10.0.0.1"), 0);
+        assert_eq!(bots.in_use(), 0);
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Identifiers and secrets: table ids, tokens, and their hashes. Neutral
-//! ground: the lobby, the tables and the store all make or check them.
+//! Identifiers and secrets: table ids, tokens, their hashes, and the
+//! site's signing key. Neutral ground: the lobby, the tables and the
+//! store all make or check them.
 
 pub use registry::fair::sha256_hex;
 
@@ -24,4 +25,17 @@ pub fn new_id() -> String {
 pub fn new_token() -> String {
     let bytes: [u8; 32] = rand::random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The site's signing key (Ed25519, `registry::signed`), derived from the
+/// site's secret under a tag of its own: every process of a site signs
+/// with the same key, and a database copied elsewhere keeps it.
+pub fn signing_key(site_secret: &str) -> registry::signed::Key {
+    use sha2::Digest;
+    let bytes: [u8; 32] = sha2::Sha256::new()
+        .chain_update(b"ratrace signing key\n")
+        .chain_update(site_secret.as_bytes())
+        .finalize()
+        .into();
+    registry::signed::Key::from_secret(&bytes)
 }

@@ -28,6 +28,25 @@ pub struct Limits {
     /// doubles it): with the outbox, what a reader that stops reading can
     /// hold up before it is closed.
     pub send_buffer: usize,
+    /// Messages a WebSocket's outbox holds before the connection counts
+    /// as too slow and is closed.
+    pub outbox_messages: usize,
+    /// Bytes a WebSocket's outbox holds (queued, and the message being
+    /// written until it reached the kernel) before the connection counts
+    /// as too slow and is closed.
+    pub outbox_bytes: usize,
+    /// Bytes the outboxes of one client address's WebSockets hold
+    /// together; a connection that would pass it is closed as too slow.
+    /// 0 = no cap (behind a proxy that hides addresses).
+    pub outbox_bytes_per_ip: usize,
+    /// `resync` asks one connection may make at once, then one per
+    /// `resync_every_s` (each builds a whole state).
+    pub resync_burst: u32,
+    /// See `resync_burst`.
+    pub resync_every_s: u32,
+    /// `resync` asks one client address may make at once, at every table
+    /// and from every connection together, then one per second.
+    pub resync_burst_per_ip: u32,
     /// WebSocket compression (permessage-deflate), when the client offers it.
     pub ws_compression: WsCompression,
     /// Time to send a request's headers, and the longest idle keep-alive.
@@ -138,6 +157,12 @@ impl Default for Limits {
             max_connections: 4096,
             max_connections_per_ip: 64,
             send_buffer: 128 * 1024,
+            outbox_messages: 256,
+            outbox_bytes: 1 << 20,
+            outbox_bytes_per_ip: 16 << 20,
+            resync_burst: 3,
+            resync_every_s: 5,
+            resync_burst_per_ip: 30,
             ws_compression: WsCompression::Message,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
@@ -182,6 +207,9 @@ impl Limits {
             rate_limit: 1_000_000,
             rate_close: 1_000_000,
             max_connections_per_ip: 0,
+            outbox_bytes_per_ip: 0,
+            resync_burst: 1_000_000,
+            resync_burst_per_ip: 1_000_000,
             create_burst: 1_000_000,
             join_burst: 1_000_000,
             verify_burst: 1_000_000,

@@ -92,10 +92,15 @@ pub(crate) enum Refusal {
     BotProcessesPerIp,
     /// The chat budgets (per seat, per address).
     Chat,
+    /// The `resync` budgets (per connection, per address).
+    Resync,
+    /// A WebSocket closed because its outbox passed its byte budget, or
+    /// its address's.
+    SlowReader,
 }
 
 impl Refusal {
-    const ALL: [Refusal; 10] = [
+    const ALL: [Refusal; 12] = [
         Refusal::Create,
         Refusal::Join,
         Refusal::Verify,
@@ -106,6 +111,8 @@ impl Refusal {
         Refusal::BotProcesses,
         Refusal::BotProcessesPerIp,
         Refusal::Chat,
+        Refusal::Resync,
+        Refusal::SlowReader,
     ];
 
     fn label(self) -> &'static str {
@@ -120,6 +127,8 @@ impl Refusal {
             Refusal::BotProcesses => "bot_processes",
             Refusal::BotProcessesPerIp => "bot_processes_per_ip",
             Refusal::Chat => "chat",
+            Refusal::Resync => "resync",
+            Refusal::SlowReader => "slow_reader",
         }
     }
 }
@@ -133,6 +142,7 @@ impl From<crate::quota::Kind> for Refusal {
             crate::quota::Kind::Record => Refusal::Record,
             crate::quota::Kind::Analysis => Refusal::Analysis,
             crate::quota::Kind::Chat => Refusal::Chat,
+            crate::quota::Kind::Resync => Refusal::Resync,
         }
     }
 }

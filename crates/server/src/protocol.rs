@@ -34,6 +34,10 @@ pub enum ClientMsg {
         /// seated person has sent one. Ignored elsewhere.
         #[serde(default)]
         contribution: Option<String>,
+        /// A private table's invite key: a spectator (no token) needs it
+        /// to watch.
+        #[serde(default)]
+        key: Option<String>,
     },
     /// Say something in the table's chat: `text` (cleaned, at most 200
     /// characters) or an `emote` code, not both.
@@ -298,7 +302,8 @@ mod tests {
             ClientMsg::Hello {
                 token: None,
                 lang: None,
-                contribution: None
+                contribution: None,
+                key: None
             }
         );
         assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"shout"}"#).is_err());

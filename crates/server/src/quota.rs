@@ -37,6 +37,9 @@ pub enum Kind {
     Analysis,
     /// A chat message, at any table.
     Chat,
+    /// A WebSocket's `resync` (a whole state built and sent), at any
+    /// table.
+    Resync,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -73,6 +76,7 @@ impl Quotas {
             Kind::Record => (l.record_burst, l.record_every_s),
             Kind::Analysis => (l.analysis_burst, l.analysis_every_s),
             Kind::Chat => (CHAT_IP_BURST, CHAT_IP_EVERY_S),
+            Kind::Resync => (l.resync_burst_per_ip, 1),
         };
         (f64::from(burst.max(1)), f64::from(every.max(1)))
     }

@@ -13,8 +13,8 @@ use crate::error::Error;
 // The ratings bookkeeping lives with the store (every backend shares it);
 // the social pages and the tables name it from here too.
 pub use crate::store::ratings::{
-    bot_rating, rate, rateable, GameResult, Rated, Rating, Standing, MIN_RATED_ACTIONS,
-    PROVEN_GAMES,
+    bot_rating, rate, rate_with, rateable, GameResult, Rated, Rating, Recent, Standing,
+    ENGAGED_DECISIONS, MIN_RATED_ACTIONS, PROVEN_AGE_S, PROVEN_GAMES, REPEAT_LIMIT,
 };
 use game::Seat;
 use serde::Serialize;
@@ -214,9 +214,10 @@ mod tests {
             places,
             capped: false,
             seats,
-            at: 0,
+            at: PROVEN_AGE_S,
             public: true,
             actions: MIN_RATED_ACTIONS,
+            engaged: Vec::new(),
         }
     }
 
@@ -233,6 +234,7 @@ mod tests {
         Some(Standing {
             rating: Rating::START,
             games,
+            first_at: 0,
         })
     }
 
@@ -331,6 +333,64 @@ mod tests {
         assert!(new[0].unwrap().rating > 25.0);
         assert_eq!(new[1], None);
         assert!(new[2].unwrap().rating < 25.0, "s1 lost to the bot");
+    }
+
+    /// The proven sybils' ways in: a seat that conceded or stood still,
+    /// an identity proven the same day, and the same opponent game after
+    /// game all stop counting for the others.
+    #[test]
+    fn forfeits_young_identities_and_repeated_opponents_move_nobody() {
+        let r = result(
+            vec![1, 2, 3],
+            vec![person("farmer"), person("s1"), person("s2")],
+        );
+        let standing = [proven(9), proven(9), proven(9)];
+        assert!(rate(&r, &standing)[0].unwrap().rating > 25.0, "they count");
+        // Both opponents forfeit: the farmer is not rated; the forfeits
+        // still lose.
+        let mut forfeit = r.clone();
+        forfeit.engaged = vec![true, false, false];
+        let new = rate(&forfeit, &standing);
+        assert_eq!(new[0], None);
+        assert!(new[1].unwrap().rating < 25.0);
+        // One forfeits: only the other counts.
+        forfeit.engaged = vec![true, false, true];
+        let one = rate(&forfeit, &standing)[0].unwrap().rating;
+        let both = rate(&r, &standing)[0].unwrap().rating;
+        assert!(one > 25.0 && one < both, "{one} {both}");
+        // Proven today: not yet.
+        let young = Some(Standing {
+            first_at: r.at - PROVEN_AGE_S + 1,
+            ..proven(9).unwrap()
+        });
+        assert_eq!(rate(&r, &[proven(9), young, young])[0], None);
+        // The same opponents, a third time within the day: not counted.
+        let mut recent = Recent::new();
+        recent.insert(("farmer".into(), "s1".into()), REPEAT_LIMIT);
+        recent.insert(("farmer".into(), "s2".into()), REPEAT_LIMIT - 1);
+        let new = rate_with(&r, &standing, &recent);
+        assert!(
+            (new[0].unwrap().rating - one).abs() < 1e-9,
+            "s2 alone counts"
+        );
+        recent.insert(("farmer".into(), "s2".into()), REPEAT_LIMIT);
+        assert_eq!(rate_with(&r, &standing, &recent)[0], None);
+        // The pairs a result counts are the ones it writes back.
+        let moves = crate::store::ratings::moves(
+            &r,
+            &[
+                ("farmer".to_string(), standing[0].unwrap()),
+                ("s1".to_string(), standing[1].unwrap()),
+                ("s2".to_string(), standing[2].unwrap()),
+            ]
+            .into_iter()
+            .collect(),
+            &Recent::new(),
+        );
+        assert_eq!(moves.ratings.len(), 3);
+        assert!(moves.pairs.contains(&("farmer", "s1")));
+        assert!(moves.pairs.contains(&("s2", "farmer")));
+        assert_eq!(moves.pairs.len(), 6);
     }
 
     #[test]

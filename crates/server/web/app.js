@@ -335,6 +335,13 @@
   /* ---------- seats, tokens, ids ---------- */
 
   RR.token = (id) => store.getItem('ratrace.token.' + id);
+  /** What shows the server this browser may see a private table's game (its record, replay, analysis): '?k=' its invite key, else '?t=' a seat's token, else nothing. */
+  RR.seeQuery = (id) => {
+    const k = store.getItem('ratrace.key.' + id);
+    if (k) return '?k=' + encodeURIComponent(k);
+    const tok = RR.token(id);
+    return tok ? '?t=' + encodeURIComponent(tok) : '';
+  };
   RR.mySeat = (id) => store.getItem('ratrace.seat.' + id);
   RR.saveSeat = function (id, seat, token) {
     store.setItem('ratrace.token.' + id, token);
@@ -358,6 +365,11 @@
   RR.saveCommitment = (id, c) => {
     if (c && /^[0-9a-f]{64}$/.test(c) && !RR.commitment(id)) store.setItem('ratrace.commit.' + id, c);
   };
+  /** The key this server signs its commitments with, as this browser first saw it when it sat down (the verify page trusts it). */
+  RR.serverKey = () => store.getItem('ratrace.serverkey');
+  RR.saveServerKey = (k) => {
+    if (k && /^[0-9a-f]{64}$/.test(k) && !RR.serverKey()) store.setItem('ratrace.serverkey', k);
+  };
   /** The creator's token of a table this browser created. */
   RR.creator = (id) => store.getItem('ratrace.creator.' + id);
   RR.saveCreator = (id, c) => c && store.setItem('ratrace.creator.' + id, c);
@@ -376,6 +388,7 @@
     RR.saveSeat(id, r.seat, r.token);
     store.setItem('ratrace.contrib.' + id, body.contribution);
     RR.saveCommitment(id, r.commitment);
+    RR.saveServerKey(r.key);
     RR.saveName(name);
     return r;
   };
@@ -497,7 +510,8 @@
       return true;
     };
     // a seated player's contribution goes with hello: a rematch waits for each (social.js)
-    c.hello = () => c.send({ type: 'hello', token: RR.token(id) || undefined, contribution: (RR.token(id) && RR.contribution(id)) || undefined, lang: RR.lang });
+    // a spectator of a private table shows its invite key
+    c.hello = () => c.send({ type: 'hello', token: RR.token(id) || undefined, contribution: (RR.token(id) && RR.contribution(id)) || undefined, key: RR.key(id) || undefined, lang: RR.lang });
     /** Drops the connection and reconnects at once (after a join). */
     c.restart = function () {
       c.tries = 0;

@@ -18,6 +18,9 @@
   const RR = window.RR;
   const { t, el, $ } = RR;
   const R = (RR.replay = { id: RR.pageId(), rec: null, sum: null, pos: [], total: 0, i: 0, an: { status: 'none' } });
+  // a private table's replay link carries its key (?k=...), as its invite link does
+  const linkKey = new URLSearchParams(location.search).get('k');
+  if (linkKey && R.id) RR.saveKey(R.id, linkKey);
 
   const who = (s) => RR.seatLabel(s, R.sum && R.sum.seats);
   const game = () => (R.rec && R.rec.game) || 'bigcheese';
@@ -51,7 +54,7 @@
       res && el('div', { class: 'ok', text: '🏁 ' + res }),
       scores && el('div', { text: t('res.score') + ': ' + scores }),
       el('div', { class: 'mono', text: t('res.seed') + ' ' + r.seed + (R.sum && R.sum.seed_hash ? ' · ' + t('table.seedHash') + ' ' + R.sum.seed_hash : '') }),
-      el('p', { class: 'row' }, el('a', { href: '/api/tables/' + R.id + '/record', download: 'ratrace-' + R.id + '.json', text: t('res.download') }), el('a', { href: '/verify?id=' + R.id, text: t('res.verify') }), el('a', { href: '/t/' + R.id, text: t('replay.table') }))
+      el('p', { class: 'row' }, el('a', { href: '/api/tables/' + R.id + '/record' + RR.seeQuery(R.id), download: 'ratrace-' + R.id + '.json', text: t('res.download') }), el('a', { href: '/verify?id=' + R.id, text: t('res.verify') }), el('a', { href: '/t/' + R.id, text: t('replay.table') }))
     );
   }
 
@@ -301,7 +304,7 @@
 
   async function loadAnalysis() {
     try {
-      took(await RR.api('/api/tables/' + R.id + '/analysis'));
+      took(await RR.api('/api/tables/' + R.id + '/analysis' + RR.seeQuery(R.id)));
     } catch (e) {
       if (e.status === 500) took({ status: 'failed' });
       else {
@@ -314,7 +317,7 @@
   async function startAnalysis() {
     R.an.err = null;
     try {
-      took(await RR.api('/api/tables/' + R.id + '/analysis', 'POST'));
+      took(await RR.api('/api/tables/' + R.id + '/analysis' + RR.seeQuery(R.id), 'POST'));
     } catch (e) {
       R.an.err = RR.errText(e);
       renderAnalysis();
@@ -332,7 +335,7 @@
   async function loadPositions() {
     const pos = [];
     for (let from = 0; ; from += 100) {
-      const batch = await RR.api('/api/tables/' + R.id + '/replay/' + from);
+      const batch = await RR.api('/api/tables/' + R.id + '/replay/' + from + RR.seeQuery(R.id));
       R.total = batch.steps;
       pos.push(...batch.positions);
       if (pos.length > R.total || !batch.positions.length) break;
@@ -359,7 +362,7 @@
     });
     try {
       R.sum = await RR.api('/api/tables/' + R.id).catch(() => null);
-      R.rec = await RR.api('/api/tables/' + R.id + '/record');
+      R.rec = await RR.api('/api/tables/' + R.id + '/record' + RR.seeQuery(R.id));
       await loadPositions();
       render();
       document.body.dataset.ready = '1';

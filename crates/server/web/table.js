@@ -582,7 +582,7 @@
       el('table', { class: 'res' }, el('tr', {}, el('th', { scope: 'col', text: t('res.place') }), el('th', { scope: 'col', text: t('res.player') }), el('th', { scope: 'col', text: t('res.score') })), rows),
       el('p', { class: 'mono' }, st.secret ? [t('res.secret') + ' ' + st.secret, el('br')] : null, t('res.seed') + ' ' + (st.seed || '?'), el('br'), t('table.seedHash') + ' ' + st.seed_hash),
       st.secret && RR.contribution(T.id) ? el('p', { class: 'mute', text: t('res.mine', { c: RR.contribution(T.id).slice(0, 16) + '…' }) }) : null,
-      el('p', { class: 'row' }, el('a', { href: '/replay/' + T.id, text: t('res.replay') }), el('a', { href: '/api/tables/' + T.id + '/record', download: 'ratrace-' + T.id + '.json', text: t('res.download') }), el('a', { href: '/verify?id=' + T.id, text: t('res.verify') }), el('a', { href: '/', text: t('res.lobby') })),
+      el('p', { class: 'row' }, el('a', { href: '/replay/' + T.id, text: t('res.replay') }), el('a', { href: '/api/tables/' + T.id + '/record' + RR.seeQuery(T.id), download: 'ratrace-' + T.id + '.json', text: t('res.download') }), el('a', { href: '/verify?id=' + T.id, text: t('res.verify') }), el('a', { href: '/', text: t('res.lobby') })),
       me() != null ? el('p', { class: 'row' }, el('button', { text: t('res.rematch'), onclick: rematch }), el('span', { id: 'rerr', class: 'err' })) : null
     );
   }

@@ -1,7 +1,9 @@
 /* ratrace fairness check (verify.html, served at /verify): takes a game
    record (pasted, uploaded, or fetched from a finished table with ?id=),
-   POSTs it to /api/verify and shows the verdict (verified, unverifiable:
-   no commitment to its seed, or failed): whether the server's secret
+   POSTs it to /api/verify (trusting the server key this browser kept
+   when it sat down, else the server's own) and shows the verdict
+   (verified, unverifiable: no commitment to its seed that the server
+   signed, or failed): whether the server's secret
    matches its commitment and every player's contribution went into the
    seed, every shuffle and roll is reproduced and the outcome matches, or
    the first mismatch. Opened for a table, it also checks that the record
@@ -75,7 +77,9 @@
     }
     $('check').disabled = true;
     try {
-      V.res = await RR.api('/api/verify', 'POST', text);
+      // the server's key this browser kept when it sat down, if any: a record signed by another key is not verified
+      const key = RR.serverKey();
+      V.res = await RR.api('/api/verify' + (key ? '?key=' + key : ''), 'POST', text);
       renderResult();
     } catch (e) {
       $('msg').textContent = RR.errText(e);
@@ -86,7 +90,7 @@
   async function loadTable(id) {
     $('msg').textContent = '';
     try {
-      const rec = await RR.api('/api/tables/' + encodeURIComponent(id) + '/record');
+      const rec = await RR.api('/api/tables/' + encodeURIComponent(id) + '/record' + RR.seeQuery(id));
       $('rec').value = JSON.stringify(rec, null, 1);
       V.table = id;
     } catch (e) {
@@ -108,6 +112,8 @@
     $('check').onclick = check;
     $('load').onclick = () => $('tid').value.trim() && loadTable($('tid').value.trim());
     const id = RR.pageId();
+    const linkKey = new URLSearchParams(location.search).get('k');
+    if (linkKey && id) RR.saveKey(id, linkKey);
     if (id) {
       $('tid').value = id;
       await loadTable(id);

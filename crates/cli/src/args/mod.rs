@@ -490,11 +490,22 @@ pub(crate) struct ScenarioArgs {
 pub(crate) struct VerifyArgs {
     /// The record (JSON), e.g. downloaded from a finished table.
     pub(crate) record: PathBuf,
-    /// Exit 0 for a record with no commitment that replays and
-    /// matches (a game of `ratrace play`): it proves the game legal
-    /// and its outcome, not that its seed was fixed beforehand.
+    /// Exit 0 for a record that replays and matches but whose seed
+    /// nothing shows was fixed beforehand (no commitment, as a game of
+    /// `ratrace play`; a bare seed_hash; a commitment signed by a key not
+    /// given with --key): it proves the game legal and its outcome only.
     #[arg(long)]
     pub(crate) allow_uncommitted: bool,
+    /// A server key to trust (64 hex digits: the server's `GET /api/key`,
+    /// or `ratrace serve --print-key`; repeatable): a signed record is
+    /// verified only if one of these signed its commitment.
+    #[arg(long, value_name = "HEX", value_parser = parse_key)]
+    pub(crate) key: Vec<[u8; 32]>,
+}
+
+/// A server key for `ratrace verify --key`.
+fn parse_key(text: &str) -> Result<[u8; 32], registry::fair::FairError> {
+    registry::signed::parse_key(text)
 }
 
 /// `ratrace options`'s flags.

@@ -15,6 +15,11 @@ pub(crate) struct ServeArgs {
     /// (`postgres://USER:PASSWORD@HOST/DB`).
     #[arg(long, default_value = "ratrace.db")]
     pub(crate) db: String,
+    /// Print the public key that signs this site's commitments (64 hex
+    /// digits, what `ratrace verify --key` takes and `GET /api/key`
+    /// serves), made from the database's site secret, and exit.
+    #[arg(long)]
+    pub(crate) print_key: bool,
     #[command(flatten)]
     pub(crate) cluster: ClusterArgs,
     #[command(flatten)]
@@ -81,22 +86,49 @@ pub(crate) struct ServeBots {
     /// programs is refused (busy).
     #[arg(long, default_value_t = server::extbots::DEFAULT_PROCESSES_PER_IP as u64, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     pub(crate) bot_processes_per_ip: u64,
-    /// Memory a bot program may use, MiB (RLIMIT_DATA: heap and private
-    /// mappings).
+    /// The share, in percent, of --bot-processes that the tables made
+    /// from one network (an IPv4 /24, an IPv6 /48) may hold at once
+    /// (never less than --bot-processes-per-ip); 100 = no cap of its own.
+    #[arg(long, default_value_t = server::extbots::DEFAULT_SHARE_PER_NET as u64, value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub(crate) bot_share_per_net: u64,
+    /// Memory a bot program may use, MiB: its cgroup's memory.max with
+    /// --bot-cgroup, else RLIMIT_AS (address space, shared mappings
+    /// included: a runtime that reserves large ranges up front, such as
+    /// the JVM, Node.js or Go, needs more here, or a cgroup).
     ///
-    /// Bot programs are strangers' code run as the server's user, so each
-    /// is confined: an environment of its own (PATH and LANG only; HOME,
-    /// TMPDIR and its working folder a private one, removed after it), no
-    /// descriptor but its pipes, limits on memory, CPU time and tasks
-    /// (RLIMIT_NPROC: not applied when the server runs as root), and,
-    /// where the kernel has Landlock (Linux 5.13+), no access to /proc or
-    /// to the database's folder and no writing outside its own. Without
-    /// Landlock (logged at start) a program can read every file the
-    /// server's user can, the database included: run the server as a user
-    /// of its own then. Give commands absolute paths, outside the
-    /// database's folder. docs/server.md, "Bot programs".
+    /// Bot programs are strangers' code, so each is confined: an
+    /// unprivileged user when the server runs as root (--bot-user), an
+    /// environment of its own (PATH and LANG only; HOME, TMPDIR and its
+    /// working folder a private one of --bot-disk-mb, removed after it),
+    /// namespaces of its own (every process it starts ends with it), no
+    /// descriptor but its pipes, limits on memory, CPU time and tasks,
+    /// and, where the kernel has Landlock (Linux 5.13+), no access to
+    /// /proc or to the database's folder and no writing outside its own.
+    /// Without Landlock (logged at start) a program can read every file
+    /// its user can. Give commands absolute paths, outside the database's
+    /// folder, readable by --bot-user. docs/server.md, "Bot programs".
     #[arg(long, default_value_t = extbot::sandbox::MEMORY >> 20, value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
     pub(crate) bot_memory_mb: u64,
+    /// The user bot programs run as (default: nobody when the server runs
+    /// as root, else the server's own user; another user needs a server
+    /// run as root).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) bot_user: Option<String>,
+    /// Let bot programs run as root (a root server with --bot-user root):
+    /// they could then read every file of the machine that Landlock does
+    /// not hide.
+    #[arg(long)]
+    pub(crate) bot_allow_root: bool,
+    /// Disk a bot program's private folder may hold in all, MiB (a tmpfs
+    /// of its own; each file at most 16 MiB).
+    #[arg(long, default_value_t = extbot::sandbox::DISK >> 20, value_parser = clap::value_parser!(u64).range(1..=1 << 16))]
+    pub(crate) bot_disk_mb: u64,
+    /// A cgroup v2 folder delegated to the server (systemd's Delegate=yes,
+    /// or one made for it as root): each bot program gets a cgroup of its
+    /// own there, with memory.max (then no RLIMIT_AS), pids.max where
+    /// those controllers are enabled, and cgroup.kill at its end.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) bot_cgroup: Option<std::path::PathBuf>,
     /// CPU seconds a bot program may use over its whole life (then it is
     /// killed: a strike, and the heuristic bot plays the seat).
     #[arg(long, default_value_t = extbot::sandbox::CPU_SECONDS, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -162,6 +194,27 @@ pub(crate) struct ServeLimits {
     /// reader that stops reading can hold up before it is closed.
     #[arg(long, default_value_t = server::Limits::default().send_buffer)]
     send_buffer: usize,
+    /// Bytes a WebSocket's outbox may hold (queued, and the message being
+    /// written until the kernel took it) before the connection counts as
+    /// too slow and is closed (1013); at least 64 KiB.
+    #[arg(long, default_value_t = server::Limits::default().outbox_bytes)]
+    outbox_bytes: usize,
+    /// Bytes the outboxes of one client address's WebSockets may hold
+    /// together; a connection that would pass it is closed as too slow.
+    /// 0 = no cap, for a server behind a proxy.
+    #[arg(long, default_value_t = server::Limits::default().outbox_bytes_per_ip)]
+    outbox_bytes_per_ip: usize,
+    /// `resync` asks (each builds a whole state) one WebSocket may make at
+    /// once, then one every --resync-every-s seconds.
+    #[arg(long, default_value_t = server::Limits::default().resync_burst)]
+    resync_burst: u32,
+    /// See --resync-burst.
+    #[arg(long, default_value_t = server::Limits::default().resync_every_s)]
+    resync_every_s: u32,
+    /// `resync` asks one client address may make at once, from all its
+    /// WebSockets together, then one a second.
+    #[arg(long, default_value_t = server::Limits::default().resync_burst_per_ip)]
+    resync_burst_per_ip: u32,
     /// WebSocket compression (permessage-deflate) for clients that offer
     /// it: off, each message alone, or with a context per connection.
     #[arg(long, value_enum, default_value_t = WsCompression::Message)]
@@ -308,6 +361,12 @@ impl ServeLimits {
             max_connections: self.max_connections,
             max_connections_per_ip: self.max_connections_per_ip,
             send_buffer: self.send_buffer.clamp(4096, 16 << 20),
+            outbox_messages: server::Limits::default().outbox_messages,
+            outbox_bytes: self.outbox_bytes.clamp(64 << 10, 1 << 30),
+            outbox_bytes_per_ip: self.outbox_bytes_per_ip,
+            resync_burst: self.resync_burst,
+            resync_every_s: self.resync_every_s,
+            resync_burst_per_ip: self.resync_burst_per_ip,
             ws_compression: match self.ws_compression {
                 WsCompression::Off => server::WsCompression::Off,
                 WsCompression::Message => server::WsCompression::Message,

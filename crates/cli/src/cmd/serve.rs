@@ -17,11 +17,15 @@ pub(crate) fn run(args: ServeArgs) -> Result<bool, Error> {
     let ServeArgs {
         addr,
         db,
+        print_key,
         cluster,
         limits,
         bots,
         ops,
     } = args;
+    if print_key {
+        return print_site_key(&db);
+    }
     let mut limits = limits.limits();
     init_logs(ops.log_format, ops.log_level.as_deref())?;
     let offered = !bots.bots.is_empty();
@@ -46,8 +50,12 @@ pub(crate) fn run(args: ServeArgs) -> Result<bool, Error> {
         }
         state.trust_proxies(cluster.trusted_proxy.clone());
         if offered {
+            let user = bots
+                .sandbox()
+                .and_then(|s| s.user)
+                .map_or("the server's own".to_string(), |u| format!("uid {}", u.uid));
             tracing::info!(
-                "bot programs offered as levels: {} (at most {} processes at once)",
+                "bot programs offered as levels: {} (at most {} processes at once; run as {user})",
                 bots.names().join(", "),
                 bots.cap()
             );
@@ -78,6 +86,24 @@ pub(crate) fn run(args: ServeArgs) -> Result<bool, Error> {
     // Bot programs get up to a second to quit after their table ends.
     runtime.shutdown_timeout(std::time::Duration::from_secs(if offered { 2 } else { 1 }));
     served
+}
+
+/// `ratrace serve --print-key`: the site's public signing key, from the
+/// database's site secret (made if the database has none yet).
+fn print_site_key(db: &str) -> Result<bool, Error> {
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| Error::Server(e.to_string()))?;
+    let where_ = server::store::redact(db);
+    let secret = runtime.block_on(async {
+        let store = server::store::open(db)
+            .await
+            .map_err(|e| Error::Server(format!("{where_}: {e}")))?;
+        tokio::task::spawn_blocking(move || store.site_secret())
+            .await
+            .map_err(|e| Error::Server(e.to_string()))?
+            .map_err(|e| Error::Server(format!("{where_}: {e}")))
+    })?;
+    outln!("{}", server::ids::signing_key(&secret).public_hex());
+    Ok(true)
 }
 
 /// Logs to standard output, as text or JSON lines, filtered by `level`
@@ -113,20 +139,50 @@ fn init_logs(format: LogFormat, level: Option<&str>) -> Result<(), Error> {
 }
 
 /// The bot programs offered (`--bot`), confined by the sandbox; refused
-/// when Landlock would hide a program from itself (it sits in the
-/// database's folder). Without Landlock a warning says what is not
+/// when a program could not read itself (it sits in the database's
+/// folder, which Landlock hides, or its user may not reach it), or when
+/// it would run as root without leave. What the kernel does not allow
+/// (Landlock, namespaces) is logged as a warning, saying what is not
 /// confined.
 fn bot_programs(db: &str, bots: ServeBots, offered: bool) -> Result<ExternalBots, Error> {
-    let sandbox = server::extbots::sandbox_for(db, bots.bot_memory_mb << 20, bots.bot_cpu_s);
-    let bots = ExternalBots::new(bots.bots, bots.bot_time, bots.bot_processes as usize)
+    let mut sandbox = server::extbots::sandbox_for(db, bots.bot_memory_mb << 20, bots.bot_cpu_s);
+    sandbox.disk = bots.bot_disk_mb << 20;
+    sandbox.cgroup = bots.bot_cgroup.clone();
+    if offered {
+        sandbox.user = extbot::sandbox::run_as(bots.bot_user.as_deref(), bots.bot_allow_root)
+            .map_err(|e| Error::Server(e.to_string()))?;
+        if let Err(e) = extbot::sandbox::probe(&sandbox) {
+            sandbox.isolate = false;
+            extbot::sandbox::probe(&sandbox)
+                .map_err(|e| Error::Server(format!("bot programs cannot be started here: {e}")))?;
+            tracing::warn!(
+                "bot programs run without namespaces of their own ({e}): a process they start \
+                 may outlive them, and their private folders have no total budget"
+            );
+        }
+    }
+    let programs = bots.bots;
+    for p in &programs {
+        let user = sandbox.user;
+        if let Some(path) = user.and_then(|u| extbot::sandbox::unreadable(&p.command, u).pop()) {
+            return Err(Error::Server(format!(
+                "--bot {}: {} cannot be read by the bot programs' user (--bot-user): make it \
+                 and its folders readable by them, or move it",
+                p.name,
+                path.display()
+            )));
+        }
+    }
+    let external = ExternalBots::new(programs, bots.bot_time, bots.bot_processes as usize)
         .map_err(|e| Error::Server(e.to_string()))?
         .per_ip(bots.bot_processes_per_ip as usize)
+        .share_per_net(bots.bot_share_per_net as usize)
         .with_sandbox(sandbox.clone());
     if offered {
         if extbot::sandbox::landlock_enforced() {
             // A program in the database's folder could not read itself.
             for folder in &sandbox.deny {
-                for p in bots.programs() {
+                for p in external.programs() {
                     if let Some(path) = server::extbots::paths_within(&p.command, folder).first() {
                         return Err(Error::Server(format!(
                             "--bot {}: {path} is in the database's folder ({}), which bot \
@@ -140,11 +196,11 @@ fn bot_programs(db: &str, bots: ServeBots, offered: bool) -> Result<ExternalBots
         } else {
             tracing::warn!(
                 "Landlock is not available on this kernel: bot programs can read every file \
-                 the server's user can (their environment, limits and private folder still apply)"
+                 their user can (their environment, limits and private folder still apply)"
             );
         }
     }
-    Ok(bots)
+    Ok(external)
 }
 
 /// The `/metrics` token: `--metrics-token`, else

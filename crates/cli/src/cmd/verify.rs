@@ -1,7 +1,8 @@
 //! `ratrace verify`: a finished game's record checked
 //! (`registry::verify`). Three outcomes, three exit statuses: verified
 //! (0), failed (1), unverifiable (3, [`Error::Unverifiable`]) unless
-//! `--allow-uncommitted`.
+//! `--allow-uncommitted`. A signed record is verified only against a
+//! server key given with `--key`.
 
 use crate::args::VerifyArgs;
 use cli::{records, Error};
@@ -11,7 +12,7 @@ use registry::verify::Verdict;
 pub(crate) fn run(args: VerifyArgs) -> Result<bool, Error> {
     let record = args.record;
     let r = records::read(&record)?;
-    let report = registry::verify::verify(&r);
+    let report = registry::verify::verify_with(&r, &args.key);
     for line in &report.checks {
         outln!("{line}");
     }

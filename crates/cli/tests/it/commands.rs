@@ -568,15 +568,20 @@ mod binary {
         assert!(out.status.success(), "{}", text(&out.stderr));
         assert!(text(&out.stdout).contains("unverifiable, allowed"));
 
-        // Committed to its seed (as a server publishes its hash), the
-        // same game verifies.
+        // A bare hash of its seed proves nothing (anyone can hash a seed
+        // after the game): still unverifiable, though the hash is checked.
         let mut honest = local.clone();
         honest.seed_hash = Some(registry::fair::sha256_hex(&honest.seed.to_string()));
         let committed = dir.join("committed.json");
         cli::records::write(&committed, &honest).unwrap();
         let out = ratrace(&["verify", committed.to_str().unwrap()], "");
-        assert!(out.status.success(), "{}", text(&out.stderr));
-        assert!(text(&out.stdout).contains("verified:"));
+        assert_eq!(out.status.code(), Some(3), "{}", text(&out.stdout));
+        assert!(
+            text(&out.stderr).contains("bare seed_hash"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(text(&out.stdout).contains("matches the published hash"));
         let o = honest.outcome.clone().expect("a finished game");
 
         let check = |r: &game::Record, want: &str| {
@@ -621,7 +626,7 @@ mod binary {
         );
         fair::contribute(&mut cs, game::Seat::new(0), &a).unwrap();
         fair::contribute(&mut cs, game::Seat::new(2), &b).unwrap();
-        let seed = fair::seed(Some("tbl"), &secret, &cs);
+        let seed = fair::seed(fair::Binding::Table("tbl"), &secret, &cs);
         let options = Default::default();
         let mut g = BigCheese::new_seeded(&options, 3, &seed).unwrap();
         let mut r = Record::new::<BigCheese>(&options, 3, seed);
@@ -634,7 +639,12 @@ mod binary {
             r.push::<BigCheese>(seat, action);
         }
         r.outcome = g.outcome();
-        r.fairness = Some(fair::fairness(Some("tbl"), &secret, &cs, true));
+        r.fairness = Some(fair::fairness(
+            fair::Binding::Table("tbl"),
+            &secret,
+            &cs,
+            true,
+        ));
         let dir = super::temp_dir("fair");
         let f = dir.join("fair.json");
         cli::records::write(&f, &r).unwrap();
@@ -657,6 +667,58 @@ mod binary {
             "{}",
             text(&out.stderr)
         );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// `ratrace verify` on a signed (version 3) record: verified only with
+    /// the server's key given as `--key`; without it, or with another
+    /// key, unverifiable (exit 3); a key that is no key, a usage error.
+    #[test]
+    fn verify_trusts_only_the_keys_it_is_given() {
+        use bigcheese::BigCheese;
+        use game::{Game, Record};
+        use registry::fair;
+        let secret = fair::new_secret();
+        let mut cs = std::collections::BTreeMap::new();
+        fair::contribute(&mut cs, game::Seat::new(0), &fair::hex(&fair::new_secret())).unwrap();
+        let seed = fair::seed(fair::Binding::Signed("tbl"), &secret, &cs);
+        let options = Default::default();
+        let mut g = BigCheese::new_seeded(&options, 3, &seed).unwrap();
+        let mut r = Record::new::<BigCheese>(&options, 3, seed);
+        let mut bot = <BigCheese as bots::Roster>::bot("heuristic", 1).unwrap();
+        let mut legal = Vec::new();
+        while let Some(seat) = g.to_move() {
+            g.legal_actions(&mut legal);
+            let action = bot.choose(&g.view(seat), &legal);
+            g.apply(action).unwrap();
+            r.push::<BigCheese>(seat, action);
+        }
+        r.outcome = g.outcome();
+        let mut f = fair::fairness(fair::Binding::Signed("tbl"), &secret, &cs, true);
+        let key = registry::signed::Key::from_secret(&[5; 32]);
+        key.sign(&mut f);
+        r.fairness = Some(f);
+        let dir = super::temp_dir("signed");
+        let path = dir.join("signed.json");
+        cli::records::write(&path, &r).unwrap();
+        let p = path.to_str().unwrap();
+        let mine = key.public_hex();
+        let other = registry::signed::Key::from_secret(&[6; 32]).public_hex();
+        let out = ratrace(&["verify", p, "--key", &mine], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("signed by the trusted server key"));
+        for args in [vec!["verify", p], vec!["verify", p, "--key", &other]] {
+            let out = ratrace(&args, "");
+            assert_eq!(
+                out.status.code(),
+                Some(3),
+                "{args:?}: {}",
+                text(&out.stdout)
+            );
+            assert!(text(&out.stderr).contains(&mine), "{}", text(&out.stderr));
+        }
+        let out = ratrace(&["verify", p, "--key", "not-a-key"], "");
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -96,6 +96,7 @@ async fn status(
     addr: ClientAddr,
     Path(id): Path<String>,
     headers: HeaderMap,
+    uri: axum::http::Uri,
 ) -> Result<Response, Error> {
     if !crate::ids::valid_id(&id) {
         return Err(Error::UnknownTable);
@@ -116,6 +117,9 @@ async fn status(
     lobby::meter(&state, Kind::Record, addr, "analysis downloads")?;
     match stored(&state, &id).await? {
         Some(body) => {
+            // A private table's analysis, as its record, needs its key or
+            // a seat's token.
+            lobby::records::check_access(&state, &id, &lobby::records::Proof::of(&uri)).await?;
             let hash = sha2::Sha256::digest(body.as_bytes());
             let etag = format!("\"a{}\"", registry::fair::hex(&hash[..16]));
             let etag = HeaderValue::from_str(&etag).expect("hex is a valid header");
@@ -167,6 +171,7 @@ async fn start(
     State(state): State<AppState>,
     addr: ClientAddr,
     Path(id): Path<String>,
+    uri: axum::http::Uri,
 ) -> Result<Response, Error> {
     if !crate::ids::valid_id(&id) {
         return Err(Error::UnknownTable);
@@ -178,7 +183,9 @@ async fn start(
     if stored(&state, &id).await?.is_some() {
         return Ok((StatusCode::OK, Json(json!({"status": "done"}))).into_response());
     }
-    let record = lobby::records::finished_record(&state, addr, id.clone(), "analyses").await?;
+    let proof = lobby::records::Proof::of(&uri);
+    let record =
+        lobby::records::finished_record(&state, addr, id.clone(), "analyses", &proof).await?;
     let record = tokio::task::spawn_blocking(move || {
         let over = registry::dispatch!(record.game.as_str(), G => record
                 .replay::<G>(false, |_, _, _| {})

@@ -211,6 +211,18 @@ fn requested_seats<G: Roster>(
             kind,
         });
     }
+    // A bot program plays only while a person is at its table: a table of
+    // bots alone would never move its seats.
+    let programs = table::external_seats(G::NAME, &seats, external);
+    let person = seats
+        .iter()
+        .any(|s| matches!(s.kind, SeatKind::Human { .. }));
+    if programs > 0 && !person {
+        return Err(Error::BadInput(
+            "bot programs play only at a table with a person's seat: keep one seat for a person"
+                .to_string(),
+        ));
+    }
     Ok(seats)
 }
 

@@ -34,7 +34,7 @@ use bots::Roster;
 use create::{create_table, rematch};
 use game::GameOptions;
 use players::{leaderboard, my_games};
-use records::{record, replay, verify};
+use records::{key, record, replay, verify};
 use seats::{fill, join};
 use serde::Serialize;
 use tokio::sync::oneshot;
@@ -53,6 +53,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
             crate::cluster::forward::to_owner,
         ))
         .route("/api/games", get(games))
+        .route("/api/key", get(key))
         .route("/api/me/games", get(my_games))
         .route("/api/leaderboard/{game}", get(leaderboard))
         .route("/api/tables", get(list_tables).post(create_table))

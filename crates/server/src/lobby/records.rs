@@ -12,14 +12,62 @@ use game::{Game, Seat};
 use serde::Serialize;
 use std::sync::Arc;
 
+/// What a request shows to see a private table's game, as its seat-taking
+/// does: the invite key (`?k=KEY`) or a seat's token (`?t=TOKEN`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Proof {
+    key: Option<String>,
+    token: Option<String>,
+}
+
+impl Proof {
+    /// The proof in a request's query.
+    pub(crate) fn of(uri: &axum::http::Uri) -> Proof {
+        let mut proof = Proof::default();
+        for pair in uri.query().unwrap_or_default().split('&') {
+            match pair.split_once('=') {
+                Some(("k", v)) => proof.key = Some(v.to_string()),
+                Some(("t", v)) => proof.token = Some(v.to_string()),
+                _ => {}
+            }
+        }
+        proof
+    }
+
+    /// Refused (403) unless `table` is open to this proof.
+    pub(crate) fn check(&self, table: &crate::store::StoredTable) -> Result<(), Error> {
+        if table.admits(self.key.as_deref(), self.token.as_deref()) {
+            Ok(())
+        } else {
+            Err(Error::Forbidden(
+                "this table is private: open it through its invite link".to_string(),
+            ))
+        }
+    }
+}
+
+/// Refused (403) unless the stored table `id` is open to `proof`; an
+/// unknown table is `unknown_table`.
+pub(crate) async fn check_access(state: &AppState, id: &str, proof: &Proof) -> Result<(), Error> {
+    let store = state.store();
+    let key = id.to_string();
+    let stored = tokio::task::spawn_blocking(move || store.load(&key))
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))??
+        .ok_or(Error::UnknownTable)?;
+    proof.check(&stored)
+}
+
 /// A finished table's record, for a download or a replay (`what`, in the
 /// quota's refusal): metered per address, since each replays a game;
-/// refused before the end (`not_over`).
+/// refused before the end (`not_over`), and at a private table without its
+/// key or a seat's token (`proof`).
 pub(crate) async fn finished_record(
     state: &AppState,
     addr: ClientAddr,
     id: String,
     what: &str,
+    proof: &Proof,
 ) -> Result<game::Record, Error> {
     if !crate::ids::valid_id(&id) {
         return Err(Error::UnknownTable);
@@ -30,6 +78,7 @@ pub(crate) async fn finished_record(
         .await
         .map_err(|e| Error::Internal(e.to_string()))??
         .ok_or(Error::UnknownTable)?;
+    proof.check(&stored)?;
     if stored.finished_at.is_none() {
         return Err(Error::NotOver);
     }
@@ -40,8 +89,11 @@ pub(super) async fn record(
     State(state): State<AppState>,
     addr: ClientAddr,
     Path(id): Path<String>,
+    uri: axum::http::Uri,
 ) -> Result<Json<game::Record>, Error> {
-    let mut record = finished_record(&state, addr, id, "record downloads").await?;
+    let proof = Proof::of(&uri);
+    let mut record = finished_record(&state, addr, id, "record downloads", &proof).await?;
+    state.sign(&mut record);
     let outcome = registry::dispatch!(record.game.as_str(), G => record
             .replay::<G>(false, |_, _, _| {})
             .map(|g| g.outcome())
@@ -86,8 +138,9 @@ pub(super) async fn replay(
     State(state): State<AppState>,
     addr: ClientAddr,
     Path((id, from)): Path<(String, usize)>,
+    uri: axum::http::Uri,
 ) -> Result<Json<serde_json::Value>, Error> {
-    let record = finished_record(&state, addr, id, "replays").await?;
+    let record = finished_record(&state, addr, id, "replays", &Proof::of(&uri)).await?;
     tokio::task::spawn_blocking(move || {
         registry::dispatch!(record.game.as_str(), G => replay_positions::<G>(&record, from),
             _ => Err(Error::UnknownTable))
@@ -172,11 +225,33 @@ impl axum::extract::FromRequestParts<AppState> for VerifyToken {
     }
 }
 
+/// `GET /api/key`: the public key that signs this site's commitments.
+pub(super) async fn key(State(state): State<AppState>) -> Json<serde_json::Value> {
+    Json(serde_json::json!({
+        "scheme": "ed25519",
+        "key": state.signing_key().public_hex(),
+    }))
+}
+
 pub(super) async fn verify(
     State(state): State<AppState>,
     _token: VerifyToken,
+    uri: axum::http::Uri,
     JsonBody(record): JsonBody<game::Record>,
 ) -> Result<Json<registry::verify::Report>, Error> {
+    // `?key=HEX`: the server key to trust (the one the browser kept from
+    // the table page), else this server's own.
+    let key = uri
+        .query()
+        .unwrap_or_default()
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("key="));
+    let trusted = match key {
+        None => state.signing_key().public(),
+        Some(text) => {
+            registry::signed::parse_key(text).map_err(|e| Error::BadInput(e.to_string()))?
+        }
+    };
     let most = state.limits().max_actions;
     if record.actions.len() > most {
         return Err(Error::BadInput(format!(
@@ -200,8 +275,9 @@ pub(super) async fn verify(
     };
     // Replaying is CPU work proportional to the record: off the reactor.
     let record = Arc::new(record);
-    let report = tokio::task::spawn_blocking(move || registry::verify::verify(&record))
-        .await
-        .unwrap_or_else(|_| registry::verify::Report::failed("the check failed"));
+    let report =
+        tokio::task::spawn_blocking(move || registry::verify::verify_with(&record, &[trusted]))
+            .await
+            .unwrap_or_else(|_| registry::verify::Report::failed("the check failed"));
     Ok(Json(report))
 }

@@ -58,6 +58,9 @@ pub(super) struct Joined {
     /// shown it when they joined: their browser keeps it beside their
     /// contribution and compares the final record's with it.
     commitment: String,
+    /// The public key that signs the commitment (`GET /api/key`): the
+    /// browser keeps it, to check records against it.
+    key: String,
 }
 
 pub(super) async fn join(
@@ -102,6 +105,7 @@ pub(super) async fn join(
         seat,
         token,
         commitment,
+        key: state.signing_key().public_hex(),
     }))
 }
 

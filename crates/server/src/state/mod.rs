@@ -58,6 +58,10 @@ struct Inner {
     /// The site's secret, which keys the hashes of where people join
     /// from ([`social::origin`]).
     origin_key: String,
+    /// Bytes queued for each client address's WebSockets, across them.
+    outbox_bytes: Arc<table::AddrBytes>,
+    /// The site's key, which signs every table's commitment.
+    signing: Arc<registry::signed::Key>,
 }
 
 impl AppState {
@@ -144,6 +148,37 @@ impl AppState {
     /// of the address under the site's secret ([`social::origin`]).
     pub(crate) fn origin(&self, who: ClientAddr) -> String {
         social::origin(&self.inner.origin_key, who)
+    }
+
+    /// The outbox of a new WebSocket from `who`: bounded in messages and
+    /// bytes, its bytes also counted against `who`'s budget across its
+    /// connections.
+    pub(crate) fn outbox(&self, who: ClientAddr) -> (table::Outbox, table::OutboxRx) {
+        let l = &self.inner.limits;
+        let bounds = table::Bounds {
+            messages: l.outbox_messages,
+            bytes: l.outbox_bytes,
+        };
+        let budget = table::AddrBudget::new(&self.inner.outbox_bytes, who, l.outbox_bytes_per_ip);
+        table::Outbox::new(bounds, Some(budget))
+    }
+
+    /// Bytes queued now for the WebSockets of `who`.
+    pub fn outbox_bytes_of(&self, who: ClientAddr) -> usize {
+        self.inner.outbox_bytes.of(who)
+    }
+
+    /// The site's signing key (its public half is `GET /api/key`).
+    pub fn signing_key(&self) -> &registry::signed::Key {
+        &self.inner.signing
+    }
+
+    /// Signs a record's fair-deal section, if it is a signed one (version
+    /// 3): its `key` and `signature`.
+    pub fn sign(&self, record: &mut game::Record) {
+        if let Some(f) = record.fairness.as_mut() {
+            self.inner.signing.sign(f);
+        }
     }
 
     /// The limits in force.

@@ -66,6 +66,8 @@ impl AppState {
                 proxies: std::sync::OnceLock::new(),
                 lobby: LobbyCache::default(),
                 external: std::sync::OnceLock::new(),
+                outbox_bytes: Arc::default(),
+                signing: Arc::new(crate::ids::signing_key(&origin_key)),
                 origin_key,
             }),
         };

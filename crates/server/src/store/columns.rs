@@ -7,22 +7,28 @@ use super::model::{StoreError, StoredFair};
 use game::Seat;
 use std::collections::BTreeMap;
 
-/// The `fair_scheme` column of a fair deal: 2 when its seed is bound to
-/// its table (`ratrace-fair/2`), 1 otherwise.
+/// The `fair_scheme` column of a fair deal: its version, 3 when it is
+/// signed (`ratrace-fair/3`), 2 when its seed is bound to its table
+/// (`ratrace-fair/2`), 1 otherwise.
 pub(crate) fn fair_scheme(f: &StoredFair) -> i64 {
-    if f.table.is_some() {
-        2
-    } else {
-        1
+    match (&f.table, f.signed) {
+        (Some(_), true) => 3,
+        (Some(_), false) => 2,
+        (None, _) => 1,
     }
 }
 
 /// A fair deal's binding read back from its `fair_scheme` column (NULL:
-/// made before version 2).
-pub(crate) fn fair_table(scheme: Option<i64>, id: &str) -> Result<Option<String>, StoreError> {
+/// made before version 2): the table it is bound to, and whether it is
+/// signed.
+pub(crate) fn fair_table(
+    scheme: Option<i64>,
+    id: &str,
+) -> Result<(Option<String>, bool), StoreError> {
     match scheme {
-        None | Some(1) => Ok(None),
-        Some(2) => Ok(Some(id.to_string())),
+        None | Some(1) => Ok((None, false)),
+        Some(2) => Ok((Some(id.to_string()), false)),
+        Some(3) => Ok((Some(id.to_string()), true)),
         Some(other) => Err(StoreError::Corrupt(format!("fair scheme {other}"))),
     }
 }
@@ -38,11 +44,13 @@ pub(crate) fn fair_of(
     let Some(hex) = secret else {
         return Ok(None);
     };
+    let (table, signed) = fair_table(scheme, id)?;
     Ok(Some(StoredFair {
         secret: registry::fair::parse_hex32("secret", hex)
             .map_err(|e| StoreError::Corrupt(e.to_string()))?,
         contributions: parse_contributions(contributions)?,
-        table: fair_table(scheme, id)?,
+        table,
+        signed,
     }))
 }
 

@@ -109,6 +109,7 @@ pub(crate) fn act(seq: u64, seat: usize, action: &str) -> StoredAction {
         seq,
         seat: Seat::new(seat),
         action: action.to_string(),
+        stand_in: false,
     }
 }
 
@@ -123,8 +124,11 @@ pub(crate) fn round_trip(s: &dyn Store) {
     s.create_table(&older, N).unwrap();
     s.append_action("t1", &act(1, 1, "bid 2"), 101, false, 1)
         .unwrap();
-    s.append_action("t1", &act(2, 2, "pass"), 102, false, 1)
-        .unwrap();
+    let stood_in = StoredAction {
+        stand_in: true,
+        ..act(2, 2, "pass")
+    };
+    s.append_action("t1", &stood_in, 102, false, 1).unwrap();
     assert!(
         s.append_action("t1", &act(2, 0, "pass"), 103, false, 1)
             .is_err(),
@@ -149,6 +153,10 @@ pub(crate) fn round_trip(s: &dyn Store) {
     assert_eq!(t.actions.len(), 2);
     assert_eq!(t.actions[1].action, "pass");
     assert_eq!(t.actions[1].seat, Seat::new(2));
+    assert!(
+        !t.actions[0].stand_in && t.actions[1].stand_in,
+        "who made each"
+    );
     assert_eq!(
         t.seats[0].kind,
         SeatKind::Human {
@@ -241,6 +249,7 @@ pub(crate) fn fair_inputs(s: &dyn Store) {
         secret,
         contributions: BTreeMap::new(),
         table: Some("f".to_string()),
+        signed: true,
     });
     t.seed = t.fair.as_ref().map(StoredFair::seed).unwrap();
     s.create_table(&t, N).unwrap();
@@ -252,9 +261,14 @@ pub(crate) fn fair_inputs(s: &dyn Store) {
     assert_eq!(fair.secret, secret);
     assert_eq!(fair.contributions[&Seat::new(0)], [9u8; 32]);
     assert_eq!(fair.table.as_deref(), Some("f"), "bound to its table");
+    assert!(fair.signed, "and signed");
     assert_eq!(
         t.seed,
-        registry::fair::seed(Some("f"), &secret, &fair.contributions)
+        registry::fair::seed(
+            registry::fair::Binding::Signed("f"),
+            &secret,
+            &fair.contributions
+        )
     );
 }
 
@@ -268,6 +282,7 @@ pub(crate) fn social_links(s: &dyn Store) {
         secret: [1; 32],
         contributions: BTreeMap::new(),
         table: None,
+        signed: false,
     });
     s.create_table(&old, N).unwrap();
     assert_eq!(s.load("s1").unwrap().unwrap().fair.unwrap().table, None);
@@ -325,7 +340,9 @@ pub(crate) fn social_links(s: &dyn Store) {
 /// players, winners and a person's games.
 pub(crate) fn results_and_ratings(s: &dyn Store) {
     use crate::store::ratings::{GameResult, Rated};
-    let result = |winner: usize| GameResult {
+    // A game a day and a bit apart: people are proven a day after their
+    // first rated game at the earliest.
+    let result = |winner: usize, at: i64| GameResult {
         game: "bigcheese".to_string(),
         outcome: format!(
             r#"{{"winners":["P{}"],"places":[{},{},3],"scores":[1,1,0],"capped":false}}"#,
@@ -352,9 +369,10 @@ pub(crate) fn results_and_ratings(s: &dyn Store) {
             },
             Rated::Bot("random".to_string()),
         ],
-        at: 500,
+        at,
         public: true,
         actions: crate::store::ratings::MIN_RATED_ACTIONS,
+        engaged: Vec::new(),
     };
     let games = [
         ("r1", 0),
@@ -394,16 +412,17 @@ pub(crate) fn results_and_ratings(s: &dyn Store) {
                 ..SeatTaking::person(id, Seat::new(1), "Bob", "b", 1)
             })
             .unwrap());
+        let at = 500 + 30_000 * n as i64;
         // Not before the end.
-        assert!(!s.record_result(id, &result(winner)).unwrap());
+        assert!(!s.record_result(id, &result(winner, at)).unwrap());
         s.append_action(id, &act(1, 2, "pass"), 150, true, 1)
             .unwrap();
         // Over, its result not written yet (a crash would leave it so):
         // the start-up repair finds it.
         let unrecorded = |s: &dyn Store| s.unrecorded_ids("", 100).unwrap();
         assert_eq!(unrecorded(s), vec![id.to_string()]);
-        assert!(s.record_result(id, &result(winner)).unwrap());
-        assert!(!s.record_result(id, &result(winner)).unwrap(), "once");
+        assert!(s.record_result(id, &result(winner, at)).unwrap());
+        assert!(!s.record_result(id, &result(winner, at)).unwrap(), "once");
         assert!(unrecorded(s).is_empty());
     }
     // An abandoned game records nothing.
@@ -411,7 +430,7 @@ pub(crate) fn results_and_ratings(s: &dyn Store) {
     t.created_at = 50;
     s.create_table(&t, N).unwrap();
     s.mark_abandoned("r4", 120, 1).unwrap();
-    assert!(!s.record_result("r4", &result(0)).unwrap());
+    assert!(!s.record_result("r4", &result(0, 500)).unwrap());
     assert!(
         s.unrecorded_ids("", 100).unwrap().is_empty(),
         "abandoned: no result due"

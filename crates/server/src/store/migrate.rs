@@ -268,6 +268,40 @@ ALTER TABLE seats ADD COLUMN conceded_at INTEGER;
 ALTER TABLE seats ADD COLUMN conceded_at BIGINT;
 ",
     },
+    Migration {
+        version: 9,
+        name: "who took part, since when people are rated, who rated whom lately",
+        // actions.stand_in: 1 where a stand-in made the seat's decision
+        // (NULL: its own player, or an action stored before). first_at:
+        // the first rated game (0 for people rated before: long proven).
+        // rated_pairs: one row per (person, opponent who counted for
+        // them) and game, kept a day, so the same opponents count a few
+        // times a day at most; the index on `at` serves the pruning.
+        sqlite: "
+ALTER TABLE actions ADD COLUMN stand_in INTEGER;
+ALTER TABLE ratings ADD COLUMN first_at INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE rated_pairs (
+  game TEXT NOT NULL,
+  player TEXT NOT NULL,
+  other TEXT NOT NULL,
+  at INTEGER NOT NULL
+);
+CREATE INDEX rated_pairs_of ON rated_pairs(game, player, at);
+CREATE INDEX rated_pairs_at ON rated_pairs(at);
+",
+        postgres: "
+ALTER TABLE actions ADD COLUMN stand_in BIGINT;
+ALTER TABLE ratings ADD COLUMN first_at BIGINT NOT NULL DEFAULT 0;
+CREATE TABLE rated_pairs (
+  game TEXT NOT NULL,
+  player TEXT NOT NULL,
+  other TEXT NOT NULL,
+  at BIGINT NOT NULL
+);
+CREATE INDEX rated_pairs_of ON rated_pairs(game, player, at);
+CREATE INDEX rated_pairs_at ON rated_pairs(at);
+",
+    },
 ];
 
 /// The newest version this program knows.

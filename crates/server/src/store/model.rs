@@ -108,6 +108,11 @@ pub struct StoredAction {
     pub seat: Seat,
     /// Its text notation (without the seat).
     pub action: String,
+    /// Made by a stand-in for the seat's own player (a person away, out
+    /// of time or conceded; a bot program without a process): whether a
+    /// person took part is counted from these (the ratings'
+    /// [`crate::store::ratings::ENGAGED_DECISIONS`]).
+    pub stand_in: bool,
 }
 
 /// A table as stored: its header, seats, and (when loaded in full) actions.
@@ -207,35 +212,46 @@ pub struct StoredFair {
     pub secret: [u8; 32],
     /// Each human's contribution, by seat.
     pub contributions: BTreeMap<Seat, [u8; 32]>,
-    /// The table id the seed is bound to (`ratrace-fair/2`); `None` for a
-    /// table made before the binding (`ratrace-fair/1`).
+    /// The table id the seed is bound to (`ratrace-fair/2` and `/3`);
+    /// `None` for a table made before the binding (`ratrace-fair/1`).
     pub table: Option<String>,
+    /// Version 3: the commitment is signed by the server's key (tables
+    /// made before are version 1 or 2).
+    pub signed: bool,
 }
 
 impl StoredFair {
-    /// A new table's fair deal: a fresh secret, bound to table `id`, no
-    /// contribution yet.
+    /// A new table's fair deal: a fresh secret, bound to table `id` and
+    /// signed (version 3), no contribution yet.
     pub fn new(id: &str) -> StoredFair {
         StoredFair {
             secret: registry::fair::new_secret(),
             contributions: BTreeMap::new(),
             table: Some(id.to_string()),
+            signed: true,
+        }
+    }
+
+    /// The version its seed is made by.
+    pub fn binding(&self) -> registry::fair::Binding<'_> {
+        use registry::fair::Binding;
+        match (&self.table, self.signed) {
+            (None, _) => Binding::Unbound,
+            (Some(t), false) => Binding::Table(t),
+            (Some(t), true) => Binding::Signed(t),
         }
     }
 
     /// The seed these inputs give.
     pub fn seed(&self) -> game::Seed {
-        registry::fair::seed(self.table.as_deref(), &self.secret, &self.contributions)
+        registry::fair::seed(self.binding(), &self.secret, &self.contributions)
     }
 
-    /// The record's fairness section; the secret only if `reveal`.
+    /// The record's fairness section; the secret only if `reveal`. A
+    /// signed one's signature is added where the server's key is
+    /// (`AppState::sign`).
     pub fn fairness(&self, reveal: bool) -> game::Fairness {
-        registry::fair::fairness(
-            self.table.as_deref(),
-            &self.secret,
-            &self.contributions,
-            reveal,
-        )
+        registry::fair::fairness(self.binding(), &self.secret, &self.contributions, reveal)
     }
 }
 
@@ -290,6 +306,37 @@ pub struct Access {
     pub creator_hash: Option<String>,
     /// The client address that created the table (live-table caps).
     pub owner: Option<String>,
+}
+
+impl Access {
+    /// Whether `key` opens the table to whoever has it: any key for a
+    /// table without an invite key (public, or from before keys), else
+    /// only its own.
+    pub fn admits(&self, key: Option<&str>) -> bool {
+        match &self.invite_hash {
+            None => true,
+            // (hashes compared: the time it takes says nothing of the key)
+            Some(hash) => key.is_some_and(|k| crate::ids::sha256_hex(k) == *hash),
+        }
+    }
+}
+
+impl StoredTable {
+    /// Whether the bearer of `key` (an invite key) or `token` (a seat's
+    /// token) may see this table's game: anyone at a table without an
+    /// invite key; else its key, or a seat's token.
+    pub fn admits(&self, key: Option<&str>, token: Option<&str>) -> bool {
+        if self.access.admits(key) {
+            return true;
+        }
+        let Some(token) = token else {
+            return false;
+        };
+        let hash = crate::ids::sha256_hex(token);
+        self.seats
+            .iter()
+            .any(|s| matches!(&s.kind, SeatKind::Human { token_hash: Some(h), .. } if *h == hash))
+    }
 }
 
 /// A line of the table list.

@@ -47,16 +47,24 @@ pub struct GameResult {
     /// How many actions the game took (a game shorter than
     /// [`MIN_RATED_ACTIONS`] is unrated).
     pub actions: usize,
+    /// Per seat, whether its person took part: did not concede, and made
+    /// [`ENGAGED_DECISIONS`] of the seat's decisions themselves (a seat
+    /// left to the stand-in from the start stood still). A seat that did
+    /// not counts for nobody else. Empty: every seat did.
+    pub engaged: Vec<bool>,
 }
 
-/// A person's rating and how many rated games made it (a person with
-/// fewer than [`PROVEN_GAMES`] moves nobody else's rating).
+/// A person's rating, how many rated games made it and since when (a
+/// person with fewer than [`PROVEN_GAMES`], or rated for less than
+/// [`PROVEN_AGE_S`], moves nobody else's rating).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Standing {
     /// The rating.
     pub rating: Rating,
     /// Rated games so far.
     pub games: i64,
+    /// Unix seconds of their first rated game (0: before this was kept).
+    pub first_at: i64,
 }
 
 /// The fewest actions a rated game takes: shorter games (a one-point Big
@@ -67,6 +75,30 @@ pub const MIN_RATED_ACTIONS: usize = 30;
 /// ratings: identities cost nothing, so a fresh one is measured against
 /// bots and proven people first, and cannot feed anyone points.
 pub const PROVEN_GAMES: i64 = 5;
+
+/// How long after its first rated game a person is proven, at the
+/// earliest: five quick games against bots make no one proven the same
+/// day.
+pub const PROVEN_AGE_S: i64 = 24 * 3600;
+
+/// The decisions of a seat its person must make themselves (or all of
+/// them, in a game that gave the seat fewer) to have taken part: a seat
+/// whose person conceded, or left the stand-in to play from the start,
+/// counts for nobody else (a forfeit proves nothing about the winner).
+pub const ENGAGED_DECISIONS: u64 = 3;
+
+/// In any 24 hours, the rated games in which one person counts for
+/// another: after that the two play on unrated for each other until the
+/// window has passed, so the same opponents cannot be farmed game after
+/// game.
+pub const REPEAT_LIMIT: u32 = 2;
+
+/// The window of [`REPEAT_LIMIT`], seconds.
+pub const REPEAT_WINDOW_S: i64 = 24 * 3600;
+
+/// Per pair of people (a person, an opponent), the rated games of the
+/// last [`REPEAT_WINDOW_S`] in which the opponent counted for them.
+pub type Recent = std::collections::HashMap<(String, String), u32>;
 
 /// A rating: Weng–Lin's mean (`rating`) and its uncertainty.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -130,23 +162,46 @@ pub fn rateable(result: &GameResult) -> bool {
 
 /// Whether seat `other` of `result` counts in the rating of seat `me` (a
 /// person): bots always (at their fixed rating); another person only if
-/// proven (at least [`PROVEN_GAMES`] rated games) and not from the same
-/// origin; a person without an identity never (nothing proves them).
-fn counts_for(result: &GameResult, current: &[Option<Standing>], me: usize, other: usize) -> bool {
+/// proven (at least [`PROVEN_GAMES`] rated games, the first at least
+/// [`PROVEN_AGE_S`] before), not from the same origin, engaged in this
+/// game (see [`GameResult::engaged`]), and not already counted for `me`
+/// in [`REPEAT_LIMIT`] games of the last day (`recent`); a person without
+/// an identity never (nothing proves them).
+fn counts_for(
+    result: &GameResult,
+    current: &[Option<Standing>],
+    recent: &Recent,
+    me: usize,
+    other: usize,
+) -> bool {
     if me == other {
         return true;
     }
     match (&result.seats[me], &result.seats[other]) {
         (_, Rated::Bot(_)) => true,
         (_, Rated::Nobody) => false,
-        (Rated::Person { origin: mine, .. }, Rated::Person { origin: theirs, .. }) => {
-            let proven = current
-                .get(other)
-                .copied()
-                .flatten()
-                .is_some_and(|s| s.games >= PROVEN_GAMES);
+        (
+            Rated::Person {
+                id: my_id,
+                origin: mine,
+                ..
+            },
+            Rated::Person {
+                id: their_id,
+                origin: theirs,
+                ..
+            },
+        ) => {
+            let proven =
+                current.get(other).copied().flatten().is_some_and(|s| {
+                    s.games >= PROVEN_GAMES && result.at - s.first_at >= PROVEN_AGE_S
+                });
             let related = mine.is_some() && mine == theirs;
-            proven && !related
+            let engaged = result.engaged.get(other).copied().unwrap_or(true);
+            let repeated = recent
+                .get(&(my_id.clone(), their_id.clone()))
+                .is_some_and(|&n| n >= REPEAT_LIMIT);
+            proven && !related && engaged && !repeated
         }
         _ => false,
     }
@@ -159,6 +214,15 @@ fn counts_for(result: &GameResult, current: &[Option<Standing>], me: usize, othe
 /// counts for them (`counts_for`) is one team ranked by its place, ties
 /// sharing a rank (Weng–Lin, multi-team), bots at their fixed rating.
 pub fn rate(result: &GameResult, current: &[Option<Standing>]) -> Vec<Option<Rating>> {
+    rate_with(result, current, &Recent::new())
+}
+
+/// [`rate`], given who counted for whom in the last day (`recent`).
+pub fn rate_with(
+    result: &GameResult,
+    current: &[Option<Standing>],
+    recent: &Recent,
+) -> Vec<Option<Rating>> {
     use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
     use skillratings::MultiTeamOutcome;
     let before: Vec<[WengLinRating; 1]> = result
@@ -193,7 +257,7 @@ pub fn rate(result: &GameResult, current: &[Option<Standing>]) -> Vec<Option<Rat
                 return None;
             }
             let counted: Vec<usize> = (0..result.seats.len())
-                .filter(|&other| counts_for(result, current, me, other))
+                .filter(|&other| counts_for(result, current, recent, me, other))
                 .collect();
             if counted.len() < 2 {
                 return None;
@@ -244,15 +308,28 @@ pub fn people(result: &GameResult) -> Vec<&str> {
     ids
 }
 
+/// What a result changes, as a backend writes it: each rated person's new
+/// rating, and the pairs (person, opponent) in which an opponent counted
+/// for a rated person (kept a day, for [`REPEAT_LIMIT`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Moves<'a> {
+    /// The new ratings.
+    pub ratings: Vec<Move<'a>>,
+    /// (person, opponent) by identity.
+    pub pairs: Vec<(&'a str, &'a str)>,
+}
+
 /// The moves a result makes ([`rate`]), given each person's standing as
-/// the store has it (absent, or a row of 0 games: a first game). Nothing
-/// moves for a result that does not count ([`rateable`]).
+/// the store has it (absent, or a row of 0 games: a first game) and who
+/// counted for whom in the last day. Nothing moves for a result that does
+/// not count ([`rateable`]).
 pub fn moves<'a>(
     result: &'a GameResult,
     standings: &std::collections::HashMap<String, Standing>,
-) -> Vec<Move<'a>> {
+    recent: &Recent,
+) -> Moves<'a> {
     if !rateable(result) {
-        return Vec::new();
+        return Moves::default();
     }
     let current: Vec<Option<Standing>> = result
         .seats
@@ -262,13 +339,24 @@ pub fn moves<'a>(
             _ => None,
         })
         .collect();
-    result
-        .seats
-        .iter()
-        .zip(rate(result, &current))
-        .filter_map(|(seat, rating)| match (seat, rating) {
-            (Rated::Person { id, name, .. }, Some(rating)) => Some(Move { id, name, rating }),
-            _ => None,
-        })
-        .collect()
+    let new = rate_with(result, &current, recent);
+    let mut out = Moves::default();
+    for (me, (seat, rating)) in result.seats.iter().zip(&new).enumerate() {
+        let (Rated::Person { id, name, .. }, Some(rating)) = (seat, rating) else {
+            continue;
+        };
+        out.ratings.push(Move {
+            id,
+            name,
+            rating: *rating,
+        });
+        for (other, them) in result.seats.iter().enumerate() {
+            if let Rated::Person { id: their_id, .. } = them {
+                if other != me && counts_for(result, &current, recent, me, other) {
+                    out.pairs.push((id, their_id));
+                }
+            }
+        }
+    }
+    out
 }

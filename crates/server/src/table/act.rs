@@ -73,7 +73,7 @@ impl<G: Roster> Table<G> {
             }
         }
         if let Some(quiet) = self.quiet.as_mut() {
-            quiet.pending = Some((seat, action));
+            quiet.pending = Some((seat, action, false));
             let left = quiet.until.saturating_duration_since(Instant::now());
             return self.send_to(
                 conn,
@@ -87,7 +87,7 @@ impl<G: Roster> Table<G> {
                 },
             );
         }
-        if let Err(e) = self.commit(seat, action).await {
+        if let Err(e) = self.commit(seat, action, false).await {
             tracing::error!(table = %self.id, "storing an action failed: {e}");
             self.send_to(
                 conn,
@@ -98,12 +98,14 @@ impl<G: Roster> Table<G> {
         }
     }
 
-    /// Stores, then applies and broadcasts, a checked action. The game's
-    /// end, if this action ends it, is stored in the same transaction.
+    /// Stores, then applies and broadcasts, a checked action (made by a
+    /// stand-in for the seat's own player if `stand_in`). The game's end,
+    /// if this action ends it, is stored in the same transaction.
     pub(super) async fn commit(
         &mut self,
         seat: Seat,
         action: G::Action,
+        stand_in: bool,
     ) -> Result<(), CommitError> {
         if self.waiting_for_players() {
             return Err(CommitError::NotStarted);
@@ -112,7 +114,7 @@ impl<G: Roster> Table<G> {
         next.apply_unchecked(action);
         let ends = next.outcome().is_some();
         // Committed before anything below happens.
-        let written = match self.submit_action(seat, action, ends).await {
+        let written = match self.submit_action(seat, action, ends, stand_in).await {
             Ok(written) => written.map_err(CommitError::Store),
             Err(_) => Err(CommitError::Dropped),
         };
@@ -127,6 +129,7 @@ impl<G: Roster> Table<G> {
         }
         self.game = next;
         self.seq += 1;
+        self.count_decision(seat, stand_in);
         self.turn_started = Instant::now();
         self.last_activity = self.turn_started;
         if ends {
@@ -151,6 +154,17 @@ impl<G: Roster> Table<G> {
         Ok(())
     }
 
+    /// Counts a committed decision of `seat` (its own player's, or a
+    /// stand-in's).
+    fn count_decision(&mut self, seat: Seat, stand_in: bool) {
+        let i = seat.index();
+        if self.acted.len() <= i {
+            self.acted.resize(i + 1, Acted::default());
+        }
+        self.acted[i].all += 1;
+        self.acted[i].own += u64::from(!stand_in);
+    }
+
     /// Submits the action to the table's record in the store: the
     /// answer comes once it is committed (possibly in one transaction
     /// with other tables' actions).
@@ -159,11 +173,13 @@ impl<G: Roster> Table<G> {
         seat: Seat,
         action: G::Action,
         ends: bool,
+        stand_in: bool,
     ) -> oneshot::Receiver<Result<(), StoreError>> {
         let stored = StoredAction {
             seq: self.seq + 1,
             seat,
             action: action.to_string(),
+            stand_in,
         };
         let (done, committed) = oneshot::channel();
         let metrics = Arc::clone(&self.metrics);

@@ -126,6 +126,45 @@ impl<G: Roster> Table<G> {
         });
     }
 
+    /// Whether `seat` is played by one of the operator's bot programs.
+    pub(super) fn program_seat(&self, seat: Seat) -> bool {
+        matches!(self.seats.get(seat.index()).map(|s| &s.kind),
+            Some(SeatKind::Bot(name)) if self.ctx.external.offers_for(G::NAME, name))
+    }
+
+    /// When the table's running bot programs stop: [`PROGRAMS_GRACE`]
+    /// after the last person left, unless one of them is deciding (then
+    /// once it has).
+    pub(super) fn programs_deadline(&self) -> Option<Instant> {
+        let running = self
+            .bots
+            .iter()
+            .any(|b| b.as_ref().is_some_and(|b| b.listens()));
+        let since = self.alone_since?;
+        (running && self.thinking.is_none()).then(|| since + PROGRAMS_GRACE)
+    }
+
+    /// Nobody is at the table any more: its bot programs end (off the
+    /// runtime) and give their process slots back; they start again,
+    /// fresh, and hear the game so far, when a person is back.
+    pub(super) fn stop_programs(&mut self) {
+        for i in 0..self.bots.len() {
+            if !self.bots[i].as_ref().is_some_and(|b| b.listens()) {
+                continue;
+            }
+            if let Some(bot) = self.bots[i].take() {
+                crate::extbots::drop_off_runtime(bot);
+            }
+            if let Some(started) = self.program_started.get_mut(i) {
+                *started = false;
+            }
+            if let Some(heard) = self.heard.get_mut(i) {
+                *heard = None;
+            }
+        }
+        tracing::debug!(table = %self.id, "nobody at the table: its bot programs stopped");
+    }
+
     /// Starts every bot program of the table, together, when the game
     /// starts (or is loaded under way): whose program starts when must
     /// say nothing of the game, the hidden D7 decision least of all.
@@ -232,7 +271,7 @@ impl<G: Roster> Table<G> {
             return;
         }
         if let Some(quiet) = self.quiet.as_mut() {
-            quiet.pending = Some((seat, action));
+            quiet.pending = Some((seat, action, thinking.stand_in));
             return;
         }
         // Whether to tell everyone that a person's decision was a stand-in's:
@@ -241,7 +280,7 @@ impl<G: Roster> Table<G> {
             && matches!(self.player(seat), Player::Human)
             && self.game.public_to_move() == Some(seat);
         let away = self.absent_since[i].is_some();
-        if let Err(e) = self.commit(seat, action).await {
+        if let Err(e) = self.commit(seat, action, thinking.stand_in).await {
             tracing::error!(table = %self.id, "storing a bot action failed: {e}");
             // Try again after another delay.
             self.turn_started = Instant::now();

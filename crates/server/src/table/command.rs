@@ -20,6 +20,8 @@ pub enum Command {
         /// seats are taken when it is made: each person contributes when
         /// they arrive).
         contribution: Option<[u8; 32]>,
+        /// The invite key a spectator of a private table gives.
+        key: Option<String>,
         /// Where the connection's messages go.
         out: Outbox,
         /// The seat (`None` = spectator), or `Err` for a bad token.

@@ -144,6 +144,7 @@ impl<G: Roster> Table<G> {
             self.seq as usize,
             &outcome,
             &self.decided,
+            &self.acted,
         ) else {
             return;
         };

@@ -31,10 +31,10 @@ mod seats;
 mod views;
 
 pub use command::{Command, Rematched, TableHandle};
-pub use outbox::{Kick, Outbox, OutboxRx, MOVED, TOO_SLOW};
+pub use outbox::{AddrBudget, AddrBytes, Bounds, Kick, Kind, Outbox, OutboxRx, MOVED, TOO_SLOW};
 pub use repair::{record_missing_results, repair_all};
 pub(crate) use result::result_of;
-use result::Decided;
+use result::{Acted, Decided};
 
 use crate::clock::unix_now;
 use crate::error::Error;
@@ -219,6 +219,7 @@ impl<G: Roster> Table<G> {
     ) -> Self {
         let now = Instant::now();
         let over = game.outcome().is_some();
+        let acted = Acted::of(&stored.actions, stored.seats.len());
         Table {
             id: stored.id,
             seq: stored.actions.len() as u64,
@@ -241,12 +242,14 @@ impl<G: Roster> Table<G> {
             no_slot: Vec::new(),
             program_started: Vec::new(),
             decided: Vec::new(),
+            acted,
             game,
             subs: Vec::new(),
             rev: 0,
             sent_seats: Vec::new(),
             sent_public: String::new(),
             absent_since: [Some(now); Seat::MAX],
+            alone_since: Some(now),
             turn_started: now,
             last_activity: now,
             finished: over || stored.finished_at.is_some(),
@@ -325,7 +328,8 @@ impl<G: Game> Hearing<G> {
 /// whenever.
 struct Quiet<G: Roster> {
     until: Instant,
-    pending: Option<(Seat, G::Action)>,
+    /// The decision held: its seat, action, and whether a stand-in made it.
+    pending: Option<(Seat, G::Action, bool)>,
 }
 
 struct Table<G: Roster> {
@@ -368,6 +372,11 @@ struct Table<G: Roster> {
     /// the program's failures). A bot program's seat over
     /// [`extbot::STAND_IN_LIMIT`] is credited to the stand-in.
     decided: Vec<Decided>,
+    /// Per seat, over the whole game: its decisions, and how many of them
+    /// its own player made (the rest a stand-in's), from the stored
+    /// actions and then each commit. Whether a person took part is
+    /// judged from these.
+    acted: Vec<Acted>,
     game: G,
     subs: Vec<Sub>,
     /// The revision of the last message sent to every connection: each
@@ -380,6 +389,9 @@ struct Table<G: Roster> {
     sent_public: String,
     /// Per seat: since when no client is connected for it.
     absent_since: [Option<Instant>; Seat::MAX],
+    /// Since when no person at the table is connected (its bot programs
+    /// stop [`PROGRAMS_GRACE`] later); `None` while one is.
+    alone_since: Option<Instant>,
     /// When the current decision became due.
     turn_started: Instant,
     /// The last command or action: a table idle for long leaves memory.
@@ -411,10 +423,16 @@ enum Player {
     Human,
 }
 
+/// How long a table's bot programs keep running once no person is
+/// connected at it (a reload of the page, a short drop): then they stop
+/// and give their process slots back.
+pub(crate) const PROGRAMS_GRACE: Duration = Duration::from_secs(3);
+
 /// What woke the table's task.
 enum Wake<G: Roster> {
     Command(Option<Command>),
     BotDue,
+    ProgramsIdle,
     Thought(Result<Thought<G>, oneshot::error::RecvError>),
     WindowClosed,
     Idle,

@@ -1,6 +1,6 @@
 //! Mending what a crash left half-written: games over but not marked so, results not recorded.
 
-use super::result::result_of;
+use super::result::{result_of, Acted};
 use crate::store::Store;
 use game::Game as _;
 
@@ -39,6 +39,7 @@ pub fn record_missing_results(store: &dyn Store) -> usize {
                     // Who decided what died with the process: a program
                     // seat keeps its credit.
                     &[],
+                    &Acted::of(&t.actions, t.seats.len()),
                 ),
                 Ok(None) => None,
                 Err(e) => {

@@ -22,6 +22,39 @@ impl Decided {
     }
 }
 
+/// A seat's decisions over a whole game, and how many its own player
+/// made (the others a stand-in's), as the stored actions say.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Acted {
+    /// Its decisions.
+    pub(crate) all: u64,
+    /// Of those, its own player's.
+    pub(crate) own: u64,
+}
+
+impl Acted {
+    /// Per seat (at least `seats`), from a table's stored actions.
+    pub(crate) fn of(actions: &[crate::store::StoredAction], seats: usize) -> Vec<Acted> {
+        let mut out = vec![Acted::default(); seats];
+        for a in actions {
+            let i = a.seat.index();
+            if out.len() <= i {
+                out.resize(i + 1, Acted::default());
+            }
+            out[i].all += 1;
+            out[i].own += u64::from(!a.stand_in);
+        }
+        out
+    }
+
+    /// Whether its player took part: made
+    /// [`crate::social::ENGAGED_DECISIONS`] decisions themselves, or all
+    /// of the seat's if it had fewer.
+    pub(crate) fn engaged(&self) -> bool {
+        self.own >= self.all.min(crate::social::ENGAGED_DECISIONS)
+    }
+}
+
 /// A finished game's result as the store records it (for its ratings):
 /// the outcome, and who played each seat (a person by identity and
 /// origin, a bot by level). `None` if the outcome does not serialize.
@@ -34,7 +67,11 @@ impl Decided {
 /// lost game would save one's rating. A person who conceded is rated
 /// below everyone who did not, whatever their stand-in made of the seat
 /// ([`rated_places`]): conceding is never a way to dodge a loss, nor to
-/// have a bot win for you.
+/// have a bot win for you. A person who conceded, or who made too few of
+/// their seat's decisions themselves (`acted`, [`Acted::engaged`]: they
+/// stood still and let the stand-in play), took no part: their seat
+/// counts for nobody else's rating.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn result_of(
     game: &str,
     seats: &[StoredSeat],
@@ -43,6 +80,7 @@ pub(crate) fn result_of(
     actions: usize,
     outcome: &game::Outcome,
     decided: &[Decided],
+    acted: &[Acted],
 ) -> Option<crate::social::GameResult> {
     use crate::social::Rated;
     let json = serde_json::to_string(outcome).ok()?;
@@ -66,6 +104,13 @@ pub(crate) fn result_of(
             }
         })
         .collect();
+    let engaged = (0..outcome.places.len())
+        .map(|i| {
+            let person = matches!(seats.get(i).map(|s| &s.kind), Some(SeatKind::Human { .. }));
+            let conceded = social.conceded.contains_key(&Seat::new(i));
+            !person || (!conceded && acted.get(i).is_none_or(Acted::engaged))
+        })
+        .collect();
     Some(crate::social::GameResult {
         game: game.to_string(),
         outcome: json,
@@ -75,6 +120,7 @@ pub(crate) fn result_of(
         at: crate::clock::unix_now(),
         public,
         actions,
+        engaged,
     })
 }
 
@@ -149,11 +195,62 @@ mod tests {
             conceded: BTreeMap::from([(Seat::new(0), 4)]),
             ..Default::default()
         };
-        let r = result_of("dalmuti", &seats, &social, true, 9, &outcome, &[]).unwrap();
+        let r = result_of("dalmuti", &seats, &social, true, 9, &outcome, &[], &[]).unwrap();
         assert!(matches!(&r.seats[0], Rated::Person { id, .. } if id == "ann"));
         assert_eq!(r.places, vec![2, 1]);
         // The game's own outcome is kept as it was played.
         assert_eq!(r.outcome, serde_json::to_string(&outcome).unwrap());
+    }
+
+    /// A person who conceded, or let the stand-in make their seat's first
+    /// decisions, took no part; one who played a few did.
+    #[test]
+    fn who_took_part_is_read_from_the_stored_actions() {
+        let human = |i| {
+            seat(
+                i,
+                SeatKind::Human {
+                    name: Some("p".into()),
+                    token_hash: Some("h".into()),
+                },
+            )
+        };
+        let seats = [
+            human(0),
+            human(1),
+            human(2),
+            seat(3, SeatKind::Bot("random".into())),
+        ];
+        let act = |seat: usize, stand_in: bool| crate::store::StoredAction {
+            seq: 0,
+            seat: Seat::new(seat),
+            action: "pass".into(),
+            stand_in,
+        };
+        // P1 plays; P2 leaves it all to the stand-in; P3 plays, then
+        // concedes; the bot's seat is a bot's.
+        let mut actions = Vec::new();
+        for _ in 0..5 {
+            actions.extend([act(0, false), act(1, true), act(2, false), act(3, false)]);
+        }
+        let acted = Acted::of(&actions, 4);
+        assert_eq!(acted[1], Acted { all: 5, own: 0 });
+        let outcome = game::Outcome {
+            places: vec![1, 2, 3, 4],
+            scores: vec![0; 4],
+            winners: vec![Seat::new(0)],
+            capped: false,
+        };
+        let social = crate::store::Social {
+            conceded: BTreeMap::from([(Seat::new(2), 12)]),
+            ..Default::default()
+        };
+        let r = result_of("dalmuti", &seats, &social, true, 20, &outcome, &[], &acted).unwrap();
+        assert_eq!(r.engaged, vec![true, false, false, true]);
+        // A seat with fewer decisions than the bar took part if it made
+        // them all.
+        assert!(Acted { all: 2, own: 2 }.engaged());
+        assert!(!Acted { all: 9, own: 2 }.engaged());
     }
 
     #[test]
@@ -179,14 +276,24 @@ mod tests {
             },
         ];
         let social = crate::store::Social::default();
-        let r = result_of("dalmuti", &seats, &social, true, 100, &outcome, &decided).unwrap();
+        let r = result_of(
+            "dalmuti",
+            &seats,
+            &social,
+            true,
+            100,
+            &outcome,
+            &decided,
+            &[],
+        )
+        .unwrap();
         assert_eq!(
             r.seats[0],
             Rated::Bot("heuristic".into()),
             "6% is over the limit"
         );
         assert_eq!(r.seats[1], Rated::Bot("prog".into()), "5% is not");
-        let r = result_of("dalmuti", &seats, &social, true, 100, &outcome, &[]).unwrap();
+        let r = result_of("dalmuti", &seats, &social, true, 100, &outcome, &[], &[]).unwrap();
         assert_eq!(
             r.seats[0],
             Rated::Bot("prog".into()),

@@ -15,6 +15,7 @@ impl<G: Roster> Table<G> {
             let deadline = self.deadline();
             let window = self.quiet.as_ref().map(|q| q.until);
             let idle = self.idle_deadline();
+            let programs = self.programs_deadline();
             let wake = {
                 let thinking = self.thinking.as_mut().map(|t| &mut t.answer);
                 tokio::select! {
@@ -23,6 +24,7 @@ impl<G: Roster> Table<G> {
                     thought = async { thinking.expect("guarded").await }, if thinking.is_some() => Wake::Thought(thought),
                     () = sleep_until(window) => Wake::WindowClosed,
                     () = sleep_until(idle) => Wake::Idle,
+                    () = sleep_until(programs) => Wake::ProgramsIdle,
                     _ = closing.changed() => Wake::Closing,
                 }
             };
@@ -33,6 +35,7 @@ impl<G: Roster> Table<G> {
                 }
                 Wake::Command(None) | Wake::Closing => break,
                 Wake::BotDue => self.bot_turn(),
+                Wake::ProgramsIdle => self.stop_programs(),
                 Wake::Thought(thought) => self.bot_answer(thought).await,
                 Wake::WindowClosed => self.close_window().await,
                 Wake::Idle => {
@@ -158,9 +161,19 @@ impl<G: Roster> Table<G> {
         };
         let delay = Duration::from_millis(delay_ms);
         match self.player(mover) {
+            // A bot program decides only for people at the table: at a
+            // table they have all left, its seat waits (no stand-in
+            // plays it either).
+            Player::Bot if self.program_seat(mover) && !person_here => None,
             Player::Bot => Some(self.turn_started + delay),
             Player::Human => {
+                // The stand-in plays for a person who is away only on a
+                // timer: the table's turn timer, or, while another person
+                // at the table is connected and waits for them, three bot
+                // delays. Spectators waiting make nothing move.
+                let waited_for = self.person_connected(Some(mover));
                 let absent = self.absent_since[mover.index()]
+                    .filter(|_| waited_for)
                     .map(|since| (since + delay * 3).max(self.turn_started + delay));
                 let timer = self
                     .config
@@ -181,9 +194,13 @@ impl<G: Roster> Table<G> {
                 conn,
                 token,
                 contribution,
+                key,
                 out,
                 reply,
-            } => self.hello(conn, token, contribution, out, reply).await,
+            } => {
+                self.hello(conn, token, contribution, key.as_deref(), out, reply)
+                    .await
+            }
             Command::Resync { conn } => self.send_state(conn),
             Command::Concede { conn } => self.concede(conn).await,
             Command::Leave { conn } => self.leave(conn),
@@ -243,10 +260,23 @@ impl<G: Roster> Table<G> {
         conn: u64,
         token: Option<String>,
         contribution: Option<[u8; 32]>,
+        key: Option<&str>,
         out: Outbox,
         reply: oneshot::Sender<Result<Option<Seat>, ()>>,
     ) {
         let seat = match token.as_deref().map(|t| self.seat_of_token(t)) {
+            // A private table is watched only with its invite key, as it
+            // is joined.
+            None if !self.access.admits(key) => {
+                let _ = out.try_send(
+                    ServerMsg::error(Error::BadToken(
+                        "this table is private: watch it through its invite link".into(),
+                    ))
+                    .to_text(),
+                );
+                let _ = reply.send(Err(()));
+                return;
+            }
             None => None,
             Some(Some(seat)) => Some(seat),
             Some(None) => {

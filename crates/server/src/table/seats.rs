@@ -14,6 +14,16 @@ impl<G: Roster> Table<G> {
         }
     }
 
+    /// Whether a person seated at the table (and playing: not conceded)
+    /// is connected now, at a seat other than `except`.
+    pub(super) fn person_connected(&self, except: Option<Seat>) -> bool {
+        self.subs.iter().any(|s| {
+            s.seat.is_some_and(|seat| {
+                Some(seat) != except && matches!(self.player(seat), Player::Human)
+            })
+        })
+    }
+
     pub(super) fn has_humans(&self) -> bool {
         self.seats
             .iter()
@@ -86,12 +96,13 @@ impl<G: Roster> Table<G> {
         let Some(mover) = self.game.to_move() else {
             return;
         };
+        // Saying nothing is the holder's own choice (it declines).
         let choice = quiet
             .pending
-            .or_else(|| self.game.silent_choice().map(|a| (mover, a)));
-        if let Some((seat, action)) = choice {
+            .or_else(|| self.game.silent_choice().map(|a| (mover, a, false)));
+        if let Some((seat, action, stand_in)) = choice {
             if self.game.check_as(seat, action).is_ok() {
-                if let Err(e) = self.commit(seat, action).await {
+                if let Err(e) = self.commit(seat, action, stand_in).await {
                     tracing::error!(table = %self.id, "storing a held decision failed: {e}");
                     // Held again for another window, never applied at once
                     // (its timing would name the holder).
@@ -123,13 +134,26 @@ impl<G: Roster> Table<G> {
                 self.absent_since[i] = Some(now);
             }
         }
+        // Bot programs run only while a person is at the table: they stop
+        // a moment after the last one leaves (`Table::stop_programs`),
+        // and start again, all together, when one is back.
+        if self.person_connected(None) {
+            self.alone_since = None;
+            if !self.finished && !self.waiting_for_players() {
+                self.start_programs();
+            }
+        } else if self.alone_since.is_none() {
+            self.alone_since = Some(now);
+        }
         let changed = (0..Seat::MAX).any(|i| before[i] != self.absent_since[i].is_none());
         if changed {
             let text = ServerMsg::Presence {
                 seats: self.seat_statuses(),
             }
             .to_text();
-            self.send_all(|sub| (Some(sub.conn) != except).then(|| text.clone()));
+            self.send_all_as(Kind::Update, |sub| {
+                (Some(sub.conn) != except).then(|| text.clone())
+            });
         }
     }
 
@@ -448,6 +472,20 @@ impl<G: Roster> Table<G> {
         // A bot program starts (and takes its process slot) at its first
         // decision; it is refused now if it could not run.
         let made = if external.offers_for(G::NAME, bot) {
+            // A bot program plays only while a person is at its table:
+            // one seat of a person must stay.
+            let persons = self
+                .seats
+                .iter()
+                .filter(|s| matches!(s.kind, SeatKind::Human { .. }))
+                .count();
+            if persons <= 1 {
+                return Err(Error::BadInput(
+                    "bot programs play only at a table with a person: give the last person's \
+                     seat to a built-in level"
+                        .to_string(),
+                ));
+            }
             let owner = self.access.owner.clone().unwrap_or_default();
             external.check(1, &owner, &self.metrics)?;
             None

@@ -3,19 +3,31 @@
 use super::*;
 
 impl<G: Roster> Table<G> {
-    /// Sends each connection its message; closes (with a reason) those
-    /// too slow to take it, and drops those already gone.
-    pub(super) fn send_all(&mut self, mut message: impl FnMut(&mut Sub) -> Option<String>) {
+    /// Sends each connection its message (neither a state nor an
+    /// update: kept whatever follows); closes (with a reason) those too
+    /// slow to take it, and drops those already gone.
+    pub(super) fn send_all(&mut self, message: impl FnMut(&mut Sub) -> Option<String>) {
+        self.send_all_as(Kind::Other, message);
+    }
+
+    /// [`Table::send_all`] for messages of `kind` (an update is dropped
+    /// from a connection's outbox by a state queued after it).
+    pub(super) fn send_all_as(
+        &mut self,
+        kind: Kind,
+        mut message: impl FnMut(&mut Sub) -> Option<String>,
+    ) {
         let mut subs = std::mem::take(&mut self.subs);
         let before = subs.len();
         subs.retain_mut(|sub| match message(sub) {
             None => true,
             Some(text) => {
-                let ok = sub.out.try_send(text);
+                let ok = sub.out.send(kind, text);
                 if !ok {
                     // Never forget a connection silently: it is told why
                     // and closed, and its client reconnects.
                     sub.out.kick(TOO_SLOW);
+                    self.metrics.refused(crate::metrics::Refusal::SlowReader);
                 }
                 ok
             }
@@ -31,6 +43,7 @@ impl<G: Roster> Table<G> {
         if let Some(sub) = self.subs.iter().find(|s| s.conn == conn) {
             if !sub.out.try_send(msg.to_text()) {
                 sub.out.kick(TOO_SLOW);
+                self.metrics.refused(crate::metrics::Refusal::SlowReader);
             }
         }
     }
@@ -269,10 +282,11 @@ impl<G: Roster> Table<G> {
         if let Some(i) = self.subs.iter().position(|s| s.conn == conn) {
             let mut sub = self.subs.swap_remove(i);
             let msg = ServerMsg::State(Box::new(self.state_for(&mut sub, &seats)));
-            if sub.out.try_send(msg.to_text()) {
+            if sub.out.send(Kind::State, msg.to_text()) {
                 self.subs.push(sub);
             } else {
                 sub.out.kick(TOO_SLOW);
+                self.metrics.refused(crate::metrics::Refusal::SlowReader);
             }
         }
     }
@@ -336,7 +350,7 @@ impl<G: Roster> Table<G> {
         self.sent_seats = seats;
         self.sent_public = public.into_new();
         let mut texts = texts.into_iter();
-        self.send_all(|_| texts.next());
+        self.send_all_as(Kind::Update, |_| texts.next());
     }
 }
 

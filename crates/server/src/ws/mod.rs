@@ -39,10 +39,6 @@ use yawc::{Frame, IncomingUpgrade, OpCode, WebSocketError};
 
 mod socket;
 
-/// Messages a connection's outbox holds before the connection counts as
-/// too slow and is closed.
-const OUTBOX: usize = 256;
-
 /// Closes: the client said nothing in time, sent too much, or the server
 /// is stopping.
 const NO_HELLO: Kick = Kick {
@@ -83,6 +79,12 @@ const BAD_FRAME: Kick = Kick {
     code: 1002,
     reason: "not a valid WebSocket frame",
 };
+/// A compressed message that does not inflate: the codec closes with 1011
+/// itself (this is what the log says of it; nothing more is sent).
+const BAD_DEFLATE: Kick = Kick {
+    code: 1011,
+    reason: "a compressed message that does not inflate",
+};
 
 /// Why a read that failed ends the connection: the close the client is
 /// owed (for a frame the codec refused it has sent its own close, with
@@ -92,6 +94,9 @@ fn read_failure(e: &WebSocketError) -> Option<Kick> {
     match e {
         WebSocketError::FrameTooLarge => Some(TOO_BIG),
         WebSocketError::InvalidUTF8 => Some(NOT_UTF8),
+        WebSocketError::IoError(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+            Some(BAD_DEFLATE)
+        }
         e if e.is_protocol_error() => Some(BAD_FRAME),
         _ => None,
     }
@@ -102,13 +107,40 @@ fn read_failure(e: &WebSocketError) -> Option<Kick> {
 /// the gauge of open WebSockets drops when the connection has ended, its
 /// writer stopped and its socket closed (or reset).
 pub async fn upgrade(
-    ws: IncomingUpgrade,
     Path(id): Path<String>,
     State(state): State<AppState>,
     who: ClientAddr,
     slot: Option<Extension<Arc<Slot>>>,
+    request: axum::extract::Request,
 ) -> Response {
+    use axum::extract::FromRequestParts as _;
     let slot = slot.map(|Extension(s)| s);
+    // The client's permessage-deflate offer, checked here (the codec
+    // would answer some invalid ones with a parameter and no value):
+    // what reaches it is one valid offer or none.
+    let (mut parts, _) = request.into_parts();
+    match socket::deflate_offer(&parts.headers) {
+        Some(offer) => match axum::http::HeaderValue::from_str(&offer) {
+            Ok(v) => {
+                parts
+                    .headers
+                    .insert(axum::http::header::SEC_WEBSOCKET_EXTENSIONS, v);
+            }
+            Err(_) => {
+                parts
+                    .headers
+                    .remove(axum::http::header::SEC_WEBSOCKET_EXTENSIONS);
+            }
+        },
+        None => {
+            parts
+                .headers
+                .remove(axum::http::header::SEC_WEBSOCKET_EXTENSIONS);
+        }
+    }
+    let Ok(ws) = IncomingUpgrade::from_request_parts(&mut parts, &()).await else {
+        return (StatusCode::BAD_REQUEST, "not a WebSocket upgrade").into_response();
+    };
     let Ok((response, upgraded)) = ws.upgrade(options(state.limits().ws_compression)) else {
         return (StatusCode::BAD_REQUEST, "not a WebSocket upgrade").into_response();
     };
@@ -135,7 +167,7 @@ async fn connection(
     slot: Option<&Slot>,
 ) {
     let (sink, mut stream) = socket.split();
-    let (out, outbox_rx) = Outbox::new(OUTBOX);
+    let (out, outbox_rx) = state.outbox(who);
     let mut writer = tokio::spawn(write(sink, outbox_rx, out.clone()));
     match state.table(&id, who).await {
         Ok(_) => receive(&mut stream, &state, &id, who, &out).await,
@@ -222,19 +254,25 @@ const CLOSE_WAIT: Duration = Duration::from_secs(2);
 /// `true` if the close frame reached the kernel.
 async fn write(
     mut sink: futures_util::stream::SplitSink<WebSocket, Frame>,
-    (mut outbox, mut kicked): crate::table::OutboxRx,
+    mut outbox: crate::table::OutboxRx,
     out: Outbox,
 ) -> bool {
+    let mut kicked = outbox.kicked();
     let ordered = async {
         let _ = kicked.wait_for(Option::is_some).await;
     };
     let pump = async {
-        while let Some(text) = outbox.recv().await {
+        // The messages fed and not yet flushed: their bytes count against
+        // the outbox's budgets until they are in the kernel.
+        let mut sent = Vec::new();
+        while let Some(first) = outbox.recv().await {
             // Everything already queued goes out with one flush. A client
             // that takes no byte for STALL is too slow, however few
             // messages wait for it.
-            let mut batch = Some(text);
-            while let Some(text) = batch.take().or_else(|| outbox.try_recv().ok()) {
+            let mut batch = Some(first);
+            while let Some(mut taken) = batch.take().or_else(|| outbox.try_recv()) {
+                let text = std::mem::take(&mut taken.text);
+                sent.push(taken);
                 match tokio::time::timeout(STALL, sink.feed(Frame::text(text))).await {
                     Ok(Ok(())) => {}
                     Ok(Err(_)) => return,
@@ -246,6 +284,7 @@ async fn write(
                 Ok(Err(_)) => return,
                 Err(_) => return out.kick(TOO_SLOW),
             }
+            sent.clear();
         }
     };
     tokio::select! {
@@ -264,7 +303,8 @@ async fn write(
         // unless the client is too slow to take it: then only the reason
         // goes, and it reconnects for the whole state.
         if kick != Some(TOO_SLOW) {
-            while let Ok(text) = outbox.try_recv() {
+            while let Some(mut taken) = outbox.try_recv() {
+                let text = std::mem::take(&mut taken.text);
                 if sink.feed(Frame::text(text)).await.is_err() {
                     break;
                 }
@@ -307,6 +347,8 @@ struct Reader<'a> {
     count: u32,
     /// A fragmented message under way: its kind and what came so far.
     partial: Option<(OpCode, Vec<u8>)>,
+    /// This connection's `resync` budget, made at its first.
+    resyncs: Option<crate::quota::TokenBucket>,
 }
 
 /// The receive loop of a connection to table `id`.
@@ -353,6 +395,7 @@ impl<'a> Reader<'a> {
             window: now,
             count: 0,
             partial: None,
+            resyncs: None,
         }
     }
 
@@ -545,9 +588,10 @@ impl<'a> Reader<'a> {
             ClientMsg::Hello {
                 token,
                 contribution,
+                key,
                 ..
             } => {
-                self.hello(token, contribution).await?;
+                self.hello(token, contribution, key).await?;
                 return Ok(None);
             }
             ClientMsg::Act { .. }
@@ -563,7 +607,12 @@ impl<'a> Reader<'a> {
                 return Ok(None);
             }
             ClientMsg::Act { seq, action } => Command::Act { conn, seq, action },
-            ClientMsg::Resync => Command::Resync { conn },
+            ClientMsg::Resync => {
+                if !self.may_resync() {
+                    return Ok(None);
+                }
+                Command::Resync { conn }
+            }
             ClientMsg::Concede => Command::Concede { conn },
             ClientMsg::Chat { text, emote } => return Ok(self.chat(text, emote)),
         };
@@ -576,6 +625,7 @@ impl<'a> Reader<'a> {
         &mut self,
         token: Option<String>,
         contribution: Option<String>,
+        key: Option<String>,
     ) -> Result<(), Closed> {
         let contribution = match contribution
             .as_deref()
@@ -593,6 +643,7 @@ impl<'a> Reader<'a> {
             conn: self.conn,
             token,
             contribution,
+            key,
             out: self.out.clone(),
             reply,
         })
@@ -629,6 +680,52 @@ impl<'a> Reader<'a> {
             Err(e) => {
                 send(self.out, ServerMsg::error(e));
                 None
+            }
+        }
+    }
+
+    /// Whether a `resync` may build a whole state now: within this
+    /// connection's budget and its address's (a state is the largest
+    /// message a table makes); a refusal is answered here.
+    fn may_resync(&mut self) -> bool {
+        let (burst, every) = (self.limits.resync_burst, self.limits.resync_every_s);
+        let mine = self
+            .resyncs
+            .get_or_insert_with(|| crate::quota::TokenBucket::new(burst, every))
+            .take()
+            .map_err(|wait| {
+                self.state.metrics().refused(crate::metrics::Refusal::Resync);
+                (
+                    wait,
+                    format!(
+                        "at most {burst} resyncs at once on one connection, then one every {every} s"
+                    ),
+                )
+            });
+        let allowed = mine.and_then(|()| {
+            self.state
+                .take_quota(crate::quota::Kind::Resync, self.who)
+                .map_err(|wait| {
+                    let burst = self.limits.resync_burst_per_ip;
+                    (
+                        wait,
+                        format!(
+                            "at most {burst} resyncs at once from one address, then one a second"
+                        ),
+                    )
+                })
+        });
+        match allowed {
+            Ok(()) => true,
+            Err((wait, message)) => {
+                send(
+                    self.out,
+                    ServerMsg::error(Error::RateLimited {
+                        retry_after: wait.as_secs() + 1,
+                        message,
+                    }),
+                );
+                false
             }
         }
     }

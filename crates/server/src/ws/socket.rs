@@ -58,6 +58,85 @@ pub fn options(compression: WsCompression) -> Options {
     }
 }
 
+/// The client's permessage-deflate offer as the server takes it (RFC 7692,
+/// section 7): the first offer whose every parameter is known, given once
+/// and valid (window bits 8 to 15, no leading zero, a value where one is
+/// required) and which the server can honour, written out canonically;
+/// `None` declines the extension. A `server_max_window_bits` of 8 cannot
+/// be honoured (zlib's raw deflate has no 256-byte window), and a
+/// `client_max_window_bits` of 8 is left out of the answer, which the RFC
+/// allows: the client then compresses with its default window, which the
+/// server inflates. So the codec never answers a parameter without its
+/// value, nor a window the client did not allow.
+pub(super) fn deflate_offer(headers: &axum::http::HeaderMap) -> Option<String> {
+    let offers = headers
+        .get_all(axum::http::header::SEC_WEBSOCKET_EXTENSIONS)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','));
+    offers.filter_map(canonical_offer).next()
+}
+
+/// One offer (`permessage-deflate; a; b=9`) checked and written out, or
+/// `None` if it must be declined.
+fn canonical_offer(offer: &str) -> Option<String> {
+    let mut parts = offer.split(';').map(str::trim);
+    if !parts.next()?.eq_ignore_ascii_case("permessage-deflate") {
+        return None;
+    }
+    let bits = |v: Option<&str>| -> Option<Option<u8>> {
+        let Some(v) = v else {
+            return Some(None);
+        };
+        let v = v.trim();
+        let v = v
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or(v);
+        let n: u8 = v.parse().ok()?;
+        (v.len() <= 2 && !v.starts_with('0') && (8..=15).contains(&n)).then_some(Some(n))
+    };
+    let mut seen: Vec<String> = Vec::new();
+    let (mut server_nct, mut client_nct) = (false, false);
+    let (mut server_bits, mut client_bits): (Option<u8>, Option<Option<u8>>) = (None, None);
+    for p in parts {
+        let (name, value) = match p.split_once('=') {
+            Some((n, v)) => (n.trim().to_ascii_lowercase(), Some(v)),
+            None => (p.to_ascii_lowercase(), None),
+        };
+        if seen.contains(&name) {
+            return None;
+        }
+        seen.push(name.clone());
+        match name.as_str() {
+            "server_no_context_takeover" if value.is_none() => server_nct = true,
+            "client_no_context_takeover" if value.is_none() => client_nct = true,
+            "server_max_window_bits" => server_bits = Some(bits(value)??),
+            "client_max_window_bits" => client_bits = Some(bits(value)?),
+            _ => return None,
+        }
+    }
+    if server_bits == Some(8) {
+        return None;
+    }
+    let mut out = String::from("permessage-deflate");
+    if server_nct {
+        out.push_str("; server_no_context_takeover");
+    }
+    if client_nct {
+        out.push_str("; client_no_context_takeover");
+    }
+    if let Some(n) = server_bits {
+        out.push_str(&format!("; server_max_window_bits={n}"));
+    }
+    match client_bits {
+        Some(Some(8)) | None => {}
+        Some(Some(n)) => out.push_str(&format!("; client_max_window_bits={n}")),
+        Some(None) => out.push_str("; client_max_window_bits"),
+    }
+    Some(out)
+}
+
 /// A server's WebSocket after the upgrade: frames as they come (a
 /// fragmented message is put together by the reader in `ws/mod.rs`, which counts every
 /// fragment against the rate limit), and the error that ends them.
@@ -91,6 +170,12 @@ impl futures_util::Stream for WebSocket {
         match &next {
             // The codec answered the client's close.
             Ok(f) if f.opcode() == OpCode::Close => self.closed = true,
+            // A message that does not inflate (corrupt deflate data, or a
+            // compressed continuation): the codec has sent its close
+            // (1011) already.
+            Err(WebSocketError::IoError(e)) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                self.closed = true;
+            }
             Ok(_) | Err(WebSocketError::ConnectionClosed | WebSocketError::IoError(_)) => {}
             // The codec refused a frame and sent its close, with the code.
             Err(_) => self.closed = true,

@@ -23,6 +23,8 @@ const OFFER: &str = "permessage-deflate; client_max_window_bits";
 /// RSV1 (compressed) bit.
 struct Raw {
     tcp: TcpStream,
+    /// The table (a spectator's hello shows a private table's key).
+    table: String,
     /// The server's `Sec-WebSocket-Extensions` answer, if any.
     agreed: Option<String>,
     /// The inflater for the server's messages (kept across messages only
@@ -64,6 +66,7 @@ impl Raw {
         });
         Raw {
             tcp,
+            table: id.to_string(),
             agreed,
             inflate: Decompress::new(false),
         }
@@ -193,7 +196,8 @@ async fn server_with(compression: WsCompression) -> (Server, String) {
     let server = start_on(fresh_store().await, limits).await;
     let id = create(
         server.addr,
-        json!({"game": "dalmuti", "players": 4, "bot_delay_ms": 0,
+        // (public: its raw clients watch without the invite key)
+        json!({"game": "dalmuti", "players": 4, "bot_delay_ms": 0, "public": true,
                "seats": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]}),
     )
     .await;
@@ -203,7 +207,8 @@ async fn server_with(compression: WsCompression) -> (Server, String) {
 /// Says hello with P1's token (or as a spectator) and reads messages
 /// until `n` have come: how many came compressed, and the last.
 async fn hello_and_read(raw: &mut Raw, token: Option<&str>, n: usize) -> (usize, Value) {
-    raw.send_json(json!({"type": "hello", "token": token}))
+    let key = token.is_none().then(|| key_of(&raw.table)).flatten();
+    raw.send_json(json!({"type": "hello", "token": token, "key": key}))
         .await;
     let (mut compressed, mut last) = (0, Value::Null);
     for _ in 0..n {
@@ -391,5 +396,125 @@ async fn fragments_are_put_together_under_the_cap() {
     assert_eq!(
         (code, reason.as_str()),
         (1009, "message too big (at most 64 KiB)")
+    );
+}
+
+/// Every close frame the server sends from now on, its TCP stream read to
+/// the end: the client answers the first close with its own, as a client
+/// must, and nothing more may come after that but the end.
+async fn all_closes(raw: &mut Raw) -> Vec<u16> {
+    let mut closes = Vec::new();
+    while let Some(f) = raw.frame().await {
+        if f.opcode == 8 {
+            let code = u16::from_be_bytes([f.payload[0], f.payload[1]]);
+            if closes.is_empty() {
+                raw.send_frame(8, false, &f.payload[..2]).await;
+            }
+            closes.push(code);
+        }
+    }
+    closes
+}
+
+/// A message that does not inflate, a garbled deflate stream or a
+/// compressed continuation after a plain first fragment, is closed with
+/// exactly one close frame (the codec's 1011), never a second one after
+/// it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_corrupt_compressed_message_gets_one_close_frame() {
+    let (server, id) = server_with(WsCompression::Message).await;
+    // Garbage flagged as compressed.
+    let mut raw = Raw::connect(server.addr, &id, Some(OFFER)).await;
+    hello_and_read(&mut raw, None, 1).await;
+    raw.send_frame(1, true, &[0xff; 8]).await;
+    assert_eq!(all_closes(&mut raw).await, vec![1011], "one close");
+    // A plain first fragment, then a continuation with RSV1 set.
+    let mut raw = Raw::connect(server.addr, &id, Some(OFFER)).await;
+    hello_and_read(&mut raw, None, 1).await;
+    raw.send_piece(false, 1, false, br#"{"type":"#).await;
+    raw.send_piece(true, 0, true, &[0xff; 8]).await;
+    let closes = all_closes(&mut raw).await;
+    assert_eq!(closes.len(), 1, "one close: {closes:?}");
+}
+
+/// Offers the server cannot take as they are are declined or answered
+/// within RFC 7692: never a window parameter without its value, never a
+/// window the client did not allow, an unknown or repeated parameter
+/// declined.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_deflate_answer_follows_rfc_7692() {
+    let (server, id) = server_with(WsCompression::Message).await;
+    // Every `*_window_bits` in an answer has a value from 8 to 15.
+    let valued = |agreed: &str| {
+        agreed.split(';').map(str::trim).all(|p| {
+            !p.contains("window_bits")
+                || p.split_once('=')
+                    .and_then(|(_, v)| v.parse::<u8>().ok())
+                    .is_some_and(|n| (8..=15).contains(&n))
+        })
+    };
+    for declined in [
+        "permessage-deflate; server_max_window_bits=8",
+        "permessage-deflate; server_max_window_bits=0",
+        "permessage-deflate; server_max_window_bits=16",
+        "permessage-deflate; server_max_window_bits=010",
+        "permessage-deflate; server_max_window_bits",
+        "permessage-deflate; client_max_window_bits=16",
+        "permessage-deflate; server_no_context_takeover; server_no_context_takeover",
+        "permessage-deflate; foo",
+    ] {
+        let mut raw = Raw::connect(server.addr, &id, Some(declined)).await;
+        assert_eq!(raw.agreed, None, "{declined}: declined");
+        let (_, last) = hello_and_read(&mut raw, None, 1).await;
+        assert_eq!(last["type"], "state", "{declined}: and the game goes on");
+    }
+    // A client window of 8 bits: agreed without it (the client then uses
+    // its default window), and the client's messages are understood.
+    let mut raw = Raw::connect(
+        server.addr,
+        &id,
+        Some("permessage-deflate; client_max_window_bits=8"),
+    )
+    .await;
+    let agreed = raw.agreed.clone().expect("agreed");
+    assert!(
+        valued(&agreed) && !agreed.contains("client_max_window_bits"),
+        "{agreed}"
+    );
+    hello_and_read(&mut raw, None, 1).await;
+    raw.send_frame(1, true, &deflate(br#"{"type":"resync"}"#))
+        .await;
+    loop {
+        let (m, _) = raw.message().await;
+        if m["type"] == "state" {
+            break;
+        }
+    }
+    // A server window the client asks for is kept to, and said.
+    let mut raw = Raw::connect(
+        server.addr,
+        &id,
+        Some("permessage-deflate; server_max_window_bits=10"),
+    )
+    .await;
+    let agreed = raw.agreed.clone().expect("agreed");
+    assert!(
+        valued(&agreed) && agreed.contains("server_max_window_bits=10"),
+        "{agreed}"
+    );
+    raw.inflate = Decompress::new_with_window_bits(false, 10);
+    let (compressed, last) = hello_and_read(&mut raw, None, 1).await;
+    assert_eq!((compressed, &last["type"]), (1, &json!("state")));
+    // Of several offers, the first the server can take.
+    let raw = Raw::connect(
+        server.addr,
+        &id,
+        Some("permessage-deflate; server_max_window_bits=8, permessage-deflate; client_max_window_bits"),
+    )
+    .await;
+    let agreed = raw.agreed.clone().expect("agreed");
+    assert!(
+        valued(&agreed) && agreed.contains("client_max_window_bits=9"),
+        "{agreed}"
     );
 }

@@ -117,7 +117,13 @@ async fn a_bot_program_is_a_level_and_plays_whole_games() {
     ));
     std::fs::create_dir_all(&dir).unwrap();
     // Everything each process is sent is kept, one file per process.
-    let tee = format!("tee -a '{}'/in-$$.log | {}", dir.display(), random_bot());
+    // (a name of its own from mktemp: in its PID namespace every program
+    // is process 1)
+    let tee = format!(
+        "tee -a \"$(mktemp -p '{}' in-XXXXXX.log)\" | {}",
+        dir.display(),
+        random_bot()
+    );
     let (server, state) = start_with(&[("pyrandom", tee)], 2000, 8).await;
     // The lobby offers it after the ladder.
     let (_, games) = http(server.addr, "GET", "/api/games", None).await;
@@ -181,14 +187,25 @@ async fn a_bot_program_is_a_level_and_plays_whole_games() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Whether process `pid` is gone (or a zombie nobody reaps yet).
-fn gone(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
+/// The live processes (zombies left out) whose command line holds
+/// `marker`, from the kernel's list: a sandboxed program sees only its
+/// own PID namespace, so what it says of its PIDs means nothing here.
+fn processes_with(marker: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let zombie = stat
             .rsplit_once(')')
-            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'));
+        if !zombie && String::from_utf8_lossy(&cmdline).contains(marker) {
+            out.push(pid);
+        }
     }
+    out
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -199,21 +216,22 @@ async fn misbehaving_bot_programs_never_hurt_the_game_and_leave_no_process() {
         rand::random::<u32>()
     ));
     std::fs::create_dir_all(&dir).unwrap();
-    let pids = dir.join("pids");
+    // Every process of these programs names the test's folder on its
+    // command line.
+    let marker = dir.display().to_string();
     // Exits at once.
     let crash = dir.join("crash.sh");
-    std::fs::write(&crash, format!("echo $$ >> '{}'\nexit 3\n", pids.display())).unwrap();
-    // Says ready, starts a child of its own, then never answers a
-    // decision.
+    std::fs::write(&crash, "exit 3\n").unwrap();
+    // Says ready, starts a child of its own (which leaves its session),
+    // then never answers a decision.
     let hang = dir.join("hang.sh");
     std::fs::write(
         &hang,
         format!(
-            "echo $$ >> '{p}'\nsleep 1000 &\necho $! >> '{p}'\n\
+            "setsid python3 -c 'import time; time.sleep(1000)' '{marker}' &\n\
              while read -r line; do\n  case \"$line\" in\n\
              *'\"type\":\"start\"'*) echo '{{\"type\":\"ready\",\"name\":\"hang\",\"protocol\":1}}' ;;\n\
-             *'\"type\":\"act\"'*) sleep 1000 ;;\n  esac\ndone\n",
-            p = pids.display()
+             *'\"type\":\"act\"'*) sleep 1000 ;;\n  esac\ndone\n"
         ),
     )
     .unwrap();
@@ -251,12 +269,13 @@ async fn misbehaving_bot_programs_never_hurt_the_game_and_leave_no_process() {
     }
     assert_eq!(metric(&server, "ratrace_stand_in_seats_total").await, 2.0);
     slots_given_back(&state).await;
-    let text = std::fs::read_to_string(&pids).unwrap();
-    let pids: Vec<u32> = text.lines().map(|l| l.trim().parse().unwrap()).collect();
-    assert_eq!(pids.len(), 3, "{text}");
     let until = Instant::now() + Duration::from_secs(5);
-    while !pids.iter().all(|&p| gone(p)) {
-        assert!(Instant::now() < until, "left behind: {pids:?}");
+    loop {
+        let left = processes_with(&marker);
+        if left.is_empty() {
+            break;
+        }
+        assert!(Instant::now() < until, "left behind: {left:?}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -508,7 +527,11 @@ async fn remote_client_py_plays_a_seat_to_the_end() {
 async fn a_reloaded_table_starts_a_fresh_process_that_hears_the_game_so_far() {
     let db = temp_db("extbots-reload");
     let dir = db.parent().unwrap().to_path_buf();
-    let tee = format!("tee -a '{}'/in-$$.log | {}", dir.display(), random_bot());
+    let tee = format!(
+        "tee -a \"$(mktemp -p '{}' in-XXXXXX.log)\" | {}",
+        dir.display(),
+        random_bot()
+    );
     let offered = |state: &AppState| {
         let p = Program {
             game: None,

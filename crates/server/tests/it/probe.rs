@@ -472,9 +472,13 @@ async fn records_are_bound_to_their_table_and_an_uncommitted_one_is_unverifiable
     let ry = played_record(server.addr, y_id, &tokens[1]).await;
     for (r, t) in [(&rx, &x), (&ry, &y)] {
         let f = &r["fairness"];
-        assert_eq!(f["scheme"], "ratrace-fair/2", "{f}");
+        assert_eq!(f["scheme"], "ratrace-fair/3", "{f}");
         assert_eq!(f["table"], t["id"]);
         assert_eq!(f["commitment"], t["seed_hash"]);
+        // Signed by the server's key, the one it publishes.
+        let (_, key) = http(server.addr, "GET", "/api/key", None).await;
+        assert_eq!(f["key"], key["key"], "{f}");
+        assert_eq!(f["signature"].as_str().map(str::len), Some(128), "{f}");
     }
     let check = |record: &serde_json::Value| {
         let text = record.to_string();
@@ -539,6 +543,7 @@ fn crashed_before_its_result(store: &dyn Store, id: &str, player: &str, level: &
             seq: actions.len() as u64 + 1,
             seat,
             action: a.to_string(),
+            stand_in: false,
         });
     }
     assert!(actions.len() >= server::social::MIN_RATED_ACTIONS);
@@ -671,6 +676,7 @@ fn a_sybil_army_cannot_lift_a_rating() {
             seq: 1,
             seat: game::Seat::new(0),
             action: "pass".into(),
+            stand_in: false,
         };
         store.append_action(&id, &act, 2, true, 1).unwrap();
         let result = GameResult {
@@ -682,6 +688,7 @@ fn a_sybil_army_cannot_lift_a_rating() {
             at: 10,
             public: true,
             actions: n,
+            engaged: Vec::new(),
         };
         assert!(store.record_result(&id, &result).unwrap());
     };
@@ -747,10 +754,12 @@ fn a_sybil_army_cannot_lift_a_rating() {
             at: 0,
             public: true,
             actions: 40,
+            engaged: Vec::new(),
         };
         let standing = server::social::Standing {
             rating: r,
             games: 0,
+            first_at: 0,
         };
         server::social::rate(&result, &[Some(standing), None])[0].unwrap()
     });

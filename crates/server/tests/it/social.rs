@@ -22,16 +22,25 @@ async fn two_humans(addr: SocketAddr, extra: Value) -> String {
     create(addr, body).await
 }
 
-/// Watches table `id` as a spectator until its game is over (the people's
-/// seats, with nobody connected for them, are played by the stand-in
-/// bot); the last state.
-async fn watch_to_end(addr: SocketAddr, id: &str) -> Value {
-    let mut ws = Ws::connect(addr, id).await;
-    let mut m = ws.hello(None).await;
-    while m["over"] != true {
-        m = ws.next().await;
+/// Plays table `id` to its end, each of the people holding `tokens`
+/// from a connection of their own (a stand-in plays for a person who is
+/// away only on a timer, never because somebody watches); the last state.
+async fn watch_to_end(addr: SocketAddr, id: &str, tokens: &[&str]) -> Value {
+    let mut players = Vec::new();
+    for token in tokens {
+        let (id, token) = (id.to_string(), token.to_string());
+        players.push(tokio::spawn(async move {
+            let mut ws = Ws::connect(addr, &id).await;
+            let first = ws.hello(Some(&token)).await;
+            let seat = first["seat"].as_str().unwrap().to_string();
+            super::play::play_to_end(&mut ws, &seat, first).await
+        }));
     }
-    m
+    let mut last = Value::Null;
+    for p in players {
+        last = p.await.unwrap();
+    }
+    last
 }
 
 /// The next message of type `kind`, or `None` if the connection answers a
@@ -71,7 +80,7 @@ async fn a_rematch_brings_every_player_each_with_their_own_token() {
         (409, Some("not_over"))
     );
 
-    let last = watch_to_end(addr, &id).await;
+    let last = watch_to_end(addr, &id, &[&p1, &p2]).await;
     assert!(last["outcome"].is_object(), "{last}");
 
     // P1 and a spectator are connected; P2 is away.
@@ -239,8 +248,8 @@ async fn a_rematch_is_metered_like_a_new_table() {
     let addr = server.addr;
     let id = two_humans(addr, json!({})).await;
     let p1 = join(addr, &id, "P1").await;
-    join(addr, &id, "P2").await;
-    watch_to_end(addr, &id).await;
+    let p2 = join(addr, &id, "P2").await;
+    watch_to_end(addr, &id, &[&p1, &p2]).await;
     let ask = || async {
         http(
             addr,
@@ -409,7 +418,7 @@ async fn the_rematch_link_survives_a_restart_for_the_player_who_was_away() {
     let id = two_humans(first.addr, json!({})).await;
     let p1 = join(first.addr, &id, "P1").await;
     let p2 = join(first.addr, &id, "P2").await;
-    watch_to_end(first.addr, &id).await;
+    watch_to_end(first.addr, &id, &[&p1, &p2]).await;
     let (status, made) = http(
         first.addr,
         "POST",
@@ -517,10 +526,11 @@ async fn my_games(addr: SocketAddr, player: &str) -> (u16, Value) {
 async fn finished_games_show_players_and_winner_my_games_and_ratings() {
     let server = start_fast().await;
     let addr = server.addr;
-    let id = two_humans(addr, json!({"public": true})).await;
+    // (a long enough game: a rated one has 30 actions)
+    let id = two_humans(addr, json!({"public": true, "options": {"target": 40}})).await;
     let ann = key(0x4a);
-    join_as(addr, &id, "P1", "Ann", &ann).await;
-    join(addr, &id, "P2").await;
+    let ann_token = join_as(addr, &id, "P1", "Ann", &ann).await;
+    let p2 = join(addr, &id, "P2").await;
     // Live: listed in my games already, without a winner.
     let (status, mine) = my_games(addr, &ann).await;
     assert_eq!(status, 200, "{mine}");
@@ -528,7 +538,7 @@ async fn finished_games_show_players_and_winner_my_games_and_ratings() {
     assert_eq!(mine["games"][0]["seat"], "P1");
     assert_eq!(mine["games"][0]["status"], "playing");
     assert!(mine["games"][0].get("winners").is_none());
-    let last = watch_to_end(addr, &id).await;
+    let last = watch_to_end(addr, &id, &[&ann_token, &p2]).await;
     let winners = last["outcome"]["winners"].clone();
 
     // The result is recorded just after the end.
@@ -615,9 +625,9 @@ async fn playing_oneself_in_two_seats_does_not_count() {
     let addr = server.addr;
     let id = two_humans(addr, json!({})).await;
     let me = key(0x11);
-    join_as(addr, &id, "P1", "Ann", &me).await;
-    join_as(addr, &id, "P2", "Ann again", &me).await;
-    watch_to_end(addr, &id).await;
+    let t1 = join_as(addr, &id, "P1", "Ann", &me).await;
+    let t2 = join_as(addr, &id, "P2", "Ann again", &me).await;
+    watch_to_end(addr, &id, &[&t1, &t2]).await;
     let mut mine = Value::Null;
     for _ in 0..100 {
         mine = my_games(addr, &me).await.1;

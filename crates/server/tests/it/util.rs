@@ -139,6 +139,7 @@ pub(crate) async fn request_with(
     headers: &str,
 ) -> (u16, String, Value) {
     let mut s = TcpStream::connect(addr).await.unwrap();
+    let path = with_key(path);
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{headers}\
          Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
@@ -172,6 +173,22 @@ pub(crate) async fn seq_of(addr: SocketAddr, id: &str) -> u64 {
 
 /// The invite keys of the private tables the tests made, by table id.
 static KEYS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+/// `path` as the web client asks it: a private table's record, replay
+/// and analysis with the invite key this test client was given when it
+/// created the table (`?k=`), unless the path has a query already.
+pub(crate) fn with_key(path: &str) -> String {
+    let shown = ["/record", "/replay/", "/analysis"];
+    let id = path
+        .strip_prefix("/api/tables/")
+        .and_then(|rest| rest.split('/').next());
+    match id.and_then(key_of) {
+        Some(k) if !path.contains('?') && shown.iter().any(|s| path.contains(s)) => {
+            format!("{path}?k={k}")
+        }
+        _ => path.to_string(),
+    }
+}
 
 pub(crate) fn key_of(id: &str) -> Option<String> {
     let keys = KEYS.lock().unwrap();
@@ -215,6 +232,9 @@ pub(crate) type Socket =
 
 pub(crate) struct Ws {
     pub(crate) socket: Socket,
+    /// The table it is connected to (a spectator shows a private table's
+    /// key, remembered by [`create`]).
+    table: String,
     /// The last whole state, kept up to date by the `update`s.
     state: Option<Value>,
 }
@@ -255,6 +275,7 @@ impl Ws {
             .unwrap();
         Ws {
             socket,
+            table: id.to_string(),
             state: None,
         }
     }
@@ -276,6 +297,7 @@ impl Ws {
         .unwrap();
         Ws {
             socket,
+            table: id.to_string(),
             state: None,
         }
     }
@@ -284,7 +306,17 @@ impl Ws {
         self.socket.send(Message::Text(text.into())).await.unwrap();
     }
 
-    pub(crate) async fn send(&mut self, v: Value) {
+    /// Sends `v`; a spectator's hello (no token, no key) gets the
+    /// table's invite key, as the web client's does.
+    pub(crate) async fn send(&mut self, mut v: Value) {
+        if v["type"] == "hello"
+            && v.get("token").is_none_or(Value::is_null)
+            && v.get("key").is_none()
+        {
+            if let Some(k) = key_of(&self.table) {
+                v["key"] = json!(k);
+            }
+        }
         self.send_text(v.to_string()).await;
     }
 
@@ -345,6 +377,8 @@ impl Ws {
         }
     }
 
+    /// Says hello with `token`, or as a spectator (with the table's
+    /// invite key if it is private); the first answer.
     pub(crate) async fn hello(&mut self, token: Option<&str>) -> Value {
         self.send(json!({"type": "hello", "token": token, "lang": "en"}))
             .await;
@@ -408,7 +442,8 @@ pub(crate) async fn slow_spectator(addr: SocketAddr, id: &str, buffer: u32) -> S
     )
     .await
     .unwrap();
-    slow.send(Message::Text(json!({"type": "hello"}).to_string().into()))
+    let hello = json!({"type": "hello", "key": key_of(id)});
+    slow.send(Message::Text(hello.to_string().into()))
         .await
         .unwrap();
     slow

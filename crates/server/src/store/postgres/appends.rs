@@ -201,6 +201,7 @@ async fn append_in_savepoint(
                 &(a.action.seat.index() as i64),
                 &a.action.action,
                 &a.at,
+                &a.action.stand_in.then_some(1i64),
             ],
         ),
         // The game's end goes in the same transaction as its last action,

@@ -232,15 +232,19 @@ async fn load_seats(
 /// A table's actions in order of their seq.
 async fn load_actions(tx: &Transaction<'_>, id: &str) -> Result<Vec<StoredAction>, StoreError> {
     let stmt = tx
-        .prepare_cached("SELECT seq, seat, action FROM actions WHERE table_id = $1 ORDER BY seq")
+        .prepare_cached(
+            "SELECT seq, seat, action, stand_in FROM actions WHERE table_id = $1 ORDER BY seq",
+        )
         .await?;
     let mut actions = Vec::new();
     for a in tx.query(&stmt, &[&id]).await? {
         let seq: i64 = a.try_get(0)?;
+        let stand_in: Option<i64> = a.try_get(3)?;
         actions.push(StoredAction {
             seq: u64::try_from(seq).map_err(|_| StoreError::Corrupt(format!("seq {seq}")))?,
             seat: seat_of(a.try_get(1)?)?,
             action: a.try_get(2)?,
+            stand_in: stand_in.is_some_and(|s| s != 0),
         });
     }
     Ok(actions)

@@ -139,8 +139,8 @@ async fn insert_table(
 
 /// Stores one action; the primary key `(table_id, seq)` refuses a stored
 /// seq.
-pub(super) const INSERT_ACTION: &str =
-    "INSERT INTO actions (table_id, seq, seat, action, at) VALUES ($1, $2, $3, $4, $5)";
+pub(super) const INSERT_ACTION: &str = "INSERT INTO actions (table_id, seq, seat, action, at,
+     stand_in) VALUES ($1, $2, $3, $4, $5, $6)";
 
 /// Inserts one action row (the primary key refuses a stored seq).
 async fn insert_action(
@@ -158,6 +158,7 @@ async fn insert_action(
             &(action.seat.index() as i64),
             &action.action,
             &at,
+            &action.stand_in.then_some(1i64),
         ],
     )
     .await?;
@@ -202,14 +203,15 @@ pub(super) async fn restore(pool: Pool, d: TableDump) -> Result<(), StoreError> 
     let times: Vec<i64> = (0..t.actions.len())
         .map(|i| d.action_times.get(i).copied().unwrap_or(t.created_at))
         .collect();
+    let stand_ins: Vec<Option<i64>> = t.actions.iter().map(|a| a.stand_in.then_some(1)).collect();
     let many = tx
         .prepare_cached(
-            "INSERT INTO actions (table_id, seq, seat, action, at)
-             SELECT $1, s, p, a, w FROM unnest($2::bigint[], $3::bigint[], $4::text[],
-                                                $5::bigint[]) AS x(s, p, a, w)",
+            "INSERT INTO actions (table_id, seq, seat, action, at, stand_in)
+             SELECT $1, s, p, a, w, b FROM unnest($2::bigint[], $3::bigint[], $4::text[],
+                                                $5::bigint[], $6::bigint[]) AS x(s, p, a, w, b)",
         )
         .await?;
-    tx.execute(&many, &[&t.id, &seqs, &seats, &texts, &times])
+    tx.execute(&many, &[&t.id, &seqs, &seats, &texts, &times, &stand_ins])
         .await?;
     tx.commit().await?;
     Ok(())
@@ -516,8 +518,8 @@ pub(super) async fn record(
         let stmt = tx
             .prepare_cached(
                 "INSERT INTO ratings (game, player, name, rating, uncertainty, score, games,
-                                      updated_at)
-                 VALUES ($1, $2, '', $3, $4, $5, 0, $6) ON CONFLICT (game, player) DO NOTHING",
+                                      updated_at, first_at)
+                 VALUES ($1, $2, '', $3, $4, $5, 0, $6, $6) ON CONFLICT (game, player) DO NOTHING",
             )
             .await?;
         for id in &people {
@@ -536,7 +538,7 @@ pub(super) async fn record(
         }
         let stmt = tx
             .prepare_cached(
-                "SELECT player, rating, uncertainty, games FROM ratings
+                "SELECT player, rating, uncertainty, games, first_at FROM ratings
                  WHERE game = $1 AND player = ANY($2) ORDER BY player FOR UPDATE",
             )
             .await?;
@@ -550,9 +552,11 @@ pub(super) async fn record(
                         uncertainty: r.try_get(2)?,
                     },
                     games: r.try_get(3)?,
+                    first_at: r.try_get(4)?,
                 },
             );
         }
+        let recent = recent_pairs(&tx, &result, &people).await?;
         let stmt = tx
             .prepare_cached(
                 "UPDATE ratings SET name = $3, rating = $4, uncertainty = $5, score = $6,
@@ -560,7 +564,8 @@ pub(super) async fn record(
                  WHERE game = $1 AND player = $2",
             )
             .await?;
-        for m in crate::store::ratings::moves(&result, &now) {
+        let moves = crate::store::ratings::moves(&result, &now, &recent);
+        for m in &moves.ratings {
             tx.execute(
                 &stmt,
                 &[
@@ -575,9 +580,48 @@ pub(super) async fn record(
             )
             .await?;
         }
+        let stmt = tx
+            .prepare_cached(
+                "INSERT INTO rated_pairs (game, player, other, at) VALUES ($1, $2, $3, $4)",
+            )
+            .await?;
+        for (player, other) in &moves.pairs {
+            tx.execute(&stmt, &[&result.game, player, other, &result.at])
+                .await?;
+        }
     }
     tx.commit().await?;
     Ok(true)
+}
+
+/// Who counted for whom among `people` in the day before `result`, the
+/// rows older than that pruned first (the people's rating rows are
+/// locked: their pairs are read under those locks).
+async fn recent_pairs(
+    tx: &Transaction<'_>,
+    result: &crate::store::ratings::GameResult,
+    people: &[&str],
+) -> Result<crate::store::ratings::Recent, StoreError> {
+    let since = result.at - crate::store::ratings::REPEAT_WINDOW_S;
+    let prune = tx
+        .prepare_cached("DELETE FROM rated_pairs WHERE at <= $1")
+        .await?;
+    tx.execute(&prune, &[&since]).await?;
+    let stmt = tx
+        .prepare_cached(
+            "SELECT player, other, COUNT(*) FROM rated_pairs
+             WHERE game = $1 AND player = ANY($2) AND at > $3 GROUP BY player, other",
+        )
+        .await?;
+    let mut recent = crate::store::ratings::Recent::new();
+    for r in tx.query(&stmt, &[&result.game, &people, &since]).await? {
+        let n: i64 = r.try_get(2)?;
+        recent.insert(
+            (r.try_get(0)?, r.try_get(1)?),
+            u32::try_from(n).unwrap_or(u32::MAX),
+        );
+    }
+    Ok(recent)
 }
 
 /// Runs one statement that writes (its own transaction); the rows changed.

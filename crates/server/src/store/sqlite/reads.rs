@@ -233,21 +233,24 @@ impl SqliteStore {
     /// A table's actions, in order.
     fn load_actions(conn: &Connection, id: &str) -> Result<Vec<StoredAction>, StoreError> {
         let mut actions = Vec::new();
-        let mut stmt =
-            conn.prepare("SELECT seq, seat, action FROM actions WHERE table_id = ?1 ORDER BY seq")?;
+        let mut stmt = conn.prepare(
+            "SELECT seq, seat, action, stand_in FROM actions WHERE table_id = ?1 ORDER BY seq",
+        )?;
         let rows = stmt.query_map(params![id], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
                 r.get::<_, i64>(1)?,
                 r.get::<_, String>(2)?,
+                r.get::<_, Option<i64>>(3)?,
             ))
         })?;
         for row in rows {
-            let (seq, seat, action) = row?;
+            let (seq, seat, action, stand_in) = row?;
             actions.push(StoredAction {
                 seq: u64::try_from(seq).map_err(|_| StoreError::Corrupt(format!("seq {seq}")))?,
                 seat: seat_of(seat)?,
                 action,
+                stand_in: stand_in.is_some_and(|s| s != 0),
             });
         }
         Ok(actions)

@@ -69,6 +69,7 @@ fn tables_survive_reopening_with_wal() {
             secret: [7; 32],
             contributions: std::collections::BTreeMap::new(),
             table: Some("f".into()),
+            signed: true,
         });
         s.create_table(&fair, "n").unwrap();
         assert!(s

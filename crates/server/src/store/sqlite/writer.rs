@@ -255,14 +255,16 @@ impl SqliteStore {
         at: i64,
     ) -> Result<(), StoreError> {
         tx.prepare_cached(
-            "INSERT INTO actions (table_id, seq, seat, action, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            "INSERT INTO actions (table_id, seq, seat, action, at, stand_in)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?
         .execute(params![
             table,
             action.seq as i64,
             action.seat.index() as i64,
             action.action,
-            at
+            at,
+            action.stand_in.then_some(1i64)
         ])?;
         Ok(())
     }
@@ -597,32 +599,53 @@ impl RecordResult {
         if !crate::store::ratings::rateable(&result) {
             return Ok(Applied::Changed(true));
         }
+        use crate::store::ratings::{Rating, Recent, Standing, REPEAT_WINDOW_S};
         let mut now = std::collections::HashMap::new();
+        let mut recent = Recent::new();
+        let since = result.at - REPEAT_WINDOW_S;
+        tx.prepare_cached("DELETE FROM rated_pairs WHERE at <= ?1")?
+            .execute(params![since])?;
         for id in crate::store::ratings::people(&result) {
             let standing = tx
                 .prepare_cached(
-                    "SELECT rating, uncertainty, games FROM ratings
+                    "SELECT rating, uncertainty, games, first_at FROM ratings
                          WHERE game = ?1 AND player = ?2",
                 )?
                 .query_row(params![result.game, id], |r| {
-                    Ok(crate::store::ratings::Standing {
-                        rating: crate::store::ratings::Rating {
+                    Ok(Standing {
+                        rating: Rating {
                             rating: r.get(0)?,
                             uncertainty: r.get(1)?,
                         },
                         games: r.get(2)?,
+                        first_at: r.get(3)?,
                     })
                 })
                 .optional()?;
             if let Some(standing) = standing {
                 now.insert(id.to_string(), standing);
             }
+            let mut stmt = tx.prepare_cached(
+                "SELECT other, COUNT(*) FROM rated_pairs
+                     WHERE game = ?1 AND player = ?2 AND at > ?3 GROUP BY other",
+            )?;
+            let rows = stmt.query_map(params![result.game, id, since], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+            })?;
+            for row in rows {
+                let (other, n) = row?;
+                recent.insert(
+                    (id.to_string(), other),
+                    u32::try_from(n).unwrap_or(u32::MAX),
+                );
+            }
         }
-        for m in crate::store::ratings::moves(&result, &now) {
+        let moves = crate::store::ratings::moves(&result, &now, &recent);
+        for m in &moves.ratings {
             tx.prepare_cached(
                 "INSERT INTO ratings (game, player, name, rating, uncertainty, score,
-                                          games, updated_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7)
+                                          games, updated_at, first_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?7)
                      ON CONFLICT (game, player) DO UPDATE SET name = ?3, rating = ?4,
                        uncertainty = ?5, score = ?6, games = ratings.games + 1,
                        updated_at = ?7",
@@ -636,6 +659,12 @@ impl RecordResult {
                 m.rating.score(),
                 result.at
             ])?;
+        }
+        for (player, other) in &moves.pairs {
+            tx.prepare_cached(
+                "INSERT INTO rated_pairs (game, player, other, at) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![result.game, player, other, result.at])?;
         }
         Ok(Applied::Changed(true))
     }
