@@ -451,8 +451,25 @@ for (const [size, w, h] of SIZES) {
       return b.evaluate(() => window.RR.identity());
     })();
     assert.notEqual(before, mine);
+    // the link says whose identity it is, and which it would replace here
+    // (the server's answers about both made up: neither has played yet)
+    const sheet = (key, name, games) => ({
+      player: key.slice(0, 8),
+      games: [{ id: 'Gm' + name, game: 'bigcheese', seat: 'P1', seats: [{ seat: 'P1', name, kind: 'human' }], status: 'finished', winners: ['P1'], created_at: 1700000000 }],
+      ratings: [{ game: 'bigcheese', player: key.slice(0, 8), name, rating: 25, uncertainty: 8, score: 1, games }],
+    });
+    await b.route('**/api/me/games', (route) => {
+      const key = route.request().headers()['x-ratrace-key'] || '';
+      route.fulfill({ json: key === mine ? sheet(key, 'Ann', 7) : sheet(key, 'Bea', 3) });
+    });
     await b.goto(link);
-    await b.locator('#takeMe').getByRole('button', { name: 'Use it here' }).click();
+    const take = b.locator('#takeMe');
+    await take.locator('#takeWho').waitFor();
+    assert.match(await take.locator('#takeWho').innerText(), /Ann \(7 games\)/);
+    assert.match(await take.locator('#takeReplaces').innerText(), /Bea now \(3 games\)/);
+    assert.equal(await b.evaluate(() => window.RR.identity()), before, 'nothing changes before the answer');
+    await b.unroute('**/api/me/games');
+    await take.getByRole('button', { name: 'Use it here' }).click();
     assert.equal(await b.evaluate(() => window.RR.identity()), mine, 'the same player on both devices');
     assert.equal(await b.evaluate(() => location.hash), '', 'the key leaves the address bar');
     const who = (p) => p.evaluate(() => fetch('/api/me/games', { headers: { 'X-Ratrace-Key': window.RR.identity() } }).then((r) => r.json()).then((j) => j.player));

@@ -11,6 +11,7 @@ mod it {
     mod layers;
     mod leak;
     mod ops;
+    mod outside;
     mod play;
     mod probe;
     mod restart;

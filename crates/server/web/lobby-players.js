@@ -80,17 +80,42 @@
     );
   }
 
-  /** Opened from another device's link (#me=KEY): offers to become that player here. */
-  function takeIdentity() {
+  /** Who the identity `key` is, as the server knows it: {name, games} (its latest name, its most rated games or games listed), or null for one with no game. */
+  async function whoIs(key) {
+    try {
+      const r = await fetch('/api/me/games', { headers: { 'X-Ratrace-Key': key } });
+      const m = r.ok ? await r.json() : null;
+      if (!m || !m.games.length) return null;
+      const g = m.games[0];
+      const seat = (g.seats || []).find((s) => RR.seatId(s.seat) === RR.seatId(g.seat));
+      const name = (m.ratings[0] && m.ratings[0].name) || (seat && seat.name) || '?';
+      return { name, games: Math.max(m.games.length, ...m.ratings.map((x) => x.games)) };
+    } catch (e) {
+      return null;
+    }
+  }
+
+  /**
+   * Opened from another device's link (#me=KEY): says whose identity it
+   * is (its name and games), and what it would replace here, and asks
+   * before making this browser that player. A link someone else sends
+   * is their identity, not yours: it is said so before anything changes.
+   */
+  async function takeIdentity() {
     const m = location.hash.match(/^#me=([0-9a-f]{64})$/);
     if (!m) return;
     history.replaceState(null, '', location.pathname + location.search);
-    if (m[1] === RR.identity() || $('takeMe')) return;
+    const had = store.getItem('ratrace.identity');
+    if (m[1] === had || $('takeMe')) return;
+    const [theirs, mine] = await Promise.all([whoIs(m[1]), had ? whoIs(had) : null]);
+    const games = (w) => t('board.games', { n: w.games });
     const box = el(
       'section',
       { id: 'takeMe', class: 'waitbox', role: 'region', 'aria-label': t('me.takeTitle') },
       el('h2', { text: t('me.takeTitle') }),
-      el('p', { text: t('me.takeText') }),
+      el('p', { id: 'takeWho', text: theirs ? t('me.takeWho', { name: theirs.name, games: games(theirs) }) : t('me.takeNobody') }),
+      mine ? el('p', { id: 'takeReplaces', class: 'warn', text: t('me.replace', { name: mine.name, games: games(mine) }) }) : null,
+      el('p', { class: 'mute', text: t('me.takeText') }),
       el(
         'p',
         { class: 'row' },

@@ -722,6 +722,68 @@ mod binary {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// A server run as root runs its bot programs as nobody; as root only
+    /// when told so explicitly (`--bot-allow-root`): `--bot-user root`
+    /// alone is refused at start-up, before it listens, saying why. A
+    /// program its user cannot read is refused too. `--print-key` gives
+    /// the site's key, the same each time for one database.
+    #[test]
+    fn serve_refuses_to_run_bot_programs_as_root_without_leave() {
+        let dir = super::temp_dir("bot-user");
+        let db = dir.join("t.db");
+        let db = db.to_str().unwrap();
+        let serve = |extra: &[&str]| {
+            let mut args = vec![
+                "serve",
+                "--addr",
+                "127.0.0.1:1",
+                "--db",
+                db,
+                "--bot",
+                "x=true",
+            ];
+            args.extend(extra);
+            ratrace(&args, "")
+        };
+        let root = text(&Command::new("id").arg("-u").output().unwrap().stdout).trim() == "0";
+        if root {
+            let out = serve(&["--bot-user", "root"]);
+            assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+            assert!(
+                text(&out.stderr).contains("--bot-allow-root"),
+                "{}",
+                text(&out.stderr)
+            );
+            // A program under a folder only root may enter.
+            let hidden = dir.join("private");
+            std::fs::create_dir_all(&hidden).unwrap();
+            std::fs::write(hidden.join("bot.py"), "").unwrap();
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&hidden, std::fs::Permissions::from_mode(0o700)).unwrap();
+            }
+            let bot = format!("hidden=python3 {}", hidden.join("bot.py").display());
+            let out = ratrace(
+                &["serve", "--addr", "127.0.0.1:1", "--db", db, "--bot", &bot],
+                "",
+            );
+            assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+            assert!(
+                text(&out.stderr).contains("cannot be read"),
+                "{}",
+                text(&out.stderr)
+            );
+        } else {
+            let out = serve(&["--bot-user", "root"]);
+            assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        }
+        let key = |_| text(&ratrace(&["serve", "--db", db, "--print-key"], "").stdout);
+        let (a, b) = (key(1), key(2));
+        assert_eq!(a.trim().len(), 64, "{a}");
+        assert_eq!(a, b, "one site, one key");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
     #[test]
     fn a_closed_output_pipe_ends_quietly() {
         use std::io::Read;

@@ -138,7 +138,41 @@ pub(crate) async fn request_with(
     body: &str,
     headers: &str,
 ) -> (u16, String, Value) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
+    request_from(addr, None, method, path, body, headers).await
+}
+
+/// [`http`] from the loopback address `from` (127.x.y.z: another client
+/// to the server's budgets).
+pub(crate) async fn http_from(
+    addr: SocketAddr,
+    from: [u8; 4],
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> (u16, Value) {
+    let (status, _, v) = request_from(addr, Some(from), method, path, body.unwrap_or(""), "").await;
+    (status, v)
+}
+
+/// [`request_with`] from the loopback address `from`, if given.
+pub(crate) async fn request_from(
+    addr: SocketAddr,
+    from: Option<[u8; 4]>,
+    method: &str,
+    path: &str,
+    body: &str,
+    headers: &str,
+) -> (u16, String, Value) {
+    let mut s = match from {
+        None => TcpStream::connect(addr).await.unwrap(),
+        Some(from) => {
+            let socket = tokio::net::TcpSocket::new_v4().unwrap();
+            socket
+                .bind(SocketAddr::from((std::net::Ipv4Addr::from(from), 0)))
+                .unwrap();
+            socket.connect(addr).await.unwrap()
+        }
+    };
     let path = with_key(path);
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{headers}\
