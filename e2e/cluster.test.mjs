@@ -105,7 +105,7 @@ test('a game played in the browser through A survives the SIGKILL of its owner B
   const info = await api(c.base, '/api/tables/' + created.id);
   assert.equal(info.status, 'finished');
   assert.equal(info.seq, final.seq, 'the page saw every stored action');
-  const record = await api(a.base, `/api/tables/${created.id}/record`);
+  const record = await api(a.base, `/api/tables/${created.id}/record` + (created.key ? '?k=' + created.key : ''));
   assert.equal(record.actions.length, final.seq);
   const report = await api(c.base, '/api/verify', 'POST', record);
   assert.equal(report.ok, true, JSON.stringify(report));

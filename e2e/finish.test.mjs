@@ -496,7 +496,8 @@ test('axe-core finds nothing, of any impact, on every page at both sizes in Engl
   const done = {};
   for (const game of ['bigcheese', 'dalmuti']) {
     const ctx = await newContext(browser, server.base, t);
-    done[game] = await finishedTable(server.base, ctx, { game, players: 3, seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }], options: game === 'dalmuti' ? { hands: 1 } : { dice: 'd6', target: '60' }, bot_delay_ms: 5 }, 'Ada');
+    // (public: every context below opens it, without its invite key)
+    done[game] = await finishedTable(server.base, ctx, { game, players: 3, seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }], options: game === 'dalmuti' ? { hands: 1 } : { dice: 'd6', target: '60' }, bot_delay_ms: 5, public: true }, 'Ada');
   }
   const found = [];
   for (const [size, w, h] of SIZES) {

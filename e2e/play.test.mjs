@@ -76,7 +76,9 @@ async function checkResult(page, id) {
   assert.ok(text.includes(info.seed_hash), 'result screen shows the seed hash');
   assert.equal(createHash('sha256').update(Buffer.from(info.secret, 'hex')).digest('hex'), info.seed_hash, 'the revealed secret matches the published commitment');
   // the record verifies, and this browser's own contribution went in
-  const record = await api(server.base, '/api/tables/' + id + '/record');
+  // (a private table's record needs its key, which the page kept)
+  const see = await page.evaluate((id) => window.RR.seeQuery(id), id);
+  const record = await api(server.base, '/api/tables/' + id + '/record' + see);
   const mine = await page.evaluate((id) => window.RR.contribution(id), id);
   assert.match(mine, /^[0-9a-f]{64}$/);
   const humans = info.seats.filter((x) => x.kind === 'human').map((x) => x.seat);

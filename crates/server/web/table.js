@@ -185,6 +185,13 @@
       RR.forgetSeat(T.id);
       T.conn.restart();
     }
+    // a private table, opened without its key: nothing to watch, and no
+    // point in asking again; the page says whose table it is
+    if (m.code === 'forbidden' && !T.st) {
+      T.conn.closed = true;
+      T.locked = true;
+      return renderLocked();
+    }
     if (m.code === 'unknown_table') T.conn.closed = true;
     msg(m.code === 'stale' ? t('err.stale') : RR.errText(m));
     if (T.st) renderMine();
@@ -198,7 +205,17 @@
 
   /* ---------- rendering: common ---------- */
 
+  /** A private table this browser has no key for: whose it is, and whom to ask (its public description names the host). */
+  function renderLocked() {
+    const seats = (T.info && T.info.seats) || [];
+    const host = seats.find((x) => x.kind === 'human' && x.taken && x.name);
+    const text = host ? t('table.privateText', { name: host.name }) : t('table.privateAnon');
+    $('join').classList.remove('hidden');
+    RR.fill('join', el('h2', { text: '🔒 ' + t('table.privateTitle') }), el('p', { id: 'privateText', text }));
+  }
+
   function render() {
+    if (T.locked) return renderLocked();
     // nothing is drawn before the table's game is known
     if (!T.st || !G()) return;
     $('title').textContent = RR.gameName(T.game);

@@ -269,7 +269,7 @@ impl<G: Roster> Table<G> {
             // is joined.
             None if !self.access.admits(key) => {
                 let _ = out.try_send(
-                    ServerMsg::error(Error::BadToken(
+                    ServerMsg::error(Error::Forbidden(
                         "this table is private: watch it through its invite link".into(),
                     ))
                     .to_text(),

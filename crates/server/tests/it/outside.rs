@@ -500,7 +500,7 @@ async fn a_private_table_is_watched_only_with_its_key() {
     let m = stranger.next().await;
     assert_eq!(
         (m["type"].as_str(), m["code"].as_str()),
-        (Some("error"), Some("bad_token")),
+        (Some("error"), Some("forbidden")),
         "{m}"
     );
     // With the key: the table.
