@@ -27,6 +27,7 @@ macro_rules! outln {
     }};
 }
 
+mod alloc;
 mod args;
 mod cmd;
 
@@ -54,9 +55,6 @@ fn run(cli: Cli) -> Result<bool, Error> {
         Command::Options(a) => cmd::options::run(a),
     }
 }
-
-#[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {

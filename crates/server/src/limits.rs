@@ -159,7 +159,7 @@ impl Default for Limits {
             send_buffer: 128 * 1024,
             outbox_messages: 256,
             outbox_bytes: 1 << 20,
-            outbox_bytes_per_ip: 16 << 20,
+            outbox_bytes_per_ip: 8 << 20,
             resync_burst: 3,
             resync_every_s: 5,
             resync_burst_per_ip: 30,

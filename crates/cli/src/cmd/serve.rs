@@ -32,7 +32,12 @@ pub(crate) fn run(args: ServeArgs) -> Result<bool, Error> {
     let bots = bot_programs(&db, bots, offered)?;
     let token = metrics_token(ops)?;
     fit_connections(&mut limits);
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| Error::Server(e.to_string()))?;
+    // Each worker gives its freed memory back as it goes idle (`alloc`).
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .on_thread_park(crate::alloc::collect_if_due)
+        .build()
+        .map_err(|e| Error::Server(e.to_string()))?;
     let served = runtime.block_on(async {
         let where_ = server::store::redact(&db);
         let store = server::store::open(&db)
