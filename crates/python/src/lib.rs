@@ -647,12 +647,19 @@ impl Bot {
 
 /// Checks a record (JSON text): replays it and compares the outcome and,
 /// for fair-deal records, the seed's commitment; a dict with `ok`,
-/// `checks`, `chance`, `error`.
+/// `verdict`, `checks`, `chance`, `error`. A signed record is verified only
+/// against `key`, the server's public key (64 hex digits, its `GET
+/// /api/key`); a key that is not one raises `RecordError`.
 #[pyfunction]
-fn verify<'py>(py: Python<'py>, record: &str) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (record, key=None))]
+fn verify<'py>(py: Python<'py>, record: &str, key: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
     let record: Record =
         serde_json::from_str(record).map_err(|e| RecordError::new_err(e.to_string()))?;
-    loads(py, &table::verify(&record))
+    let trusted = key
+        .map(registry::signed::parse_key)
+        .transpose()
+        .map_err(|e| RecordError::new_err(e.to_string()))?;
+    loads(py, &table::verify(&record, trusted.as_slice()))
 }
 
 /// The games this build knows.

@@ -43,6 +43,10 @@ def test_a_whole_game_plays_and_its_record_replays_and_verifies(name):
     forged["outcome"]["scores"][0] += 1
     failed = ratrace.verify(json.dumps(forged))
     assert failed["verdict"] == "failed" and not failed["ok"]
+    # a server's key is 64 hex digits: anything else is refused
+    with pytest.raises(ratrace.RecordError):
+        ratrace.verify(record, key="not a key")
+    assert ratrace.verify(record, key="ab" * 32)["verdict"] == "unverifiable"
     with pytest.raises(ratrace.RecordError):
         ratrace.Game.load(json.dumps(forged))
 
