@@ -270,7 +270,7 @@ pub fn seed(
 /// [`seed`]`(binding, secret, contributions)`. `reveal` says whether the
 /// secret may be shown (only once the game is over); before, the section
 /// carries the commitment and the contributions only. A signed one's
-/// signature is the server's to add ([`crate::signed::sign`]).
+/// signature is the server's to add ([`crate::signed::Key::sign`]).
 pub fn fairness(
     binding: Binding<'_>,
     secret: &[u8; 32],
