@@ -229,7 +229,9 @@ async fn humans_table(
     options: Value,
 ) -> Option<(String, Vec<String>)> {
     let seats: Vec<Value> = (0..3).map(|_| json!({"kind":"human"})).collect();
-    let body = json!({"game": game, "players": 3, "options": options, "seats": seats});
+    // (public: the benches' spectators watch without the invite key)
+    let body = json!({"game": game, "players": 3, "options": options, "seats": seats,
+                      "public": true});
     let (id, key) = create(from, to, body).await?;
     let mut tokens = Vec::new();
     for seat in ["P1", "P2", "P3"] {
@@ -410,7 +412,9 @@ async fn slowread(bin: &Path, r: &mut Report) -> Result<(), String> {
     let (server, _) = Server::start(bin, &dir.join("slowread.db"), &[])?;
     let to = server.addr;
     let seats: Vec<Value> = (0..13).map(|_| json!({"kind":"bot"})).collect();
-    let body = json!({"game":"dalmuti","players":13,"seats":seats,"options":{"hands":100}});
+    // (public: its spectators watch without the invite key)
+    let body = json!({"game":"dalmuti","players":13,"seats":seats,"options":{"hands":100},
+                      "public":true});
     let (id, _) = create(ip(0, 0), to, body).await.ok_or("table")?;
     let attacker = ip(9, 0);
     let attack = Duration::from_secs(60);
@@ -605,10 +609,10 @@ async fn bots(bin: &Path, r: &mut Report) -> Result<(), String> {
             .collect();
         let body = json!({"game":"dalmuti","players":5,"seats":seats,"bot_delay_ms":200,
                           "options":{"hands":100}});
-        if let Some((id, _)) = create(from, to, body).await {
+        if let Some((id, key)) = create(from, to, body).await {
             made += 1;
             if let Some(mut s) = ws(from, to, &id).await {
-                send(&mut s, json!({"type":"hello"})).await;
+                send(&mut s, json!({"type":"hello","key":key})).await;
                 watchers.push(tokio::spawn(async move {
                     let mut last = Instant::now();
                     while let Some(_m) = next(&mut s, Duration::from_secs(30)).await {

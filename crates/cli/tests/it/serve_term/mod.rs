@@ -68,7 +68,8 @@ fn sigterm_closes_websockets_with_1012_and_exits_0_logging_json_lines() {
     let created = post(
         addr,
         "/api/tables",
-        &json!({"game": "bigcheese", "players": 3}),
+        // (public: a spectator of a private table needs its key)
+        &json!({"game": "bigcheese", "players": 3, "public": true}),
     );
     let id = created["id"].as_str().expect("a table").to_string();
     let (mut ws, _) = tungstenite::connect(format!("ws://{addr}/ws/{id}")).unwrap();
