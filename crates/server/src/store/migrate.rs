@@ -276,7 +276,8 @@ ALTER TABLE seats ADD COLUMN conceded_at BIGINT;
         // the first rated game (0 for people rated before: long proven).
         // rated_pairs: one row per (person, opponent who counted for
         // them) and game, kept a day, so the same opponents count a few
-        // times a day at most; the index on `at` serves the pruning.
+        // times a day at most; a person's rows are read and pruned by
+        // the index, in the transaction that rates them.
         sqlite: "
 ALTER TABLE actions ADD COLUMN stand_in INTEGER;
 ALTER TABLE ratings ADD COLUMN first_at INTEGER NOT NULL DEFAULT 0;
@@ -287,7 +288,6 @@ CREATE TABLE rated_pairs (
   at INTEGER NOT NULL
 );
 CREATE INDEX rated_pairs_of ON rated_pairs(game, player, at);
-CREATE INDEX rated_pairs_at ON rated_pairs(at);
 ",
         postgres: "
 ALTER TABLE actions ADD COLUMN stand_in BIGINT;
@@ -299,7 +299,6 @@ CREATE TABLE rated_pairs (
   at BIGINT NOT NULL
 );
 CREATE INDEX rated_pairs_of ON rated_pairs(game, player, at);
-CREATE INDEX rated_pairs_at ON rated_pairs(at);
 ",
     },
 ];

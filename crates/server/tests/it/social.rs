@@ -24,16 +24,40 @@ async fn two_humans(addr: SocketAddr, extra: Value) -> String {
 
 /// Plays table `id` to its end, each of the people holding `tokens`
 /// from a connection of their own (a stand-in plays for a person who is
-/// away only on a timer, never because somebody watches); the last state.
+/// away only on a timer, never because somebody watches), choosing among
+/// their legal actions by the position (always the first would let two
+/// people keep a Big Cheese game going to the length cap); the last
+/// state.
 async fn watch_to_end(addr: SocketAddr, id: &str, tokens: &[&str]) -> Value {
     let mut players = Vec::new();
     for token in tokens {
         let (id, token) = (id.to_string(), token.to_string());
         players.push(tokio::spawn(async move {
             let mut ws = Ws::connect(addr, &id).await;
-            let first = ws.hello(Some(&token)).await;
-            let seat = first["seat"].as_str().unwrap().to_string();
-            super::play::play_to_end(&mut ws, &seat, first).await
+            let mut m = ws.hello(Some(&token)).await;
+            let seat = m["seat"].as_str().unwrap().to_string();
+            let mut acted = None;
+            while m["over"] != true {
+                let seq = m["seq"].as_u64().unwrap_or(0);
+                let legal = m["legal"].as_array().cloned().unwrap_or_default();
+                if m["type"] == "state"
+                    && m["to_move"] == seat.as_str()
+                    && !legal.is_empty()
+                    && acted != Some(seq)
+                {
+                    acted = Some(seq);
+                    let pick = &legal[(seq as usize * 7 + 3) % legal.len()];
+                    ws.send(json!({"type": "act", "seq": seq, "action": pick}))
+                        .await;
+                }
+                m = ws.next().await;
+                if m["type"] == "error" {
+                    assert_eq!(m["code"], "stale", "{m}");
+                    acted = None;
+                    m = ws.next().await;
+                }
+            }
+            m
         }));
     }
     let mut last = Value::Null;

@@ -594,9 +594,10 @@ pub(super) async fn record(
     Ok(true)
 }
 
-/// Who counted for whom among `people` in the day before `result`, the
-/// rows older than that pruned first (the people's rating rows are
-/// locked: their pairs are read under those locks).
+/// Who counted for whom among `people` in the day before `result`, their
+/// rows older than that pruned first. The people's rating rows are
+/// locked, and only their pairs are read and pruned, so two games ending
+/// together never touch the same pairs (nor wait for each other).
 async fn recent_pairs(
     tx: &Transaction<'_>,
     result: &crate::store::ratings::GameResult,
@@ -604,9 +605,9 @@ async fn recent_pairs(
 ) -> Result<crate::store::ratings::Recent, StoreError> {
     let since = result.at - crate::store::ratings::REPEAT_WINDOW_S;
     let prune = tx
-        .prepare_cached("DELETE FROM rated_pairs WHERE at <= $1")
+        .prepare_cached("DELETE FROM rated_pairs WHERE game = $1 AND player = ANY($2) AND at <= $3")
         .await?;
-    tx.execute(&prune, &[&since]).await?;
+    tx.execute(&prune, &[&result.game, &people, &since]).await?;
     let stmt = tx
         .prepare_cached(
             "SELECT player, other, COUNT(*) FROM rated_pairs

@@ -603,9 +603,12 @@ impl RecordResult {
         let mut now = std::collections::HashMap::new();
         let mut recent = Recent::new();
         let since = result.at - REPEAT_WINDOW_S;
-        tx.prepare_cached("DELETE FROM rated_pairs WHERE at <= ?1")?
-            .execute(params![since])?;
         for id in crate::store::ratings::people(&result) {
+            // Their pairs older than the window go (nobody else's).
+            tx.prepare_cached(
+                "DELETE FROM rated_pairs WHERE game = ?1 AND player = ?2 AND at <= ?3",
+            )?
+            .execute(params![result.game, id, since])?;
             let standing = tx
                 .prepare_cached(
                     "SELECT rating, uncertainty, games, first_at FROM ratings
