@@ -306,7 +306,10 @@ fn chatty_bot(dir: &Path) -> String {
     let script = r#"import json, sys
 for line in sys.stdin:
     m = json.loads(line)
-    print("read", m["type"], m.get("seat", ""), file=sys.stderr, flush=True)
+    # one write a line (with PYTHONUNBUFFERED, print writes each piece
+    # alone, and a line could straddle two games' files)
+    sys.stderr.write("read %s %s\n" % (m["type"], m.get("seat", "")))
+    sys.stderr.flush()
     if m["type"] == "start":
         print(json.dumps({"type": "ready", "name": "chatty", "protocol": 1}), flush=True)
     elif m["type"] == "act":
