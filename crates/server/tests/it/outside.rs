@@ -137,8 +137,11 @@ async fn readers_that_never_read_hold_a_bounded_number_of_bytes() {
         most_bytes <= (2 << 20) + size,
         "{most_bytes} bytes queued for one address"
     );
+    // (this process also runs other tests meanwhile: its memory is a loose
+    // bound here, the server's own is measured by the attack bench,
+    // `slowmem`; before the fix these readers queued hundreds of MiB)
     let grew = most_rss - before;
-    assert!(grew < 64.0, "memory grew by {grew:.1} MiB");
+    assert!(grew < 200.0, "memory grew by {grew:.1} MiB");
     drop(readers);
     // A reader that reads gets a few whole states at once, then one every
     // few seconds: the rest are refused, with a reason.
