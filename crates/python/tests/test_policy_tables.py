@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -151,7 +152,12 @@ def test_the_trained_policy_plays_a_server_table_as_it_plays_the_game(trained, t
         )
         assert client.returncode == 0, client.stdout + client.stderr
         assert json.loads(get(base, f"/api/tables/{table}"))["status"] == "finished"
-        record = json.loads(get(base, f"/api/tables/{table}/record"))
+        # Tables are private unless made public: the record is shown with the
+        # invite key, and refused without it.
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            get(base, f"/api/tables/{table}/record")
+        assert refused.value.code == 403
+        record = json.loads(get(base, f"/api/tables/{table}/record?k={created['key']}"))
         assert check_record(record, policy, seats={1, 2, 3}) > 0
         metrics = get(base, "/metrics")
         assert re.search(r"^ratrace_bot_strikes_total 0$", metrics, re.M), metrics
