@@ -73,12 +73,13 @@ pub(crate) struct ServeBots {
     /// the heuristic bot plays it, and the bot gets a strike).
     #[arg(long, default_value_t = server::extbots::DEFAULT_MOVE_MS, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub(crate) bot_time: u64,
-    /// Bot-program processes alive at once, server-wide. A program takes
-    /// its slot when its seat first decides in a game under way and gives
-    /// it back when the game ends or the table leaves memory; without a
-    /// free slot the heuristic bot plays the seat until one is free. A
-    /// table that needs more than are free now is refused (busy). At most
-    /// 10,000.
+    /// Bot-program processes alive at once, server-wide. A table's
+    /// programs take their slots when its game is under way and a person
+    /// is connected at it, and give them back when the game ends, the
+    /// table leaves memory, or a few seconds after the last person left;
+    /// without a free slot the heuristic bot plays the seat until one is
+    /// free. A table that needs more than are free now is refused (busy).
+    /// At most 10,000.
     #[arg(long, default_value_t = server::extbots::DEFAULT_PROCESSES as u64, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     pub(crate) bot_processes: u64,
     /// Bot-program processes alive at once for the tables one client

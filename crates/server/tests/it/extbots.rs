@@ -190,7 +190,7 @@ async fn a_bot_program_is_a_level_and_plays_whole_games() {
 /// The live processes (zombies left out) whose command line holds
 /// `marker`, from the kernel's list: a sandboxed program sees only its
 /// own PID namespace, so what it says of its PIDs means nothing here.
-fn processes_with(marker: &str) -> Vec<u32> {
+pub(crate) fn processes_with(marker: &str) -> Vec<u32> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {

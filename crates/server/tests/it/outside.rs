@@ -4,9 +4,11 @@
 //! after the game, bot-program slots hoarded across addresses and kept
 //! after the people leave, a private table watched by its id alone, and a
 //! table its people left played to its end because somebody watches.
-//! (The bot programs' own box, shared memory, children and disk, is
-//! tested in `crates/extbot/src/sandbox/tests.rs`; the close frames and
-//! the deflate negotiation in `deflate.rs`.)
+//! Bot programs that try to leave their box (shared memory past their
+//! limit, a disk filled with small files, a root-only file) are stopped
+//! at a real table here too; their box is tested piece by piece in
+//! `crates/extbot/src/sandbox/tests.rs`, and the close frames and the
+//! deflate negotiation in `deflate.rs`.
 
 use super::util::*;
 use futures_util::SinkExt;
@@ -160,6 +162,49 @@ async fn readers_that_never_read_hold_a_bounded_number_of_bytes() {
         }
     }
     assert_eq!((states, refused), (3, 5), "the connection's burst is 3");
+    // One address's connections share a budget too (here 6 at once, then
+    // one a second): 4 connections, each within its own burst of 3, ask
+    // 12 whole states; the address's budget refuses the rest.
+    let store = Arc::new(SqliteStore::in_memory().unwrap());
+    store.restore(&big_table("big", 4000)).unwrap();
+    let limits = Limits {
+        resync_burst_per_ip: 6,
+        ..Limits::default()
+    };
+    let (server, _state) = start_state(store, limits).await;
+    let mut many = Vec::new();
+    for _ in 0..4 {
+        let mut ws = Ws::connect_from(server.addr, "big", [127, 0, 10, 1]).await;
+        ws.hello(None).await;
+        many.push(ws);
+    }
+    for ws in &mut many {
+        for _ in 0..3 {
+            ws.send(json!({"type": "resync"})).await;
+        }
+    }
+    let (mut states, mut by_address) = (0, 0);
+    for ws in &mut many {
+        let mut answers = 0;
+        while answers < 3 {
+            let m = ws.next().await;
+            match (m["type"].as_str(), m["code"].as_str()) {
+                (Some("state"), _) => states += 1,
+                (Some("error"), Some("rate_limited")) => {
+                    let message = m["message"].as_str().unwrap_or_default();
+                    assert!(message.contains("from one address"), "{m}");
+                    by_address += 1;
+                }
+                _ => continue,
+            }
+            answers += 1;
+        }
+    }
+    assert_eq!(states + by_address, 12);
+    assert!(
+        (6..=8).contains(&states),
+        "{states} whole states for one address"
+    );
 }
 
 /// An identity key (64 hex digits) and the id the server keeps of it.
@@ -572,4 +617,121 @@ async fn stand_ins_play_for_away_people_only_on_a_timer() {
             Some(_) => assert!((2..=8).contains(&moved), "{moved} actions on the timer"),
         }
     }
+}
+
+/// A bot program that would go past its box at once (2 GiB of shared
+/// memory touched page by page, 100 MiB of 64 KiB files in its folder,
+/// a file only root may read) plays only if its attack works: at a real
+/// table, under the server's default box (run as `nobody` by a root
+/// server), each attack fails, the program ends, and its seat is played
+/// and credited to the stand-in; nothing of it is left once the game is
+/// over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bot_programs_that_leave_their_box_are_stopped_at_a_real_table() {
+    use server::extbots::{ExternalBots, Program};
+    use std::os::unix::fs::PermissionsExt;
+    const BREAKOUT: &str = r#"
+import json, mmap, os, random, sys
+mode = sys.argv[1]
+def shm():
+    size = 2 << 30
+    m = mmap.mmap(-1, size, flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
+    for i in range(0, size, 4096):
+        m[i] = 1
+def disk():
+    chunk = b"x" * 65536
+    for i in range(1600):
+        with open("f%05d" % i, "wb") as f:
+            f.write(chunk)
+def secret():
+    open(sys.argv[3]).read()
+try:
+    {"shm": shm, "disk": disk, "secret": secret}[mode]()
+except (OSError, MemoryError) as e:
+    sys.stderr.write("stopped: %r\n" % e)
+    sys.exit(3)
+# Out of the box: play every decision, as a well-behaved program would.
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "start":
+        print(json.dumps({"type": "ready", "name": mode, "protocol": 1}), flush=True)
+    elif msg["type"] == "act":
+        print(json.dumps({"type": "action", "id": msg["id"], "action": random.choice(msg["legal"])}), flush=True)
+"#;
+    let dir = std::env::temp_dir().join(format!(
+        "ratrace-breakout-{}-{}",
+        std::process::id(),
+        rand::random::<u32>()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = dir.join("breakout.py");
+    std::fs::write(&script, BREAKOUT).unwrap();
+    let secret = dir.join("secret");
+    std::fs::write(&secret, "root's").unwrap();
+    std::fs::set_permissions(&secret, std::fs::Permissions::from_mode(0o600)).unwrap();
+    // The box `ratrace serve` gives by default: as root, programs run as
+    // nobody (and then a file only root reads is out of the box).
+    let user = extbot::sandbox::run_as(None, false).unwrap();
+    let mut modes = vec!["shm", "disk"];
+    if user.is_some() {
+        modes.push("secret");
+    } else {
+        eprintln!("not root: the root-only file is not tried");
+    }
+    let marker = dir.display().to_string();
+    let programs = modes
+        .iter()
+        .map(|m| Program {
+            game: None,
+            name: m.to_string(),
+            command: format!("python3 '{}' {m} '{}'", script.display(), secret.display()),
+        })
+        .collect();
+    let sandbox = extbot::Sandbox {
+        user,
+        ..super::extbots::logs_allowed()
+    };
+    let (server, state) = start_state(fresh_store().await, Limits::unlimited()).await;
+    let offered = ExternalBots::new(programs, 2000, 8)
+        .unwrap()
+        .with_sandbox(sandbox);
+    assert!(state.offer_bots(offered));
+    let mut seats = vec![json!({"kind": "human"})];
+    seats.extend(modes.iter().map(|m| json!({"kind": "bot", "bot": m})));
+    seats.resize(4, json!({"kind": "bot", "bot": "heuristic"}));
+    let (id, last) = super::extbots::play_table(
+        &server,
+        json!({"game": "dalmuti", "players": 4, "bot_delay_ms": 1, "seats": seats}),
+    )
+    .await;
+    assert!(last["outcome"].is_object(), "{last}");
+    let (_, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
+    assert_eq!(info["status"], "finished");
+    // No program got out to play its seat: each is credited to the
+    // stand-in.
+    let want = modes.len() as f64;
+    let until = Instant::now() + Duration::from_secs(5);
+    while super::extbots::metric(&server, "ratrace_stand_in_seats_total").await < want {
+        assert!(
+            Instant::now() < until,
+            "a program played its seat: it left its box"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        super::extbots::metric(&server, "ratrace_stand_in_seats_total").await,
+        want
+    );
+    super::extbots::slots_given_back(&state).await;
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        let left = super::extbots::processes_with(&marker);
+        if left.is_empty() {
+            break;
+        }
+        assert!(Instant::now() < until, "left behind: {left:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
