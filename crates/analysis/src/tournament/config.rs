@@ -94,7 +94,7 @@ pub struct Config<G: Game> {
     /// The limits bot programs (`cmd:` bots) play under.
     pub limits: extbot::Limits,
     /// Where and which games are saved as records (`GAME-ID.json`, the id
-    /// of [`super::games::game_id`]); none when `None`.
+    /// of [`super::ids::game_id`]); none when `None`.
     pub save: Option<crate::records::SaveGames>,
 }
 

@@ -1,6 +1,6 @@
-//! Every game of a tournament by its id: the id form
-//! (`dDEAL-lLINEUP-rROTATION`), the games list of the report, and playing
-//! one game again alone (`tournament --rerun ID`).
+//! Every game of a tournament by its id ([`super::ids`]): the games list
+//! of the report, and playing one game again alone (`tournament --rerun
+//! ID`).
 //!
 //! A game is fixed by its deal (whose seed is derived from the
 //! tournament's seed), its lineup and its seat rotation: every bot's seed
@@ -10,7 +10,7 @@
 //! checkpoint, which holds every game's id and seed, is enough to find it.
 
 use super::config::plan;
-use super::report::Report;
+use super::ids::{game_id, parse_game_id};
 use super::worker::Deal;
 use super::Config;
 use crate::duplicate::GameResult;
@@ -19,37 +19,6 @@ use bots::Roster;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-
-/// The id of the game of deal `deal`, lineup `lineup`, rotation
-/// `rotation`: `d12-l0-r3`.
-pub fn game_id(deal: u64, lineup: usize, rotation: usize) -> String {
-    format!("d{deal}-l{lineup}-r{rotation}")
-}
-
-/// The deal, lineup and rotation of an id made by [`game_id`].
-pub fn parse_game_id(id: &str) -> Result<(u64, usize, usize), Error> {
-    let bad = || {
-        Error::Config(format!(
-            "`{id}` is not a game id: ids are dDEAL-lLINEUP-rROTATION, e.g. d12-l0-r3, as the report's games list gives them"
-        ))
-    };
-    let mut parts = id.trim().split('-');
-    let mut field = |prefix: char| -> Result<u64, Error> {
-        parts
-            .next()
-            .and_then(|p| p.strip_prefix(prefix))
-            .and_then(|n| n.parse().ok())
-            .ok_or_else(bad)
-    };
-    let deal = field('d')?;
-    let lineup = field('l')?;
-    let rotation = field('r')?;
-    if parts.next().is_some() {
-        return Err(bad());
-    }
-    let small = |n: u64| usize::try_from(n).map_err(|_| bad());
-    Ok((deal, small(lineup)?, small(rotation)?))
-}
 
 /// Gives the games of a deal read from an older checkpoint their ids and
 /// seeds (`seed` is the tournament's).
@@ -126,45 +95,6 @@ pub(crate) fn write_games_list(dir: &Path, games: &[GameEntry]) -> Result<(), Er
     }
     let path = dir.join("games.tsv");
     std::fs::write(&path, text).map_err(Error::io(&path))
-}
-
-/// How many deals' seeds the text report lists (every game is in the
-/// JSON and in `games.tsv`).
-const LISTED: usize = 8;
-
-impl Report {
-    /// The games' ids and seeds, compactly: the id form and the first
-    /// deals' seeds (every game of a deal has the deal's seed).
-    pub(crate) fn game_ids_section(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut seeds: Vec<String> = Vec::new();
-        let mut deals = 0usize;
-        let mut last: Option<&str> = None;
-        for g in &self.games {
-            let deal = g.id.split('-').next().unwrap_or("");
-            if last != Some(deal) {
-                last = Some(deal);
-                deals += 1;
-                if seeds.len() < LISTED {
-                    seeds.push(format!("{deal} {}", g.seed));
-                }
-            }
-        }
-        if deals == 0 {
-            return Ok(());
-        }
-        let more = deals - seeds.len();
-        write!(
-            f,
-            "\n- game ids: dDEAL-lLINEUP-rROTATION, e.g. {}; every game of a deal is played on its seed; `--rerun ID` plays one again alone\n- deal seeds: {}{}",
-            self.games[0].id,
-            seeds.join(", "),
-            if more > 0 {
-                format!(" and {more} more; every game with its seed and winners is in the JSON's `games` (and games.tsv with --out)")
-            } else {
-                "; every game with its seed and winners is in the JSON's `games` (and games.tsv with --out)".to_string()
-            }
-        )
-    }
 }
 
 /// A game played again alone.
@@ -273,23 +203,5 @@ mod tests {
         );
         assert_eq!(r.record.actions.len() as u64, r.result.actions);
         assert!(r.saved.is_none());
-    }
-
-    #[test]
-    fn ids_read_back() {
-        let id = game_id(12, 3, 4);
-        assert_eq!(id, "d12-l3-r4");
-        assert_eq!(parse_game_id(&id).unwrap(), (12, 3, 4));
-        for bad in [
-            "",
-            "d1-l0",
-            "d1-l0-r2-x",
-            "x1-l0-r0",
-            "d-1-l0-r0",
-            "d1-l0-rr",
-        ] {
-            let e = parse_game_id(bad).unwrap_err().to_string();
-            assert!(e.contains("not a game id"), "{bad}: {e}");
-        }
     }
 }

@@ -443,3 +443,42 @@ impl Report {
         Ok(())
     }
 }
+
+/// How many deals' seeds the text report lists (every game is in the
+/// JSON and in `games.tsv`).
+const LISTED: usize = 8;
+
+impl Report {
+    /// The games' ids and seeds, compactly: the id form and the first
+    /// deals' seeds (every game of a deal has the deal's seed).
+    pub(crate) fn game_ids_section(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut seeds: Vec<String> = Vec::new();
+        let mut deals = 0usize;
+        let mut last: Option<&str> = None;
+        for g in &self.games {
+            let deal = g.id.split('-').next().unwrap_or("");
+            if last != Some(deal) {
+                last = Some(deal);
+                deals += 1;
+                if seeds.len() < LISTED {
+                    seeds.push(format!("{deal} {}", g.seed));
+                }
+            }
+        }
+        if deals == 0 {
+            return Ok(());
+        }
+        let more = deals - seeds.len();
+        write!(
+            f,
+            "\n- game ids: dDEAL-lLINEUP-rROTATION, e.g. {}; every game of a deal is played on its seed; `--rerun ID` plays one again alone\n- deal seeds: {}{}",
+            self.games[0].id,
+            seeds.join(", "),
+            if more > 0 {
+                format!(" and {more} more; every game with its seed and winners is in the JSON's `games` (and games.tsv with --out)")
+            } else {
+                "; every game with its seed and winners is in the JSON's `games` (and games.tsv with --out)".to_string()
+            }
+        )
+    }
+}

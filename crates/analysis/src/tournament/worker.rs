@@ -6,7 +6,7 @@
 //! line, the SPRT observation, the paired difference), so the loop
 //! delivers whole deals, in order, whatever the thread count.
 
-use super::games::game_id;
+use super::ids::game_id;
 use crate::duplicate::{GameResult, Match};
 use crate::records::SaveGames;
 use crate::Error;
@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 /// One game of a deal, with the lineup that played it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Played {
-    /// The game's id, `dDEAL-lLINEUP-rROTATION` ([`super::games::game_id`]):
+    /// The game's id, `dDEAL-lLINEUP-rROTATION` ([`super::ids::game_id`]):
     /// what `tournament --rerun` takes and what its saved record is named
     /// after. Empty in checkpoints written before ids (filled on reading).
     #[serde(default)]
