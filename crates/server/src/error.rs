@@ -66,9 +66,10 @@ pub enum Error {
     /// applied.
     #[error("{0}")]
     Stale(String),
-    /// The rules forbid the action; the engine's reason, naming the rule.
+    /// The rules forbid the action, or its text is no action of the game:
+    /// the engine's own error, whose message names the rule.
     #[error("{0}")]
-    Illegal(String),
+    Illegal(Box<dyn std::error::Error + Send + Sync>),
     /// The game is over: no action is taken.
     #[error("the game is over")]
     GameOver,
@@ -81,9 +82,10 @@ pub enum Error {
     /// The server has too much of this work waiting: try again later.
     #[error("{0}")]
     Busy(String),
-    /// The game ended without an outcome (abandoned): nothing to analyse.
-    #[error("this game was abandoned before its end: it has no analysis")]
-    Abandoned,
+    /// The game ended without an outcome (abandoned): what it cannot have
+    /// (an analysis, a rematch) is said.
+    #[error("this game was abandoned before its end: {0}")]
+    Abandoned(&'static str),
 }
 
 impl Error {
@@ -106,7 +108,7 @@ impl Error {
             }
             Error::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Error::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
-            Error::Abandoned => StatusCode::CONFLICT,
+            Error::Abandoned(_) => StatusCode::CONFLICT,
         }
     }
 
@@ -132,7 +134,7 @@ impl Error {
             Error::NotSeated => "not_seated",
             Error::Conceded => "conceded",
             Error::Busy(_) => "busy",
-            Error::Abandoned => "abandoned",
+            Error::Abandoned(_) => "abandoned",
         }
     }
 
@@ -229,11 +231,11 @@ mod tests {
             Error::BadToken(String::new()),
             Error::NotYourTurn(String::new()),
             Error::Stale(String::new()),
-            Error::Illegal(String::new()),
+            Error::Illegal("".into()),
             Error::GameOver,
             Error::NotSeated,
             Error::Busy(String::new()),
-            Error::Abandoned,
+            Error::Abandoned(""),
         ];
         let i18n = concat!(
             include_str!("../web/i18n-en.js"),

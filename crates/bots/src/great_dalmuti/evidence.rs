@@ -1,5 +1,6 @@
-//! Pass evidence for the `search` bot's sampler: what the seat learned
-//! from its rivals' passes, and a determinization weighed by it.
+//! Pass evidence: what the seat learned from its rivals' passes, read by
+//! `strong`'s odds and by the `search` bot's sampler (a determinization
+//! weighed by it).
 //!
 //! Why it is shaped so: the game's own sampler
 //! ([`game::Game::sample_from_view`]) keeps only what is certain, so every
@@ -36,11 +37,11 @@ use rand_chacha::ChaCha8Rng;
 /// Seats the bounds can hold (the rules allow 13).
 const SEATS: usize = 16;
 /// Rule-based players follow with ranks this good only late in the hand ...
-const STRONG: usize = 3;
+pub(crate) const STRONG: usize = 3;
 /// ... with at most this many cards,
-const LONG: u8 = 10;
+pub(crate) const LONG: u8 = 10;
 /// ... and spend Jesters with at most this many.
-const JESTER_LATE: u8 = 12;
+pub(crate) const JESTER_LATE: u8 = 12;
 
 /// What the seat learned from passes in the hand being played: upper
 /// bounds on each rival's holding of each rank.
@@ -108,6 +109,18 @@ impl Evidence {
                 self.any = true;
             }
         }
+    }
+
+    /// The most naturals of rank `rank` that seat `seat` may hold
+    /// (`u8::MAX`: no bound).
+    pub(crate) fn naturals(&self, seat: usize, rank: usize) -> u8 {
+        self.naturals[seat][rank]
+    }
+
+    /// The most naturals plus Jesters of rank `rank` that seat `seat` may
+    /// hold when it holds one at least (`u8::MAX`: no bound).
+    pub(crate) fn with_jesters(&self, seat: usize, rank: usize) -> u8 {
+        self.with_jesters[seat][rank]
     }
 
     /// Whether any bound is known.

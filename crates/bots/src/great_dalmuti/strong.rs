@@ -44,6 +44,7 @@
 //! microseconds). The bot is deterministic given its seed and the views it
 //! is shown; the seed only breaks exact ties.
 
+use super::evidence::{Evidence, JESTER_LATE, LONG, STRONG};
 use super::heuristic::{after, badness, Heuristic, Table};
 use crate::{Bot, Scored};
 use dalmuti::{Action, Card, Dalmuti, Hand, Phase, Play, Role, TransferKind, View, JESTER};
@@ -115,67 +116,6 @@ impl Params {
     };
 }
 
-/// Rule-based players follow with ranks this good only late in the hand ...
-const STRONG: usize = 3;
-/// ... with at most this many cards,
-const LONG: u8 = 10;
-/// ... and spend Jesters with at most this many.
-const JESTER_LATE: u8 = 12;
-
-/// What the bot remembers between its turns in one hand: upper bounds on
-/// the opponents' holdings learned from their passes.
-#[derive(Clone, Debug)]
-struct Memory {
-    /// The hand these bounds belong to.
-    hand_number: u32,
-    /// Cards played this hand when last updated (a drop means a new hand).
-    played: usize,
-    /// Most naturals of each rank each seat may hold.
-    naturals: [[u8; JESTER + 1]; SEATS],
-    /// Most naturals plus Jesters of each rank each seat may hold.
-    with_jesters: [[u8; JESTER + 1]; SEATS],
-}
-
-impl Memory {
-    fn new() -> Memory {
-        Memory {
-            hand_number: 0,
-            played: 0,
-            naturals: [[u8::MAX; JESTER + 1]; SEATS],
-            with_jesters: [[u8::MAX; JESTER + 1]; SEATS],
-        }
-    }
-
-    /// Brings the memory up to `view`: forgets a finished hand, then
-    /// records the passes on the current trick.
-    fn update(&mut self, view: &View) {
-        let pv = &view.public;
-        let played: usize = pv.played.iter().map(Hand::len).sum();
-        if pv.hand_number != self.hand_number || played < self.played || pv.phase != Phase::Play {
-            *self = Memory::new();
-            self.hand_number = pv.hand_number;
-        }
-        self.played = played;
-        let Some(trick) = pv.trick else { return };
-        let (r, n) = (trick.play.rank() as usize, trick.play.size());
-        for s in &pv.passed {
-            let o = s.index();
-            if o == view.seat.index() || o >= SEATS {
-                continue;
-            }
-            // what a rule-based player would have played had it held it
-            let m = pv.cards_left.get(o).copied().unwrap_or(0);
-            let lo = if m > LONG { STRONG + 1 } else { 1 };
-            for q in lo..r.min(JESTER) {
-                self.naturals[o][q] = self.naturals[o][q].min(n - 1);
-                if m <= JESTER_LATE {
-                    self.with_jesters[o][q] = self.with_jesters[o][q].min(n - 1);
-                }
-            }
-        }
-    }
-}
-
 /// `ln(k!)` for `k` in `0..=DECK`.
 fn ln_fact() -> &'static [f64; DECK + 1] {
     static T: OnceLock<[f64; DECK + 1]> = OnceLock::new();
@@ -232,7 +172,7 @@ struct Know {
 }
 
 impl Know {
-    fn new(view: &View, mem: &Memory, p: &Params) -> Know {
+    fn new(view: &View, mem: &Evidence, p: &Params) -> Know {
         let pv = &view.public;
         let me = view.seat.index();
         let players = pv.players.min(SEATS);
@@ -283,10 +223,10 @@ impl Know {
                         if q <= STRONG && m > LONG {
                             t *= 1.0 - p.model;
                         }
-                        if (mem.naturals[o][q] as usize) + jmax < n {
+                        if (mem.naturals(o, q) as usize) + jmax < n {
                             t *= 1.0 - p.trust;
                         }
-                        if (mem.with_jesters[o][q] as usize) < n {
+                        if (mem.with_jesters(o, q) as usize) < n {
                             t *= 1.0 - p.trust;
                         }
                     }
@@ -415,7 +355,7 @@ pub struct Strong {
     rng: ChaCha8Rng,
     rules: Heuristic,
     params: Params,
-    memory: Memory,
+    memory: Evidence,
 }
 
 impl Strong {
@@ -425,7 +365,7 @@ impl Strong {
             rng: ChaCha8Rng::seed_from_u64(seed),
             rules: Heuristic::new(seed ^ 0x5eed),
             params: Params::TUNED,
-            memory: Memory::new(),
+            memory: Evidence::default(),
         }
     }
 
@@ -777,10 +717,10 @@ mod tests {
         // rule-based players would have played them)
         for o in [2, 3] {
             for q in 1..8 {
-                assert!(bot.memory.naturals[o][q] <= 1, "seat {o} rank {q}");
+                assert!(bot.memory.naturals(o, q) <= 1, "seat {o} rank {q}");
             }
-            assert_eq!(bot.memory.naturals[o][9], u8::MAX);
+            assert_eq!(bot.memory.naturals(o, 9), u8::MAX);
         }
-        assert_eq!(bot.memory.naturals[1][3], u8::MAX, "P2 did not pass");
+        assert_eq!(bot.memory.naturals(1, 3), u8::MAX, "P2 did not pass");
     }
 }

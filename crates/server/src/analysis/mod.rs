@@ -196,7 +196,7 @@ async fn start(
         if over {
             Ok(record)
         } else {
-            Err(Error::Abandoned)
+            Err(Error::Abandoned("it has no analysis"))
         }
     })
     .await

@@ -51,7 +51,7 @@ impl<G: Roster> Table<G> {
         let action: G::Action = match text.trim().parse() {
             Ok(a) => a,
             Err(e) => {
-                return self.send_to(conn, ServerMsg::error(Error::Illegal(e.to_string())));
+                return self.send_to(conn, ServerMsg::error(Error::Illegal(Box::new(e))));
             }
         };
         match self.game.check_as(seat, action) {
@@ -69,7 +69,7 @@ impl<G: Roster> Table<G> {
                 return self.send_to(conn, ServerMsg::error(Error::NotYourTurn(message)));
             }
             Err(ActError::Illegal(e)) => {
-                return self.send_to(conn, ServerMsg::error(Error::Illegal(e.to_string())))
+                return self.send_to(conn, ServerMsg::error(Error::Illegal(Box::new(e))))
             }
         }
         if let Some(quiet) = self.quiet.as_mut() {

@@ -42,9 +42,7 @@ impl<G: Roster> Table<G> {
                 Error::Forbidden("only a player seated at this table may ask for a rematch".into())
             })?;
         if self.abandoned {
-            return Err(Error::SeatTaken(
-                "this game was abandoned: create a new table".to_string(),
-            ));
+            return Err(Error::Abandoned("create a new table instead of a rematch"));
         }
         if !self.finished {
             return Err(Error::NotOver);
