@@ -1,11 +1,46 @@
 //! How both backends write and read back the columns that are not plain
 //! values: the fair deal's secret, scheme and contributions, the seed, the
-//! player count, seat numbers. One encoding, so a database written by one
-//! backend reads the same in the other (`ratrace db copy`).
+//! player count, seat numbers, a rating row; and the append both queue to
+//! their writers. One encoding, so a database written by one backend reads
+//! the same in the other (`ratrace db copy`).
 
-use super::model::{StoreError, StoredFair};
+use super::model::{Epoch, RatingRow, StoreError, StoredAction, StoredFair};
 use game::Seat;
 use std::collections::BTreeMap;
+
+/// One append (the arguments of `Store::append_action`), as both backends
+/// queue it for their writer.
+#[derive(Debug)]
+pub(crate) struct Append {
+    pub(crate) table: String,
+    pub(crate) action: StoredAction,
+    pub(crate) at: i64,
+    pub(crate) ends: bool,
+    pub(crate) epoch: Epoch,
+}
+
+/// A rating row from its columns, read in `rating_columns!()` order.
+pub(crate) fn rating_row(
+    (game, player, name, rating, uncertainty, score, games): (
+        String,
+        String,
+        String,
+        f64,
+        f64,
+        f64,
+        i64,
+    ),
+) -> RatingRow {
+    RatingRow {
+        game,
+        player,
+        name,
+        rating,
+        uncertainty,
+        score,
+        games: u64::try_from(games).unwrap_or(0),
+    }
+}
 
 /// The `fair_scheme` column of a fair deal: its version, 3 when it is
 /// signed (`ratrace-fair/3`), 2 when its seed is bound to its table

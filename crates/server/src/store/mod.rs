@@ -16,6 +16,16 @@
 //! ownership [`Epoch`], so two processes can never both append to one
 //! table's history.
 
+/// The columns of the `ratings` table that `columns::rating_row` reads,
+/// in its order: a macro, so that both backends' queries are `concat!`ed
+/// constants. Defined above the `mod` lines, where a `macro_rules!` must be
+/// to be seen in them.
+macro_rules! rating_columns {
+    () => {
+        "game, player, name, rating, uncertainty, score, games"
+    };
+}
+
 mod columns;
 #[cfg(test)]
 mod contract;

@@ -8,7 +8,8 @@
 
 use super::errors::chain;
 use super::writes::{fenced, FENCE, INSERT_ACTION};
-use crate::store::model::{Done, Epoch, StoreError, StoredAction};
+use crate::store::columns::Append;
+use crate::store::model::{Done, StoreError};
 use deadpool_postgres::{Pool, Transaction};
 use std::future::Future;
 use std::task::Poll;
@@ -26,15 +27,6 @@ const MAX_BATCH: usize = 64;
 const END_WITH_ACTION: &str = "UPDATE tables SET last_active = $2,
        finished_at = COALESCE(finished_at, $3), ended = COALESCE(ended, $4)
      WHERE id = $1 AND finished_at IS NULL";
-
-/// One append (the arguments of [`Store::append_action`]).
-pub(super) struct Append {
-    pub(super) table: String,
-    pub(super) action: StoredAction,
-    pub(super) at: i64,
-    pub(super) ends: bool,
-    pub(super) epoch: Epoch,
-}
 
 /// An append waiting in its lane's queue, and whom to tell its outcome.
 pub(super) struct Appending {

@@ -368,18 +368,18 @@ pub(super) async fn summaries(
     }
     Ok(out)
 }
-/// A rating row from the columns `game, player, name, rating,
-/// uncertainty, score, games`.
+/// A rating row as read, its columns in `rating_columns!()` order.
 pub(super) fn rating_row(r: &Row) -> Result<RatingRow, StoreError> {
-    Ok(RatingRow {
-        game: r.try_get(0)?,
-        player: r.try_get(1)?,
-        name: r.try_get(2)?,
-        rating: r.try_get(3)?,
-        uncertainty: r.try_get(4)?,
-        score: r.try_get(5)?,
-        games: u64::try_from(r.try_get::<_, i64>(6)?).unwrap_or(0),
-    })
+    let columns = (
+        r.try_get(0)?,
+        r.try_get(1)?,
+        r.try_get(2)?,
+        r.try_get(3)?,
+        r.try_get(4)?,
+        r.try_get(5)?,
+        r.try_get(6)?,
+    );
+    Ok(crate::store::columns::rating_row(columns))
 }
 
 /// Unfinished tables whose owner is neither `$1` nor alive under a lease

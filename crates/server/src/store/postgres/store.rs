@@ -5,7 +5,7 @@
 //! Apart from the functions so the trait reads as a list of what each
 //! method runs, and the functions as plain SQL over a pool.
 
-use super::appends::{Append, Appending};
+use super::appends::Appending;
 use super::reads::{
     count, dump, ids, load, load_unfinished, query, rating_row, summaries, GAMES_OF, LIST,
     LIVE_NODES, ORPHANS,
@@ -16,6 +16,7 @@ use super::writes::{
 };
 use super::{notify, PgStore, NODES_CHANNEL};
 use crate::store::columns::seat_of;
+use crate::store::columns::Append;
 use crate::store::model::SeatTaking;
 use crate::store::model::{
     Change, Done, Epoch, Node, Ownership, PlayerGame, RatingRow, Store, StoreError, StoredAction,
@@ -259,7 +260,9 @@ impl Store for PgStore {
 
     fn leaderboard(&self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StoreError> {
         const BOARD: &str = concat!(
-            "SELECT game, player, name, rating, uncertainty, score, games FROM ratings",
+            "SELECT ",
+            rating_columns!(),
+            " FROM ratings",
             // (a row is made, at 0 games, to lock it while a result whose
             // ratings did not move that person is recorded)
             " WHERE game = $1 AND games > 0 ORDER BY score DESC, player LIMIT $2"
@@ -310,7 +313,9 @@ impl Store for PgStore {
 
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
         const MINE: &str = concat!(
-            "SELECT game, player, name, rating, uncertainty, score, games FROM ratings",
+            "SELECT ",
+            rating_columns!(),
+            " FROM ratings",
             " WHERE player = $1 AND game = ANY($2) AND games > 0 ORDER BY game"
         );
         let games: Vec<String> = registry::GAMES.iter().map(|g| g.to_string()).collect();

@@ -70,18 +70,18 @@ pub(super) fn summary(conn: &Connection, row: ListRow) -> Result<TableSummary, S
     Ok(line.summary(seats))
 }
 
-/// A rating row as read: game, player, name, rating, uncertainty, score,
-/// games.
+/// A rating row as read, its columns in `rating_columns!()` order.
 pub(super) fn rating_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RatingRow> {
-    Ok(RatingRow {
-        game: r.get(0)?,
-        player: r.get(1)?,
-        name: r.get(2)?,
-        rating: r.get(3)?,
-        uncertainty: r.get(4)?,
-        score: r.get(5)?,
-        games: u64::try_from(r.get::<_, i64>(6)?).unwrap_or(0),
-    })
+    let columns = (
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+        r.get(6)?,
+    );
+    Ok(crate::store::columns::rating_row(columns))
 }
 
 impl SqliteStore {

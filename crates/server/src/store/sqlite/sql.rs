@@ -22,8 +22,6 @@ pub(super) const GAMES_OF: &str =
      FROM seats s JOIN tables t ON t.id = s.table_id
      WHERE s.player = ?1 ORDER BY t.created_at DESC LIMIT ?2";
 
-pub(super) const RATING_COLUMNS: &str = "game, player, name, rating, uncertainty, score, games";
-
 /// How far behind the time of a table's last action its `last_active`
 /// may be, in seconds (see the append).
 pub(super) const ACTIVE_GRAIN_S: i64 = 60;

@@ -362,9 +362,10 @@ impl Store for SqliteStore {
     fn leaderboard(&self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StoreError> {
         let conn = self.reader();
         let rows = conn
-            .prepare_cached(&format!(
-                "SELECT {RATING_COLUMNS} FROM ratings WHERE game = ?1
-                 ORDER BY score DESC, player LIMIT ?2"
+            .prepare_cached(concat!(
+                "SELECT ",
+                rating_columns!(),
+                " FROM ratings WHERE game = ?1 ORDER BY score DESC, player LIMIT ?2"
             ))?
             .query_map(params![game, limit as i64], rating_row)?
             .collect::<Result<_, _>>()?;
@@ -400,8 +401,10 @@ impl Store for SqliteStore {
         let mut out = Vec::new();
         for game in registry::GAMES {
             let row = conn
-                .prepare_cached(&format!(
-                    "SELECT {RATING_COLUMNS} FROM ratings WHERE game = ?1 AND player = ?2"
+                .prepare_cached(concat!(
+                    "SELECT ",
+                    rating_columns!(),
+                    " FROM ratings WHERE game = ?1 AND player = ?2"
                 ))?
                 .query_row(params![game, player], rating_row)
                 .optional()?;

@@ -1,7 +1,8 @@
 //! The writes the writer thread commits: one variant per kind of write,
 //! each with what it writes, and what a committed write reports.
 
-use crate::store::model::{Done, Epoch, Node, Ownership, StoredAction, StoredTable, TableDump};
+pub(super) use crate::store::columns::Append;
+use crate::store::model::{Done, Epoch, Node, Ownership, StoredTable, TableDump};
 use game::Seat;
 use std::time::Duration;
 
@@ -61,16 +62,6 @@ pub(super) enum Write {
     Analysis(Analysis),
     /// A finished game's result and the ratings it moves.
     Result(RecordResult),
-}
-
-/// See [`Write::Append`].
-#[derive(Debug)]
-pub(super) struct Append {
-    pub(super) table: String,
-    pub(super) action: StoredAction,
-    pub(super) at: i64,
-    pub(super) ends: bool,
-    pub(super) epoch: Epoch,
 }
 
 /// See [`Write::Abandon`].
