@@ -87,20 +87,12 @@ pub struct SeatStatus {
     pub conceded: bool,
 }
 
-/// The complete state one connection may see.
+/// What a `state` and an `update` both carry: the position's small
+/// fields whole, and the events this connection has not had yet.
 #[derive(Clone, Debug, Serialize)]
-pub struct StateMsg {
-    /// The table id.
-    pub table: String,
-    /// The connection's seat; `None` for a spectator.
-    pub seat: Option<Seat>,
-    /// The table's revision: each later `update` is one more.
-    pub rev: u64,
+pub struct Snapshot {
     /// Actions applied so far.
     pub seq: u64,
-    /// The seat's view (spectators: the public view), already JSON text:
-    /// it is encoded once, straight from the engine's view.
-    pub view: Box<serde_json::value::RawValue>,
     /// The legal actions, only for the seat to move.
     pub legal: Vec<String>,
     /// Whose decision it is, as far as this connection may know.
@@ -118,21 +110,40 @@ pub struct StateMsg {
     /// Whether the game was abandoned: nobody played it for a long time.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub abandoned: bool,
-    /// The result, once over.
+    /// Whether the game has started (every human seat is taken); before,
+    /// every connection sees the public table, no hand.
+    pub started: bool,
+    /// The result, once over (absent before).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
-    /// The public commitment: hex SHA-256 of a fair-deal table's secret
-    /// (of an older table's seed's decimal text).
-    pub seed_hash: String,
-    /// The seed, only once the game is over.
+    /// The seed, only once the game is over (absent before).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<String>,
     /// A fair-deal table's server secret, only once the game is over: its
     /// hash is `seed_hash`, and with the players' contributions it gives
     /// the seed (docs/server.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
-    /// Whether the game has started (every human seat is taken); before,
-    /// every connection sees the public table, no hand.
-    pub started: bool,
+}
+
+/// The complete state one connection may see.
+#[derive(Clone, Debug, Serialize)]
+pub struct StateMsg {
+    /// The table id.
+    pub table: String,
+    /// The connection's seat; `None` for a spectator.
+    pub seat: Option<Seat>,
+    /// The table's revision: each later `update` is one more.
+    pub rev: u64,
+    /// The seat's view (spectators: the public view), already JSON text:
+    /// it is encoded once, straight from the engine's view.
+    pub view: Box<serde_json::value::RawValue>,
+    /// The position's small fields, and every event from the first.
+    #[serde(flatten)]
+    pub now: Snapshot,
+    /// The public commitment: hex SHA-256 of a fair-deal table's secret
+    /// (of an older table's seed's decimal text).
+    pub seed_hash: String,
     /// Every seat.
     pub seats: Vec<SeatStatus>,
     /// With a turn timer, while a person is to move: the milliseconds
@@ -153,39 +164,53 @@ pub struct UpdateMsg {
     /// `update` this connection got; otherwise it missed one and sends
     /// `resync`.
     pub rev: u64,
-    /// Actions applied so far.
-    pub seq: u64,
     /// The RFC 6902 JSON Patch that turns the previous view into the new
     /// one (`[]` when it did not change).
     pub patch: Box<serde_json::value::RawValue>,
-    /// The legal actions, only for the seat to move.
-    pub legal: Vec<String>,
-    /// Whose decision it is, as far as this connection may know.
-    pub to_move: Option<Seat>,
-    /// Index of the first event of `log` in this connection's log.
-    pub log_from: usize,
-    /// The new events this connection may see.
-    pub log: Vec<Box<serde_json::value::RawValue>>,
-    /// Whether the game is over.
-    pub over: bool,
-    /// Whether the game was abandoned.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub abandoned: bool,
-    /// Whether the game has started.
-    pub started: bool,
-    /// The result, once over.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<Outcome>,
-    /// The seed, once over.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seed: Option<String>,
-    /// A fair-deal table's secret, once over.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub secret: Option<String>,
+    /// The position's small fields, and the new events.
+    #[serde(flatten)]
+    pub now: Snapshot,
     /// Every seat, only when something other than who is connected
     /// changed (a join, a seat given to a bot).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seats: Option<Vec<SeatStatus>>,
+}
+
+/// A table's public description: `GET /api/tables/{id}`.
+#[derive(Clone, Debug, Serialize)]
+pub struct TableInfo {
+    /// The table id.
+    pub id: String,
+    /// The game's name.
+    pub game: &'static str,
+    /// How many players it seats.
+    pub players: usize,
+    /// The rules options, `key` → `value` text.
+    pub options: std::collections::BTreeMap<String, String>,
+    /// Every seat.
+    pub seats: Vec<SeatStatus>,
+    /// Actions applied so far.
+    pub seq: u64,
+    /// `open` (a seat is free), `playing`, `finished` or `abandoned`.
+    pub status: &'static str,
+    /// Listed in the lobby, and anyone may take a free seat.
+    pub public: bool,
+    /// The public commitment to the seed.
+    pub seed_hash: String,
+    /// The seed, once the game is over.
+    pub seed: Option<String>,
+    /// A fair-deal table's server secret, once the game is over.
+    pub secret: Option<String>,
+    /// Whether the seed is a fair deal (the players' contributions too).
+    pub fair: bool,
+    /// How long bots wait before acting, milliseconds.
+    pub bot_delay_ms: u64,
+    /// The turn timer, milliseconds, if any.
+    pub turn_timer_ms: Option<u64>,
+    /// When the table was made, Unix seconds.
+    pub created_at: i64,
+    /// Seconds until the creator may give a free seat to a bot.
+    pub fill_in_s: i64,
 }
 
 /// A message to a client.

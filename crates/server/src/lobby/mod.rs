@@ -134,7 +134,7 @@ async fn table_info(
     State(state): State<AppState>,
     addr: ClientAddr,
     Path(id): Path<String>,
-) -> Result<Json<serde_json::Value>, Error> {
+) -> Result<Json<crate::protocol::TableInfo>, Error> {
     let (reply, answer) = oneshot::channel();
     state.send(&id, addr, Command::Info { reply }).await?;
     answer

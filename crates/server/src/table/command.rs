@@ -109,8 +109,8 @@ pub enum Command {
     },
     /// The table's public description (lobby `GET /api/tables/{id}`).
     Info {
-        /// The JSON answer.
-        reply: oneshot::Sender<serde_json::Value>,
+        /// The answer.
+        reply: oneshot::Sender<crate::protocol::TableInfo>,
     },
 }
 

@@ -1,16 +1,21 @@
-//! A game's end: its result and ratings, the seed revealed, the rematch.
+//! A game's end: its result and ratings, and the rematch.
 
+use super::outbox::Kind;
 use super::*;
+use crate::ids::sha256_hex;
+use crate::protocol::ServerMsg;
+use crate::store::StoredFair;
+use game::Seat;
 
 impl<G: Roster> Table<G> {
     /// Tells every connection (or only `only`) that this table has a
     /// rematch: a seated one with its own seat token (the new table's seat
     /// takes the same token), a spectator only the table.
     pub(super) fn tell_rematch(&mut self, only: Option<u64>) {
-        let Some(id) = self.social.rematch.clone() else {
+        let Some(id) = self.seating.social.rematch.clone() else {
             return;
         };
-        self.send_all(|sub| {
+        self.send_all_as(Kind::Other, |sub| {
             if only.is_some_and(|c| c != sub.conn) {
                 return None;
             }
@@ -32,19 +37,16 @@ impl<G: Roster> Table<G> {
     /// its commitment. Only a seated player may ask, and asking again gives
     /// the same table.
     pub(super) async fn rematch(&mut self, token: &str, owner: String) -> Result<Rematched, Error> {
-        let hash = sha256_hex(token);
         let seat = self
-            .seats
-            .iter()
-            .find(|s| matches!(&s.kind, SeatKind::Human { token_hash: Some(h), .. } if *h == hash))
-            .map(|s| s.seat)
+            .seating
+            .seat_of_token_hash(&sha256_hex(token))
             .ok_or_else(|| {
                 Error::Forbidden("only a player seated at this table may ask for a rematch".into())
             })?;
-        if self.abandoned {
+        if self.play.abandoned {
             return Err(Error::Abandoned("create a new table instead of a rematch"));
         }
-        if !self.finished {
+        if !self.play.finished {
             return Err(Error::NotOver);
         }
         let answer = |id: String| Rematched {
@@ -52,46 +54,21 @@ impl<G: Roster> Table<G> {
             seat,
             token: token.to_string(),
         };
-        if let Some(id) = &self.social.rematch {
+        if let Some(id) = &self.seating.social.rematch {
             return Ok(answer(id.clone()));
         }
-        let id = crate::ids::new_id();
-        let fair = StoredFair::new(&id);
-        let stored = StoredTable {
-            id,
-            game: G::NAME.to_string(),
-            rules_version: G::RULES_VERSION.to_string(),
-            players: self.players,
-            options: self.options.clone(),
-            seed: fair.seed(),
-            seed_hash: registry::fair::commitment(&fair.secret),
-            fair: Some(fair),
-            config: self.config,
-            created_at: crate::clock::unix_now(),
-            finished_at: None,
-            seats: self.seats.clone(),
-            actions: Vec::new(),
-            access: Access {
-                owner: Some(owner),
-                ..self.access.clone()
-            },
-            social: crate::store::Social {
-                rematch_of: Some(self.id.clone()),
-                players: self.social.players.clone(),
-                // The same people, from where they joined: they rate each
-                // other at the rematch as they did at the table.
-                origins: self.social.origins.clone(),
-                ..Default::default()
-            },
-        };
-        let external = Arc::clone(&self.ctx.external);
+        let stored = self.rematch_table(owner);
+        let external = &self.ctx.external;
         external.check(
-            external_seats(G::NAME, &stored.seats, &external),
+            external_seats(G::NAME, &stored.seats, external),
             stored.access.owner.as_deref().unwrap_or_default(),
-            &self.metrics,
+            &self.ctx.metrics,
         )?;
-        let store = Arc::clone(&self.store);
-        let (copy, node) = (stored.clone(), self.node.to_string());
+        let (store, copy, node) = (
+            Arc::clone(self.ledger.store()),
+            stored.clone(),
+            self.ledger.node().to_string(),
+        );
         let made = tokio::task::spawn_blocking(move || store.create_table(&copy, &node))
             .await
             .map_err(|e| Error::Internal(e.to_string()))?;
@@ -100,14 +77,9 @@ impl<G: Roster> Table<G> {
             Err(e) => {
                 // The store links one rematch per table: if another
                 // process made it first, that one is the rematch.
-                let store = Arc::clone(&self.store);
-                let id = self.id.clone();
-                if let Ok(Ok(Some(t))) = tokio::task::spawn_blocking(move || store.load(&id)).await
-                {
-                    if let Some(r) = t.social.rematch {
-                        self.social.rematch = Some(r.clone());
-                        return Ok(answer(r));
-                    }
+                if let Some(r) = self.ledger.load().await.and_then(|t| t.social.rematch) {
+                    self.seating.social.rematch = Some(r.clone());
+                    return Ok(answer(r));
                 }
                 return Err(Error::Internal(e.to_string()));
             }
@@ -120,55 +92,77 @@ impl<G: Roster> Table<G> {
             .unwrap_or_else(|p| p.into_inner())
             .insert(id.clone(), handle);
         self.ctx.metrics.table_created();
-        tracing::info!(table = %self.id, rematch = %id, "rematch");
-        self.social.rematch = Some(id.clone());
+        tracing::info!(table = %self.setup.id, rematch = %id, "rematch");
+        self.seating.social.rematch = Some(id.clone());
         Ok(answer(id))
+    }
+
+    /// The rematch of this table as the store will keep it, made for
+    /// `owner`.
+    fn rematch_table(&self, owner: String) -> StoredTable {
+        let id = crate::ids::new_id();
+        let fair = StoredFair::new(&id);
+        let social = &self.seating.social;
+        StoredTable {
+            id,
+            game: G::NAME.to_string(),
+            rules_version: G::RULES_VERSION.to_string(),
+            players: self.setup.players,
+            options: self.setup.options.clone(),
+            seed: fair.seed(),
+            seed_hash: registry::fair::commitment(&fair.secret),
+            fair: Some(fair),
+            config: self.setup.config,
+            created_at: crate::clock::unix_now(),
+            finished_at: None,
+            seats: self.seating.seats().to_vec(),
+            actions: Vec::new(),
+            access: Access {
+                owner: Some(owner),
+                ..self.setup.access.clone()
+            },
+            social: crate::store::Social {
+                rematch_of: Some(self.setup.id.to_string()),
+                players: social.players.clone(),
+                // The same people, from where they joined: they rate each
+                // other at the rematch as they did at the table.
+                origins: social.origins.clone(),
+                ..Default::default()
+            },
+        }
     }
 
     /// Records the game's result and moves its people's ratings, off this
     /// task: the store records it once, whoever asks again.
     pub(super) fn record_result(&mut self) {
-        let Some(outcome) = self.game.outcome() else {
+        let Some(outcome) = self.play.game.outcome() else {
             return;
         };
-        if self.abandoned {
+        if self.play.abandoned {
             return;
         }
+        let decided = self.bots.decided();
         let Some(result) = result_of(
             G::NAME,
-            &self.seats,
-            &self.social,
-            self.access.public,
-            self.seq as usize,
+            self.seating.seats(),
+            &self.seating.social,
+            self.setup.access.public,
+            self.play.seq as usize,
             &outcome,
-            &self.decided,
-            &self.acted,
+            decided,
+            self.seating.acted(),
         ) else {
             return;
         };
-        for (i, d) in self.decided.iter().enumerate() {
-            if d.mostly_stand_in()
-                && matches!(self.seats.get(i).map(|s| &s.kind), Some(SeatKind::Bot(_)))
-            {
-                tracing::warn!(table = %self.id, seat = %Seat::new(i), stand_in = d.stand_in, decisions = d.all,
+        for (i, d) in decided.iter().enumerate() {
+            let seat = Seat::new(i);
+            if d.mostly_stand_in() && matches!(self.seating.kind(seat), Some(SeatKind::Bot(_))) {
+                tracing::warn!(table = %self.setup.id, seat = %seat, stand_in = d.stand_in, decisions = d.all,
                     "a bot program's stand-in made most of its decisions: the result credits the stand-in");
-                self.metrics.stand_in_seat();
+                self.ctx.metrics.stand_in_seat();
             }
         }
-        self.social.result = Some(result.outcome.clone());
-        let (store, id) = (Arc::clone(&self.store), self.id.clone());
-        tokio::task::spawn_blocking(move || {
-            if let Err(e) = store.record_result(&id, &result) {
-                tracing::error!(table = %id, "recording the result failed: {e}");
-            }
-        });
-    }
-
-    /// A fair-deal table's secret, once the game is over.
-    pub(super) fn revealed_secret(&self) -> Option<String> {
-        self.fair
-            .as_ref()
-            .filter(|_| self.finished)
-            .map(|f| registry::fair::hex(&f.secret))
+        self.seating.social.result = Some(result.outcome.clone());
+        self.ledger.record_result(result);
     }
 }

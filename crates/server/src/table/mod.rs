@@ -4,59 +4,96 @@
 //! The task is generic over the game (`G: Roster`); the rest of the server
 //! talks to it only through [`TableHandle`], a channel of game-agnostic
 //! [`Command`]s, so the registry holds tables of both games without a trait
-//! object. Every action is checked by the engine, appended to the store
-//! (transaction committed, through `spawn_blocking`) and only then applied
-//! and broadcast. Each connection is sent what its seat may know: its own
-//! view and the game events visible to it; a spectator the public view. No
-//! lock exists here at all: the task's state is its own.
+//! object. No lock exists here at all: the task's state is its own.
 //!
-//! Bounds, so that no client can make a table cost without limit: a
-//! connection too slow to take its messages is closed with a reason
-//! rather than forgotten; joins and leaves send a small `presence`
-//! message, never a state to everyone; a table nobody watches pauses and,
-//! after a while, leaves memory; bots think on the blocking pool behind a
-//! server-wide gate, while the table keeps answering; and a secret
-//! decision (D7) takes effect at a fixed time whoever makes it, so its
-//! timing tells nobody who made it.
+//! The task holds little itself (the game and its sequence, `Play`) and
+//! hands each concern to a part with its own fields and methods, as
+//! lila's round actor does:
+//! - `Audience` (`audience.rs`): the connections and their outboxes;
+//!   every message leaves through it, and one too slow to take its
+//!   messages is closed with a reason rather than forgotten;
+//! - `Seating` (`seating.rs`): who sits where, concessions, presence;
+//! - `BotSeats` (`bot_seats.rs`): bots, stand-ins, bot programs and their
+//!   slots, the decision being thought about;
+//! - `Ledger` (`ledger.rs`): every write of the table, under its
+//!   ownership epoch; a fenced write is noticed there, once;
+//! - `Talk` (`talk.rs`): the chat; `Clock` (`clock.rs`): the turn,
+//!   idleness, and the secret decision's window.
+//!
+//! What the table does is told in the files of `impl Table`, one flow
+//! each: `run.rs` (the loop), `due.rs` (when it wakes by itself),
+//! `dispatch.rs` (each command to its flow), `connect.rs` and
+//! `presence.rs` (connections coming and going), `act.rs` (an action
+//! checked, committed, applied), `ended.rs` (ends other than by an
+//! action), `seats.rs` (join, fill, the start), `concede.rs`, `chat.rs`,
+//! `window.rs` (D7), `bot_play.rs`, `views.rs` (what each connection is
+//! sent) and `finish.rs` (result, rematch).
+//!
+//! An action, end to end: `dispatch.rs` hands `Command::Act` to
+//! `Table::act`, which checks it with the engine; `Table::commit` appends
+//! it through the ledger (committed before anything else), applies it and
+//! broadcasts (`views.rs`: each seat its own view, as a patch).
+//!
+//! Bounds, so that no client can make a table cost without limit: joins
+//! and leaves send a small `presence` message, never a state to everyone;
+//! a table nobody watches pauses and, after a while, leaves memory; bots
+//! think on the blocking pool behind a server-wide gate, while the table
+//! keeps answering; and a secret decision (D7) takes effect at a fixed
+//! time whoever makes it, so its timing tells nobody who made it.
 
 mod act;
+mod audience;
 mod bot_play;
+mod bot_seats;
+mod chat;
+mod clock;
 mod command;
+mod concede;
+mod connect;
+mod dispatch;
+mod due;
+mod ended;
 mod finish;
+mod ledger;
 mod outbox;
+mod play;
+mod presence;
 mod repair;
 mod result;
 mod run;
+mod seating;
 mod seats;
+mod talk;
 mod views;
+mod window;
 
 pub use command::{Command, Rematched, TableHandle};
 pub use outbox::{AddrBudget, AddrBytes, Bounds, Kick, Kind, Outbox, OutboxRx, MOVED, TOO_SLOW};
 pub use repair::{record_missing_results, repair_all};
 pub(crate) use result::result_of;
-use result::{Acted, Decided};
 
-use crate::clock::unix_now;
+use audience::Audience;
+use bot_seats::BotSeats;
+use clock::Clock;
+use ledger::Ledger;
+use play::Play;
+use result::Acted;
+use seating::Seating;
+use talk::Talk;
+
 use crate::error::Error;
 use crate::extbots::ExternalBots;
-use crate::ids::{new_token, sha256_hex};
 use crate::limits::Limits;
 use crate::metrics::Metrics;
-use crate::protocol::{SeatStatus, ServerMsg, StateMsg, UpdateMsg};
-use crate::store::{
-    Access, Epoch, SeatKind, Store, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable,
-    TableConfig,
-};
+use crate::store::{Access, Epoch, SeatKind, Store, StoredSeat, StoredTable, TableConfig};
 use bots::{Bot, Roster};
-use game::{ActError, Game, GameOptions, Seat};
-use serde_json::value::RawValue;
+use game::GameOptions;
 use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot, watch, Semaphore};
-use tokio::time::Instant;
+use tokio::sync::{mpsc, watch, Semaphore};
 
 /// The live tables by id.
 pub(crate) type Registry = Mutex<HashMap<String, TableHandle>>;
@@ -136,7 +173,7 @@ fn spawn_game<G: Roster>(
     let (tx, rx) = mpsc::channel(256);
     let mut table = Table::new(stored, game, bots, ctx.clone(), epoch);
     table.open_quiet_window();
-    if !table.finished && !table.waiting_for_players() {
+    if !table.play.finished && !table.waiting_for_players() {
         table.start_programs();
     }
     // Counted from here until the task ends, so a drain can wait for it.
@@ -144,9 +181,9 @@ fn spawn_game<G: Roster>(
     tokio::spawn(async move {
         let _running = running;
         if repair {
-            table.repair().await;
+            table.ledger.mark_finished().await;
         }
-        if over && table.social.result.is_none() {
+        if over && table.seating.social.result.is_none() {
             // A game that ended without its result recorded (a crash in
             // between, or a table from before results were kept).
             table.record_result();
@@ -217,245 +254,98 @@ impl<G: Roster> Table<G> {
         ctx: TableCtx,
         epoch: Epoch,
     ) -> Self {
-        let now = Instant::now();
         let over = game.outcome().is_some();
+        let id: Arc<str> = Arc::from(stored.id.as_str());
+        let options =
+            G::Options::from_pairs(stored.options.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+                .unwrap_or_else(|e| {
+                    tracing::error!(table = %id, "options do not read: {e}");
+                    G::Options::default()
+                });
         let acted = Acted::of(&stored.actions, stored.seats.len());
         Table {
-            id: stored.id,
-            seq: stored.actions.len() as u64,
-            options: stored.options,
-            players: stored.players,
-            seed: stored.seed,
-            seed_hash: stored.seed_hash,
-            fair: stored.fair,
-            config: stored.config,
-            created_at: stored.created_at,
-            access: stored.access,
-            social: stored.social,
-            chat: crate::social::ChatLog::default(),
-            chat_meter: crate::social::ChatMeter::default(),
-            ctx: ctx.clone(),
-            heard: vec![None; stored.seats.len()],
-            seats: stored.seats,
-            bots,
-            stand_ins: Vec::new(),
-            no_slot: Vec::new(),
-            program_started: Vec::new(),
-            decided: Vec::new(),
-            acted,
-            game,
-            subs: Vec::new(),
-            rev: 0,
-            sent_seats: Vec::new(),
-            sent_public: String::new(),
-            absent_since: [Some(now); Seat::MAX],
-            alone_since: Some(now),
-            turn_started: now,
-            last_activity: now,
-            finished: over || stored.finished_at.is_some(),
-            abandoned: !over && stored.finished_at.is_some(),
-            store: ctx.store,
-            node: ctx.node,
-            epoch,
-            moved: false,
-            registry: ctx.registry,
-            limits: ctx.limits,
-            bot_gate: ctx.bot_gate,
-            metrics: ctx.metrics,
-            legal: Vec::new(),
-            thinking: None,
-            quiet: None,
+            play: Play {
+                game,
+                options,
+                seq: stored.actions.len() as u64,
+                finished: over || stored.finished_at.is_some(),
+                abandoned: !over && stored.finished_at.is_some(),
+                seed: stored.seed,
+                seed_hash: stored.seed_hash,
+                fair: stored.fair,
+            },
+            seating: Seating::new(stored.seats, stored.social, acted),
+            audience: Audience::new(Arc::clone(&ctx.metrics)),
+            bots: BotSeats::new(Arc::clone(&id), Arc::clone(&ctx.metrics), bots),
+            ledger: Ledger::new(
+                Arc::clone(&ctx.store),
+                Arc::clone(&id),
+                Arc::clone(&ctx.node),
+                epoch,
+                Arc::clone(&ctx.metrics),
+            ),
+            talk: Talk::default(),
+            clock: Clock::new(),
+            setup: Setup {
+                id,
+                options: stored.options,
+                players: stored.players,
+                config: stored.config,
+                created_at: stored.created_at,
+                access: stored.access,
+            },
+            ctx,
         }
+    }
+
+    /// A table waits for every human seat to be joined before anybody
+    /// plays; a rematch, whose seats are taken when it is made, waits for
+    /// every person's contribution to its fair deal (each sends one when
+    /// they arrive).
+    fn waiting_for_players(&self) -> bool {
+        self.seating.any_open() || self.awaiting_contributions()
+    }
+
+    /// A rematch not started whose fair deal lacks a seated person's
+    /// contribution.
+    fn awaiting_contributions(&self) -> bool {
+        let Some(fair) = &self.play.fair else {
+            return false;
+        };
+        self.seating.social.rematch_of.is_some()
+            && self.play.seq == 0
+            && self.seating.lacks_contribution(fair)
     }
 }
 
-struct Sub {
-    conn: u64,
-    seat: Option<Seat>,
-    /// The seat token this connection said hello with (kept in memory
-    /// only: a rematch hands each seat its own).
-    token: Option<String>,
-    out: Outbox,
-    /// Raw log entries already looked at.
-    log_pos: usize,
-    /// Visible events already sent.
-    log_sent: usize,
-    /// The JSON text of the view it was last sent: the next update is a
-    /// patch from it.
-    view: String,
-}
-
-/// A bot's decision being computed off the table's task.
-struct Thinking<G: Roster> {
-    /// The table's seq when it started: a decision for an older position
-    /// is dropped.
-    seq: u64,
-    seat: Seat,
-    stand_in: bool,
-    answer: oneshot::Receiver<Thought<G>>,
-}
-
-/// What a bot hands back: itself, the legal list, its choice, and the
-/// strikes it earned (a bot program's).
-type Thought<G> = (
-    Box<dyn Bot<G>>,
-    Vec<<G as Game>::Action>,
-    <G as Game>::Action,
-    Vec<String>,
-);
-
-/// What a listening bot (a bot program) hears before a decision or at
-/// the end: `start` if it has not started yet, then its seat's events
-/// since it last heard.
-struct Hearing<G: Game> {
-    start: Option<(Seat, usize, G::Options)>,
-    events: Vec<G::Event>,
-}
-
-impl<G: Game> Hearing<G> {
-    fn tell(self, bot: &mut dyn Bot<G>) {
-        if let Some((seat, players, options)) = self.start {
-            bot.start(seat, players, &options);
-        }
-        for e in &self.events {
-            bot.observe(e);
-        }
-    }
-}
-
-/// A secret decision's window (D7, its timing must not tell who made it):
-/// the decision is held until `until`, then applied, whoever made it and
-/// whenever.
-struct Quiet<G: Roster> {
-    until: Instant,
-    /// The decision held: its seat, action, and whether a stand-in made it.
-    pending: Option<(Seat, G::Action, bool)>,
-}
-
-struct Table<G: Roster> {
-    id: String,
-    seq: u64,
+/// What the table is, as it was made: fixed for its life.
+struct Setup {
+    id: Arc<str>,
+    /// The rules options as the store keeps them (`key` → `value` text).
     options: BTreeMap<String, String>,
     players: usize,
-    /// The seed; a fair-deal table's is final once every human seat is
-    /// taken (until then the game is a placeholder nobody sees).
-    seed: game::Seed,
-    seed_hash: String,
-    fair: Option<StoredFair>,
     config: TableConfig,
     created_at: i64,
     access: Access,
-    /// Rematch links and the seats' identities.
-    social: crate::store::Social,
-    /// The last chat messages, in memory only.
-    chat: crate::social::ChatLog,
-    /// Each seat's chat budget (and each spectating address's).
-    chat_meter: crate::social::ChatMeter,
-    /// What a new table (a rematch) started from here needs.
-    ctx: TableCtx,
-    seats: Vec<StoredSeat>,
-    bots: Vec<Option<Box<dyn Bot<G>>>>,
-    /// Per seat, for a listening bot (a bot program): `None` before its
-    /// `start`, then how much of the game's log it has heard.
-    heard: Vec<Option<usize>>,
-    /// Heuristic bots playing for absent humans (and unconfigured seats
-    /// that join a Dalmuti session, and bot programs without a process
-    /// slot), made on first use.
-    stand_ins: Vec<Option<Box<dyn Bot<G>>>>,
-    /// Per seat: a bot program found no free process slot (logged once).
-    no_slot: Vec<bool>,
-    /// Per seat: its bot program was started in this load of the table (a
-    /// program lost later is not started again: the stand-in plays on).
-    program_started: Vec<bool>,
-    /// Per seat, in this load of the table: the decisions its bot made,
-    /// and how many of them a stand-in made instead (no process slot, or
-    /// the program's failures). A bot program's seat over
-    /// [`extbot::STAND_IN_LIMIT`] is credited to the stand-in.
-    decided: Vec<Decided>,
-    /// Per seat, over the whole game: its decisions, and how many of them
-    /// its own player made (the rest a stand-in's), from the stored
-    /// actions and then each commit. Whether a person took part is
-    /// judged from these.
-    acted: Vec<Acted>,
-    game: G,
-    subs: Vec<Sub>,
-    /// The revision of the last message sent to every connection: each
-    /// broadcast is one more (connections check they missed none).
-    rev: u64,
-    /// The seats as the last broadcast sent them: an update carries them
-    /// again only when they changed.
-    sent_seats: Vec<SeatStatus>,
-    /// The public view's JSON as the last broadcast made it.
-    sent_public: String,
-    /// Per seat: since when no client is connected for it.
-    absent_since: [Option<Instant>; Seat::MAX],
-    /// Since when no person at the table is connected (its bot programs
-    /// stop [`PROGRAMS_GRACE`] later); `None` while one is.
-    alone_since: Option<Instant>,
-    /// When the current decision became due.
-    turn_started: Instant,
-    /// The last command or action: a table idle for long leaves memory.
-    last_activity: Instant,
-    finished: bool,
-    /// Ended by the store for inactivity, not by the rules.
-    abandoned: bool,
-    store: Arc<dyn Store>,
-    /// This process's id in the store (the owner of this table).
-    node: Arc<str>,
-    /// The ownership epoch this process claimed the table under: every
-    /// write carries it, and the store refuses it once another process
-    /// has claimed the table.
-    epoch: Epoch,
-    /// Another process owns the table now: this copy stops.
-    moved: bool,
-    registry: Arc<Registry>,
-    limits: Limits,
-    bot_gate: Arc<Semaphore>,
-    metrics: Arc<crate::metrics::Metrics>,
-    legal: Vec<G::Action>,
-    thinking: Option<Thinking<G>>,
-    quiet: Option<Quiet<G>>,
 }
 
-/// How a seat is played right now.
-enum Player {
-    Bot,
-    Human,
+/// One table's task: the game and its sequence, and a part for each
+/// concern, each with its own fields and methods (see the module docs).
+struct Table<G: Roster> {
+    setup: Setup,
+    play: Play<G>,
+    seating: Seating,
+    audience: Audience,
+    bots: BotSeats<G>,
+    ledger: Ledger,
+    talk: Talk,
+    clock: Clock<G::Action>,
+    /// The server's shared handles (the store, the registry, the limits,
+    /// the bot gate, the metrics, the bot programs).
+    ctx: TableCtx,
 }
 
 /// How long a table's bot programs keep running once no person is
 /// connected at it (a reload of the page, a short drop): then they stop
 /// and give their process slots back.
 pub(crate) const PROGRAMS_GRACE: Duration = Duration::from_secs(3);
-
-/// What woke the table's task.
-enum Wake<G: Roster> {
-    Command(Option<Command>),
-    BotDue,
-    ProgramsIdle,
-    Thought(Result<Thought<G>, oneshot::error::RecvError>),
-    WindowClosed,
-    Idle,
-    Closing,
-}
-
-async fn sleep_until(deadline: Option<Instant>) {
-    match deadline {
-        Some(d) => tokio::time::sleep_until(d).await,
-        None => std::future::pending().await,
-    }
-}
-
-impl<G: Roster> Drop for Table<G> {
-    /// The table task ends (the game left memory, or the server closes):
-    /// its bot programs end too, off the runtime (their end blocks).
-    fn drop(&mut self) {
-        for slot in &mut self.bots {
-            if slot.as_ref().is_some_and(|b| b.listens()) {
-                if let Some(bot) = slot.take() {
-                    crate::extbots::drop_off_runtime(bot);
-                }
-            }
-        }
-    }
-}
