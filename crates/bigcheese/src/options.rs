@@ -3,11 +3,10 @@
 //!
 //! `Options` is a small `Copy` struct stored inside the game state, so the
 //! hot path reads plain fields; text goes through [`game::GameOptions`].
+//! Each option is declared once (`game::options!`): name, type, default,
+//! allowed values and help.
 
-use game::{
-    bool_text, choice_text, parse_bool, parse_choice, parse_in, GameOptions, OptionError,
-    OptionInfo,
-};
+use game::{OptionError, OptionValue};
 use std::fmt;
 use std::str::FromStr;
 
@@ -88,32 +87,6 @@ impl FromStr for DiceMode {
     }
 }
 
-/// The options of a game of The Big Cheese. Defaults: polyhedral dice,
-/// specials on, exact off, target auto, 10 chips.
-///
-/// Its serde form (in every view) has the option keys of
-/// `start` (`dice`, `specials`, `exact`, `target`, `chips`,
-/// `veto`, `final_tie`), with typed values: booleans for on/off, `null`
-/// for an `auto` target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Options {
-    /// Payout scheme (B11).
-    pub dice: DiceMode,
-    /// Whether the Vetos and Big Cheeses are in the deck (B2).
-    pub specials: bool,
-    /// Exact-target variant (B13).
-    pub exact: bool,
-    /// The target score; `None` = the default of the mode (B12, B13).
-    pub target: Option<u16>,
-    /// Starting chips per player (B1).
-    pub chips: u8,
-    /// When a Veto may be played (B6, B18).
-    pub veto: VetoTiming,
-    /// What decides a tie that B14 leaves (B14, B20).
-    pub final_tie: FinalTie,
-}
-
 /// When a Veto may be played: the `veto` option (B6, B18).
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
@@ -143,26 +116,7 @@ pub enum FinalTie {
     Chance,
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            dice: DiceMode::Polyhedral,
-            specials: true,
-            exact: false,
-            target: None,
-            chips: 10,
-            veto: VetoTiming::AnyTurn,
-            final_tie: FinalTie::Shared,
-        }
-    }
-}
-
 impl Options {
-    /// The largest target accepted.
-    pub const MAX_TARGET: u16 = 10_000;
-    /// The largest number of starting chips accepted.
-    pub const MAX_CHIPS: u8 = 50;
-
     /// The target in force: the set one, or the mode's default.
     pub const fn target(&self) -> u16 {
         match self.target {
@@ -179,117 +133,64 @@ impl Options {
 
 use crate::Card;
 
-/// `veto`'s values by name (B18).
-const VETO: &[(&str, VetoTiming)] = &[
-    ("any-turn", VetoTiming::AnyTurn),
-    ("before-bid", VetoTiming::BeforeBid),
-];
-/// `final_tie`'s values by name (B20).
-const FINAL_TIE: &[(&str, FinalTie)] =
-    &[("shared", FinalTie::Shared), ("chance", FinalTie::Chance)];
+game::option_choices!(VetoTiming {
+    "any-turn" => VetoTiming::AnyTurn,
+    "before-bid" => VetoTiming::BeforeBid,
+});
+game::option_choices!(FinalTie {
+    "shared" => FinalTie::Shared,
+    "chance" => FinalTie::Chance,
+});
 
-const INFO: &[OptionInfo] = &[
-    OptionInfo {
-        key: "dice",
-        default: "polyhedral",
-        values: "polyhedral|d6|best-of-two|half-of-n|no-dice",
-        help: "B11 payout: the card's own die (d2 for the 2); one d6 x value; best of two d6 x value \
-               (a Big Cheese re-rolls one die); value-many d6, best half x 2 (a Big Cheese re-rolls \
-               the dice you pick); face value with no dice (a matured Big Cheese hires 2 chips, B15)",
-    },
-    OptionInfo {
-        key: "specials",
-        default: "on",
-        values: "on|off",
-        help: "B2: off removes the 4 Vetos and 4 Big Cheeses (28-card deck)",
-    },
-    OptionInfo {
-        key: "exact",
-        default: "off",
-        values: "on|off",
-        help: "B13: a payout that would pass the target is ignored; the first to reach it exactly wins \
-               (with polyhedral dice the auto target becomes 30; the 2011 book plays it at 40: target=40)",
-    },
-    OptionInfo {
-        key: "target",
-        default: "auto",
-        values: "auto|1..=10000",
-        help: "B12/B13/B19: auto = polyhedral 40 (30 with exact=on), d6/best-of-two/half-of-n 200, \
-               no-dice 60",
-    },
-    OptionInfo {
-        key: "chips",
-        default: "10",
-        values: "1..=50",
-        help: "B1: starting chips (flunkies) per player",
-    },
-    OptionInfo {
-        key: "veto",
-        default: "any-turn",
-        values: "any-turn|before-bid",
-        help: "B18: when a Veto may be played: on any turn in an auction (B6), or only before \
-               your first bid in it (001, the French book)",
-    },
-    OptionInfo {
-        key: "final_tie",
-        default: "shared",
-        values: "shared|chance",
-        help: "B14/B20: players still tied after score and scored projects share the win, or \
-               one of them wins by a draw from the game's dice (001, the French book)",
-    },
-];
-
-impl GameOptions for Options {
-    fn info() -> &'static [OptionInfo] {
-        INFO
+impl OptionValue for DiceMode {
+    fn read(key: &str, text: &str, values: &str) -> Result<DiceMode, OptionError> {
+        text.parse()
+            .map_err(|_| OptionError::bad_value(key, text, values))
     }
 
-    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        let bad = |expected: &str| OptionError::bad_value(key, value, expected);
-        match key {
-            "dice" => self.dice = value.parse().map_err(|_| bad(INFO[0].values))?,
-            "specials" => self.specials = parse_bool(key, value)?,
-            "exact" => self.exact = parse_bool(key, value)?,
-            "target" => {
-                self.target = if value == "auto" {
-                    None
-                } else {
-                    Some(parse_in(
-                        key,
-                        value,
-                        1..=Options::MAX_TARGET,
-                        INFO[3].values,
-                    )?)
-                }
-            }
-            "chips" => self.chips = parse_in(key, value, 1..=Options::MAX_CHIPS, INFO[4].values)?,
-            "veto" => self.veto = parse_choice(key, value, VETO)?,
-            "final_tie" => self.final_tie = parse_choice(key, value, FINAL_TIE)?,
-            _ => return Err(OptionError::UnknownKey(key.to_string())),
-        }
-        Ok(())
+    fn write(&self, _values: &str) -> String {
+        self.to_string()
     }
+}
 
-    fn pairs(&self) -> Vec<(String, String)> {
-        vec![
-            ("dice".into(), self.dice.to_string()),
-            ("specials".into(), bool_text(self.specials)),
-            ("exact".into(), bool_text(self.exact)),
-            (
-                "target".into(),
-                self.target
-                    .map_or_else(|| "auto".to_string(), |t| t.to_string()),
-            ),
-            ("chips".into(), self.chips.to_string()),
-            ("veto".into(), choice_text(&self.veto, VETO)),
-            ("final_tie".into(), choice_text(&self.final_tie, FINAL_TIE)),
-        ]
+game::options! {
+    /// The options of a game of The Big Cheese, each a point where the
+    /// rulebooks differ; the defaults are the rulings' (polyhedral dice,
+    /// specials on, exact off, target auto, 10 chips).
+    ///
+    /// Its serde form (in every view) has the option keys of
+    /// `start` (`dice`, `specials`, `exact`, `target`, `chips`,
+    /// `veto`, `final_tie`), with typed values: booleans for on/off, `null`
+    /// for an `auto` target.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+    #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+    pub struct Options {
+        dice: DiceMode = "polyhedral", "polyhedral|d6|best-of-two|half-of-n|no-dice",
+            "B11 payout: the card's own die (d2 for the 2); one d6 x value; best of two d6 x value \
+             (a Big Cheese re-rolls one die); value-many d6, best half x 2 (a Big Cheese re-rolls \
+             the dice you pick); face value with no dice (a matured Big Cheese hires 2 chips, B15)";
+        specials: bool = "on", "on|off",
+            "B2: off removes the 4 Vetos and 4 Big Cheeses (28-card deck)";
+        exact: bool = "off", "on|off",
+            "B13: a payout that would pass the target is ignored; the first to reach it exactly wins \
+             (with polyhedral dice the auto target becomes 30; the 2011 book plays it at 40: target=40)";
+        target: Option<u16> = "auto", "auto|1..=10000",
+            "B12/B13/B19: auto = polyhedral 40 (30 with exact=on), d6/best-of-two/half-of-n 200, \
+             no-dice 60";
+        chips: u8 = "10", "1..=50", "B1: starting chips (flunkies) per player";
+        veto: VetoTiming = "any-turn", "any-turn|before-bid",
+            "B18: when a Veto may be played: on any turn in an auction (B6), or only before \
+             your first bid in it (001, the French book)";
+        final_tie: FinalTie = "shared", "shared|chance",
+            "B14/B20: players still tied after score and scored projects share the win, or \
+             one of them wins by a draw from the game's dice (001, the French book)";
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use game::GameOptions;
 
     #[test]
     fn pairs_round_trip() {

@@ -1,14 +1,13 @@
 //! Rules options for The Great Dalmuti: session length (D12), the deck
-//! (D2), joining players (D13) and the rulebook's variants (D14).
+//! (D2), joining players (D13) and the rulebook's variants (D14), each
+//! declared once (`game::options!`): name, type, default, allowed values
+//! and help.
 //!
 //! [`Options`] is `Copy` (the join list is a small fixed array) so that the
 //! game state, which must hand out `&Options`, stays cheap to clone for
 //! rollouts.
 
-use game::{
-    bool_text, choice_text, parse_bool, parse_choice, parse_in, GameOptions, OptionError,
-    OptionInfo,
-};
+use game::{OptionError, OptionValue};
 
 /// The largest number of joins a session can have: 3 players growing to 13.
 pub const MAX_JOINS: usize = 10;
@@ -130,214 +129,67 @@ pub enum SingleHand {
     Points,
 }
 
-/// `single_hand`'s values by name (D16).
-const SINGLE_HAND: &[(&str, SingleHand)] = &[
-    ("first-out", SingleHand::FirstOut),
-    ("points", SingleHand::Points),
-];
+game::option_choices!(SingleHand {
+    "first-out" => SingleHand::FirstOut,
+    "points" => SingleHand::Points,
+});
 
-/// The options of a Dalmuti session. Defaults are the rulings' defaults.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Options {
-    /// Number of hands in the session (D12); `1` is a single hand.
-    pub hands: u32,
-    /// Session ends at the end of a hand where someone has this many
-    /// points (D12); `None` = off.
-    pub target: Option<u32>,
-    /// Keep all 80 cards with 4 or 5 players (D2, D14).
-    pub standard_deck: bool,
-    /// First hand: no taxes, no revolutions (D14).
-    pub settling_hand: bool,
-    /// Never taxes, but a Great Revolution still reverses roles and taxes
-    /// are paid (D14).
-    pub auto_revolution: bool,
-    /// +1 to the Greater Dalmuti if the Greater Peon rises, +1 to the
-    /// Lesser Dalmuti if the Lesser Peon rises (D14).
-    pub benevolent_rulers: bool,
-    /// +1 to a Greater Peon who becomes Greater Dalmuti (D14).
-    pub the_elected: bool,
-    /// The first Merchant may trade a chosen card with a Merchant (D14).
-    pub market: bool,
-    /// The first Merchant and a Merchant may draw a random card from each
-    /// other (D14). Conflicts with `market`.
-    pub black_market: bool,
-    /// Hands before which one new player joins (D13).
-    pub joins: Joins,
-    /// Who wins a single hand (D16).
-    pub single_hand: SingleHand,
-}
+impl OptionValue for Joins {
+    fn read(key: &str, text: &str, _values: &str) -> Result<Joins, OptionError> {
+        Joins::parse(text).map_err(|e| OptionError::bad_value(key, text, &e.to_string()))
+    }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            hands: 20,
-            target: None,
-            standard_deck: false,
-            settling_hand: false,
-            auto_revolution: false,
-            benevolent_rulers: false,
-            the_elected: false,
-            market: false,
-            black_market: false,
-            joins: Joins::default(),
-            single_hand: SingleHand::FirstOut,
-        }
+    fn write(&self, _values: &str) -> String {
+        self.to_string()
     }
 }
 
-const INFO: &[OptionInfo] = &[
-    OptionInfo {
-        key: "hands",
-        default: "20",
-        values: "1..=65535",
-        help: "D12: number of hands in the session; 1 plays a single hand",
-    },
-    OptionInfo {
-        key: "target",
-        default: "off",
-        values: "off|1..",
-        help: "D12: the session also ends at the end of a hand in which someone reaches this score",
-    },
-    OptionInfo {
-        key: "standard_deck",
-        default: "off",
-        values: "on|off",
-        help: "D2/D14: keep all 80 cards with 3, 4 or 5 players",
-    },
-    OptionInfo {
-        key: "settling_hand",
-        default: "off",
-        values: "on|off",
-        help: "D14: the first hand has no taxes and no revolutions",
-    },
-    OptionInfo {
-        key: "auto_revolution",
-        default: "off",
-        values: "on|off",
-        help: "D14/D7: never taxes, but a Great Revolution still reverses the roles and taxes are paid",
-    },
-    OptionInfo {
-        key: "benevolent_rulers",
-        default: "off",
-        values: "on|off",
-        help: "D14: +1 point to the Greater Dalmuti if the Greater Peon rises, +1 to the Lesser Dalmuti if the Lesser Peon rises",
-    },
-    OptionInfo {
-        key: "the_elected",
-        default: "off",
-        values: "on|off",
-        help: "D14: +1 point to a Greater Peon who becomes Greater Dalmuti",
-    },
-    OptionInfo {
-        key: "market",
-        default: "off",
-        values: "on|off",
-        help: "D14: after taxes the first Merchant may give a chosen card to a Merchant, who gives one back (conflicts with black_market)",
-    },
-    OptionInfo {
-        key: "black_market",
-        default: "off",
-        values: "on|off",
-        help: "D14: after taxes the first Merchant and a Merchant of their choice each draw a random card from the other (conflicts with market)",
-    },
-    OptionInfo {
-        key: "joins",
-        default: "none",
-        values: "none|H,H,... (hand numbers >= 2)",
-        help: "D13: before each listed hand one new player joins as a Merchant in the middle, with 0 points",
-    },
-    OptionInfo {
-        key: "single_hand",
-        default: "first-out",
-        values: "first-out|points",
-        help: "D16: with hands=1, whoever goes out first wins (first-out), or the highest score with the variant bonuses (points)",
-    },
-];
-
-impl GameOptions for Options {
-    fn info() -> &'static [OptionInfo] {
-        INFO
+/// `market` and `black_market` cannot both be on (D14).
+fn one_market(o: &Options) -> Result<(), OptionError> {
+    if o.market && o.black_market {
+        return Err(OptionError::Conflict(
+            "market and black_market cannot both be on (D14)".to_string(),
+        ));
     }
+    Ok(())
+}
 
-    fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
-        let bad = |expected: &str| OptionError::bad_value(key, value, expected);
-        match key {
-            "hands" => {
-                self.hands = parse_in(key, value, 1..=65535, "a number of hands from 1 to 65535")?
-            }
-            "target" => {
-                self.target = match value {
-                    "off" | "none" => None,
-                    v => Some(parse_in(
-                        key,
-                        v,
-                        1..=u32::MAX,
-                        "off or a score of at least 1",
-                    )?),
-                }
-            }
-            "standard_deck" => self.standard_deck = parse_bool(key, value)?,
-            "settling_hand" => self.settling_hand = parse_bool(key, value)?,
-            "auto_revolution" => self.auto_revolution = parse_bool(key, value)?,
-            "benevolent_rulers" => self.benevolent_rulers = parse_bool(key, value)?,
-            "the_elected" => self.the_elected = parse_bool(key, value)?,
-            "market" => {
-                let on = parse_bool(key, value)?;
-                if on && self.black_market {
-                    return Err(OptionError::Conflict(
-                        "market and black_market cannot both be on (D14)".to_string(),
-                    ));
-                }
-                self.market = on;
-            }
-            "black_market" => {
-                let on = parse_bool(key, value)?;
-                if on && self.market {
-                    return Err(OptionError::Conflict(
-                        "market and black_market cannot both be on (D14)".to_string(),
-                    ));
-                }
-                self.black_market = on;
-            }
-            "joins" => {
-                self.joins = Joins::parse(value).map_err(|e| bad(&e.to_string()))?;
-            }
-            "single_hand" => self.single_hand = parse_choice(key, value, SINGLE_HAND)?,
-            _ => return Err(OptionError::UnknownKey(key.to_string())),
-        }
-        Ok(())
+game::options! {
+    /// The options of a Dalmuti session. Defaults are the rulings'
+    /// defaults.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+    #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+    pub struct Options {
+        hands: u32 = "20", "1..=65535",
+            "D12: number of hands in the session; 1 plays a single hand";
+        target: Option<u32> = "off", "off|1..",
+            "D12: the session also ends at the end of a hand in which someone reaches this score";
+        standard_deck: bool = "off", "on|off",
+            "D2/D14: keep all 80 cards with 3, 4 or 5 players";
+        settling_hand: bool = "off", "on|off",
+            "D14: the first hand has no taxes and no revolutions";
+        auto_revolution: bool = "off", "on|off",
+            "D14/D7: never taxes, but a Great Revolution still reverses the roles and taxes are paid";
+        benevolent_rulers: bool = "off", "on|off",
+            "D14: +1 point to the Greater Dalmuti if the Greater Peon rises, +1 to the Lesser Dalmuti if the Lesser Peon rises";
+        the_elected: bool = "off", "on|off",
+            "D14: +1 point to a Greater Peon who becomes Greater Dalmuti";
+        market: bool = "off", "on|off",
+            "D14: after taxes the first Merchant may give a chosen card to a Merchant, who gives one back (conflicts with black_market)";
+        black_market: bool = "off", "on|off",
+            "D14: after taxes the first Merchant and a Merchant of their choice each draw a random card from the other (conflicts with market)";
+        joins: Joins = "none", "none|H,H,... (hand numbers >= 2)",
+            "D13: before each listed hand one new player joins as a Merchant in the middle, with 0 points";
+        single_hand: SingleHand = "first-out", "first-out|points",
+            "D16: with hands=1, whoever goes out first wins (first-out), or the highest score with the variant bonuses (points)";
     }
-
-    fn pairs(&self) -> Vec<(String, String)> {
-        vec![
-            ("hands".into(), self.hands.to_string()),
-            (
-                "target".into(),
-                self.target.map_or("off".to_string(), |t| t.to_string()),
-            ),
-            ("standard_deck".into(), bool_text(self.standard_deck)),
-            ("settling_hand".into(), bool_text(self.settling_hand)),
-            ("auto_revolution".into(), bool_text(self.auto_revolution)),
-            (
-                "benevolent_rulers".into(),
-                bool_text(self.benevolent_rulers),
-            ),
-            ("the_elected".into(), bool_text(self.the_elected)),
-            ("market".into(), bool_text(self.market)),
-            ("black_market".into(), bool_text(self.black_market)),
-            ("joins".into(), self.joins.to_string()),
-            (
-                "single_hand".into(),
-                choice_text(&self.single_hand, SINGLE_HAND),
-            ),
-        ]
-    }
+    check = one_market;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use game::GameOptions;
 
     #[test]
     fn round_trip() {

@@ -25,7 +25,7 @@ mod tensor;
 pub use event::{check_event_kinds, EventKindsError, GameEvent, LogEntry};
 pub use options::{
     bool_text, choice_text, parse_bool, parse_choice, parse_in, values_in_words, GameOptions,
-    OptionError, OptionInfo,
+    OptionError, OptionInfo, OptionValue,
 };
 pub use record::{Contribution, Fairness, Record, RecordError};
 pub use scenario::{Scenario, ScenarioError};

@@ -1,6 +1,13 @@
 //! Rules options: every disagreement between the rulebooks is a named
 //! option with a documented default, set as `key=value` text so that the
 //! CLI, records and scenario files share one form.
+//!
+//! A game declares its options once, with [`options!`]: each option's
+//! name, type, default, allowed values and help (which names its ruling)
+//! in one line, from which the struct, its `Default`, [`GameOptions`]'s
+//! `info`, `set` and `pairs`, the CLI's `options` list, the lobby's form
+//! and the README's check all follow. A value's type reads and writes its
+//! text through [`OptionValue`], against the allowed values declared.
 
 use std::fmt;
 
@@ -183,6 +190,188 @@ pub fn bool_text(b: bool) -> String {
     if b { "on" } else { "off" }.to_string()
 }
 
+/// A type an option's value has: read from text and written back as
+/// text, both against the option's declared allowed values (`values`, as
+/// in [`OptionInfo::values`]: `on|off`, `1..=50`, `auto|1..=10000`,
+/// `first-out|points`).
+pub trait OptionValue: Sized {
+    /// Reads option `key`'s value from `text`; an error names what
+    /// `values` allows.
+    fn read(key: &str, text: &str, values: &str) -> Result<Self, OptionError>;
+
+    /// The value as text, as [`OptionValue::read`] reads it back.
+    fn write(&self, values: &str) -> String;
+}
+
+impl OptionValue for bool {
+    fn read(key: &str, text: &str, _values: &str) -> Result<bool, OptionError> {
+        parse_bool(key, text)
+    }
+
+    fn write(&self, _values: &str) -> String {
+        bool_text(*self)
+    }
+}
+
+/// The range of whole numbers `values` allows (its alternative `LO..=HI`,
+/// or `LO..` up to `max`).
+fn declared_range(values: &str, max: u64) -> Option<(u64, u64)> {
+    values.split('|').find_map(|part| {
+        let (lo, hi) = part.split_once("..")?;
+        let lo = lo.parse().ok()?;
+        let hi = match hi.strip_prefix('=').unwrap_or(hi) {
+            "" => max,
+            hi => hi.parse().ok()?,
+        };
+        Some((lo, hi))
+    })
+}
+
+macro_rules! whole_number_options {
+    ($($t:ty),*) => {$(
+        impl OptionValue for $t {
+            fn read(key: &str, text: &str, values: &str) -> Result<$t, OptionError> {
+                let (lo, hi) = declared_range(values, <$t>::MAX as u64)
+                    .ok_or_else(|| OptionError::bad_value(key, text, values))?;
+                let n: u64 = parse_in(key, text, lo..=hi.min(<$t>::MAX as u64), values)?;
+                <$t>::try_from(n).map_err(|_| OptionError::bad_value(key, text, values))
+            }
+
+            fn write(&self, _values: &str) -> String {
+                self.to_string()
+            }
+        }
+    )*};
+}
+whole_number_options!(u8, u16, u32, u64);
+
+/// A number or a word for none: `auto|1..=10000` reads `auto` as `None`
+/// (the first alternative that is a word names it).
+impl<T: OptionValue> OptionValue for Option<T> {
+    fn read(key: &str, text: &str, values: &str) -> Result<Option<T>, OptionError> {
+        if values.split('|').any(|w| w == text && !w.contains("..")) {
+            Ok(None)
+        } else {
+            T::read(key, text, values).map(Some)
+        }
+    }
+
+    fn write(&self, values: &str) -> String {
+        match self {
+            Some(v) => v.write(values),
+            None => values
+                .split('|')
+                .find(|w| !w.contains(".."))
+                .unwrap_or("none")
+                .to_string(),
+        }
+    }
+}
+
+/// Makes a choice enum an [`OptionValue`]: its values by name
+/// (`option_choices!(VetoTiming { "any-turn" => VetoTiming::AnyTurn, ... })`).
+#[macro_export]
+macro_rules! option_choices {
+    ($ty:ty { $($name:literal => $value:expr),+ $(,)? }) => {
+        impl $crate::OptionValue for $ty {
+            fn read(key: &str, text: &str, _values: &str) -> Result<$ty, $crate::OptionError> {
+                $crate::parse_choice(key, text, &[$(($name, $value)),+])
+            }
+
+            fn write(&self, _values: &str) -> String {
+                $crate::choice_text(self, &[$(($name, $value)),+])
+            }
+        }
+    };
+}
+
+/// Declares a game's options once: the struct (each field documented by
+/// its help), its `Default` (each field read from its default text), and
+/// its [`GameOptions`] (`info`, `set`, `pairs`, in declaration order).
+/// `check` (optional) is called with the options as they would be after a
+/// `set`, which is refused, changing nothing, if it fails (options that
+/// conflict).
+///
+/// ```ignore
+/// game::options! {
+///     /// The options of a game.
+///     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///     pub struct Options {
+///         chips: u8 = "10", "1..=50", "B1: starting chips per player";
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! options {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($field:ident : $ty:ty = $default:literal, $values:literal, $help:literal;)+
+        }
+        $(check = $check:path;)?
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $(
+                #[doc = $help]
+                pub $field: $ty,
+            )+
+        }
+
+        impl $name {
+            /// Every option, as declared.
+            const INFO: &'static [$crate::OptionInfo] = &[$(
+                $crate::OptionInfo {
+                    key: stringify!($field),
+                    default: $default,
+                    values: $values,
+                    help: $help,
+                },
+            )+];
+        }
+
+        impl Default for $name {
+            /// Every option at its declared default (each default reads:
+            /// `declared_defaults_read` in `game`'s tests, and each game's
+            /// own).
+            fn default() -> $name {
+                $name {$(
+                    $field: <$ty as $crate::OptionValue>::read(stringify!($field), $default, $values)
+                        .expect("a declared default reads"),
+                )+}
+            }
+        }
+
+        impl $crate::GameOptions for $name {
+            fn info() -> &'static [$crate::OptionInfo] {
+                $name::INFO
+            }
+
+            fn set(&mut self, key: &str, value: &str) -> Result<(), $crate::OptionError> {
+                let mut next = self.clone();
+                match key {
+                    $(stringify!($field) => {
+                        next.$field = <$ty as $crate::OptionValue>::read(key, value, $values)?;
+                    })+
+                    _ => return Err($crate::OptionError::UnknownKey(key.to_string())),
+                }
+                $($check(&next)?;)?
+                *self = next;
+                Ok(())
+            }
+
+            fn pairs(&self) -> Vec<(String, String)> {
+                vec![$(
+                    (
+                        stringify!($field).to_string(),
+                        $crate::OptionValue::write(&self.$field, $values),
+                    ),
+                )+]
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
 
@@ -228,5 +417,92 @@ mod tests {
         }
         assert_eq!(parse_bool("x", "yes"), Ok(true));
         assert_eq!(bool_text(false), "off");
+    }
+
+    /// The options a test game declares, read and written back.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(super) enum Side {
+        Left,
+        Right,
+    }
+    crate::option_choices!(Side { "left" => Side::Left, "right" => Side::Right });
+
+    fn no_left_with_few(o: &TestOptions) -> Result<(), OptionError> {
+        if o.side == Side::Left && o.chips < 3 {
+            return Err(OptionError::Conflict("left needs 3 chips".into()));
+        }
+        Ok(())
+    }
+
+    crate::options! {
+        #[derive(Clone, Debug, PartialEq)]
+        #[allow(unreachable_pub)]
+        pub struct TestOptions {
+            chips: u8 = "10", "1..=50", "B1: starting chips";
+            target: Option<u16> = "auto", "auto|1..=10000", "B12: the target";
+            limit: Option<u32> = "off", "off|1..", "D12: a score that ends it";
+            fast: bool = "off", "on|off", "X1: fast play";
+            side: Side = "right", "left|right", "X2: the side";
+        }
+        check = no_left_with_few;
+    }
+
+    #[test]
+    fn declared_options_read_write_and_refuse_without_change() {
+        let mut o = TestOptions::default();
+        assert_eq!(
+            (o.chips, o.target, o.limit, o.fast, o.side),
+            (10, None, None, false, Side::Right)
+        );
+        let info = TestOptions::info();
+        assert_eq!(info.len(), 5);
+        assert_eq!(info[1].default, "auto");
+        assert_eq!(info[0].help, "B1: starting chips");
+        for i in info {
+            assert_eq!(
+                TestOptions::default()
+                    .pairs()
+                    .iter()
+                    .find(|(k, _)| k == i.key)
+                    .map(|(_, v)| v.as_str()),
+                Some(i.default),
+                "{}",
+                i.key
+            );
+        }
+        o.set("target", "77").unwrap();
+        o.set("limit", "4000000000").unwrap();
+        o.set("fast", "yes").unwrap();
+        assert_eq!(
+            (o.target, o.limit, o.fast),
+            (Some(77), Some(4_000_000_000), true)
+        );
+        let back = TestOptions::from_pairs(o.pairs().iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        assert_eq!(back.as_ref(), Ok(&o));
+        let before = o.clone();
+        for (k, v) in [
+            ("chips", "0"),
+            ("chips", "51"),
+            ("chips", "x"),
+            ("target", "0"),
+            ("target", "off"),
+            ("limit", "0"),
+            ("fast", "maybe"),
+            ("side", "up"),
+            ("nope", "1"),
+        ] {
+            assert!(o.set(k, v).is_err(), "{k}={v}");
+            assert_eq!(o, before, "{k}={v} changed nothing");
+        }
+        assert_eq!(
+            o.set("chips", "51").unwrap_err().to_string(),
+            "option `chips`: `51` is not allowed (expected a whole number from 1 to 50)"
+        );
+        o.set("chips", "2").unwrap();
+        assert!(matches!(
+            o.set("side", "left"),
+            Err(OptionError::Conflict(_))
+        ));
+        assert_eq!(o.side, Side::Right, "a conflict changes nothing");
     }
 }

@@ -124,14 +124,9 @@ pub(crate) struct PlayArgs {
     /// --seed, else games/GAME-TIME.json).
     #[arg(long)]
     pub(crate) record: Option<PathBuf>,
-    /// Milliseconds a bot program (`cmd:COMMAND`) has per decision;
-    /// docs/bot-protocol.md.
-    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
-    pub(crate) bot_time: u64,
-    /// Keep each bot program's stderr, per seat and game, in DIR
-    /// (GAME-ID-SEAT.stderr.log, at most 1 MiB each).
-    #[arg(long, value_name = "DIR")]
-    pub(crate) bot_log: Option<PathBuf>,
+    /// How bot programs are run.
+    #[command(flatten)]
+    pub(crate) programs: ProgramArgs,
 }
 
 /// `--seat`: a seat (`P2`), or `none` for no person at the table.
@@ -144,6 +139,29 @@ fn seat_or_none(text: &str) -> Result<SeatOrNone, game::SeatParseError> {
     } else {
         text.parse().map(|s| SeatOrNone(Some(s)))
     }
+}
+
+/// How bot programs (`cmd:COMMAND`) are run, shared by play, simulate,
+/// tournament and bot-check.
+#[derive(clap::Args)]
+pub(crate) struct ProgramArgs {
+    /// Milliseconds a bot program (`cmd:COMMAND`) has per decision;
+    /// docs/bot-protocol.md.
+    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub(crate) bot_time: u64,
+    /// Keep each bot program's stderr, per seat and game, in DIR
+    /// (GAME-ID-SEAT.stderr.log, at most 1 MiB each).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) bot_log: Option<PathBuf>,
+}
+
+/// How a command prints its result, shared by simulate, tournament and
+/// bot-check.
+#[derive(clap::Args)]
+pub(crate) struct OutputArgs {
+    /// Print the result (the report) as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 /// `--save-games DIR` and its sample, shared by simulate, tournament and
@@ -206,17 +224,12 @@ pub(crate) struct SimulateArgs {
     /// Records of the games (ids g0, g1, ...).
     #[command(flatten)]
     pub(crate) save: SaveArgs,
-    /// Milliseconds a bot program (`cmd:COMMAND`) has per decision;
-    /// docs/bot-protocol.md.
-    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
-    pub(crate) bot_time: u64,
-    /// Keep each bot program's stderr, per seat and game, in DIR
-    /// (GAME-ID-SEAT.stderr.log, at most 1 MiB each).
-    #[arg(long, value_name = "DIR")]
-    pub(crate) bot_log: Option<PathBuf>,
-    /// Print the result as JSON.
-    #[arg(long)]
-    pub(crate) json: bool,
+    /// How bot programs are run.
+    #[command(flatten)]
+    pub(crate) programs: ProgramArgs,
+    /// How the result is printed.
+    #[command(flatten)]
+    pub(crate) output: OutputArgs,
 }
 
 /// `ratrace tournament`'s flags.
@@ -303,22 +316,17 @@ pub(crate) struct TournamentArgs {
     /// the tournament's command.
     #[arg(long, value_name = "ID", conflicts_with_all = ["out", "resume", "fresh", "sprt", "save_every", "save_losses"])]
     pub(crate) rerun: Option<String>,
-    /// Milliseconds a bot program (`cmd:COMMAND`) has per decision;
-    /// docs/bot-protocol.md.
-    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
-    pub(crate) bot_time: u64,
     /// Exit 0 even when a bot program's stand-in played more than 5% of
     /// its decisions (its rows then rate the stand-in; they are flagged ⚠
     /// either way).
     #[arg(long)]
     pub(crate) allow_stand_in: bool,
-    /// Keep each bot program's stderr, per seat and game, in DIR
-    /// (GAME-ID-SEAT.stderr.log, at most 1 MiB each).
-    #[arg(long, value_name = "DIR")]
-    pub(crate) bot_log: Option<PathBuf>,
-    /// Print the report as JSON.
-    #[arg(long)]
-    pub(crate) json: bool,
+    /// How bot programs are run.
+    #[command(flatten)]
+    pub(crate) programs: ProgramArgs,
+    /// How the result is printed.
+    #[command(flatten)]
+    pub(crate) output: OutputArgs,
     /// No progress bar.
     #[arg(long)]
     pub(crate) quiet: bool,
@@ -377,14 +385,9 @@ pub(crate) struct BotCheckArgs {
     /// Seed of the run.
     #[arg(long, default_value_t = 0)]
     pub(crate) seed: u64,
-    /// Milliseconds the bot has per decision;
-    /// docs/bot-protocol.md.
-    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
-    pub(crate) bot_time: u64,
-    /// Keep each bot program's stderr, per seat and game, in DIR
-    /// (GAME-ID-SEAT.stderr.log, at most 1 MiB each).
-    #[arg(long, value_name = "DIR")]
-    pub(crate) bot_log: Option<PathBuf>,
+    /// How bot programs are run.
+    #[command(flatten)]
+    pub(crate) programs: ProgramArgs,
     /// Configurations played at once (default: all cores).
     #[arg(long)]
     pub(crate) threads: Option<usize>,
@@ -392,9 +395,9 @@ pub(crate) struct BotCheckArgs {
     /// a bot that plays one game.
     #[arg(long)]
     pub(crate) game: Option<String>,
-    /// Print the report as JSON.
-    #[arg(long)]
-    pub(crate) json: bool,
+    /// How the result is printed.
+    #[command(flatten)]
+    pub(crate) output: OutputArgs,
     /// No progress bar.
     #[arg(long)]
     pub(crate) quiet: bool,

@@ -2,7 +2,6 @@
 //! (`analysis::botcheck`); exit status 1 when it does not conform.
 
 use crate::args::BotCheckArgs;
-use crate::cmd::{bot_limits, with_bot_log};
 use cli::Error;
 use std::io::IsTerminal;
 
@@ -12,13 +11,13 @@ pub(crate) fn run(args: BotCheckArgs) -> Result<bool, Error> {
         command: args.command,
         games: args.games,
         seed: args.seed,
-        limits: with_bot_log(bot_limits(args.bot_time), args.bot_log.as_deref())?,
+        limits: args.programs.limits()?,
         threads: analysis::all_cores_unless(args.threads),
         game: args.game,
     };
-    let bar = cli::progress(!args.json && !args.quiet && std::io::stderr().is_terminal());
+    let bar = cli::progress(!args.output.json && !args.quiet && std::io::stderr().is_terminal());
     let report = analysis::botcheck::run(&cfg, &*bar)?;
-    if args.json {
+    if args.output.json {
         outln!(
             "{}",
             serde_json::to_string_pretty(&report).map_err(Error::Json)?

@@ -23,17 +23,25 @@ use cli::Error;
 use game::{Game, GameOptions};
 
 /// The limits of bot programs with `--bot-time MS` per decision.
-pub(crate) fn bot_limits(ms: u64) -> extbot::Limits {
+fn bot_limits(ms: u64) -> extbot::Limits {
     extbot::Limits {
         move_time: std::time::Duration::from_millis(ms),
         ..extbot::Limits::default()
     }
 }
 
+impl crate::args::ProgramArgs {
+    /// The limits bot programs run under: `--bot-time` per decision, and
+    /// `--bot-log`'s folder checked (see [`with_bot_log`]).
+    pub(crate) fn limits(&self) -> Result<extbot::Limits, Error> {
+        with_bot_log(bot_limits(self.bot_time), self.bot_log.as_deref())
+    }
+}
+
 /// `limits` with each game's stderr of bot programs kept in `dir`
 /// (`--bot-log DIR`), after checking a file can be written there: a
 /// folder that cannot take the logs stops the command before any game.
-pub(crate) fn with_bot_log(
+fn with_bot_log(
     limits: extbot::Limits,
     dir: Option<&std::path::Path>,
 ) -> Result<extbot::Limits, Error> {

@@ -2,7 +2,7 @@
 //! as a record after every action (the loop is `cli::play`).
 
 use crate::args::PlayArgs;
-use crate::cmd::{bot_limits, parse_options, players, with_bot_log};
+use crate::cmd::{parse_options, players};
 use cli::{dispatch, play, Error};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -28,7 +28,7 @@ fn play_game<G: bots::Roster>(args: PlayArgs) -> Result<bool, Error> {
         record_path: args
             .record
             .unwrap_or_else(|| default_record(&args.game, &file_name)),
-        limits: with_bot_log(bot_limits(args.bot_time), args.bot_log.as_deref())?,
+        limits: args.programs.limits()?,
     };
     // A person at a terminal gets line editing and history;
     // piped moves (scripts, tests) are read line by line.

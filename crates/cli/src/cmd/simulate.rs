@@ -2,7 +2,7 @@
 //! seat and per bot printed as text or JSON.
 
 use crate::args::SimulateArgs;
-use crate::cmd::{bot_limits, parse_options, players, print_result, stand_in_ok, with_bot_log};
+use crate::cmd::{parse_options, players, print_result, stand_in_ok};
 use analysis::simulate;
 use cli::{dispatch, Error};
 
@@ -22,11 +22,14 @@ fn simulate_game<G: bots::Roster>(args: SimulateArgs) -> Result<bool, Error> {
         threads: analysis::all_cores_unless(args.threads),
         max_actions: args.max_actions,
         rotate: args.rotate,
-        limits: with_bot_log(bot_limits(args.bot_time), args.bot_log.as_deref())?,
+        limits: args.programs.limits()?,
         save: args.save.sample(false)?,
     };
-    let summary = simulate::run(&cfg, &*cli::progress(!args.json && args.games >= 1000))?;
-    print_result(&summary, args.json)?;
+    let summary = simulate::run(
+        &cfg,
+        &*cli::progress(!args.output.json && args.games >= 1000),
+    )?;
+    print_result(&summary, args.output.json)?;
     if let Some(dir) = &args.save.save_games {
         eprintln!("records saved in {} (GAME-gN.json)", dir.display());
     }

@@ -4,9 +4,7 @@
 //! sparring panel); [`mode`] turns them into the one the run takes.
 
 use crate::args::TournamentArgs;
-use crate::cmd::{
-    bar_on_terminal, bot_limits, parse_options, players, print_result, stand_in_ok, with_bot_log,
-};
+use crate::cmd::{bar_on_terminal, parse_options, players, print_result, stand_in_ok};
 use analysis::tournament;
 use bots::Roster;
 use cli::{dispatch, Error};
@@ -48,15 +46,15 @@ fn rate<G: Roster>(args: TournamentArgs) -> Result<bool, Error> {
         out: args.out,
         resume,
         command: std::env::args().collect::<Vec<_>>().join(" "),
-        limits: with_bot_log(bot_limits(args.bot_time), args.bot_log.as_deref())?,
+        limits: args.programs.limits()?,
         save: args.save.sample(args.save_losses)?,
     };
     if let Some(id) = &args.rerun {
-        return rerun(&cfg, id, args.json);
+        return rerun(&cfg, id, args.output.json);
     }
     let bar = cli::progress(bar_on_terminal(args.quiet));
     let report = tournament::run(&cfg, &*bar)?;
-    print_result(&report, args.json)?;
+    print_result(&report, args.output.json)?;
     if let Some(dir) = &args.save.save_games {
         eprintln!(
             "records saved in {} (GAME-ID.json, ids as in the games list)",
