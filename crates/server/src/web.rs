@@ -30,8 +30,8 @@
 //!   requests (about 800 bytes of headers each: over the first-load goal
 //!   alone), in a chain; `modulepreload` would not make them fewer. So a
 //!   page loads one script: its entry module linked with what it imports
-//!   by a fixed rule that reads lines ([`link`]). Each module is still
-//!   served alone too, as it is.
+//!   by a fixed rule that reads lines (`link`, in `web/link.rs`), the
+//!   comments left out. Each module is still served alone too, as it is.
 //! - **Read from disk when developing.** With `RATRACE_WEB_DIR` set to a
 //!   folder (normally `crates/server/web`), pages and files are read from it
 //!   on every request, uncompressed and `no-store`, so the client can be
@@ -171,8 +171,8 @@ const FILES: &[Asset] = &[
 ];
 
 /// The pages' scripts, each served as one file: its entry module of `web/`
-/// linked with every module it imports ([`link`]). A page loads only its
-/// own, so its first load makes one request for its scripts (every
+/// linked with every module it imports (`web/link.rs`). A page loads only
+/// its own, so its first load makes one request for its scripts (every
 /// request costs about 800 bytes of headers both ways).
 const BUNDLES: &[(&str, &str)] = &[
     ("table-page.js", "table.js"),
