@@ -2,7 +2,8 @@
 # The project's one test command (README, .ci/run): format, lints, every
 # test (unit, property, scenario, CLI), the doc build, the proof that the
 # rules crates stay free of async runtimes, the example bots' conformance
-# (bot-check), and the browser end-to-end tests.
+# (bot-check), the web client's unit tests and the browser end-to-end
+# tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -68,6 +69,9 @@ npm ci --prefix e2e --no-audit --no-fund
 cargo build -p cli --locked
 echo "== documents: no file points outside the repository; README and ARCHITECTURE agree with cargo metadata and \`ratrace options\`"
 bash scripts/check-docs.sh target/debug/ratrace
+echo "== the web client's unit tests (crates/server/tests/web/: the patch, the morph, the events in words, the table's state; node, no browser)"
+node --test --test-reporter=spec crates/server/tests/web/
+echo "== browser end-to-end tests"
 RATRACE_BIN=target/debug/ratrace node --test --test-reporter=spec e2e/
 echo "== the screenshot script (docs/screenshots/ is made by it) still runs, into a temporary folder"
 shots=$(mktemp -d /tmp/ratrace-shots.XXXXXX)

@@ -21,10 +21,17 @@
 //!   cached for a year as `immutable`, because a new build changes the
 //!   version. A page is `no-cache`, so the browser revalidates it on every
 //!   visit and never runs an old script beside a new page. Any other request
-//!   for a file is also `no-cache`: the language file that `app.js` loads by
-//!   its plain name (`/static/i18n-LANG.js`), an old page's version, or a
+//!   for a file is also `no-cache`: the language file that `i18n.js` imports
+//!   by its plain name (`/static/i18n-LANG.js`), an old page's version, or a
 //!   hand-typed URL. A repeat visit to a table costs two small 304s: the
 //!   page and its language file.
+//! - **Linked.** The client is ES modules, one per concern, with no build
+//!   step. Loaded one by one, a table page would make about twenty
+//!   requests (about 800 bytes of headers each: over the first-load goal
+//!   alone), in a chain; `modulepreload` would not make them fewer. So a
+//!   page loads one script: its entry module linked with what it imports
+//!   by a fixed rule that reads lines (`link`, in `web/link.rs`), the
+//!   comments left out. Each module is still served alone too, as it is.
 //! - **Read from disk when developing.** With `RATRACE_WEB_DIR` set to a
 //!   folder (normally `crates/server/web`), pages and files are read from it
 //!   on every request, uncompressed and `no-store`, so the client can be
@@ -44,6 +51,9 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, LazyLock};
+
+mod link;
+use link::{link, LinkError};
 
 /// The environment variable naming a folder to read the client from on
 /// every request (development only).
@@ -129,51 +139,47 @@ const PAGES: &[Asset] = &[
 /// here; the weight test (tests/it/web.rs) fails until it is.
 const FILES: &[Asset] = &[
     asset!("app.css", CSS),
-    asset!("app.js", JS),
+    asset!("i18n.js", JS),
+    asset!("dom.js", JS),
+    asset!("page.js", JS),
+    asset!("patch.js", JS),
+    asset!("store.js", JS),
+    asset!("connection.js", JS),
+    asset!("names.js", JS),
+    asset!("words.js", JS),
+    asset!("words-bigcheese.js", JS),
+    asset!("words-dalmuti.js", JS),
     asset!("i18n-en.js", JS),
     asset!("i18n-it.js", JS),
     asset!("i18n-fr.js", JS),
     asset!("lobby.js", JS),
     asset!("lobby-players.js", JS),
     asset!("table.js", JS),
+    asset!("table-state.js", JS),
+    asset!("table-view.js", JS),
+    asset!("table-panels.js", JS),
     asset!("table-alerts.js", JS),
     asset!("table-bigcheese.js", JS),
     asset!("table-dalmuti.js", JS),
     asset!("social.js", JS),
     asset!("replay.js", JS),
+    asset!("replay-analysis.js", JS),
     asset!("verify.js", JS),
     asset!("favicon.svg", SVG),
     asset!("icons.woff2", WOFF2),
     asset!("emotes.woff2", WOFF2),
 ];
 
-/// Scripts served as one file, so that a page's first load makes one
-/// request for them rather than one each (every request costs about 800
-/// bytes of headers both ways): each is its listed files of `web/` joined
-/// in order. Each file is a script of its own (an IIFE), so joining them
-/// runs exactly what separate `<script>` tags would; the files stay
-/// served alone too.
-const BUNDLES: &[(&str, &[&str])] = &[(
-    "table-page.js",
-    &[
-        "app.js",
-        "social.js",
-        "table.js",
-        "table-alerts.js",
-        "table-bigcheese.js",
-        "table-dalmuti.js",
-    ],
-)];
-
-/// A bundle's body: its files' bodies, each ending in a newline.
-fn bundle(parts: &[&str], read: impl Fn(&str) -> Option<Vec<u8>>) -> Option<Vec<u8>> {
-    let mut body = Vec::new();
-    for part in parts {
-        body.extend(read(part)?);
-        body.push(b'\n');
-    }
-    Some(body)
-}
+/// The pages' scripts, each served as one file: its entry module of `web/`
+/// linked with every module it imports (`web/link.rs`). A page loads only
+/// its own, so its first load makes one request for its scripts (every
+/// request costs about 800 bytes of headers both ways).
+const BUNDLES: &[(&str, &str)] = &[
+    ("table-page.js", "table.js"),
+    ("lobby-page.js", "lobby.js"),
+    ("replay-page.js", "replay.js"),
+    ("verify-page.js", "verify.js"),
+];
 
 /// How long a versioned file may be kept: a year, never revalidated.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -236,14 +242,14 @@ static SITE: LazyLock<Site> = LazyLock::new(|| {
         .filter(|a| a.kind != CSS)
         .map(|a| (a.name, Prepared::new(a.kind, a.body.to_vec())))
         .collect();
-    for (name, parts) in BUNDLES {
-        let body = bundle(parts, |part| {
+    for (name, entry) in BUNDLES {
+        let embedded = |file: &str| {
             FILES
                 .iter()
-                .find(|a| a.name == part)
+                .find(|a| a.name == file)
                 .map(|a| a.body.to_vec())
-        })
-        .expect("a bundle lists files of web/");
+        };
+        let body = link(entry, embedded).unwrap_or_else(|e| panic!("{name}: {e}"));
         files.insert(name, Prepared::new(JS, body));
     }
     for a in FILES.iter().filter(|a| a.kind == CSS) {
@@ -391,6 +397,21 @@ impl Source {
             .into_response()
     }
 
+    /// A page's script linked from the folder: 404 while a module is
+    /// missing, 500 with the reason when the modules do not link.
+    fn linked(dir: &std::path::Path, entry: &str) -> Response {
+        // only the names of files listed in FILES are read, never the request's text
+        let listed = |name: &str| {
+            let asset = FILES.iter().find(|a| a.name == name)?;
+            std::fs::read(dir.join(asset.name)).ok()
+        };
+        match link(entry, listed) {
+            Ok(body) => Self::uncached(JS, body),
+            Err(LinkError::Missing(_)) => not_found(),
+            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+        }
+    }
+
     fn page(&self, name: &str, headers: &HeaderMap) -> Response {
         let Some(asset) = PAGES.iter().find(|a| a.name == name) else {
             return not_found();
@@ -412,13 +433,9 @@ impl Source {
                 }
                 asset.name
             }
-            (None, Some((bundled, parts))) => {
+            (None, Some((bundled, entry))) => {
                 if let Some(dir) = &self.0 {
-                    // the parts are fixed names, never the request's text
-                    return match bundle(parts, |part| std::fs::read(dir.join(part)).ok()) {
-                        Some(body) => Self::uncached(JS, body),
-                        None => not_found(),
-                    };
+                    return Self::linked(dir, entry);
                 }
                 bundled
             }
@@ -521,6 +538,25 @@ mod tests {
         assert!(not_modified(&with("*"), &tag));
         assert!(!not_modified(&with("\"abcd\""), &tag));
         assert!(!not_modified(&HeaderMap::new(), &tag));
+    }
+
+    #[test]
+    fn every_page_script_links_from_the_embedded_modules() {
+        for (name, _) in BUNDLES {
+            let text = std::str::from_utf8(SITE.files[name].identity.body.as_ref()).unwrap();
+            // every module in it is served alone too, and none opens with its comment
+            for module in text
+                .lines()
+                .filter_map(|l| l.strip_prefix("// "))
+                .filter(|l| l.ends_with(".js"))
+            {
+                assert!(FILES.iter().any(|a| a.name == module), "{name}: {module}");
+            }
+            assert!(
+                !text.contains("\nimport {") && !text.contains("\nexport "),
+                "{name}"
+            );
+        }
     }
 
     #[test]

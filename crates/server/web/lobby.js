@@ -1,220 +1,300 @@
-/* ratrace lobby (index.html): the create-a-table form built from
-   GET /api/games (game, players, every option with its default, each seat
-   human or bot), then POST /api/tables + join as P1; the lists of open,
-   live and finished tables from GET /api/tables, refreshed every 5 s. */
-(function () {
-  'use strict';
-  const RR = window.RR;
-  const { t, el, $ } = RR;
-  const L = (RR.lobby = { games: [], seats: [], opts: {}, tables: [] });
+/* The lobby (index.html, served at /): the new table form built from
+   GET /api/games (game, players, every option with its default in words,
+   each seat human or bot), then POST /api/tables and a join as P1; the
+   lists of open, live and finished tables from GET /api/tables, refreshed
+   every 5 s; and the players' side (lobby-players.js).
 
-  const game = () => L.games.find((g) => g.name === $('game').value) || L.games[0];
+   The bots are offered by level, counted from each game's ladder in
+   /api/games (weakest first), then the bot programs the operator offers.
+   window.RR is the page's handle for the browser tests; nothing in the
+   client reads it. */
 
-  /* ---------- create form ---------- */
+import { $, clear, el, fill } from './dom.js';
+import { boot, t, tv } from './i18n.js';
+import { api, errText, join } from './connection.js';
+import { initPage } from './page.js';
+import { botName, gameName, when } from './names.js';
+import * as store from './store.js';
+import { myName, mySeat, saveCreator, saveKey, token } from './store.js';
+import { lobbyPlayers } from './lobby-players.js';
 
-  function renderGames() {
-    const cur = $('game').value || (L.games[0] && L.games[0].name);
-    RR.clear($('game'));
-    L.games.forEach((g) => $('game').appendChild(el('option', { value: g.name, text: RR.gameName(g.name), selected: g.name === cur })));
+window.RR = { join, ...store };
+
+/** The lobby's state: the games (GET /api/games), each seat's choice, each game's options, the tables listed. */
+const L = { games: [], seats: [], opts: {}, tables: [] };
+/** A game's bots in ladder order ([] before /api/games came): a bot's level is its place there. */
+const ladder = (name) => (L.games.find((g) => g.name === name) || {}).bots || [];
+const players = lobbyPlayers(ladder);
+
+const game = () => L.games.find((g) => g.name === $('game').value) || L.games[0];
+
+/* ---------- create form ---------- */
+
+function renderGames() {
+  const cur = $('game').value || (L.games[0] && L.games[0].name);
+  clear($('game'));
+  L.games.forEach((g) =>
+    $('game').appendChild(el('option', { value: g.name, text: gameName(g.name), selected: g.name === cur }))
+  );
+}
+
+function renderPlayers() {
+  const g = game();
+  const cur = Number($('players').value) || g.default_players;
+  clear($('players'));
+  for (let n = g.players[0]; n <= g.players[1]; n++) {
+    $('players').appendChild(
+      el('option', {
+        value: n,
+        text: n,
+        selected: n === (cur >= g.players[0] && cur <= g.players[1] ? cur : g.default_players),
+      })
+    );
   }
+}
 
-  function renderPlayers() {
-    const g = game();
-    const cur = Number($('players').value) || g.default_players;
-    RR.clear($('players'));
-    for (let n = g.players[0]; n <= g.players[1]; n++) {
-      $('players').appendChild(el('option', { value: n, text: n, selected: n === (cur >= g.players[0] && cur <= g.players[1] ? cur : g.default_players) }));
-    }
-  }
+function seatChoice(i) {
+  const g = game();
+  const sel = el('select', {
+    'aria-label': t('lobby.seatN', { n: 'P' + (i + 1) }),
+    onchange: (e) => (L.seats[i] = e.target.value),
+  });
+  sel.appendChild(el('option', { value: 'human', text: t('lobby.human') }));
+  g.bots.forEach((b) => sel.appendChild(el('option', { value: 'bot:' + b, text: botName(b, g.bots) })));
+  // Bot programs the server's operator offers: levels after the ladder.
+  (g.external || []).forEach((b) => sel.appendChild(el('option', { value: 'bot:' + b, text: botName(b, g.bots) })));
+  if (!L.seats[i]) L.seats[i] = g.bots.includes('heuristic') ? 'bot:heuristic' : 'bot:' + g.bots[0];
+  sel.value = L.seats[i];
+  return sel;
+}
 
-  function seatChoice(i) {
-    const g = game();
-    const sel = el('select', { 'aria-label': t('lobby.seatN', { n: 'P' + (i + 1) }), onchange: (e) => (L.seats[i] = e.target.value) });
-    sel.appendChild(el('option', { value: 'human', text: t('lobby.human') }));
-    g.bots.forEach((b) => sel.appendChild(el('option', { value: 'bot:' + b, text: RR.botName(b) })));
-    // Bot programs the server's operator offers: levels after the ladder.
-    (g.external || []).forEach((b) => sel.appendChild(el('option', { value: 'bot:' + b, text: RR.botName(b) })));
-    if (!L.seats[i]) L.seats[i] = g.bots.includes('heuristic') ? 'bot:heuristic' : 'bot:' + g.bots[0];
-    sel.value = L.seats[i];
-    return sel;
-  }
+function renderSeats() {
+  const n = Number($('players').value);
+  const rows = [el('div', { class: 'row' }, el('b', { text: 'P1' }), t('lobby.you'))];
+  for (let i = 1; i < n; i++) rows.push(el('div', { class: 'row' }, el('b', { text: 'P' + (i + 1) }), seatChoice(i)));
+  fill('seats', rows);
+}
 
-  function renderSeats() {
-    const n = Number($('players').value);
-    const rows = [el('div', { class: 'row' }, el('b', { text: 'P1' }), t('lobby.you'))];
-    for (let i = 1; i < n; i++) rows.push(el('div', { class: 'row' }, el('b', { text: 'P' + (i + 1) }), seatChoice(i)));
-    RR.fill('seats', rows);
-  }
+/**
+ * An option's allowed values (`auto|1..=10000`, `on|off`, `none|H,H,...`):
+ * its words, its number range if any, and whether it takes other text.
+ * The range syntax is read here and never shown.
+ */
+function parseValues(values) {
+  const parts = String(values).split('|');
+  const words = parts.filter((x) => /^[a-z][a-z0-9_-]*$/i.test(x));
+  const r = parts.map((x) => x.match(/^(\d+)\.\.=?(\d*)$/)).find(Boolean);
+  return {
+    words,
+    min: r ? Number(r[1]) : null,
+    max: r && r[2] ? Number(r[2]) : null,
+    text: parts.length > words.length && !r,
+  };
+}
 
-  /**
-   * An option's allowed values (`auto|1..=10000`, `on|off`, `none|H,H,...`):
-   * its words, its number range if any, and whether it takes other text.
-   * The range syntax is read here and never shown.
-   */
-  function parseValues(values) {
-    const parts = String(values).split('|');
-    const words = parts.filter((x) => /^[a-z][a-z0-9_-]*$/i.test(x));
-    const r = parts.map((x) => x.match(/^(\d+)\.\.=?(\d*)$/)).find(Boolean);
-    return { words, min: r ? Number(r[1]) : null, max: r && r[2] ? Number(r[2]) : null, text: parts.length > words.length && !r };
-  }
-
-  /** The control of one option: a checkbox (on/off), a list of words, or a number (blank = its word). */
-  function optControl(g, o, id) {
-    const v = parseValues(o.values);
-    const cur = L.opts[g.name][o.key];
-    const set = (x) => (L.opts[g.name][o.key] = x);
-    const onOff = v.words.length === 2 && v.words.includes('on') && v.words.includes('off');
-    if (onOff && v.min == null && !v.text) return el('input', { id, type: 'checkbox', checked: cur === 'on', onchange: (e) => set(e.target.checked ? 'on' : 'off') });
-    if (v.min == null && !v.text) return el('select', { id, onchange: (e) => set(e.target.value) }, v.words.map((w) => el('option', { value: w, text: t('val.' + w), selected: w === cur })));
-    const blank = v.words[0];
-    const kind = v.min != null ? { type: 'number', min: v.min, max: v.max, step: 1, inputmode: 'numeric' } : { type: 'text' };
-    return el('input', Object.assign({ id, value: blank && cur === blank ? '' : cur, size: blank ? 14 : 8, placeholder: blank ? t('lobby.blank', { v: t('val.' + blank) }) : '', oninput: (e) => set(e.target.value.trim() || blank || '') }, kind));
-  }
-
-  /** A default in words: "polyhedral (card's own die)", "off", "20". */
-  const valueWords = (v) => (/^[a-z][a-z0-9_-]*$/i.test(v) ? t('val.' + v) : v);
-
-  function renderOptions() {
-    const g = game();
-    L.opts[g.name] = L.opts[g.name] || Object.fromEntries(g.options.map((o) => [o.key, o.default]));
-    const rows = g.options.map((o) => {
-      const id = 'opt-' + g.name + '-' + o.key;
-      const help = RR.tv('opt.' + g.name + '.' + o.key) || o.help;
-      return el(
-        'div',
-        { class: 'opt' },
-        el('div', { class: 'row' }, el('label', { for: id }, el('b', { text: t('optName.' + g.name + '.' + o.key) })), optControl(g, o, id)),
-        el('span', { text: help }),
-        el('span', { class: 'mute', text: t('lobby.defaultIs', { v: valueWords(o.default) }) + ' · ' + t('lobby.source', { s: t('src.' + g.name + '.' + o.key) }) })
-      );
+/** The control of one option: a checkbox (on/off), a list of words, or a number (blank = its word). */
+function optControl(g, o, id) {
+  const v = parseValues(o.values);
+  const cur = L.opts[g.name][o.key];
+  const set = (x) => (L.opts[g.name][o.key] = x);
+  const onOff = v.words.length === 2 && v.words.includes('on') && v.words.includes('off');
+  if (onOff && v.min == null && !v.text)
+    return el('input', {
+      id,
+      type: 'checkbox',
+      checked: cur === 'on',
+      onchange: (e) => set(e.target.checked ? 'on' : 'off'),
     });
-    RR.fill('options', rows);
-  }
+  if (v.min == null && !v.text)
+    return el(
+      'select',
+      { id, onchange: (e) => set(e.target.value) },
+      v.words.map((w) => el('option', { value: w, text: t('val.' + w), selected: w === cur }))
+    );
+  const blank = v.words[0];
+  const kind =
+    v.min != null ? { type: 'number', min: v.min, max: v.max, step: 1, inputmode: 'numeric' } : { type: 'text' };
+  return el(
+    'input',
+    Object.assign(
+      {
+        id,
+        value: blank && cur === blank ? '' : cur,
+        size: blank ? 14 : 8,
+        placeholder: blank ? t('lobby.blank', { v: t('val.' + blank) }) : '',
+        oninput: (e) => set(e.target.value.trim() || blank || ''),
+      },
+      kind
+    )
+  );
+}
 
-  function renderForm() {
-    if (!L.games.length) return;
-    renderGames();
+/** A default in words: "polyhedral (card's own die)", "off", "20". */
+const valueWords = (v) => (/^[a-z][a-z0-9_-]*$/i.test(v) ? t('val.' + v) : v);
+
+function renderOptions() {
+  const g = game();
+  L.opts[g.name] = L.opts[g.name] || Object.fromEntries(g.options.map((o) => [o.key, o.default]));
+  const rows = g.options.map((o) => {
+    const id = 'opt-' + g.name + '-' + o.key;
+    const help = tv('opt.' + g.name + '.' + o.key) || o.help;
+    return el(
+      'div',
+      { class: 'opt' },
+      el(
+        'div',
+        { class: 'row' },
+        el('label', { for: id }, el('b', { text: t('optName.' + g.name + '.' + o.key) })),
+        optControl(g, o, id)
+      ),
+      el('span', { text: help }),
+      el('span', {
+        class: 'mute',
+        text:
+          t('lobby.defaultIs', { v: valueWords(o.default) }) +
+          ' · ' +
+          t('lobby.source', { s: t('src.' + g.name + '.' + o.key) }),
+      })
+    );
+  });
+  fill('options', rows);
+}
+
+function renderForm() {
+  if (!L.games.length) return;
+  renderGames();
+  renderPlayers();
+  renderSeats();
+  renderOptions();
+}
+
+function seatsBody(n) {
+  const seats = [{ kind: 'human' }];
+  for (let i = 1; i < n; i++) {
+    const v = L.seats[i] || 'human';
+    seats.push(v === 'human' ? { kind: 'human' } : { kind: 'bot', bot: v.slice(4) });
+  }
+  return seats;
+}
+
+async function create() {
+  const name = $('name').value.trim();
+  $('cerr').textContent = '';
+  if (!name) {
+    $('cerr').textContent = t('lobby.needName');
+    return $('name').focus();
+  }
+  const g = game();
+  const players = Number($('players').value);
+  $('go').disabled = true;
+  try {
+    const body = {
+      game: g.name,
+      players,
+      options: L.opts[g.name],
+      seats: seatsBody(players),
+      public: $('public').checked,
+    };
+    // the turn timer: empty for the server's default (public tables 2:00, private none)
+    if ($('turnTimer').value) body.turn_timer_ms = Number($('turnTimer').value);
+    const r = await api('/api/tables', 'POST', body);
+    saveKey(r.id, r.key);
+    saveCreator(r.id, r.creator);
+    await join(r.id, name, 'P1');
+    // the key is kept in this browser; the table page shows the link
+    location.href = '/t/' + r.id;
+  } catch (e) {
+    $('cerr').textContent = errText(e);
+    $('go').disabled = false;
+  }
+}
+
+/* ---------- table lists ---------- */
+
+async function joinTable(id, errBox) {
+  const name = $('name').value.trim();
+  if (!name) {
+    errBox.textContent = t('lobby.needName');
+    return $('name').focus();
+  }
+  try {
+    await join(id, name);
+    location.href = '/t/' + id;
+  } catch (e) {
+    errBox.textContent = errText(e);
+  }
+}
+
+function tableRow(tb) {
+  const err = el('span', { class: 'err' });
+  const mine = token(tb.id);
+  const head = [
+    el('b', { text: gameName(tb.game) }),
+    el('span', { text: t('lobby.nPlayers', { n: tb.players }) }),
+    el('span', { class: 'mute', text: when(tb.created_at) }),
+  ];
+  let acts;
+  if (tb.status === 'finished') {
+    acts = [
+      el('a', { href: '/replay/' + tb.id, text: t('lobby.replay') }),
+      el('a', { href: '/t/' + tb.id, text: t('lobby.result') }),
+    ];
+  } else if (mine) {
+    acts = [el('a', { href: '/t/' + tb.id, text: t('lobby.back', { seat: mySeat(tb.id) || '' }) })];
+  } else {
+    acts = [
+      tb.free_seats > 0 && el('span', { class: 'tag', text: t('lobby.free', { n: tb.free_seats }) }),
+      tb.free_seats > 0 && el('button', { text: t('lobby.join'), onclick: () => joinTable(tb.id, err) }),
+      el('a', { href: '/t/' + tb.id, text: t('lobby.watch') }),
+    ];
+  }
+  return el('li', {}, head, players.tableExtra(tb), el('span', { class: 'grow' }), acts, err);
+}
+
+function renderTables() {
+  const by = (st) => L.tables.filter((x) => x.status === st);
+  const open = L.tables.filter((x) => x.status !== 'finished' && x.free_seats > 0);
+  const live = by('playing').filter((x) => !(x.free_seats > 0));
+  const lists = { open, live, done: by('finished').slice(0, 20) };
+  for (const [id, list] of Object.entries(lists)) {
+    fill(id, list.length ? list.map(tableRow) : el('li', { class: 'mute', text: t('lobby.none') }));
+  }
+}
+
+async function loadTables() {
+  try {
+    L.tables = (await api('/api/tables')) || [];
+    renderTables();
+  } catch (e) {
+    fill('open', el('li', { class: 'err', text: errText(e) }));
+  }
+}
+
+async function start() {
+  players.start();
+  initPage(() => {
+    renderForm();
+    renderTables();
+  });
+  $('name').value = myName();
+  $('game').onchange = () => {
+    L.seats = [];
     renderPlayers();
     renderSeats();
     renderOptions();
+  };
+  $('players').onchange = renderSeats;
+  $('go').onclick = create;
+  try {
+    L.games = await api('/api/games');
+    renderForm();
+    renderTables();
+    players.redraw();
+  } catch (e) {
+    $('cerr').textContent = errText(e);
   }
+  loadTables();
+  setInterval(loadTables, 5000);
+}
 
-  function seatsBody(n) {
-    const seats = [{ kind: 'human' }];
-    for (let i = 1; i < n; i++) {
-      const v = L.seats[i] || 'human';
-      seats.push(v === 'human' ? { kind: 'human' } : { kind: 'bot', bot: v.slice(4) });
-    }
-    return seats;
-  }
-
-  async function create() {
-    const name = $('name').value.trim();
-    $('cerr').textContent = '';
-    if (!name) {
-      $('cerr').textContent = t('lobby.needName');
-      return $('name').focus();
-    }
-    const g = game();
-    const players = Number($('players').value);
-    $('go').disabled = true;
-    try {
-      const body = { game: g.name, players, options: L.opts[g.name], seats: seatsBody(players), public: $('public').checked };
-      // the turn timer: empty for the server's default (public tables 2:00, private none)
-      if ($('turnTimer').value) body.turn_timer_ms = Number($('turnTimer').value);
-      const r = await RR.api('/api/tables', 'POST', body);
-      RR.saveKey(r.id, r.key);
-      RR.saveCreator(r.id, r.creator);
-      await RR.join(r.id, name, 'P1');
-      // the key is kept in this browser; the table page shows the link
-      location.href = '/t/' + r.id;
-    } catch (e) {
-      $('cerr').textContent = RR.errText(e);
-      $('go').disabled = false;
-    }
-  }
-
-  /* ---------- table lists ---------- */
-
-  async function joinTable(id, errBox) {
-    const name = $('name').value.trim();
-    if (!name) {
-      errBox.textContent = t('lobby.needName');
-      return $('name').focus();
-    }
-    try {
-      await RR.join(id, name);
-      location.href = '/t/' + id;
-    } catch (e) {
-      errBox.textContent = RR.errText(e);
-    }
-  }
-
-  function tableRow(tb) {
-    const err = el('span', { class: 'err' });
-    const mine = RR.token(tb.id);
-    const head = [
-      el('b', { text: RR.gameName(tb.game) }),
-      el('span', { text: t('lobby.nPlayers', { n: tb.players }) }),
-      el('span', { class: 'mute', text: RR.when(tb.created_at) }),
-    ];
-    let acts;
-    if (tb.status === 'finished') {
-      acts = [el('a', { href: '/replay/' + tb.id, text: t('lobby.replay') }), el('a', { href: '/t/' + tb.id, text: t('lobby.result') })];
-    } else if (mine) {
-      acts = [el('a', { href: '/t/' + tb.id, text: t('lobby.back', { seat: RR.mySeat(tb.id) || '' }) })];
-    } else {
-      acts = [
-        tb.free_seats > 0 && el('span', { class: 'tag', text: t('lobby.free', { n: tb.free_seats }) }),
-        tb.free_seats > 0 && el('button', { text: t('lobby.join'), onclick: () => joinTable(tb.id, err) }),
-        el('a', { href: '/t/' + tb.id, text: t('lobby.watch') }),
-      ];
-    }
-    return el('li', {}, head, RR.social && RR.social.tableExtra(tb), el('span', { class: 'grow' }), acts, err);
-  }
-
-  function renderTables() {
-    const by = (st) => L.tables.filter((x) => x.status === st);
-    const open = L.tables.filter((x) => x.status !== 'finished' && x.free_seats > 0);
-    const live = by('playing').filter((x) => !(x.free_seats > 0));
-    const lists = { open, live, done: by('finished').slice(0, 20) };
-    for (const [id, list] of Object.entries(lists)) {
-      RR.fill(id, list.length ? list.map(tableRow) : el('li', { class: 'mute', text: t('lobby.none') }));
-    }
-  }
-
-  async function loadTables() {
-    try {
-      L.tables = (await RR.api('/api/tables')) || [];
-      renderTables();
-    } catch (e) {
-      RR.fill('open', el('li', { class: 'err', text: RR.errText(e) }));
-    }
-  }
-
-  async function start() {
-    RR.initPage(() => {
-      renderForm();
-      renderTables();
-    });
-    $('name').value = RR.myName();
-    $('game').onchange = () => {
-      L.seats = [];
-      renderPlayers();
-      renderSeats();
-      renderOptions();
-    };
-    $('players').onchange = renderSeats;
-    $('go').onclick = create;
-    try {
-      L.games = await RR.api('/api/games');
-      renderForm();
-    } catch (e) {
-      $('cerr').textContent = RR.errText(e);
-    }
-    loadTables();
-    setInterval(loadTables, 5000);
-  }
-
-  RR.boot(start);
-})();
+boot(start);

@@ -1,105 +1,118 @@
-/* The table page's turn alert (after table.js, which calls it on every
-   render): the tab title, what #announce (the only live region) says, the
-   optional sound and notification, and their switches. */
-(function () {
-  'use strict';
-  const RR = window.RR;
-  const { t, el, $ } = RR;
-  const { T, myTurn, waiting, me, prompt, resultHead } = RR.tableKit;
+/* The table page's turn alert: the tab title, what #announce (the only
+   live region) says, the optional sound and notification, and their
+   switches.
+
+   tableAlerts(state, view) is called once by the table page, which calls
+   turn() and draw() on every render and say() for what it announces
+   itself. What was said goes into the table's state (announced); the
+   moments the alert compares (the game started, the turn came, the game
+   ended) and the queue of words said together are this module's own. */
+
+import { $, el, fill } from './dom.js';
+import { gameName } from './names.js';
+import { onLang, t } from './i18n.js';
+import { alertOn, saveAlert } from './store.js';
+
+export function tableAlerts(state, view) {
+  let queued = '';
+  let sayTimer = null;
+  let started = null;
+  let wasOver = null;
+  let wasMine = false;
+  let audio = null;
+  const prompt = () => view.game().prompt();
 
   /** Says `text` to a screen reader (the polite live region), once. */
-  function announce(text) {
+  function say(text) {
     const box = $('announce');
     if (!box || !text) return;
     // what comes in one burst of updates is said together, not overwritten
-    T.say = (T.say ? T.say + ' ' : '') + text;
-    T.said = (T.said || []).concat(text).slice(-20);
+    queued = (queued ? queued + ' ' : '') + text;
+    state.announced(text);
     box.textContent = '';
-    clearTimeout(T.sayTimer);
-    T.sayTimer = setTimeout(() => {
-      box.textContent = T.say;
-      T.say = '';
+    clearTimeout(sayTimer);
+    sayTimer = setTimeout(() => {
+      box.textContent = queued;
+      queued = '';
     }, 50);
   }
-
-  /** The turn alert: the tab title, an announcement, an optional sound and notification. */
-  function turnAlert() {
-    const now = myTurn();
-    const base = RR.gameName(T.game) + ' · ratrace';
-    document.title = (now ? '● ' + t('alert.title') + ' · ' : '') + base;
-    const started = !waiting();
-    const say = [];
-    if (T.started === false && started && !T.st.over) say.push(t('table.started'));
-    T.started = started;
-    if (now && !T.mine) {
-      say.push(t('table.yourTurn') + ' ' + prompt());
-      if (pref('sound')) beep();
-      if (pref('notify') && document.hidden && window.Notification && Notification.permission === 'granted') {
-        try {
-          new Notification(t('alert.title'), { body: prompt(), tag: 'ratrace-' + T.id });
-        } catch (e) {
-          /* notifications refused by the browser */
-        }
-      }
-    }
-    if (T.st.over && T.wasOver === false) say.push(resultHead());
-    T.wasOver = !!T.st.over;
-    T.mine = now;
-    if (say.length) announce(say.join(' '));
-  }
-
-  const pref = (k) => localStorage.getItem('ratrace.alert.' + k) === '1';
 
   function beep() {
     try {
       const C = window.AudioContext || window.webkitAudioContext;
-      T.audio = T.audio || new C();
-      const a = T.audio;
-      const o = a.createOscillator();
-      const g = a.createGain();
+      audio = audio || new C();
+      const o = audio.createOscillator();
+      const g = audio.createGain();
       o.frequency.value = 660;
-      g.gain.setValueAtTime(0.08, a.currentTime);
-      g.gain.exponentialRampToValueAtTime(0.0001, a.currentTime + 0.3);
-      o.connect(g).connect(a.destination);
+      g.gain.setValueAtTime(0.08, audio.currentTime);
+      g.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.3);
+      o.connect(g).connect(audio.destination);
       o.start();
-      o.stop(a.currentTime + 0.3);
+      o.stop(audio.currentTime + 0.3);
     } catch (e) {
       /* no audio here */
     }
   }
 
+  /** A notification, when the player asked for them and the tab is hidden. */
+  function notify() {
+    if (!alertOn('notify') || !document.hidden || !window.Notification || Notification.permission !== 'granted') return;
+    try {
+      new Notification(t('alert.title'), { body: prompt(), tag: 'ratrace-' + state.id });
+    } catch (e) {
+      /* notifications refused by the browser */
+    }
+  }
+
+  /** The turn alert: the tab title, an announcement, an optional sound and notification. */
+  function turn() {
+    const now = state.myTurn();
+    const base = gameName(state.game) + ' · ratrace';
+    document.title = (now ? '● ' + t('alert.title') + ' · ' : '') + base;
+    const startedNow = !state.waiting();
+    const words = [];
+    if (started === false && startedNow && !state.st.over) words.push(t('table.started'));
+    started = startedNow;
+    if (now && !wasMine) {
+      words.push(t('table.yourTurn') + ' ' + prompt());
+      if (alertOn('sound')) beep();
+      notify();
+    }
+    if (state.st.over && wasOver === false) words.push(view.resultHead());
+    wasOver = !!state.st.over;
+    wasMine = now;
+    if (words.length) say(words.join(' '));
+  }
+
   /** The alert switches, for a seated player. */
-  function renderAlerts() {
-    const show = me() != null && !T.st.over;
+  function draw() {
+    const show = state.me() != null && !state.st.over;
     $('alerts').classList.toggle('hidden', !show);
-    if (!show) return RR.fill('alerts');
+    if (!show) return fill('alerts');
+    const onchange = (k, onOn) => (e) => {
+      saveAlert(k, e.target.checked);
+      if (e.target.checked && onOn) onOn();
+    };
     const box = (k, text, onOn) =>
-      el(
-        'label',
-        {},
-        el('input', {
-          type: 'checkbox',
-          checked: pref(k),
-          onchange: (e) => {
-            localStorage.setItem('ratrace.alert.' + k, e.target.checked ? '1' : '0');
-            if (e.target.checked && onOn) onOn();
-          },
-        }),
-        ' ' + text
-      );
+      el('label', {}, el('input', { type: 'checkbox', checked: alertOn(k), onchange: onchange(k, onOn) }), ' ' + text);
     const askNotify = () => {
       if (window.Notification && Notification.permission === 'default') Notification.requestPermission();
     };
-    RR.fill('alerts', el('span', { class: 'mute', text: t('alert.onMyTurn') }), box('sound', t('alert.sound'), beep), window.Notification ? box('notify', t('alert.notify'), askNotify) : null);
+    fill(
+      'alerts',
+      el('span', { class: 'mute', text: t('alert.onMyTurn') }),
+      box('sound', t('alert.sound'), beep),
+      window.Notification ? box('notify', t('alert.notify'), askNotify) : null
+    );
   }
 
   // A new language: what the live region says now is said again in it
   // (an English sentence would otherwise stay there until the next one).
-  RR.onLang(() => {
-    if (!T.st || !$('announce')) return;
+  onLang(() => {
+    if (!state.st || !$('announce')) return;
     $('announce').textContent = '';
-    if (myTurn()) announce(t('table.yourTurn') + ' ' + prompt());
+    if (state.myTurn()) say(t('table.yourTurn') + ' ' + prompt());
   });
 
-  RR.tableAlerts = { turn: turnAlert, draw: renderAlerts, say: announce };
-})();
+  return { turn, draw, say };
+}

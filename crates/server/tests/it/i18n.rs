@@ -7,20 +7,34 @@
 //! The templates are read from the file the server serves
 //! (`include_str!`), so a new event variant, a renamed field or a template
 //! deleted by mistake fails `cargo test` instead of showing a raw kind name
-//! at an Italian or French table.
+//! at an Italian or French table. Each file is an ES module whose
+//! `export default { ... };` holds its texts, one key a line; a long text
+//! is written as single-quoted pieces joined with `+`.
 
 use game::GameEvent;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// The three language files, one after another (each holds one
-/// `RR.I18N.xx = { ... };` block).
-const I18N: &str = concat!(
-    include_str!("../../web/i18n-en.js"),
-    include_str!("../../web/i18n-it.js"),
-    include_str!("../../web/i18n-fr.js")
-);
-const LANGS: [&str; 3] = ["en", "it", "fr"];
+/// The three language files, each an ES module holding one
+/// `export default { ... };` block.
+const LANGS: [(&str, &str); 3] = [
+    ("en", include_str!("../../web/i18n-en.js")),
+    ("it", include_str!("../../web/i18n-it.js")),
+    ("fr", include_str!("../../web/i18n-fr.js")),
+];
+
+/// The texts' block of one language's file: from `export default {` to
+/// the `};` that closes it.
+fn block(lang: &str) -> &'static str {
+    let (_, file) = LANGS
+        .iter()
+        .find(|(l, _)| *l == lang)
+        .unwrap_or_else(|| panic!("no language {lang}"));
+    let head = "export default {";
+    let start = file.find(head).expect("the block") + head.len();
+    let end = file[start..].find("\n};").expect("the block ends");
+    &file[start..start + end]
+}
 
 /// Reads a single-quoted JavaScript string starting at `s[0] == '\''`:
 /// its value (with `\'` and `\\` unescaped) and the rest after it.
@@ -37,12 +51,24 @@ fn js_string(s: &str) -> Option<(String, &str)> {
     None
 }
 
-/// A template's value: a string, or an object of plural forms
+/// A text: single-quoted pieces joined with `+` (one piece, most often),
+/// and the rest after it.
+fn js_text(s: &str) -> Option<(String, &str)> {
+    let (mut out, mut rest) = js_string(s)?;
+    while let Some(next) = rest.trim_start().strip_prefix('+') {
+        let (piece, after) = js_string(next.trim_start())?;
+        out.push_str(&piece);
+        rest = after;
+    }
+    Some((out, rest))
+}
+
+/// A template's value: a text, or an object of plural forms
 /// (`{ one: '…', other: '…' }`, read as its forms joined by a newline), and
 /// the rest after it.
 fn js_value(s: &str) -> Option<(String, &str)> {
     let Some(mut rest) = s.strip_prefix('{') else {
-        return js_string(s);
+        return js_text(s);
     };
     let mut forms = Vec::new();
     loop {
@@ -55,7 +81,7 @@ fn js_value(s: &str) -> Option<(String, &str)> {
         if !["n", "zero", "one", "two", "few", "many", "other"].contains(&name.trim()) {
             return None;
         }
-        let (form, after) = js_string(after.trim_start())?;
+        let (form, after) = js_text(after.trim_start())?;
         forms.push(form);
         rest = after.trim_start();
         rest = rest.strip_prefix(',').unwrap_or(rest);
@@ -64,12 +90,8 @@ fn js_value(s: &str) -> Option<(String, &str)> {
 
 /// Every quoted key (`'key':`) of one language's block, in order.
 fn keys(lang: &str) -> Vec<String> {
-    let head = format!("RR.I18N.{lang} = {{");
-    let start = I18N.find(&head).expect("the block");
-    let block = &I18N[start + head.len()..];
-    let block = &block[..block.find("\n  };").expect("the block ends")];
     let mut out = Vec::new();
-    let mut rest = block;
+    let mut rest = block(lang);
     while let Some(i) = rest.find('\'') {
         if let Some(c) = rest[..i].find("/*") {
             // A comment: skip it (its apostrophes are not quotes).
@@ -86,17 +108,11 @@ fn keys(lang: &str) -> Vec<String> {
     out
 }
 
-/// The `'ev.GAME.KIND': 'template'` entries of one language's block
-/// (`RR.I18N.xx = { ... };`), by key.
+/// The `'ev.GAME.KIND': 'template'` entries of one language's block, by
+/// key.
 fn templates(lang: &str) -> BTreeMap<String, String> {
-    let head = format!("RR.I18N.{lang} = {{");
-    let start = I18N
-        .find(&head)
-        .unwrap_or_else(|| panic!("no {head} in i18n.js"));
-    let block = &I18N[start..];
-    let block = &block[..block.find("\n  };").expect("the block ends")];
     let mut out = BTreeMap::new();
-    let mut rest = block;
+    let mut rest = block(lang);
     while let Some(i) = rest.find("'ev.") {
         let (key, after) = js_string(&rest[i..]).expect("a key string");
         let after = after.trim_start().strip_prefix(':').expect("key: value");
@@ -149,7 +165,7 @@ fn problems<E: GameEvent>(game: &str, lang: &str, all: &BTreeMap<String, String>
 #[test]
 fn every_event_kind_has_a_template_in_every_language() {
     let mut all = Vec::new();
-    for lang in LANGS {
+    for (lang, _) in LANGS {
         let t = templates(lang);
         all.extend(problems::<bigcheese::Event>("bigcheese", lang, &t));
         all.extend(problems::<dalmuti::Event>("dalmuti", lang, &t));
@@ -203,4 +219,9 @@ fn plural_forms_are_read_as_a_template() {
     assert_eq!(v, "{n} chip\n{n} chips");
     assert_eq!(rest, ", 'x'");
     assert!(js_value("{ bogus: 'x' }").is_none());
+    let (v, rest) = js_value("'a long ' +\n    'text', 'x'").unwrap();
+    assert_eq!(v, "a long text");
+    assert_eq!(rest, ", 'x'");
+    let (v, _) = js_value("{\n  one: '1 ' + 'chip',\n  other: 'n',\n}").unwrap();
+    assert_eq!(v, "1 chip\nn");
 }

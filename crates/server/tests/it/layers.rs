@@ -27,6 +27,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "lobby/",
             "ws/",
             "web.rs",
+            "web/",
             "cluster/",
         ],
     ),

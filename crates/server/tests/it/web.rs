@@ -31,18 +31,31 @@ const ALL_ASSETS_GZIP: usize = 150_000;
 const TABLE_FIRST_LOAD: usize = 60_000;
 const REPEAT_VISIT: usize = 5_000;
 
-/// The client's folder in the source tree.
-/// The files the table page's scripts are joined from, in order
-/// (`table-page.js`, `BUNDLES` in web.rs).
-const TABLE_PAGE: [&str; 6] = [
-    "app.js",
-    "social.js",
-    "table.js",
-    "table-alerts.js",
+/// The modules the table page's script is linked from, in the order the
+/// link puts them (`table-page.js`: `table.js` and what it imports, each
+/// after what it imports; `BUNDLES` and `link` in web.rs).
+const TABLE_PAGE: [&str; 18] = [
+    "dom.js",
+    "i18n.js",
+    "store.js",
+    "connection.js",
+    "page.js",
+    "names.js",
+    "words-bigcheese.js",
+    "words-dalmuti.js",
+    "words.js",
+    "patch.js",
+    "table-state.js",
     "table-bigcheese.js",
     "table-dalmuti.js",
+    "table-view.js",
+    "table-panels.js",
+    "table-alerts.js",
+    "social.js",
+    "table.js",
 ];
 
+/// The client's folder in the source tree.
 fn web_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("web")
 }
@@ -192,7 +205,8 @@ impl Client {
 }
 
 /// The headers a desktop Chromium sends for a resource of `kind`
-/// (`document`, `script`, `style` or `image`) on a same-origin page.
+/// (`document`, `script`, `style`, `image` or `font`) on a same-origin
+/// page.
 fn browser_headers(kind: &str) -> Vec<(&'static str, &'static str)> {
     let mut h = vec![
         ("connection", "keep-alive"),
@@ -245,10 +259,13 @@ fn browser_headers(kind: &str) -> Vec<(&'static str, &'static str)> {
             ("sec-fetch-mode", "cors"),
             ("sec-fetch-dest", "font"),
         ]),
+        // every script is a module (the page's, and the language file it
+        // imports): fetched in cors mode, with the page's origin
         _ => h.extend([
             ("accept", "*/*"),
+            ("origin", "http://127.0.0.1"),
             ("sec-fetch-site", "same-origin"),
-            ("sec-fetch-mode", "no-cors"),
+            ("sec-fetch-mode", "cors"),
             ("sec-fetch-dest", "script"),
         ]),
     }
@@ -360,24 +377,34 @@ async fn gzip_is_sent_when_accepted_and_decodes_to_the_exact_file() {
     assert_eq!(got.header("content-type"), Some("text/html; charset=utf-8"));
     let page = String::from_utf8(gunzip(&got.body)).unwrap();
     assert!(
-        page.contains("<script src=\"/static/table-page.js?v="),
+        page.contains("<script type=\"module\" src=\"/static/table-page.js?v="),
         "{page}"
     );
-    // and the joined scripts are the table page's files, in order
+    // and the linked script is the table page's modules, each once, after
+    // what it imports, without their comments
     let got = client.get("/static/table-page.js", &[]).await;
-    let mut joined = Vec::new();
+    let text = String::from_utf8(got.body.to_vec()).unwrap();
+    let linked: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("// ")).collect();
+    assert_eq!(linked, TABLE_PAGE);
     for part in TABLE_PAGE {
-        joined.extend(std::fs::read(web_dir().join(part)).unwrap());
-        joined.push(b'\n');
+        let file = std::fs::read_to_string(web_dir().join(part)).unwrap();
+        let opening = file.split("*/").next().unwrap();
+        assert!(
+            opening.starts_with("/*") && !text.contains(opening),
+            "{part}"
+        );
     }
-    assert_eq!(got.body.as_ref(), joined.as_slice());
+    assert!(
+        text.contains("\nfunction morphKids(a, b) {\n"),
+        "a module's code, as it is"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_file_as_it_is_when_gzip_is_not_accepted() {
     let server = start().await;
     let mut client = Client::connect(server.addr).await;
-    let file = std::fs::read(web_dir().join("app.js")).unwrap();
+    let file = std::fs::read(web_dir().join("dom.js")).unwrap();
     for accept in [
         None,
         Some("gzip;q=0"),
@@ -387,7 +414,7 @@ async fn the_file_as_it_is_when_gzip_is_not_accepted() {
     ] {
         let headers: Vec<(&str, &str)> =
             accept.map(|a| ("accept-encoding", a)).into_iter().collect();
-        let got = client.get("/static/app.js", &headers).await;
+        let got = client.get("/static/dom.js", &headers).await;
         assert_eq!(got.status, 200, "{accept:?}");
         assert_eq!(got.header("content-encoding"), None, "{accept:?}");
         assert_eq!(got.header("vary"), Some("Accept-Encoding"), "{accept:?}");
@@ -476,7 +503,7 @@ async fn versioned_files_are_immutable_and_everything_else_revalidates() {
         assert_eq!(stale.status, 200, "{plain}");
         assert_eq!(stale.header("cache-control"), Some("no-cache"), "{plain}");
     }
-    // The language file app.js loads by its plain name.
+    // The language file i18n.js imports by its plain name.
     for lang in ["en", "it", "fr"] {
         let got = client.get(&format!("/static/i18n-{lang}.js"), &[]).await;
         assert_eq!(got.status, 200, "{lang}");
@@ -489,7 +516,7 @@ async fn head_works_and_unknown_files_are_404() {
     let server = start().await;
     let mut client = Client::connect(server.addr).await;
     let head = client
-        .request("HEAD", "/static/app.js", &[("accept-encoding", "gzip")])
+        .request("HEAD", "/static/dom.js", &[("accept-encoding", "gzip")])
         .await;
     assert_eq!(head.status, 200);
     assert!(head.body.is_empty());
@@ -542,7 +569,7 @@ async fn the_client_weighs_within_its_budget() {
     );
 
     // A table page's first load: the page, everything it names, and the
-    // language file app.js adds (the heaviest of the three), on a fresh
+    // language file i18n.js imports (the heaviest of the three), on a fresh
     // connection as a browser with an empty cache sends them.
     let mut heaviest = 0;
     let mut lang_url = String::new();
@@ -644,7 +671,7 @@ async fn a_web_folder_is_read_on_every_request() {
         rand::random::<u32>()
     ));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("app.js"), "// one\n").unwrap();
+    std::fs::write(dir.join("dom.js"), "// one\n").unwrap();
     std::fs::write(dir.join("table.html"), "<p>edited</p>").unwrap();
     std::fs::write(dir.join("secret.txt"), "secret").unwrap();
     let outside = dir.with_extension("outside");
@@ -659,7 +686,7 @@ async fn a_web_folder_is_read_on_every_request() {
     let mut client = Client::connect(addr).await;
 
     let got = client
-        .get("/static/app.js", &[("accept-encoding", "gzip")])
+        .get("/static/dom.js", &[("accept-encoding", "gzip")])
         .await;
     assert_eq!(got.status, 200);
     assert_eq!(got.body.as_ref(), b"// one\n");
@@ -669,26 +696,32 @@ async fn a_web_folder_is_read_on_every_request() {
         got.header("content-type"),
         Some("text/javascript; charset=utf-8")
     );
-    assert_security_headers(&got, "app.js");
-    std::fs::write(dir.join("app.js"), "// two\n").unwrap();
-    let got = client.get("/static/app.js?v=whatever", &[]).await;
-    assert_eq!(got.body.as_ref(), b"// two\n");
-    // the joined scripts are joined from the folder too, or 404 while a
-    // part is missing
+    assert_security_headers(&got, "dom.js");
+    std::fs::write(dir.join("dom.js"), "export const two = 2;\n").unwrap();
+    let got = client.get("/static/dom.js?v=whatever", &[]).await;
+    assert_eq!(got.body.as_ref(), b"export const two = 2;\n");
+    // the page's script is linked from the folder too: 404 while a module
+    // is missing, 500 saying why when the modules do not link
     let got = client.get("/static/table-page.js", &[]).await;
     assert_eq!(got.status, 404, "table.js is not in the folder yet");
-    for part in &TABLE_PAGE[1..] {
-        std::fs::write(dir.join(part), format!("// {part}\n")).unwrap();
-    }
+    std::fs::write(dir.join("table.js"), "import { one } from './dom.js';\n").unwrap();
+    let got = client.get("/static/table-page.js", &[]).await;
+    assert_eq!(got.status, 500);
+    let why = String::from_utf8(got.body.to_vec()).unwrap();
+    assert_eq!(why, "table.js imports `one`, which dom.js does not export");
+    std::fs::write(
+        dir.join("table.js"),
+        "/* the page */\nimport { two } from './dom.js';\nuse(two);\n",
+    )
+    .unwrap();
     let got = client.get("/static/table-page.js", &[]).await;
     assert_eq!(got.status, 200);
     assert_eq!(got.header("cache-control"), Some("no-store"));
     let text = String::from_utf8(got.body.to_vec()).unwrap();
-    assert!(text.starts_with("// two\n\n// social.js\n"), "{text}");
-    assert!(text.ends_with("// table-dalmuti.js\n\n"), "{text}");
-    for part in &TABLE_PAGE[1..] {
-        std::fs::remove_file(dir.join(part)).unwrap();
-    }
+    let want = "// dom.js\nconst $0 = (() => {\nconst two = 2;\nreturn { two };\n})();\n\
+        // table.js\nconst $1 = (({ two }) => {\nuse(two);\nreturn {  };\n})($0);\n";
+    assert_eq!(text, want);
+    std::fs::remove_file(dir.join("table.js")).unwrap();
 
     let got = client.get("/t/xyz", &[]).await;
     assert_eq!(got.status, 200);

@@ -1,0 +1,131 @@
+/* The table's drawing shared by both games, and the games it knows: the
+   seats around the felt in turn order (each one's head line, bubble and
+   tile), buttons that send an action, and the events and result in words.
+
+   tableView(state, page) draws from one TableState (table-state.js); the
+   page gives it `act` (send an action) and `redrawMine` (draw the player's
+   area again). The table page gives its own; the replay draws spectators'
+   positions with its own state and no actions. Each game's file
+   (table-bigcheese.js, table-dalmuti.js) is a function of the helpers K
+   made here, and returns its part: board(), order(), seat(id, acts),
+   mine(used), prompt(), hint(), idle(), acts, stop, speech(ev) and
+   logClass(ev) (docs/web.md, "One file per game"). A new game is one
+   more line in GAMES. */
+
+import { el } from './dom.js';
+import { t } from './i18n.js';
+import { botLevel, seatId, seatLabel } from './names.js';
+import { eventText } from './words.js';
+import { bigCheese } from './table-bigcheese.js';
+import { dalmuti } from './table-dalmuti.js';
+
+/** Every game's part of the table, by the game's name. */
+const GAMES = { bigcheese: bigCheese, dalmuti };
+
+/** The drawing of the table whose state is `state`; `page` gives act(action) and redrawMine(). */
+export function tableView(state, page) {
+  const who = (s) => seatLabel(s, state.st.seats);
+  const evText = (ev) => eventText(state.game, ev, state.st.seats);
+  const btn = (text, action, extra) =>
+    el('button', Object.assign({ text, disabled: state.pending, onclick: () => page.act(action) }, extra || {}));
+
+  /** A seat's head line: name, "you", bot level, presence. */
+  function seatHead(id, extra) {
+    const s = state.seatInfo(id);
+    const tags = [];
+    if (state.isMe(id)) tags.push(el('span', { class: 'tag you', text: t('tag.you') }));
+    if (s && s.kind === 'bot' && s.bot) tags.push(el('span', { class: 'tag bot', text: '🤖 ' + botLevel(s.bot) }));
+    if (s && s.kind === 'human' && !s.taken) tags.push(el('span', { class: 'tag', text: t('tag.free') }));
+    else if (s && s.conceded) tags.push(el('span', { class: 'tag pass', text: t('tag.conceded') }));
+    else if (s && s.kind === 'human' && !s.connected) tags.push(el('span', { class: 'tag pass', text: t('tag.away') }));
+    if (state.toMove(id)) tags.push(el('span', { class: 'tag turn', text: '⏳ ' + t('tag.turn') }));
+    return el('div', { class: 'head' }, el('span', { class: 'nm', text: (extra || '') + who(id) }), tags);
+  }
+
+  function seatClass(id) {
+    let c = 'seat';
+    if (state.toMove(id)) c += ' turn';
+    if (state.isMe(id)) c += ' me';
+    return c;
+  }
+
+  /** The speech bubble by a seat: its bid, its pass, the set it played. */
+  function bubble(ev) {
+    if (!ev) return null;
+    const body = ev.kind === 'pass' ? t('act.pass') : game().speech(ev);
+    const cls = 'bubble' + (ev.kind === 'pass' ? ' pass' : '');
+    return el('div', { class: cls, 'data-k': ev.kind + ':' + state.log.indexOf(ev) }, body);
+  }
+
+  // What each game's file uses of the table. Counts that change (chips,
+  // score, cards left) are keyed by their value: a new value is a new
+  // node, and the CSS plays its change on it.
+  const K = {
+    state,
+    pv: () => state.pv(),
+    legal: () => state.legal(),
+    has: (a) => state.has(a),
+    isMe: (id) => state.isMe(id),
+    who,
+    act: (a) => page.act(a),
+    redrawMine: () => page.redrawMine(),
+    btn,
+    seatHead,
+    seatClass,
+    bubble,
+    evText,
+  };
+  const parts = {};
+  /** The game of this table, once its name is known; null before. */
+  function game() {
+    const make = GAMES[state.game];
+    if (!make) return null;
+    return parts[state.game] || (parts[state.game] = make(K));
+  }
+
+  /**
+   * What each seat did last in the current auction or trick, from the log:
+   * seat id → event. The log is read back to the start of the auction
+   * (Big Cheese) or of the trick (Dalmuti).
+   */
+  function lastActs() {
+    const out = {};
+    const { acts, stop } = game();
+    for (let i = state.log.length - 1; i >= 0; i--) {
+      const ev = state.log[i];
+      if (stop.includes(ev.kind)) break;
+      if (acts.includes(ev.kind) && ev.seat != null && !out[seatId(ev.seat)]) out[seatId(ev.seat)] = ev;
+    }
+    return out;
+  }
+
+  /** Seat ids around the table: from the player's left, the player last (at the bottom). */
+  function seatsInOrder() {
+    const ids = game().order();
+    const k = ids.findIndex((id) => state.isMe(id));
+    return k < 0 ? ids : ids.slice(k + 1).concat(ids.slice(0, k + 1));
+  }
+
+  /** Every seat's tile, in order around the table; the log is read once for all of them. */
+  function seats() {
+    // before the start nothing is dealt: the engine's view of a deal to
+    // come (roles, the first auction) would only mislead; names only
+    if (state.waiting()) {
+      return seatsInOrder().map((id) =>
+        el('div', { class: seatClass(id), 'data-seat': id, 'data-k': id }, seatHead(id, ''))
+      );
+    }
+    const acts = lastActs();
+    return seatsInOrder().map((id) => game().seat(id, acts));
+  }
+
+  /** The result in a line: who won, nobody, or a game stopped for its length. */
+  function resultHead() {
+    const o = state.outcome();
+    const won = o.winners.map(seatId);
+    if (o.capped) return t('res.capped');
+    return won.length ? t('res.won', { who: won.map(who).join(' & ') }) : t('res.nobody');
+  }
+
+  return { game, who, evText, btn, seats, resultHead };
+}
