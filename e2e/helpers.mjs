@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import Ajv2020 from 'ajv/dist/2020.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(HERE, '..');
@@ -123,6 +124,40 @@ export async function newContext(browser, base, t, opts = {}) {
 export function watchErrors(page, errors, { resources = false } = {}) {
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && (resources || !/^Failed to load resource/.test(m.text())) && errors.push(m.text() + ' ' + JSON.stringify(m.location())));
+  checkFrames(page, errors);
+}
+
+/** The browser protocol's schema of what the server sends (generated from its types). */
+const TO_CLIENT = JSON.parse(readFileSync(join(ROOT, 'docs/protocol/web/to-client.json'), 'utf8'));
+// (formats such as "uint64" are the generator's notes on Rust's integer types)
+const ajv = new Ajv2020({ strict: false, validateFormats: false });
+/** Whether a message fits to-client.json. */
+export const fitsToClient = ajv.compile(TO_CLIENT);
+/** How many frames checkFrames has checked, in this test process. */
+export const framesChecked = { n: 0 };
+
+/**
+ * Checks every frame `page` receives on a table's WebSocket against
+ * docs/protocol/web/to-client.json: a frame that does not fit (or is not
+ * JSON) is added to `errors`, with the schema's complaint.
+ */
+export function checkFrames(page, errors) {
+  page.on('websocket', (ws) => {
+    if (!/\/ws\//.test(ws.url())) return;
+    ws.on('framereceived', ({ payload }) => {
+      let m;
+      try {
+        m = JSON.parse(String(payload));
+      } catch {
+        errors.push('a WebSocket frame that is not JSON: ' + String(payload).slice(0, 120));
+        return;
+      }
+      framesChecked.n++;
+      if (!fitsToClient(m)) {
+        errors.push(`a "${m && m.type}" frame does not fit to-client.json: ${ajv.errorsText(fitsToClient.errors)}`);
+      }
+    });
+  });
 }
 
 /**

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { startServer, launchBrowser, api, pageState, waitForState, joinViaForm, playToEnd, watchErrors } from './helpers.mjs';
+import { startServer, launchBrowser, api, pageState, waitForState, joinViaForm, playToEnd, watchErrors, framesChecked, fitsToClient } from './helpers.mjs';
 
 let server;
 let browser;
@@ -135,6 +135,10 @@ for (const [game, options, label, botDelayMs] of [
     const whole = await pageState(page);
     for (const k of ['rev', 'seq', 'view', 'legal', 'to_move', 'over', 'outcome', 'seats']) assert.deepEqual(whole[k], patched[k], `${k} as patched`);
     await checkResult(page, id);
+    // Every frame the page got fits the browser protocol's schema (a
+    // misfit is one of `errors`), and the check does refuse a misfit.
+    assert.ok(framesChecked.n > moves, `${framesChecked.n} frames checked`);
+    assert.equal(fitsToClient({ type: 'update', rev: 1 }), false, 'an update without its fields does not fit');
     assert.deepEqual(errors, [], 'no page errors');
   });
 }

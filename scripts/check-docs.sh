@@ -22,6 +22,11 @@
 #    crate or folder (`src/state/`, `store/sqlite/writer.rs`), some tracked
 #    path must end so. Moved code cannot leave the docs pointing at
 #    nothing.
+# 7. Every `Type::member` they name, where the repository defines `Type`,
+#    is a member of it, and a name given beside a path, (`path`, `name`),
+#    is in that file.
+# 8. Every `--flag` they give a default for, "`--flag N` (default X)", is
+#    a `ratrace` flag whose `--help` gives that default.
 #
 # Usage: bash scripts/check-docs.sh [RATRACE_BIN]
 #   the ratrace binary: the argument, else $RATRACE_BIN, else
@@ -365,10 +370,109 @@ for doc in docs:
             if not found:
                 problem(f"{doc}:{n}", f"names `{path}`, which does not exist")
 
+# --- 7. Names of code the documents give exist -----------------------------
+#
+# `Type::member` where the repository defines `Type` (a struct, enum, trait
+# or type): `member` must be a word of a file that defines `Type` or has an
+# `impl` of it (a method, a variant, a constant, a field). And a name given
+# beside a path, (`path`, `name`): `name` must be a word of that file.
+
+rust_files = [f for f in tracked if f.endswith(".rs")]
+rust_text = {f: open(f, encoding="utf-8").read() for f in rust_files}
+defines = {}
+for f, text in rust_text.items():
+    for m in re.finditer(r"\b(?:struct|enum|trait|type)\s+([A-Z][A-Za-z0-9]*)", text):
+        defines.setdefault(m.group(1), set()).add(f)
+def homes(name):
+    """The files that define `name` or implement something on it."""
+    out = set(defines.get(name, ()))
+    imp = re.compile(r"\bimpl\b[^{;]*?\b" + name + r"\b[^{;]*\{")
+    for f, text in rust_text.items():
+        if f not in out and name in text and imp.search(text):
+            out.add(f)
+    return out
+home_cache = {}
+in_fence = False
+MEMBER = re.compile(r"`(?:[a-z_][a-z0-9_]*::)*([A-Z][A-Za-z0-9]*)::([A-Za-z_][A-Za-z0-9_]*)(?:\(\))?`")
+BESIDE = re.compile(r"\(`([A-Za-z0-9_./-]+\.rs)`, `([a-z_][a-z0-9_]*)`")
+for doc in docs:
+    in_fence = False
+    for n, line in enumerate(open(doc, encoding="utf-8"), 1):
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        for m in MEMBER.finditer(line):
+            ty, member = m.group(1), m.group(2)
+            if ty not in defines:
+                continue
+            if ty not in home_cache:
+                home_cache[ty] = homes(ty)
+            word = re.compile(r"\b" + member + r"\b")
+            if not any(word.search(rust_text[f]) for f in home_cache[ty]):
+                problem(f"{doc}:{n}", f"names `{ty}::{member}`, which `{ty}` does not have")
+        for m in BESIDE.finditer(line):
+            path, name = m.group(1), m.group(2)
+            files = [f for f in rust_files if ("/" + f).endswith("/" + path)]
+            if files and not any(re.search(r"\b" + name + r"\b", rust_text[f]) for f in files):
+                problem(f"{doc}:{n}", f"names `{name}` in `{path}`, which has no such name")
+
+# --- 8. Flags and defaults the documents give are the CLI's ------------------
+#
+# A `--flag` given with a default in prose, "`--flag N` (default X)", must
+# be a flag of some `ratrace` command whose help gives that default (a
+# number with a unit is read in the flag's own unit: `10 s` for an -ms
+# flag is 10000, `4 MiB` for a -bytes flag 4194304).
+
+help_of = {}
+top = subprocess.run([ratrace, "--help"], capture_output=True, text=True)
+commands = re.findall(r"^  ([a-z][a-z-]*)  ", top.stdout, re.M)
+for c in commands:
+    help_of[c] = subprocess.run([ratrace, c, "--help"], capture_output=True, text=True).stdout
+flag_defaults = {}
+for c, text in help_of.items():
+    blocks = re.split(r"\n(?=\s+(?:-[a-zA-Z], )?--[a-z0-9-]+)", text)
+    for b in blocks:
+        fm = re.match(r"\s+(?:-[a-zA-Z], )?(--[a-z0-9-]+)", b)
+        if not fm:
+            continue
+        d = re.search(r"\[default: ([^\]]+)\]", b)
+        flag_defaults.setdefault(fm.group(1), []).append((c, d.group(1) if d else None, b))
+UNITS = {("s", "-ms"): 1000, ("MiB", "-bytes"): 1 << 20, ("KiB", "-bytes"): 1 << 10}
+CLAIM = re.compile(r"`(--[a-z0-9-]+)(?: [A-Z_]+)?` \(default `?([^`),;]+)`?")
+for doc in docs:
+    in_fence = False
+    for n, line in enumerate(open(doc, encoding="utf-8"), 1):
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        for m in CLAIM.finditer(line):
+            flag, said = m.group(1), m.group(2).strip()
+            if flag not in flag_defaults:
+                problem(f"{doc}:{n}", f"gives a default for `{flag}`, which no `ratrace` command takes")
+                continue
+            vm = re.match(r"^([\d,_]+)\s*([A-Za-z]+)?$", said)
+            wanted = {said}
+            if vm:
+                number = int(vm.group(1).replace(",", "").replace("_", ""))
+                wanted = {str(number)}
+                for (unit, suffix), k in UNITS.items():
+                    if vm.group(2) == unit and flag.endswith(suffix):
+                        wanted = {str(number * k)}
+            ok = any(d in wanted or (d is None and any(
+                         re.search(r"\(default:? " + re.escape(w) + r"\b", b) for w in wanted))
+                     for _, d, b in flag_defaults[flag])
+            if not ok:
+                have = ", ".join(f"{c}: {d}" for c, d, _ in flag_defaults[flag])
+                problem(f"{doc}:{n}", f"says `{flag}` defaults to {said}, `ratrace` says {have}")
+
 for p in problems:
     print(p)
 if problems:
     print(f"check-docs: {len(problems)} problem(s)", file=sys.stderr)
     sys.exit(1)
-print("check-docs: no file points outside the repository; README and ARCHITECTURE agree with cargo metadata and `ratrace options`")
+print("check-docs: no file points outside the repository; README and ARCHITECTURE agree with cargo metadata and `ratrace options`; the paths, code names and flag defaults the documents give exist")
 PY

@@ -280,9 +280,13 @@ pub trait Roster: Game {
     /// The bot names this game offers, first the default opponent.
     const BOTS: &'static [&'static str];
 
-    /// The bot ladder, weakest first: the strength levels the server offers
-    /// and the last one gives hints.
+    /// The bot ladder's names, weakest first: the strength levels the
+    /// server offers and the last one gives hints.
     const LADDER: &'static [&'static str];
+
+    /// The ladder's levels, described ([`Level`]), in [`Roster::LADDER`]'s
+    /// order.
+    const LEVELS: &'static [Level];
 
     /// The sparring panel: bots unlike each other and unlike the ladder,
     /// each with its own style, for measuring the ladder against strangers
@@ -326,9 +330,75 @@ pub trait Levels: Game {
     fn network() -> Option<std::sync::Arc<net::Mlp>>;
 }
 
+/// One level of the ladder, described for those who offer, rate or pick
+/// bots (the lobby, the ratings, the lab), so that none of them names a
+/// bot to know what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Level {
+    /// The bot's name ([`Roster::bot`] makes it).
+    pub name: &'static str,
+    /// Its level: 1 for the weakest, one more each step up the ladder.
+    pub level: u8,
+    /// Whether it plays every table size as itself (the `learned` level's
+    /// network fits one size; at any other it plays as `strong`).
+    pub every_size: bool,
+    /// Whether it decides at once (a rule or a network), rather than
+    /// searching for a while each decision.
+    pub instant: bool,
+}
+
+/// The ladder of every game, weakest first ([`Roster::LEVELS`]).
+pub const LEVELS: [Level; 5] = [
+    Level {
+        name: "random",
+        level: 1,
+        every_size: true,
+        instant: true,
+    },
+    Level {
+        name: "heuristic",
+        level: 2,
+        every_size: true,
+        instant: true,
+    },
+    Level {
+        name: "strong",
+        level: 3,
+        every_size: true,
+        instant: true,
+    },
+    Level {
+        name: "learned",
+        level: 4,
+        every_size: false,
+        instant: true,
+    },
+    Level {
+        name: "search",
+        level: 5,
+        every_size: true,
+        instant: false,
+    },
+];
+
+/// The names of `levels`, in order (for [`Roster::LADDER`]).
+const fn level_names<const N: usize>(levels: &[Level; N]) -> [&'static str; N] {
+    let mut names = [""; N];
+    let mut i = 0;
+    while i < N {
+        names[i] = levels[i].name;
+        i += 1;
+    }
+    names
+}
+
+/// [`LEVELS`]' names.
+const LADDER: [&str; LEVELS.len()] = level_names(&LEVELS);
+
 impl<G: Levels + game::Tensor> Roster for G {
     const BOTS: &'static [&'static str] = &["heuristic", "strong", "search", "random", "learned"];
-    const LADDER: &'static [&'static str] = &["random", "heuristic", "strong", "learned", "search"];
+    const LADDER: &'static [&'static str] = &LADDER;
+    const LEVELS: &'static [Level] = &LEVELS;
     const PANEL: &'static [&'static str] = <G as Levels>::PANEL;
 
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotError> {
@@ -375,6 +445,20 @@ pub(crate) fn no_budget(spec: &BotSpec) -> BotError {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn the_ladder_is_its_levels_numbered_from_one() {
+        assert_eq!(LADDER.len(), LEVELS.len());
+        for (i, l) in LEVELS.iter().enumerate() {
+            assert_eq!(LADDER[i], l.name);
+            assert_eq!(usize::from(l.level), i + 1, "{}", l.name);
+            assert!(
+                <bigcheese::BigCheese as Roster>::bot(l.name, 1).is_ok(),
+                "{}",
+                l.name
+            );
+        }
+    }
 
     #[test]
     fn bot_specs_read_and_print_back() {

@@ -172,14 +172,33 @@ impl From<crate::store::StoreError> for Error {
     }
 }
 
+/// An HTTP answer's body for a refusal: `{"error": {"code", "message"}}`.
+#[derive(Debug, serde::Serialize)]
+pub struct ErrorBody {
+    /// What was refused.
+    pub error: ErrorDetail,
+}
+
+/// See [`ErrorBody`].
+#[derive(Debug, serde::Serialize)]
+pub struct ErrorDetail {
+    /// For programs: [`Error::code`].
+    pub code: &'static str,
+    /// For people.
+    pub message: String,
+}
+
 impl IntoResponse for Error {
     fn into_response(self) -> Response {
         if let Error::Internal(cause) = &self {
             tracing::error!("internal error: {cause}");
         }
-        let body = serde_json::json!({
-            "error": { "code": self.code(), "message": self.to_string() }
-        });
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: self.code(),
+                message: self.to_string(),
+            },
+        };
         let mut response = (self.status(), axum::Json(body)).into_response();
         let retry_after = match &self {
             Error::RateLimited { retry_after, .. } => Some(*retry_after.max(&1)),

@@ -4,7 +4,7 @@
 //!
 //! A standard patch, not a home-made format, so that a client in any
 //! language can apply it with its own JSON Patch library; the web
-//! client's (`RR.applyPatch` in `web/app.js`) is short because the patches
+//! client's (`applyPatch` in `web/patch.js`) is short because the patches
 //! made here use three operations only: `add` (a new member, or `-` to append to an
 //! array), `replace` and `remove`.
 //!

@@ -12,13 +12,14 @@
 //! sent, so a client that missed a message knows and asks for `resync`.
 
 use game::{Outcome, Seat};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The largest message a client may send, in bytes.
 pub const MAX_MESSAGE: usize = 4096;
 
 /// A message from a client.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
     /// The first message: a seat token, or none to spectate.
@@ -68,7 +69,7 @@ pub enum ClientMsg {
 }
 
 /// A seat as every client sees it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct SeatStatus {
     /// The seat.
     pub seat: Seat,
@@ -89,7 +90,7 @@ pub struct SeatStatus {
 
 /// What a `state` and an `update` both carry: the position's small
 /// fields whole, and the events this connection has not had yet.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Snapshot {
     /// Actions applied so far.
     pub seq: u64,
@@ -104,6 +105,7 @@ pub struct Snapshot {
     /// JSON objects, `{"kind":"bid","seat":"P1","amount":3}`, each encoded
     /// once from the engine's event. Clients render them per kind and
     /// language.
+    #[schemars(with = "Vec<serde_json::Value>")]
     pub log: Vec<Box<serde_json::value::RawValue>>,
     /// Whether the game is over (by the rules, or abandoned).
     pub over: bool,
@@ -127,7 +129,7 @@ pub struct Snapshot {
 }
 
 /// The complete state one connection may see.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct StateMsg {
     /// The table id.
     pub table: String,
@@ -136,7 +138,9 @@ pub struct StateMsg {
     /// The table's revision: each later `update` is one more.
     pub rev: u64,
     /// The seat's view (spectators: the public view), already JSON text:
-    /// it is encoded once, straight from the engine's view.
+    /// it is encoded once, straight from the engine's view. Its schema is
+    /// the game's: docs/protocol/GAME/view.json.
+    #[schemars(with = "serde_json::Value")]
     pub view: Box<serde_json::value::RawValue>,
     /// The position's small fields, and every event from the first.
     #[serde(flatten)]
@@ -158,7 +162,7 @@ pub struct StateMsg {
 
 /// What changed since the message with revision `rev - 1`: the small
 /// fields whole, the view as a patch, only the new events.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct UpdateMsg {
     /// The table's revision: one more than the previous `state` or
     /// `update` this connection got; otherwise it missed one and sends
@@ -166,6 +170,7 @@ pub struct UpdateMsg {
     pub rev: u64,
     /// The RFC 6902 JSON Patch that turns the previous view into the new
     /// one (`[]` when it did not change).
+    #[schemars(with = "Vec<serde_json::Value>")]
     pub patch: Box<serde_json::value::RawValue>,
     /// The position's small fields, and the new events.
     #[serde(flatten)]
@@ -177,7 +182,7 @@ pub struct UpdateMsg {
 }
 
 /// A table's public description: `GET /api/tables/{id}`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct TableInfo {
     /// The table id.
     pub id: String,
@@ -214,7 +219,7 @@ pub struct TableInfo {
 }
 
 /// A message to a client.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     /// The whole state: the answer to `hello` and to `resync`.
@@ -307,6 +312,64 @@ impl ServerMsg {
             _ => r#"{"type":"error","code":"internal","message":"encoding failed"}"#.to_string(),
         }
     }
+}
+
+/// The JSON Schemas of the browser protocol, generated from the types
+/// above, as they are committed under `docs/protocol/web/` (path, schema):
+/// what a client sends on the WebSocket (`from-client.json`, as the server
+/// reads it), what the server sends (`to-client.json`), and a table's
+/// description (`table.json`, `GET /api/tables/{id}`). The test
+/// `web_schemas_are_up_to_date` keeps the files current; the browser tests
+/// check every frame the page receives against `to-client.json`.
+pub fn schemas() -> Vec<(String, serde_json::Value)> {
+    use schemars::generate::SchemaSettings;
+    fn file(title: &str, description: &str, schema: schemars::Schema) -> serde_json::Value {
+        let mut rest = schema.to_value();
+        let rest = rest.as_object_mut().expect("a root schema is an object");
+        let mut out = serde_json::Map::new();
+        if let Some(s) = rest.remove("$schema") {
+            out.insert("$schema".into(), s);
+        }
+        rest.remove("title");
+        rest.remove("description");
+        out.insert("title".into(), title.into());
+        out.insert("description".into(), description.into());
+        out.append(rest);
+        serde_json::Value::Object(out)
+    }
+    let read = SchemaSettings::draft2020_12().for_deserialize();
+    let written = SchemaSettings::draft2020_12().for_serialize();
+    vec![
+        (
+            "web/from-client.json".to_string(),
+            file(
+                "ratrace web: a message from the client",
+                "What a browser (or any client) sends on a table's WebSocket, `GET /ws/{id}`; \
+                 see docs/server.md, \"WebSocket\".",
+                read.into_generator().into_root_schema_for::<ClientMsg>(),
+            ),
+        ),
+        (
+            "web/to-client.json".to_string(),
+            file(
+                "ratrace web: a message to the client",
+                "What the server sends on a table's WebSocket: a `state`, then `update`s, and \
+                 the rest; a view's own schema is the game's (docs/protocol/GAME/view.json).",
+                written
+                    .clone()
+                    .into_generator()
+                    .into_root_schema_for::<ServerMsg>(),
+            ),
+        ),
+        (
+            "web/table.json".to_string(),
+            file(
+                "ratrace web: a table's description",
+                "`GET /api/tables/{id}`.",
+                written.into_generator().into_root_schema_for::<TableInfo>(),
+            ),
+        ),
+    ]
 }
 
 #[cfg(test)]

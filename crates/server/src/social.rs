@@ -35,7 +35,7 @@ pub const CHAT_EVERY_S: u32 = 2;
 pub const EMOTES: &[&str] = &["hi", "gg", "wp", "thanks", "oops", "wow", "think", "laugh"];
 
 /// What somebody said: their cleaned words, or an emote.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Said {
     /// Words, cleaned ([`clean_chat`]).
@@ -68,7 +68,7 @@ impl Said {
 }
 
 /// A chat message as every reader gets it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ChatLine {
     /// Who said it (`null`: a spectator, at a table that lets them chat).
     pub seat: Option<Seat>,

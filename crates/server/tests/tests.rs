@@ -15,6 +15,7 @@ mod it {
     mod play;
     mod probe;
     mod restart;
+    mod schemas;
     mod security;
     mod social;
     mod util;

@@ -333,12 +333,11 @@ pub fn configure<G: Positions>(game: &str, a: Args) -> Result<Config<G>, Error> 
             // learned bot's network fits one table only (elsewhere it
             // plays as strong), so variants would meet different bots
             // (name either with --bots to use it anyway).
-            G::LADDER
+            G::LEVELS
                 .iter()
                 .rev()
-                .find(|b| !matches!(**b, "search" | "learned"))
-                .copied()
-                .unwrap_or("random")
+                .find(|l| l.instant && l.every_size)
+                .map_or("random", |l| l.name)
                 .to_string(),
         ),
         [weak, strong] => (weak.trim().to_string(), strong.trim().to_string()),

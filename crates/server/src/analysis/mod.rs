@@ -46,7 +46,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use game::Game as _;
-use serde_json::json;
 use sha2::Digest as _;
 use std::sync::Arc;
 
@@ -55,25 +54,45 @@ pub fn routes() -> Router<AppState> {
     Router::new().route("/api/tables/{id}/analysis", get(status).post(start))
 }
 
+/// What `GET` and `POST /api/tables/{id}/analysis` answer: where the
+/// analysis is, and once done, the analysis itself.
+#[derive(serde::Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+enum Answer {
+    /// Waiting for a worker.
+    Queued { done: u64, total: u64 },
+    /// Being made: `done` of `total` decisions.
+    Running { done: u64, total: u64 },
+    /// It failed; it may be asked for again.
+    Failed { message: &'static str },
+    /// Nobody asked for it.
+    None,
+    /// Made: the analysis (its stored JSON, `GET` only).
+    Done {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        analysis: Option<Box<serde_json::value::RawValue>>,
+    },
+}
+
 /// A job's answer: 202 with its progress, or 500 for a failure.
 fn job_response(job: &Job) -> Response {
-    match job {
-        Job::Queued => (
-            StatusCode::ACCEPTED,
-            Json(json!({"status": "queued", "done": 0, "total": 0})),
-        )
-            .into_response(),
+    let (status, answer) = match *job {
+        Job::Queued => (StatusCode::ACCEPTED, Answer::Queued { done: 0, total: 0 }),
         Job::Running { done, total } => (
             StatusCode::ACCEPTED,
-            Json(json!({"status": "running", "done": done, "total": total})),
-        )
-            .into_response(),
+            Answer::Running {
+                done: done as u64,
+                total: total as u64,
+            },
+        ),
         Job::Failed => (
             StatusCode::INTERNAL_SERVER_ERROR,
-            Json(json!({"status": "failed", "message": "the analysis failed: ask for it again"})),
-        )
-            .into_response(),
-    }
+            Answer::Failed {
+                message: "the analysis failed: ask for it again",
+            },
+        ),
+    };
+    (status, Json(answer)).into_response()
 }
 
 /// The stored analysis of `id` (its JSON text), if any.
@@ -128,6 +147,12 @@ async fn status(
                 return Ok(not_modified(etag));
             }
             // The body was encoded by this server from an `Analysis`.
+            let analysis = serde_json::value::RawValue::from_string(body)
+                .map_err(|e| Error::Internal(format!("a stored analysis is not JSON: {e}")))?;
+            let answer = serde_json::to_string(&Answer::Done {
+                analysis: Some(analysis),
+            })
+            .map_err(|e| Error::Internal(e.to_string()))?;
             Ok((
                 StatusCode::OK,
                 [
@@ -138,7 +163,7 @@ async fn status(
                     (header::ETAG, etag),
                     (header::CACHE_CONTROL, HeaderValue::from_static(CACHE)),
                 ],
-                format!(r#"{{"status":"done","analysis":{body}}}"#),
+                answer,
             )
                 .into_response())
         }
@@ -149,7 +174,7 @@ async fn status(
                 Some(job) => Ok(job_response(&job)),
                 // Not an error: most games have none, and a page that asks
                 // should not log a failed request.
-                None => Ok((StatusCode::OK, Json(json!({"status": "none"}))).into_response()),
+                None => Ok((StatusCode::OK, Json(Answer::None)).into_response()),
             }
         }
     }
@@ -181,7 +206,7 @@ async fn start(
         Some(job) => return Ok(job_response(&job)),
     }
     if stored(&state, &id).await?.is_some() {
-        return Ok((StatusCode::OK, Json(json!({"status": "done"}))).into_response());
+        return Ok((StatusCode::OK, Json(Answer::Done { analysis: None })).into_response());
     }
     let proof = lobby::records::Proof::of(&uri);
     let record =

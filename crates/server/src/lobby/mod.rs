@@ -81,8 +81,11 @@ struct GameDesc {
     players: [usize; 2],
     default_players: usize,
     options: Vec<OptionDesc>,
-    /// The ladder, weakest first.
+    /// The ladder's names, weakest first.
     bots: &'static [&'static str],
+    /// The ladder's levels, described: number, whether each plays every
+    /// table size as itself, whether it decides at once.
+    levels: &'static [bots::Level],
     /// The bot programs the operator offers (`ratrace serve --bot`),
     /// levels after the ladder.
     external: Vec<String>,
@@ -103,6 +106,7 @@ fn describe<G: Roster>(external: &ExternalBots) -> GameDesc {
             })
             .collect(),
         bots: G::LADDER,
+        levels: G::LEVELS,
         external: external.names_for(G::NAME),
     }
 }

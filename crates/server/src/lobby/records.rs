@@ -139,7 +139,7 @@ pub(super) async fn replay(
     addr: ClientAddr,
     Path((id, from)): Path<(String, usize)>,
     uri: axum::http::Uri,
-) -> Result<Json<serde_json::Value>, Error> {
+) -> Result<Json<ReplayPage>, Error> {
     let record = finished_record(&state, addr, id, "replays", &Proof::of(&uri)).await?;
     tokio::task::spawn_blocking(move || {
         registry::dispatch!(record.game.as_str(), G => replay_positions::<G>(&record, from),
@@ -154,7 +154,7 @@ pub(super) async fn replay(
 pub(super) fn replay_positions<G: Game>(
     record: &game::Record,
     from: usize,
-) -> Result<serde_json::Value, Error> {
+) -> Result<ReplayPage, Error> {
     let total = record.actions.len();
     if from > total {
         return Err(Error::BadInput(format!(
@@ -202,7 +202,18 @@ pub(super) fn replay_positions<G: Game>(
         }
         seen = g.events().len();
     }
-    Ok(serde_json::json!({ "steps": total, "positions": positions }))
+    Ok(ReplayPage {
+        steps: total,
+        positions,
+    })
+}
+
+/// A page of a replay (`GET /api/tables/{id}/replay/{from}`): how many
+/// steps the game has, and the positions from the one asked for.
+#[derive(Serialize)]
+pub(super) struct ReplayPage {
+    steps: usize,
+    positions: Vec<ReplayStep>,
 }
 
 /// Anything serializable as a JSON value (null if it cannot be).
@@ -225,12 +236,21 @@ impl axum::extract::FromRequestParts<AppState> for VerifyToken {
     }
 }
 
+/// The public key that signs this site's commitments.
+#[derive(Serialize)]
+pub(super) struct SiteKey {
+    /// The signature scheme: `ed25519`.
+    scheme: &'static str,
+    /// The key, hex.
+    key: String,
+}
+
 /// `GET /api/key`: the public key that signs this site's commitments.
-pub(super) async fn key(State(state): State<AppState>) -> Json<serde_json::Value> {
-    Json(serde_json::json!({
-        "scheme": "ed25519",
-        "key": state.signing_key().public_hex(),
-    }))
+pub(super) async fn key(State(state): State<AppState>) -> Json<SiteKey> {
+    Json(SiteKey {
+        scheme: "ed25519",
+        key: state.signing_key().public_hex(),
+    })
 }
 
 pub(super) async fn verify(

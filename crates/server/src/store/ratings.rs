@@ -125,13 +125,15 @@ impl Rating {
 
 /// The fixed rating of bot `bot` of `game`: by its level on the game's
 /// ladder (level 1, `random`, 15; each level 6 more: heuristic 21, strong
-/// 27, learned 33, search 39), with a small fixed uncertainty. Bots are never
-/// updated: they are the fixed points people are measured against.
+/// 27, learned 33, search 39; a bot off the ladder as the heuristic bot),
+/// with a small fixed uncertainty. Bots are never updated: they are the
+/// fixed points people are measured against.
 pub fn bot_rating(game: &str, bot: &str) -> Rating {
-    let ladder: &[&str] = registry::dispatch!(game, G => <G as bots::Roster>::LADDER, _ => &[]);
-    let level = ladder.iter().position(|b| *b == bot).unwrap_or(1);
+    let levels: &[bots::Level] =
+        registry::dispatch!(game, G => <G as bots::Roster>::LEVELS, _ => &[]);
+    let level = levels.iter().find(|l| l.name == bot).map_or(2, |l| l.level);
     Rating {
-        rating: 15.0 + 6.0 * level as f64,
+        rating: 15.0 + 6.0 * f64::from(level - 1),
         uncertainty: 1.0,
     }
 }

@@ -171,7 +171,7 @@ async fn pages_and_static_files_are_served() {
         let (status, _) = http(server.addr, "GET", path, None).await;
         assert_eq!(status, 200, "{path}");
     }
-    let (status, _) = http(server.addr, "GET", "/static/app.js", None).await;
+    let (status, _) = http(server.addr, "GET", "/static/dom.js", None).await;
     assert_eq!(status, 200);
     let (status, _) = http(server.addr, "GET", "/static/nope.js", None).await;
     assert_eq!(status, 404);

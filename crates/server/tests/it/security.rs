@@ -66,7 +66,7 @@ async fn close_frame(ws: &mut Ws, limit: Duration) -> Option<(CloseCode, String)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_page_carries_the_security_headers_and_there_is_a_favicon() {
     let server = start().await;
-    for path in ["/api/games", "/static/app.js"] {
+    for path in ["/api/games", "/static/dom.js"] {
         // not documents: only `nosniff` (the rest is for pages)
         let (status, head, _) = request(server.addr, "GET", path, "").await;
         assert_eq!(status, 200, "{path}");
