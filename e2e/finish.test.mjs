@@ -281,7 +281,7 @@ for (const [size, w, h] of SIZES) {
     // the lobby's timer setting reaches the table
     await page.goto('/');
     await page.locator('#name').fill('Tess');
-    await page.locator('#turnTimer').selectOption('60000');
+    await page.locator('#set-turn_timer_ms').fill('60');
     await page.locator('#go').click();
     await page.waitForURL(/\/t\//);
     const made = new URL(page.url()).pathname.split('/').pop();

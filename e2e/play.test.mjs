@@ -35,16 +35,13 @@ async function context(t, opts = {}) {
  * form, the request, the join as P1 and the redirect stay the client's own.
  */
 async function createViaLobby(page, { game, name, options = {}, botDelayMs = 30 }) {
-  await page.route('**/api/tables', async (route) => {
-    const req = route.request();
-    if (req.method() !== 'POST') return route.continue();
-    const body = JSON.parse(req.postData());
-    await route.continue({ postData: JSON.stringify({ ...body, bot_delay_ms: botDelayMs }) });
-  });
   await page.goto('/');
   await page.locator('#game option').first().waitFor({ state: 'attached' });
   await page.locator('#game').selectOption(game);
   await page.locator('#name').fill(name);
+  // the table's settings are drawn from /api/games like the options; a
+  // delay is typed in seconds
+  await page.locator('#set-bot_delay_ms').fill(String(botDelayMs / 1000));
   if (Object.keys(options).length) {
     await page.locator('#create details summary').click();
     for (const [key, value] of Object.entries(options)) {
@@ -58,9 +55,7 @@ async function createViaLobby(page, { game, name, options = {}, botDelayMs = 30 
   }
   await page.locator('#go').click();
   await page.waitForURL(/\/t\/[A-Za-z0-9_-]+$/, { timeout: 15000 });
-  const id = new URL(page.url()).pathname.split('/').pop();
-  await page.unroute('**/api/tables');
-  return id;
+  return new URL(page.url()).pathname.split('/').pop();
 }
 
 /** After the game: the result screen shows the revealed seed, which hashes to the published hash. */

@@ -53,8 +53,6 @@ export default {
   'err.abandoned': 'This game was abandoned before its end: it has no analysis.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
-  'lobby.public':
-    'Public table: listed here, anyone may take a free seat (otherwise only people with the invite link can)',
   'lobby.title': 'Lobby',
   'lobby.intro':
     'Sit down at a table with friends or bots. No account needed: pick a name, create a table and share its link.',
@@ -115,8 +113,15 @@ export default {
   'opt.dalmuti.black_market': 'After taxes the first Merchant and a Merchant each draw a random card from the other.',
   'opt.dalmuti.joins': 'Hands before which one new player joins as a Merchant, e.g. 3,5.',
   'opt.dalmuti.single_hand': 'A single hand is won by whoever goes out first, or by points with the bonuses.',
-  'lobby.timer': 'Turn timer (then a bot plays that turn)',
-  'lobby.timerDefault': 'default (public table 2:00, private none)',
+  'lobby.settings': 'Table settings',
+  'set.public': 'Public table',
+  'set.turn_timer_ms': 'Turn timer (s)',
+  'set.bot_delay_ms': 'Bot delay (s)',
+  'set.spectator_chat': 'Spectators chat',
+  'setHelp.public': 'Listed in the lobby: anyone may take a free seat (otherwise only people with the invite link can).',
+  'setHelp.turn_timer_ms': 'How long a person may take for a turn, then a bot plays it (empty: 2:00 at a public table, none at a private one).',
+  'setHelp.bot_delay_ms': 'How long a bot waits before acting, so people can follow.',
+  'setHelp.spectator_chat': 'Spectators may read and write the chat too (otherwise only the seated players chat).',
   'lobby.defaultIs': 'default: {v}',
   'lobby.source': 'Source: {s}',
   'lobby.blank': 'empty = {v}',

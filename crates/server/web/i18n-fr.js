@@ -53,9 +53,6 @@ export default {
   'err.abandoned': 'Cette partie a été abandonnée avant la fin : elle n\'a pas d\'analyse.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
-  'lobby.public':
-    'Table publique : listée ici, tout le monde peut prendre une place libre (sinon seulement avec le lien ' +
-    'd\'invitation)',
   'lobby.title': 'Accueil',
   'lobby.intro':
     'Asseyez-vous à une table avec des amis ou des bots. Pas de compte : choisissez un nom, créez une table et ' +
@@ -118,8 +115,15 @@ export default {
   'opt.dalmuti.black_market': 'Après les impôts, le premier Marchand et un Marchand se tirent une carte au hasard.',
   'opt.dalmuti.joins': 'Manches avant lesquelles un nouveau joueur arrive comme Marchand, ex. 3,5.',
   'opt.dalmuti.single_hand': 'Une seule manche : gagne qui sort le premier, ou le plus de points avec les bonus.',
-  'lobby.timer': 'Temps par tour (ensuite un bot joue ce tour)',
-  'lobby.timerDefault': 'par défaut (table publique 2:00, privée aucun)',
+  'lobby.settings': 'Réglages de la table',
+  'set.public': 'Table publique',
+  'set.turn_timer_ms': 'Temps par tour (s)',
+  'set.bot_delay_ms': 'Attente des bots (s)',
+  'set.spectator_chat': 'Chat des spectateurs',
+  'setHelp.public': 'Listée ici : tout le monde peut prendre une place libre (sinon seulement qui a le lien d\'invitation).',
+  'setHelp.turn_timer_ms': 'Combien de temps une personne peut prendre pour son tour, puis un bot le joue (vide : 2:00 à une table publique, aucun à une table privée).',
+  'setHelp.bot_delay_ms': 'Combien de temps un bot attend avant d\'agir, pour que l\'on puisse suivre.',
+  'setHelp.spectator_chat': 'Les spectateurs peuvent aussi lire et écrire dans le chat (sinon seulement les joueurs assis).',
   'lobby.defaultIs': 'par défaut : {v}',
   'lobby.source': 'Source : {s}',
   'lobby.blank': 'vide = {v}',

@@ -53,8 +53,6 @@ export default {
   'err.abandoned': 'Questa partita è stata abbandonata prima della fine: non ha analisi.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
-  'lobby.public':
-    'Tavolo pubblico: elencato qui, chiunque può prendere un posto libero (altrimenti solo chi ha il link di invito)',
   'lobby.title': 'Sala',
   'lobby.intro':
     'Siediti a un tavolo con amici o bot. Nessun account: scegli un nome, crea un tavolo e condividi il link.',
@@ -118,8 +116,15 @@ export default {
     'Mercato nero: dopo le tasse il primo mercante e un mercante si pescano a caso una carta a vicenda.',
   'opt.dalmuti.joins': 'Mani prima delle quali entra un nuovo giocatore come mercante, es. 3,5.',
   'opt.dalmuti.single_hand': 'Una sola mano: vince chi esce per primo, o chi ha più punti con i bonus.',
-  'lobby.timer': 'Tempo per turno (poi un bot gioca quel turno)',
-  'lobby.timerDefault': 'predefinito (tavolo pubblico 2:00, privato nessuno)',
+  'lobby.settings': 'Impostazioni del tavolo',
+  'set.public': 'Tavolo pubblico',
+  'set.turn_timer_ms': 'Tempo per turno (s)',
+  'set.bot_delay_ms': 'Attesa dei bot (s)',
+  'set.spectator_chat': 'Chat degli spettatori',
+  'setHelp.public': 'Elencato qui: chiunque può prendere un posto libero (altrimenti solo chi ha il link di invito).',
+  'setHelp.turn_timer_ms': 'Quanto può durare il turno di una persona, poi un bot lo gioca (vuoto: 2:00 a un tavolo pubblico, nessuno a uno privato).',
+  'setHelp.bot_delay_ms': 'Quanto aspetta un bot prima di agire, perché le persone possano seguire.',
+  'setHelp.spectator_chat': 'Anche gli spettatori possono leggere e scrivere in chat (altrimenti solo i giocatori seduti).',
   'lobby.defaultIs': 'predefinito: {v}',
   'lobby.source': 'Fonte: {s}',
   'lobby.blank': 'vuoto = {v}',

@@ -92,11 +92,15 @@ function parseValues(values) {
   };
 }
 
-/** The control of one option: a checkbox (on/off), a list of words, or a number (blank = its word). */
-function optControl(g, o, id) {
+/**
+ * The control of one option or setting, whose current text is `values[o.key]`:
+ * a checkbox (on/off), a list of words, or a number (blank = its word). A
+ * number in milliseconds (a key ending in `_ms`) is shown and typed in seconds.
+ */
+function optControl(values, o, id) {
   const v = parseValues(o.values);
-  const cur = L.opts[g.name][o.key];
-  const set = (x) => (L.opts[g.name][o.key] = x);
+  const cur = values[o.key];
+  const set = (x) => (values[o.key] = x);
   const onOff = v.words.length === 2 && v.words.includes('on') && v.words.includes('off');
   if (onOff && v.min == null && !v.text)
     return el('input', {
@@ -112,17 +116,22 @@ function optControl(g, o, id) {
       v.words.map((w) => el('option', { value: w, text: t('val.' + w), selected: w === cur }))
     );
   const blank = v.words[0];
+  const scale = o.key.endsWith('_ms') ? 1000 : 1;
+  const shown = (x) => (x == null ? x : x / scale);
   const kind =
-    v.min != null ? { type: 'number', min: v.min, max: v.max, step: 1, inputmode: 'numeric' } : { type: 'text' };
+    v.min != null
+      ? { type: 'number', min: shown(v.min), max: shown(v.max), step: scale > 1 ? 0.1 : 1, inputmode: 'decimal' }
+      : { type: 'text' };
+  const typed = (x) => (scale > 1 && x !== '' ? String(Math.round(Number(x) * scale)) : x);
   return el(
     'input',
     Object.assign(
       {
         id,
-        value: blank && cur === blank ? '' : cur,
+        value: blank && cur === blank ? '' : scale > 1 ? String(shown(Number(cur))) : cur,
         size: blank ? 14 : 8,
         placeholder: blank ? t('lobby.blank', { v: t('val.' + blank) }) : '',
-        oninput: (e) => set(e.target.value.trim() || blank || ''),
+        oninput: (e) => set(typed(e.target.value.trim()) || blank || ''),
       },
       kind
     )
@@ -145,7 +154,7 @@ function renderOptions() {
         'div',
         { class: 'row' },
         el('label', { for: id }, el('b', { text: t('optName.' + g.name + '.' + o.key) })),
-        optControl(g, o, id)
+        optControl(L.opts[g.name], o, id)
       ),
       el('span', { text: help }),
       el('span', {
@@ -160,12 +169,47 @@ function renderOptions() {
   fill('options', rows);
 }
 
+/** A setting's default in words: in seconds for one in milliseconds, as its control takes it. */
+const settingWords = (o) =>
+  o.key.endsWith('_ms') && /^\d+$/.test(o.default) ? String(Number(o.default) / 1000) : valueWords(o.default);
+
+/**
+ * The table's other settings (public, turn timer, bot delay, spectators'
+ * chat), as /api/games describes them, drawn like the rules options.
+ */
+function renderSettings() {
+  const g = game();
+  L.settings = L.settings || Object.fromEntries((g.settings || []).map((o) => [o.key, o.default]));
+  const rows = (g.settings || []).map((o) => {
+    const id = 'set-' + o.key;
+    return el(
+      'div',
+      { class: 'opt' },
+      el('div', { class: 'row' }, el('label', { for: id }, el('b', { text: t('set.' + o.key) })), optControl(L.settings, o, id)),
+      el('span', { text: tv('setHelp.' + o.key) || o.help }),
+      el('span', { class: 'mute', text: t('lobby.defaultIs', { v: settingWords(o) }) })
+    );
+  });
+  fill('settings', rows);
+}
+
+/** The settings as POST /api/tables takes them: on/off as booleans, numbers as numbers, a word (auto) left out. */
+function settingsBody() {
+  const body = {};
+  for (const [k, v] of Object.entries(L.settings || {})) {
+    if (v === 'on' || v === 'off') body[k] = v === 'on';
+    else if (/^\d+$/.test(v)) body[k] = Number(v);
+  }
+  return body;
+}
+
 function renderForm() {
   if (!L.games.length) return;
   renderGames();
   renderPlayers();
   renderSeats();
   renderOptions();
+  renderSettings();
 }
 
 function seatsBody(n) {
@@ -193,10 +237,8 @@ async function create() {
       players,
       options: L.opts[g.name],
       seats: seatsBody(players),
-      public: $('public').checked,
+      ...settingsBody(),
     };
-    // the turn timer: empty for the server's default (public tables 2:00, private none)
-    if ($('turnTimer').value) body.turn_timer_ms = Number($('turnTimer').value);
     const r = await api('/api/tables', 'POST', body);
     saveKey(r.id, r.key);
     saveCreator(r.id, r.creator);

@@ -18,9 +18,6 @@ pub(super) const BODY_LIMIT: usize = 16 * 1024;
 /// Largest record accepted by `POST /api/verify`.
 pub(super) const RECORD_LIMIT: usize = 4 * 1024 * 1024;
 
-/// Largest bot delay a table may ask for.
-pub(super) const MAX_BOT_DELAY_MS: u64 = 10_000;
-
 /// A JSON body whose rejections are answered as [`Error`]s.
 #[derive(Debug)]
 pub struct JsonBody<T>(pub T);

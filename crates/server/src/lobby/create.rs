@@ -1,7 +1,7 @@
 //! Creating a table (options, seats and bots checked against the engine
 //! before anything is stored) and asking for a rematch.
 
-use super::body::{meter, JsonBody, MAX_BOT_DELAY_MS};
+use super::body::{meter, JsonBody};
 use crate::addr::ClientAddr;
 use crate::error::Error;
 use crate::extbots::ExternalBots;
@@ -14,6 +14,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use bots::Roster;
+use game::OptionInfo;
 use game::{GameOptions, Seat};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -50,7 +51,7 @@ pub struct CreateRequest {
     /// are heuristic bots.
     #[serde(default)]
     pub seats: Option<Vec<SeatRequest>>,
-    /// Bot delay (default 600, at most 10000).
+    /// Bot delay (see [`SETTINGS`]).
     #[serde(default)]
     pub bot_delay_ms: Option<u64>,
     /// Turn timer for humans (default: off at private tables, the
@@ -226,6 +227,50 @@ fn requested_seats<G: Roster>(
     Ok(seats)
 }
 
+/// The table's settings besides its rules options, declared as options
+/// are (key, default, allowed values, help): `/api/games` serves them
+/// (`settings`) and the lobby draws them with the code that draws the
+/// rules options; [`table_config`] checks a request against the same
+/// allowed values.
+pub(super) const SETTINGS: &[OptionInfo] = &[
+    OptionInfo {
+        key: "public",
+        default: "off",
+        values: "on|off",
+        help: "Listed in the lobby: anyone may take a free seat (otherwise only people with \
+               the invite link can)",
+    },
+    OptionInfo {
+        key: "turn_timer_ms",
+        default: "auto",
+        values: "auto|1000..=3600000",
+        help: "How long a person may take for a turn, then a bot plays it (auto: the \
+               server's timer at a public table, none at a private one)",
+    },
+    OptionInfo {
+        key: "bot_delay_ms",
+        default: "600",
+        values: "0..=10000",
+        help: "How long a bot waits before acting, so people can follow",
+    },
+    OptionInfo {
+        key: "spectator_chat",
+        default: "off",
+        values: "on|off",
+        help: "Spectators may read and write the chat too (otherwise only the seated \
+               players chat)",
+    },
+];
+
+/// `value` of the setting `key`, if [`SETTINGS`]' allowed values allow it.
+fn setting<T: game::OptionValue>(key: &str, value: u64) -> Result<T, Error> {
+    let values = SETTINGS
+        .iter()
+        .find(|s| s.key == key)
+        .map_or("", |s| s.values);
+    T::read(key, &value.to_string(), values).map_err(|e| Error::BadInput(e.to_string()))
+}
+
 /// The table's timing and chat settings as asked for, within the
 /// server's limits: a table of bots only plays no faster than the
 /// server's minimum bot delay.
@@ -234,12 +279,10 @@ fn table_config(
     limits: &Limits,
     seats: &[StoredSeat],
 ) -> Result<TableConfig, Error> {
-    let bot_delay_ms = req.bot_delay_ms.unwrap_or(600);
-    if bot_delay_ms > MAX_BOT_DELAY_MS {
-        return Err(Error::BadInput(format!(
-            "bot_delay_ms is at most {MAX_BOT_DELAY_MS}"
-        )));
-    }
+    let bot_delay_ms: u64 = match req.bot_delay_ms {
+        Some(ms) => setting("bot_delay_ms", ms)?,
+        None => TableConfig::default().bot_delay_ms,
+    };
     let humans = seats
         .iter()
         .any(|s| matches!(s.kind, SeatKind::Human { .. }));
@@ -249,21 +292,15 @@ fn table_config(
             limits.min_bot_delay_ms
         )));
     }
-    if req
-        .turn_timer_ms
-        .is_some_and(|t| !(1000..=3_600_000).contains(&t))
-    {
-        return Err(Error::BadInput(
-            "turn_timer_ms is between 1000 and 3600000".to_string(),
-        ));
-    }
+    let turn_timer_ms: Option<u64> = match req.turn_timer_ms {
+        Some(ms) => setting("turn_timer_ms", ms)?,
+        None => None,
+    };
     Ok(TableConfig {
         bot_delay_ms,
         // An idle stranger must not stall a public table: a public table
         // always has a turn timer.
-        turn_timer_ms: req
-            .turn_timer_ms
-            .or(req.public.then_some(limits.public_turn_timer_ms)),
+        turn_timer_ms: turn_timer_ms.or(req.public.then_some(limits.public_turn_timer_ms)),
         spectator_chat: req.spectator_chat,
     })
 }
@@ -395,4 +432,34 @@ pub(super) async fn rematch(
         seat: made.seat,
         token: made.token,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The settings' declared defaults are a table's defaults, and their
+    /// allowed values are what a request is checked against.
+    #[test]
+    fn the_settings_declare_what_a_table_gets() {
+        let default = TableConfig::default();
+        let declared = |key: &str| SETTINGS.iter().find(|s| s.key == key).unwrap().default;
+        assert_eq!(declared("bot_delay_ms"), default.bot_delay_ms.to_string());
+        assert_eq!(
+            declared("spectator_chat"),
+            game::bool_text(default.spectator_chat)
+        );
+        assert_eq!(declared("public"), "off");
+        assert_eq!(declared("turn_timer_ms"), "auto");
+        assert_eq!(setting::<u64>("bot_delay_ms", 10_000).unwrap(), 10_000);
+        assert!(setting::<u64>("bot_delay_ms", 10_001).is_err());
+        assert_eq!(
+            setting::<Option<u64>>("turn_timer_ms", 1000).unwrap(),
+            Some(1000)
+        );
+        for bad in [999, 3_600_001] {
+            let e = setting::<Option<u64>>("turn_timer_ms", bad).unwrap_err();
+            assert!(e.to_string().contains("1000 to 3600000"), "{e}");
+        }
+    }
 }

@@ -75,12 +75,26 @@ struct OptionDesc {
     help: &'static str,
 }
 
+impl From<&game::OptionInfo> for OptionDesc {
+    fn from(o: &game::OptionInfo) -> OptionDesc {
+        OptionDesc {
+            key: o.key,
+            default: o.default,
+            values: o.values,
+            help: o.help,
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct GameDesc {
     name: &'static str,
     players: [usize; 2],
     default_players: usize,
     options: Vec<OptionDesc>,
+    /// The table's other settings (public, turn timer, bot delay,
+    /// spectators' chat), described as options are.
+    settings: Vec<OptionDesc>,
     /// The ladder's names, weakest first.
     bots: &'static [&'static str],
     /// The ladder's levels, described: number, whether each plays every
@@ -98,13 +112,9 @@ fn describe<G: Roster>(external: &ExternalBots) -> GameDesc {
         default_players: G::DEFAULT_PLAYERS,
         options: <G::Options as GameOptions>::info()
             .iter()
-            .map(|o| OptionDesc {
-                key: o.key,
-                default: o.default,
-                values: o.values,
-                help: o.help,
-            })
+            .map(OptionDesc::from)
             .collect(),
+        settings: create::SETTINGS.iter().map(OptionDesc::from).collect(),
         bots: G::LADDER,
         levels: G::LEVELS,
         external: external.names_for(G::NAME),

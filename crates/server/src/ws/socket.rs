@@ -16,9 +16,15 @@ use yawc::{DeflatePool, Frame, HttpStream, OpCode, Options, WebSocketError};
 pub(super) const HARD_LIMIT: usize = 64 * 1024;
 
 /// Bytes read from the socket at a time, and the write buffer's starting
-/// size: client messages are small (at most [`crate::protocol::MAX_MESSAGE`]
-/// unless refused); a larger frame grows the buffer for itself alone.
-const BUFFER: usize = 8 * 1024;
+/// size, per connection. Most connections are idle most of the time and a
+/// server holds thousands, so the buffers are small (yawc's 8 KiB each
+/// cost about 8 KiB more per connection than the server had before yawc:
+/// +53 MB at 1,500 tables, `scripts/serve-memory.py`): client messages are
+/// small (at most [`crate::protocol::MAX_MESSAGE`] unless refused), an
+/// update is a few hundred bytes, and a larger frame (a whole state) grows
+/// the buffer for itself alone, which returns to this size once it is
+/// written out.
+const BUFFER: usize = 2 * 1024;
 
 /// Idle deflate states kept for reuse by connections that compress each
 /// message alone: about the messages compressed at one moment, not the
