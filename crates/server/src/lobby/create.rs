@@ -51,7 +51,7 @@ pub struct CreateRequest {
     /// are heuristic bots.
     #[serde(default)]
     pub seats: Option<Vec<SeatRequest>>,
-    /// Bot delay (see [`SETTINGS`]).
+    /// Bot delay, in milliseconds (the lobby's settings give its bounds).
     #[serde(default)]
     pub bot_delay_ms: Option<u64>,
     /// Turn timer for humans (default: off at private tables, the
