@@ -571,3 +571,42 @@ for (const [size, w, h] of SIZES) {
     assert.deepEqual(errors, []);
   });
 }
+
+for (const [size, w, h] of SIZES) {
+  test(`${size}: an identity link brings its person back to their seat at a live table, with their name`, async (t) => {
+    const errors = [];
+    // device A sits at a table whose second person's seat is still open
+    // (the game waits, so the table stays live through the test)
+    const made = await api(server.base, '/api/tables', 'POST', {
+      game: 'bigcheese',
+      players: 3,
+      seats: [{ kind: 'human' }, { kind: 'human' }, { kind: 'bot' }],
+    });
+    const a = await (await sized(t, w, h)).newPage();
+    watchErrors(a, errors);
+    await a.goto(made.invite);
+    await joinViaForm(a, 'Mara');
+    await a.goto('/');
+    await a.locator('#device summary').click();
+    const link = await a.locator('#meLink').inputValue();
+
+    // device B takes the identity: the name comes along, and My games
+    // leads back to the seat, where B sits (it does not merely watch)
+    const b = await (await sized(t, w, h)).newPage();
+    watchErrors(b, errors);
+    await b.goto(link);
+    await b.getByRole('button', { name: 'Use it here' }).click();
+    assert.equal(await b.locator('#name').inputValue(), 'Mara');
+    const back = b.locator(`#mine a[href="/t/${made.id}#back"]`);
+    await back.click();
+    await b.waitForURL(new RegExp(`/t/${made.id}$`));
+    await b.waitForFunction(() => window.RR.table.st && window.RR.table.st.seat, null, { timeout: 15000 });
+    assert.equal((await pageState(b)).seat, 'P1', 'back at the seat');
+    // A's old token no longer opens the seat; A, holding the identity too,
+    // comes back the same way
+    await a.goto(`/t/${made.id}#back`);
+    await a.waitForFunction(() => window.RR.table.st && window.RR.table.st.seat, null, { timeout: 15000 });
+    assert.equal((await pageState(a)).seat, 'P1');
+    assert.deepEqual(errors, []);
+  });
+}

@@ -5,7 +5,7 @@
 // (GET /api/tables/{id}/replay/{from}).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, finishedTable } from './helpers.mjs';
+import { startServer, launchBrowser, api, finishedTable, SIZES, newContext } from './helpers.mjs';
 
 let server;
 let browser;
@@ -92,5 +92,21 @@ for (const [game, options, botDelayMs] of [
     s = await shown(page);
     assert.equal(s.step, n);
     assert.deepEqual(errors, [], 'no page errors');
+  });
+}
+
+for (const [size, w, h] of SIZES) {
+  test(`${size}: a private table's replay keeps its own address, so reloading or sharing it opens the replay`, async (t) => {
+    const ctx = await newContext(browser, server.base, t, { viewport: { width: w, height: h } });
+    const seats = [{ kind: 'human' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }];
+    // private (the default): this browser keeps the table's key
+    const id = await finishedTable(server.base, ctx, { game: 'dalmuti', players: 3, options: { hands: 1 }, seats, bot_delay_ms: 5 });
+    const page = await ctx.newPage();
+    await page.goto('/replay/' + id);
+    await page.waitForFunction(() => document.body.dataset.ready === '1');
+    assert.equal(new URL(page.url()).pathname, '/replay/' + id);
+    await page.reload();
+    await page.waitForFunction(() => document.body.dataset.ready === '1');
+    assert.equal(new URL(page.url()).pathname, '/replay/' + id, 'a reload stays on the replay');
   });
 }

@@ -207,6 +207,9 @@ for (const [size, w, h] of SIZES) {
     assert.match(await go.innerText(), /pick dice first/, 'a disabled button says why, not "these 0 dice"');
     assert.equal(await page.locator('#mine button.die.best').count(), 10, 'the best half (the dice that pay) is marked');
     assert.equal(await page.locator('#mine button.die .pips').count(), 20, 'a d6 shows pips');
+    // ... that are drawn: every face has a size (a blank die had 0×0 px)
+    const faces = await page.$$eval('#mine button.die .pips', (xs) => xs.map((x) => x.getBoundingClientRect()));
+    assert.ok(faces.every((r) => r.width >= 12 && r.height >= 12), JSON.stringify(faces[0]));
     // pick the three 1s and a 2: the button says so and sends that multiset
     for (const i of [0, 1, 2, 3]) await page.locator('#mine button.die').nth(i).click();
     assert.equal(await page.locator('#mine button.die[aria-pressed="true"]').count(), 4);

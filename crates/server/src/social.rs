@@ -277,11 +277,17 @@ mod tests {
         let mut capped = result(vec![1, 2], vec![person("a"), Rated::Nobody]);
         capped.capped = true;
         assert!(!rateable(&capped));
-        // A private table, a short game.
+        // A private table: a person playing bots is rated against them,
+        // and two people are not rated for each other (friends could farm
+        // each other); a short game counts nowhere.
         let mut private = result(vec![1, 2], vec![person("a"), Rated::Bot("random".into())]);
-        assert!(rateable(&private));
         private.public = false;
-        assert!(!rateable(&private));
+        assert!(rateable(&private));
+        assert!(rate(&private, &[None, None])[0].unwrap().rating > 25.0);
+        let mut friends = result(vec![1, 2], vec![person("a"), person("b")]);
+        assert!(rate(&friends, &[proven(5), proven(5)])[0].is_some());
+        friends.public = false;
+        assert_eq!(rate(&friends, &[proven(5), proven(5)]), vec![None, None]);
         let mut short = result(vec![1, 2], vec![person("a"), Rated::Bot("random".into())]);
         short.actions = MIN_RATED_ACTIONS - 1;
         assert!(!rateable(&short));

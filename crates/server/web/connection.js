@@ -12,6 +12,7 @@ import { lang, t, tv } from './i18n.js';
 import {
   contribution,
   identity,
+  keptIdentity,
   key,
   random32,
   saveCommitment,
@@ -75,6 +76,30 @@ export async function join(id, name, seat) {
   saveServerKey(r.key);
   saveName(name);
   return r;
+}
+
+/**
+ * Back at a seat, from this device or another one (an identity link
+ * brings the identity, not the seats' tokens): asks the server for the
+ * seat this browser's identity holds at table `id`, and keeps its new
+ * token (the seat's old token, on whatever device, stops opening it).
+ * Whether it got one; no seat there (or no identity) is no error.
+ */
+export async function reclaim(id) {
+  const me = keptIdentity();
+  if (!me) return false;
+  try {
+    const r = await fetch('/api/tables/' + encodeURIComponent(id) + '/reclaim', {
+      method: 'POST',
+      headers: { 'X-Ratrace-Key': me },
+    });
+    if (!r.ok) return false;
+    const got = await r.json();
+    saveSeat(id, got.seat, got.token);
+    return true;
+  } catch (e) {
+    return false;
+  }
 }
 
 /**

@@ -205,8 +205,8 @@ export default {
   'board.none': 'Nobody is rated yet: finish a game to appear here.',
   'board.you': 'you',
   'board.about':
-    'Weng–Lin ratings (like TrueSkill): finished games against people and bots count; bots keep a fixed rating per ' +
-    'level.',
+    'Weng–Lin ratings (like TrueSkill): finished games against bots count at any table, against people at public ' +
+    'tables; bots keep a fixed rating per level. Ranked by rating less three uncertainties, then by games played.',
 
   /* The table page: the banner, the waiting room, joining, conceding, the seats, the alerts, the result */
   'res.secret': 'Server secret (revealed):',
@@ -282,6 +282,7 @@ export default {
   'tag.away': 'away (a bot plays)',
   'tag.out': 'out {n}.',
   'res.won': '{who} won!',
+  'res.conceded': '{who}, who conceded (a bot played on)',
   'res.nobody': 'Nobody won.',
   'res.capped': 'The game was stopped (too long): no winner.',
   'res.place': 'Place',

@@ -208,8 +208,9 @@ export default {
   'board.none': 'Personne n\'est encore classé : finissez une partie pour apparaître ici.',
   'board.you': 'vous',
   'board.about':
-    'Cotes Weng–Lin (comme TrueSkill) : les parties finies contre des personnes et des bots comptent ; les bots ont ' +
-    'une cote fixe par niveau.',
+    'Cotes Weng–Lin (comme TrueSkill) : les parties finies contre des bots comptent à toute table, contre des ' +
+    'personnes aux tables publiques ; les bots ont une cote fixe par niveau. Classement par cote moins trois ' +
+    'incertitudes, puis par parties jouées.',
 
   /* The table page: the banner, the waiting room, joining, conceding, the seats, the alerts, the result */
   'res.secret': 'Secret du serveur (révélé) :',
@@ -286,6 +287,7 @@ export default {
   'tag.away': 'absent (un bot joue)',
   'tag.out': 'sorti {n}e',
   'res.won': '{who} a gagné !',
+  'res.conceded': '{who}, qui a abandonné (un bot a joué à sa place)',
   'res.nobody': 'Personne n\'a gagné.',
   'res.capped': 'Partie arrêtée (trop longue) : pas de vainqueur.',
   'res.place': 'Place',

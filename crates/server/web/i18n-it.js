@@ -209,8 +209,9 @@ export default {
   'board.none': 'Ancora nessuno in classifica: finisci una partita per comparire qui.',
   'board.you': 'tu',
   'board.about':
-    'Punteggi Weng–Lin (come TrueSkill): contano le partite finite contro persone e bot; i bot hanno un punteggio ' +
-    'fisso per livello.',
+    'Punteggi Weng–Lin (come TrueSkill): contano le partite finite contro i bot a ogni tavolo, contro persone ai ' +
+    'tavoli pubblici; i bot hanno un punteggio fisso per livello. Classifica per punteggio meno tre incertezze, poi ' +
+    'per partite giocate.',
 
   /* The table page: the banner, the waiting room, joining, conceding, the seats, the alerts, the result */
   'res.secret': 'Segreto del server (rivelato):',
@@ -287,6 +288,7 @@ export default {
   'tag.away': 'assente (gioca un bot)',
   'tag.out': 'uscito {n}°',
   'res.won': 'Ha vinto {who}!',
+  'res.conceded': '{who}, che ha abbandonato (un bot ha giocato al suo posto)',
   'res.nobody': 'Nessun vincitore.',
   'res.capped': 'Partita interrotta (troppo lunga): nessun vincitore.',
   'res.place': 'Posto',

@@ -11,8 +11,8 @@ import { $, append, clear, el } from './dom.js';
 import { onLang, t } from './i18n.js';
 import { api } from './connection.js';
 import { copyRow } from './page.js';
-import { botName, gameName, seatId, when } from './names.js';
-import { identity, keptIdentity, saveIdentity } from './store.js';
+import { botName, gameName, seatId, when, winnersWords } from './names.js';
+import { identity, keptIdentity, saveIdentity, saveName } from './store.js';
 
 /** Replaces the children of element `node` by `kids`. */
 const put = (node, ...kids) => append(clear(node), kids);
@@ -46,7 +46,7 @@ export function lobbyPlayers(ladder) {
       parts.push(
         tb.winners.length
           ? t('lobby.winner', {
-              who: tb.winners.map((w) => seatName(byId(tb.seats, w) || { seat: w }, tb.game)).join(' & '),
+              who: winnersWords(tb.winners, tb.seats, (w) => seatName(byId(tb.seats, w) || { seat: w }, tb.game)),
             })
           : t('lobby.nobody')
       );
@@ -74,7 +74,7 @@ export function lobbyPlayers(ladder) {
             ? g.winners
               ? g.winners.length
                 ? t('lobby.winner', {
-                    who: g.winners.map((w) => seatName(byId(g.seats, w) || { seat: w }, g.game)).join(' & '),
+                    who: winnersWords(g.winners, g.seats, (w) => seatName(byId(g.seats, w) || { seat: w }, g.game)),
                   })
                 : t('lobby.nobody')
               : ''
@@ -85,7 +85,7 @@ export function lobbyPlayers(ladder) {
                 el('a', { href: '/replay/' + g.id, text: t('lobby.replay') }),
                 el('a', { href: '/t/' + g.id, text: t('lobby.result') }),
               ]
-            : [el('a', { href: '/t/' + g.id, text: t('lobby.back', { seat: seatId(g.seat) }) })];
+            : [el('a', { href: '/t/' + g.id + '#back', text: t('lobby.back', { seat: seatId(g.seat) }) })];
         rows.push(
           el(
             'li',
@@ -191,6 +191,11 @@ export function lobbyPlayers(ladder) {
           text: t('me.take'),
           onclick: () => {
             saveIdentity(m[1]);
+            // the name comes along: the one that identity last played under
+            if (theirs && theirs.name !== '?') {
+              saveName(theirs.name);
+              if ($('name')) $('name').value = theirs.name;
+            }
             box.remove();
             loadMine();
           },

@@ -9,6 +9,20 @@ import { lang, t, tv } from './i18n.js';
 
 /** A seat as text: "P3" from "P3" or from a 0-based number. */
 export const seatId = (s) => (typeof s === 'number' ? 'P' + (s + 1) : String(s));
+/**
+ * Winners in words, `name(seat)` each: a seat whose person conceded won
+ * only through the bot that played on, and says so ("Ann, who conceded (a
+ * bot played on)"); `seats` (a state's or a summary's) marks them.
+ */
+export function winnersWords(winners, seats, name) {
+  return winners
+    .map((w) => {
+      const s = find(w, seats);
+      return s && s.conceded ? t('res.conceded', { who: name(w) }) : name(w);
+    })
+    .join(' & ');
+}
+
 /** Index 0.. of a seat written "P3". */
 export const seatIndex = (s) => (typeof s === 'number' ? s : parseInt(String(s).slice(1), 10) - 1);
 

@@ -13,7 +13,7 @@ import { $, el, fill } from './dom.js';
 import { boot, t, tv } from './i18n.js';
 import { api, errText } from './connection.js';
 import { initPage, linkKey, pageId, scrollWithin } from './page.js';
-import { gameName, seatId, seatLabel } from './names.js';
+import { gameName, seatId, seatLabel, winnersWords } from './names.js';
 import { saveKey, seeQuery } from './store.js';
 import { actionWords, eventText } from './words.js';
 import { cardsWords } from './words-dalmuti.js';
@@ -66,7 +66,7 @@ function renderInfo() {
     ? o.capped
       ? t('res.capped')
       : o.winners.length
-        ? t('res.won', { who: o.winners.map(who).join(' & ') })
+        ? t('res.won', { who: winnersWords(o.winners, R.sum && R.sum.seats, who) })
         : t('res.nobody')
     : '';
   const scores = o ? o.scores.map((s, i) => who(i) + ' ' + s).join(' · ') : '';

@@ -14,7 +14,7 @@
 
 import { el } from './dom.js';
 import { t } from './i18n.js';
-import { botLevel, seatId, seatLabel } from './names.js';
+import { botLevel, seatId, seatLabel, winnersWords } from './names.js';
 import { eventText } from './words.js';
 import { bigCheese } from './table-bigcheese.js';
 import { dalmuti } from './table-dalmuti.js';
@@ -124,7 +124,8 @@ export function tableView(state, page) {
     const o = state.outcome();
     const won = o.winners.map(seatId);
     if (o.capped) return t('res.capped');
-    return won.length ? t('res.won', { who: won.map(who).join(' & ') }) : t('res.nobody');
+    const seats = state.st && state.st.seats;
+    return won.length ? t('res.won', { who: winnersWords(won, seats, who) }) : t('res.nobody');
   }
 
   return { game, who, evText, btn, seats, resultHead };

@@ -25,7 +25,7 @@
 
 import { $, el, fill, morph } from './dom.js';
 import { boot, t, tv } from './i18n.js';
-import { api, connect, errText, join } from './connection.js';
+import { api, connect, errText, join, reclaim } from './connection.js';
 import { initPage, linkKey, pageId } from './page.js';
 import { gameName } from './names.js';
 import { actionWords } from './words.js';
@@ -38,6 +38,11 @@ import { tableSocial } from './social.js';
 
 const state = new TableState(pageId());
 let pendTimer = null;
+// "Back to your seat" (My games, `#back`): this person comes back to the
+// seat their identity holds here, from this device or another one; read
+// before the address bar is rewritten below
+const back = location.hash === '#back';
+if (back) history.replaceState(null, '', location.pathname + location.search);
 
 // A private table's invite link carries its key (?k=...): keep it for
 // joining and for the invite box. The address bar keeps it too (and gets
@@ -413,8 +418,12 @@ function start() {
     render();
   });
   if (!state.id) return msg(t('err.noTable'));
-  state.attach(connect(state.id, { onMessage, onStatus }));
-  loadInfo(500);
+  // a person coming back (`back`, above) takes the seat their identity
+  // holds here before saying hello
+  (back ? reclaim(state.id) : Promise.resolve(false)).finally(() => {
+    state.attach(connect(state.id, { onMessage, onStatus }));
+    loadInfo(500);
+  });
 }
 
 boot(start);

@@ -46,6 +46,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
     Router::new()
         .route("/api/tables/{id}", get(table_info))
         .route("/api/tables/{id}/join", post(join))
+        .route("/api/tables/{id}/reclaim", post(seats::reclaim))
         .route("/api/tables/{id}/fill", post(fill))
         .route("/api/tables/{id}/rematch", post(rematch))
         .route_layer(axum::middleware::from_fn_with_state(

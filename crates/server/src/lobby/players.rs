@@ -57,6 +57,16 @@ pub(super) struct MyGames {
     ratings: Vec<RatingOut>,
 }
 
+/// The identity of the person a request is from: its `X-Ratrace-Key`
+/// header (their identity key), as its hash.
+pub(super) fn identity(headers: &axum::http::HeaderMap) -> Result<String, Error> {
+    let key = headers
+        .get("x-ratrace-key")
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| Error::BadInput("send the X-Ratrace-Key header".to_string()))?;
+    crate::social::player_id(key)
+}
+
 /// `GET /api/me/games` with the header `X-Ratrace-Key`: the tables of the
 /// person with that identity key (live and finished, newest first) and
 /// their ratings. Metered like record downloads.
@@ -65,11 +75,7 @@ pub(super) async fn my_games(
     addr: ClientAddr,
     headers: axum::http::HeaderMap,
 ) -> Result<Json<MyGames>, Error> {
-    let key = headers
-        .get("x-ratrace-key")
-        .and_then(|v| v.to_str().ok())
-        .ok_or_else(|| Error::BadInput("send the X-Ratrace-Key header".to_string()))?;
-    let player = crate::social::player_id(key)?;
+    let player = identity(&headers)?;
     meter(&state, Kind::Record, addr, "game lists")?;
     let store = state.store();
     let id = player.clone();

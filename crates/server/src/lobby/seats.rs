@@ -135,3 +135,36 @@ pub(super) async fn fill(
         .map_err(|_| Error::Internal("table task stopped".to_string()))??;
     Ok(StatusCode::NO_CONTENT)
 }
+
+/// What `POST /api/tables/{id}/reclaim` answers.
+#[derive(Debug, Serialize)]
+pub(super) struct Reclaimed {
+    /// The seat the person holds.
+    seat: Seat,
+    /// Its new token (the one it had before no longer opens it).
+    token: String,
+}
+
+/// `POST /api/tables/{id}/reclaim` with the header `X-Ratrace-Key`: a
+/// person back at the seat their identity holds at this table, from
+/// another device (their identity link brought the key, not the seat's
+/// token): the seat gets a new token, which is answered. Metered like
+/// joins; refused (403) if the identity holds no seat there, or the game
+/// is over (`game_over`).
+pub(super) async fn reclaim(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
+) -> Result<Json<Reclaimed>, Error> {
+    let player = super::players::identity(&headers)?;
+    meter(&state, Kind::Join, addr, "joins")?;
+    let (reply, answer) = oneshot::channel();
+    state
+        .send(&id, addr, Command::Reclaim { player, reply })
+        .await?;
+    let (seat, token) = answer
+        .await
+        .map_err(|_| Error::Internal("table task stopped".to_string()))??;
+    Ok(Json(Reclaimed { seat, token }))
+}

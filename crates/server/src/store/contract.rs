@@ -50,6 +50,11 @@ macro_rules! contract_tests {
         }
 
         #[test]
+        fn contract_retokens() {
+            $on_fresh(|s| $crate::store::contract::retokens(s.as_ref()));
+        }
+
+        #[test]
         fn contract_site_secret() {
             $on_fresh(|s| $crate::store::contract::site_secret(s.as_ref()));
         }
@@ -623,6 +628,42 @@ pub(crate) fn concessions(s: &dyn Store) {
         .unwrap();
     assert!(!s.concede("c2", ann, 1, 1).unwrap());
     assert!(s.load("c2").unwrap().unwrap().social.conceded.is_empty());
+}
+
+/// A person's seat takes a new token only for that person, at an
+/// unfinished table, under the owner's epoch; the old token is gone.
+pub(crate) fn retokens(s: &dyn Store) {
+    s.create_table(&table("r1"), N).unwrap();
+    let ann = Seat::new(0);
+    assert!(
+        !s.retoken("r1", ann, "pA", "h2", 1).unwrap(),
+        "nobody sits there"
+    );
+    let mut taking = SeatTaking::person("r1", ann, "Ann", "h1", 1);
+    taking.player = Some("pA".into());
+    assert!(s.take_seat_as(taking).unwrap());
+    assert!(
+        !s.retoken("r1", ann, "pB", "h2", 1).unwrap(),
+        "another person"
+    );
+    assert!(matches!(
+        s.retoken("r1", ann, "pA", "h2", 7),
+        Err(StoreError::Fenced { .. })
+    ));
+    let token = |s: &dyn Store| match &s.load("r1").unwrap().unwrap().seats[0].kind {
+        SeatKind::Human { token_hash, .. } => token_hash.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(token(s).as_deref(), Some("h1"));
+    assert!(s.retoken("r1", ann, "pA", "h2", 1).unwrap());
+    assert_eq!(token(s).as_deref(), Some("h2"));
+    s.append_action("r1", &act(1, 1, "pass"), 150, true, 1)
+        .unwrap();
+    assert!(
+        !s.retoken("r1", ann, "pA", "h3", 1).unwrap(),
+        "the game is over"
+    );
+    assert_eq!(token(s).as_deref(), Some("h2"));
 }
 
 /// Eight threads append at once; a repeated seq fails alone; the

@@ -419,9 +419,18 @@ pub struct SeatSummary {
     /// The bot's name for a bot seat.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
+    /// The seat's person conceded: a bot played it to the end (and a win
+    /// of the seat is the bot's, never the person's).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub conceded: bool,
 }
 
 impl SeatSummary {
+    /// The summary, marked as conceded if `conceded`.
+    pub(crate) fn conceded(self, conceded: bool) -> Self {
+        SeatSummary { conceded, ..self }
+    }
+
     /// A stored seat row (`kind`, `bot`, `name`) as a summary.
     pub(crate) fn of(seat: Seat, kind: &str, bot: Option<String>, name: Option<String>) -> Self {
         if kind == "bot" {
@@ -431,6 +440,7 @@ impl SeatSummary {
                 kind: "bot",
                 name: Some(bot.clone()),
                 bot: Some(bot),
+                conceded: false,
             }
         } else {
             SeatSummary {
@@ -438,6 +448,7 @@ impl SeatSummary {
                 kind: "human",
                 name,
                 bot: None,
+                conceded: false,
             }
         }
     }
@@ -618,6 +629,20 @@ pub trait Store: Send + Sync + 'static {
     /// actions. Returns `false` (and changes nothing) unless the seat is a
     /// taken human seat that has not conceded, at an unfinished table.
     fn concede(&self, table: &str, seat: Seat, at: u64, epoch: Epoch) -> Result<bool, StoreError>;
+
+    /// Gives the seat that the person `player` (their identity's hash)
+    /// holds a new token (`token_hash`): the person comes back from
+    /// another device. Returns `false` (and changes nothing) unless the
+    /// seat is a taken human seat of that person, at an unfinished table.
+    /// The seat's old token no longer opens it.
+    fn retoken(
+        &self,
+        table: &str,
+        seat: Seat,
+        player: &str,
+        token_hash: &str,
+        epoch: Epoch,
+    ) -> Result<bool, StoreError>;
 
     /// Ids of every table whose game is not over (start-up repair).
     fn unfinished_ids(&self) -> Result<Vec<String>, StoreError>;

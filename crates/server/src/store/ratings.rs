@@ -41,8 +41,8 @@ pub struct GameResult {
     pub seats: Vec<Rated>,
     /// Unix seconds.
     pub at: i64,
-    /// Played at a public table (private tables are among friends:
-    /// unrated).
+    /// Played at a public table (a private table is among friends: there
+    /// only the bots count for a person, never another person).
     pub public: bool,
     /// How many actions the game took (a game shorter than
     /// [`MIN_RATED_ACTIONS`] is unrated).
@@ -138,10 +138,11 @@ pub fn bot_rating(game: &str, bot: &str) -> Rating {
     }
 }
 
-/// Whether `result` moves anybody's rating: a finished, uncapped game at
-/// a public table, at least [`MIN_RATED_ACTIONS`] long, with at least one
-/// person with an identity, and nobody in two seats (playing oneself
-/// would farm points).
+/// Whether `result` moves anybody's rating: a finished, uncapped game, at
+/// least [`MIN_RATED_ACTIONS`] long, with at least one person with an
+/// identity, and nobody in two seats (playing oneself would farm points).
+/// At any table, public or private: at a private one only the bots count
+/// ([`counts_for`]), so a person who plays bots alone is rated too.
 pub fn rateable(result: &GameResult) -> bool {
     let ids: Vec<&String> = result
         .seats
@@ -155,7 +156,6 @@ pub fn rateable(result: &GameResult) -> bool {
     unique.sort();
     unique.dedup();
     !result.capped
-        && result.public
         && result.actions >= MIN_RATED_ACTIONS
         && !ids.is_empty()
         && unique.len() == ids.len()
@@ -163,8 +163,9 @@ pub fn rateable(result: &GameResult) -> bool {
 }
 
 /// Whether seat `other` of `result` counts in the rating of seat `me` (a
-/// person): bots always (at their fixed rating); another person only if
-/// proven (at least [`PROVEN_GAMES`] rated games, the first at least
+/// person): bots always (at their fixed rating); another person only at a
+/// public table (a private one is among friends, who could farm each
+/// other's ratings), and only if proven (at least [`PROVEN_GAMES`] rated games, the first at least
 /// [`PROVEN_AGE_S`] before), not from the same origin, engaged in this
 /// game (see [`GameResult::engaged`]), and not already counted for `me`
 /// in [`REPEAT_LIMIT`] games of the last day (`recent`); a person without
@@ -203,7 +204,7 @@ fn counts_for(
             let repeated = recent
                 .get(&(my_id.clone(), their_id.clone()))
                 .is_some_and(|&n| n >= REPEAT_LIMIT);
-            proven && !related && engaged && !repeated
+            result.public && proven && !related && engaged && !repeated
         }
         _ => false,
     }

@@ -70,6 +70,14 @@ pub enum Command {
         /// player's browser keeps it beside its contribution).
         reply: oneshot::Sender<Result<(Seat, String, String), Error>>,
     },
+    /// A person whose identity holds a seat here comes back to it from
+    /// another device: the seat gets a new token.
+    Reclaim {
+        /// The person's identity (the hash of their key).
+        player: String,
+        /// The seat and its new token.
+        reply: oneshot::Sender<Result<(Seat, String), Error>>,
+    },
     /// The creator gives a human seat nobody joined to a bot.
     Fill {
         /// The seat.

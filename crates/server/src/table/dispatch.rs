@@ -39,6 +39,9 @@ impl<G: Roster> Table<G> {
                     .await;
                 self.answer_seat_change(reply, answer);
             }
+            Command::Reclaim { player, reply } => {
+                let _ = reply.send(self.reclaim(&player).await);
+            }
             Command::Fill {
                 seat,
                 creator,

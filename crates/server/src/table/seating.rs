@@ -148,6 +148,33 @@ impl Seating {
             .map(|s| s.seat)
     }
 
+    /// The taken seat of the person whose identity is `player`.
+    pub(super) fn seat_of_player(&self, player: &str) -> Option<Seat> {
+        self.social
+            .players
+            .iter()
+            .find(|(seat, p)| {
+                p.as_str() == player
+                    && matches!(
+                        self.kind(**seat),
+                        Some(SeatKind::Human {
+                            token_hash: Some(_),
+                            ..
+                        })
+                    )
+            })
+            .map(|(seat, _)| *seat)
+    }
+
+    /// The person's seat opens with a new token (`token_hash`) now.
+    pub(super) fn retoken(&mut self, seat: Seat, token_hash: String) {
+        if let Some(SeatKind::Human { token_hash: h, .. }) =
+            self.seats.get_mut(seat.index()).map(|s| &mut s.kind)
+        {
+            *h = Some(token_hash);
+        }
+    }
+
     /// The name of a person's seat.
     pub(super) fn name(&self, seat: Seat) -> Option<String> {
         match self.kind(seat) {

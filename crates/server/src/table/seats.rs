@@ -58,6 +58,29 @@ impl<G: Roster> Table<G> {
         Ok((seat, token, self.play.seed_hash.clone()))
     }
 
+    /// The person `player` (their identity's hash) back at the seat they
+    /// hold, from another device: stored first, then the seat's new token.
+    pub(super) async fn reclaim(&mut self, player: &str) -> Result<(Seat, String), Error> {
+        if self.play.finished {
+            return Err(Error::GameOver);
+        }
+        let none = || Error::Forbidden("this identity holds no seat at this table".to_string());
+        let seat = self.seating.seat_of_player(player).ok_or_else(none)?;
+        let token = new_token();
+        let hash = sha256_hex(&token);
+        let (p, h) = (player.to_string(), hash.clone());
+        let changed = self
+            .ledger
+            .write(move |store, id, epoch| store.retoken(id, seat, &p, &h, epoch))
+            .await?;
+        if !changed {
+            return Err(none());
+        }
+        self.seating.retoken(seat, hash);
+        tracing::info!(table = %self.setup.id, seat = %seat, "a person came back from another device");
+        Ok((seat, token))
+    }
+
     /// The seat asked for if it is free, else the first free one.
     fn free_seat(&self, seat: Option<Seat>) -> Result<Seat, Error> {
         match seat {

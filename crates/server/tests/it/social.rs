@@ -756,4 +756,97 @@ async fn a_person_who_concedes_is_played_by_a_bot_and_rated_last() {
     }
     let rating = mine["ratings"][0]["rating"].as_f64().unwrap();
     assert!(rating < 25.0, "{mine}");
+    // Her games say she conceded, so that a win of the seat reads as the
+    // bot's; Bob's seat says nothing of the kind.
+    let game = mine["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id.as_str())
+        .unwrap_or_else(|| panic!("{mine}"))
+        .clone();
+    assert_eq!(game["seats"][0]["conceded"], true, "{game}");
+    assert!(game["seats"][1].get("conceded").is_none(), "{game}");
+}
+
+/// A person who plays bots alone, at a private table, is rated against
+/// them and appears on the leaderboard; two people at a private table are
+/// not rated for each other (only the bot counts for each).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_alone_with_bots_at_a_private_table_is_rated() {
+    let (server, _state) = start_state(fresh_store().await, Limits::unlimited()).await;
+    let id = create(
+        server.addr,
+        json!({"game": "bigcheese", "players": 3, "options": {"target": 40},
+               "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"},
+                         {"kind": "bot", "bot": "heuristic"}],
+               "bot_delay_ms": 1}),
+    )
+    .await;
+    let solo = key(0x5a);
+    let token = join_as(server.addr, &id, "P1", "Solo", &solo).await;
+    let mut ws = Ws::connect(server.addr, &id).await;
+    let hello = ws.hello(Some(&token)).await;
+    let last = super::play::play_to_end(&mut ws, "P1", hello).await;
+    assert!(last["outcome"]["places"].is_array(), "{last}");
+    let mut mine = Value::Null;
+    for _ in 0..100 {
+        mine = my_games(server.addr, &solo).await.1;
+        if mine["ratings"].as_array().is_some_and(|r| !r.is_empty()) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        mine["ratings"][0]["games"], 1,
+        "rated at a private table: {mine}"
+    );
+    let (_, board) = http(server.addr, "GET", "/api/leaderboard/bigcheese", None).await;
+    assert_eq!(board["players"][0]["name"], "Solo", "{board}");
+}
+
+/// A person comes back to their seat from another device with their
+/// identity key alone: the seat gets a new token, the old one stops
+/// opening it; another identity, a spectator's, and a finished game get
+/// nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_identity_takes_its_seat_back_with_a_new_token() {
+    let (server, _state) = start_state(fresh_store().await, Limits::unlimited()).await;
+    let id = two_humans(server.addr, json!({})).await;
+    let ann = key(0x2a);
+    let old = join_as(server.addr, &id, "P1", "Ann", &ann).await;
+    let reclaim = |player: String| {
+        let (addr, id) = (server.addr, id.clone());
+        async move {
+            let (status, _, v) = request_with(
+                addr,
+                "POST",
+                &format!("/api/tables/{id}/reclaim"),
+                "",
+                &format!("X-Ratrace-Key: {player}\r\n"),
+            )
+            .await;
+            (status, v)
+        }
+    };
+    let (status, v) = reclaim(key(0x2b)).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (403, Some("forbidden")),
+        "{v}"
+    );
+    let (status, v) = reclaim("not hex".to_string()).await;
+    assert_eq!(status, 400, "{v}");
+    let (status, v) = reclaim(ann.clone()).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["seat"], "P1");
+    let new = v["token"].as_str().unwrap().to_string();
+    assert_ne!(new, old);
+    // The old token opens nothing now; the new one opens the seat.
+    let mut ws = Ws::connect(server.addr, &id).await;
+    ws.send(json!({"type": "hello", "token": old})).await;
+    assert_eq!(next_error(&mut ws).await, "bad_token");
+    let mut ws = Ws::connect(server.addr, &id).await;
+    let back = ws.hello(Some(&new)).await;
+    assert_eq!(back["seat"], "P1", "{back}");
 }

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addTexts, useLang } from '../../web/i18n.js';
 import { eventText, actionWords } from '../../web/words.js';
-import { botName } from '../../web/names.js';
+import { botName, winnersWords } from '../../web/names.js';
 
 const LANGS = ['en', 'it', 'fr'];
 const TEXTS = {};
@@ -177,4 +177,22 @@ test('a bot level is counted from the ladder, in every language; no text holds a
       if (k.startsWith('bot.')) assert.doesNotMatch(String(v), /\d/, `${l}: ${k} names a number`);
     }
   }
+});
+
+test('a winner whose person conceded is said to have won through the bot that played on, in every language', () => {
+  const seats = [
+    { seat: 'P1', kind: 'human', name: 'Ann', conceded: true },
+    { seat: 'P2', kind: 'human', name: 'Bo' },
+  ];
+  const name = (s) => seats.find((x) => x.seat === s).name;
+  const said = { en: 'who conceded', it: 'ha abbandonato', fr: 'a abandonné' };
+  for (const l of LANGS) {
+    useLang(l);
+    const both = winnersWords(['P1', 'P2'], seats, name);
+    assert.ok(both.startsWith('Ann, '), `${l}: ${both}`);
+    assert.ok(both.includes(said[l]), `${l}: ${both}`);
+    assert.ok(both.endsWith(' & Bo'), `${l}: Bo did not concede: ${both}`);
+    assert.equal(winnersWords(['P2'], seats, name), 'Bo', l);
+  }
+  useLang('en');
 });

@@ -331,23 +331,18 @@ pub(super) async fn summaries(
     let client = pool.get().await?;
     let stmt = client
         .prepare_cached(
-            "SELECT table_id, seat, kind, bot, name FROM seats WHERE table_id = ANY($1)
-             ORDER BY table_id, seat",
+            "SELECT table_id, seat, kind, bot, name, conceded_at IS NOT NULL FROM seats
+             WHERE table_id = ANY($1) ORDER BY table_id, seat",
         )
         .await?;
     let mut seats: std::collections::HashMap<String, Vec<SeatSummary>> =
         std::collections::HashMap::new();
     for r in client.query(&stmt, &[&ids]).await? {
         let kind: String = r.try_get(2)?;
-        seats
-            .entry(r.try_get(0)?)
-            .or_default()
-            .push(SeatSummary::of(
-                seat_of(r.try_get(1)?)?,
-                &kind,
-                r.try_get(3)?,
-                r.try_get(4)?,
-            ));
+        seats.entry(r.try_get(0)?).or_default().push(
+            SeatSummary::of(seat_of(r.try_get(1)?)?, &kind, r.try_get(3)?, r.try_get(4)?)
+                .conceded(r.try_get(5)?),
+        );
     }
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {

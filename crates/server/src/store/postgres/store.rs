@@ -11,7 +11,7 @@ use super::reads::{
     LIVE_NODES, ORPHANS,
 };
 use super::writes::{
-    abandon, claim, concede, contribute, create, execute, fill, finish, record, restore,
+    abandon, claim, concede, contribute, create, execute, fill, finish, record, restore, retoken,
     site_secret, take, HEARTBEAT,
 };
 use super::{notify, PgStore, NODES_CHANNEL};
@@ -193,6 +193,24 @@ impl Store for PgStore {
         self.block(concede(self.pool(), table.to_string(), seat, at, epoch))
     }
 
+    fn retoken(
+        &self,
+        table: &str,
+        seat: Seat,
+        player: &str,
+        token_hash: &str,
+        epoch: Epoch,
+    ) -> Result<bool, StoreError> {
+        self.block(retoken(
+            self.pool(),
+            table.to_string(),
+            seat,
+            player.to_string(),
+            token_hash.to_string(),
+            epoch,
+        ))
+    }
+
     fn contribute(
         &self,
         table: &str,
@@ -265,7 +283,7 @@ impl Store for PgStore {
             " FROM ratings",
             // (a row is made, at 0 games, to lock it while a result whose
             // ratings did not move that person is recorded)
-            " WHERE game = $1 AND games > 0 ORDER BY score DESC, player LIMIT $2"
+            " WHERE game = $1 AND games > 0 ORDER BY score DESC, games DESC, player LIMIT $2"
         );
         let rows = self.block(query(
             self.pool(),

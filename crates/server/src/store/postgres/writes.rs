@@ -388,6 +388,37 @@ pub(super) async fn concede(
     Ok(changed == 1)
 }
 
+/// A new token for the seat a person holds (see [`Store::retoken`]).
+pub(super) async fn retoken(
+    pool: Pool,
+    table: String,
+    seat: Seat,
+    player: String,
+    token_hash: String,
+    epoch: Epoch,
+) -> Result<bool, StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    if !fence_unfinished(&tx, &table, epoch).await? {
+        return Ok(false);
+    }
+    let stmt = tx
+        .prepare_cached(
+            "UPDATE seats SET token_hash = $4
+             WHERE table_id = $1 AND seat = $2 AND kind = 'human'
+               AND token_hash IS NOT NULL AND player = $3",
+        )
+        .await?;
+    let changed = tx
+        .execute(
+            &stmt,
+            &[&table, &(seat.index() as i64), &player, &token_hash],
+        )
+        .await?;
+    tx.commit().await?;
+    Ok(changed == 1)
+}
+
 /// Gives a free human seat to a person (see [`Store::take_seat`]), with
 /// their contribution if any; whether it was free.
 pub(super) async fn take(pool: Pool, w: Taking) -> Result<bool, StoreError> {

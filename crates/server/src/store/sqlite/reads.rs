@@ -42,7 +42,8 @@ pub(super) fn summary(conn: &Connection, row: ListRow) -> Result<TableSummary, S
     let (id, game, players, created_at, finished_at, ended, free, result) = row;
     let seats = conn
         .prepare_cached(
-            "SELECT seat, kind, bot, name FROM seats WHERE table_id = ?1 ORDER BY seat",
+            "SELECT seat, kind, bot, name, conceded_at IS NOT NULL FROM seats
+             WHERE table_id = ?1 ORDER BY seat",
         )?
         .query_map(params![id], |r| {
             Ok((
@@ -50,11 +51,12 @@ pub(super) fn summary(conn: &Connection, row: ListRow) -> Result<TableSummary, S
                 r.get::<_, String>(1)?,
                 r.get::<_, Option<String>>(2)?,
                 r.get::<_, Option<String>>(3)?,
+                r.get::<_, bool>(4)?,
             ))
         })?
         .map(|row| {
-            let (seat, kind, bot, name) = row?;
-            Ok(SeatSummary::of(seat_of(seat)?, &kind, bot, name))
+            let (seat, kind, bot, name, conceded) = row?;
+            Ok(SeatSummary::of(seat_of(seat)?, &kind, bot, name).conceded(conceded))
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
     let line = ListLine {

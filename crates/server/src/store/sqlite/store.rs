@@ -133,6 +133,24 @@ impl Store for SqliteStore {
         Ok(ids)
     }
 
+    fn retoken(
+        &self,
+        table: &str,
+        seat: Seat,
+        player: &str,
+        token_hash: &str,
+        epoch: Epoch,
+    ) -> Result<bool, StoreError> {
+        self.write(Write::Retoken(Retoken {
+            table: table.to_string(),
+            seat,
+            player: player.to_string(),
+            token_hash: token_hash.to_string(),
+            epoch,
+        }))
+        .map(Applied::changed)
+    }
+
     fn concede(&self, table: &str, seat: Seat, at: u64, epoch: Epoch) -> Result<bool, StoreError> {
         self.write(Write::Concede(Concede {
             table: table.to_string(),
@@ -365,7 +383,7 @@ impl Store for SqliteStore {
             .prepare_cached(concat!(
                 "SELECT ",
                 rating_columns!(),
-                " FROM ratings WHERE game = ?1 ORDER BY score DESC, player LIMIT ?2"
+                " FROM ratings WHERE game = ?1 ORDER BY score DESC, games DESC, player LIMIT ?2"
             ))?
             .query_map(params![game, limit as i64], rating_row)?
             .collect::<Result<_, _>>()?;

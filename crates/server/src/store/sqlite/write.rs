@@ -52,6 +52,7 @@ pub(super) enum Write {
     TakeSeat(TakeSeat),
     Contribute(Contribute),
     Concede(Concede),
+    Retoken(Retoken),
     Heartbeat(Node),
     Leave(String),
     Claim(Claim),
@@ -109,6 +110,16 @@ pub(super) struct Concede {
     pub(super) table: String,
     pub(super) seat: Seat,
     pub(super) at: u64,
+    pub(super) epoch: Epoch,
+}
+
+/// See [`Write::Retoken`].
+#[derive(Debug)]
+pub(super) struct Retoken {
+    pub(super) table: String,
+    pub(super) seat: Seat,
+    pub(super) player: String,
+    pub(super) token_hash: String,
     pub(super) epoch: Epoch,
 }
 

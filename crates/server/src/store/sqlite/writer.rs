@@ -164,6 +164,7 @@ impl SqliteStore {
             Write::TakeSeat(w) => w.apply(tx),
             Write::Contribute(w) => w.apply(tx),
             Write::Concede(w) => w.apply(tx),
+            Write::Retoken(w) => w.apply(tx),
             Write::Heartbeat(node) => heartbeat(tx, node),
             Write::Leave(node) => leave(tx, node),
             Write::Claim(w) => w.apply(tx),
@@ -485,6 +486,27 @@ impl Concede {
                  WHERE table_id = ?1 AND seat = ?2 AND kind = 'human'
                    AND token_hash IS NOT NULL AND conceded_at IS NULL",
             params![table, seat.index() as i64, at as i64],
+        )?;
+        Ok(Applied::Changed(changed == 1))
+    }
+}
+
+impl Retoken {
+    fn apply(self, tx: &Connection) -> Result<Applied, StoreError> {
+        let live = SqliteStore::fence(tx, &self.table, self.epoch)?;
+        if live.finished_at.is_some() {
+            return Ok(Applied::Changed(false));
+        }
+        let changed = tx.execute(
+            "UPDATE seats SET token_hash = ?4
+                 WHERE table_id = ?1 AND seat = ?2 AND kind = 'human'
+                   AND token_hash IS NOT NULL AND player = ?3",
+            params![
+                self.table,
+                self.seat.index() as i64,
+                self.player,
+                self.token_hash
+            ],
         )?;
         Ok(Applied::Changed(changed == 1))
     }
