@@ -17,7 +17,8 @@
 //!   the bytes sent, so gzip and identity differ). An `If-None-Match` that
 //!   names it gets `304 Not Modified` with no body.
 //! - **Versioned.** The pages name their static files with `?v=` and the
-//!   start of the file's hash. A request with the current version may be
+//!   start of the file's hash, and so do the pages' scripts (the card
+//!   art's sprite, which `<use>` references name). A request with the current version may be
 //!   cached for a year as `immutable`, because a new build changes the
 //!   version. A page is `no-cache`, so the browser revalidates it on every
 //!   visit and never runs an old script beside a new page. Any other request
@@ -161,11 +162,13 @@ const FILES: &[Asset] = &[
     asset!("table-alerts.js", JS),
     asset!("table-bigcheese.js", JS),
     asset!("table-dalmuti.js", JS),
+    asset!("card-art.js", JS),
     asset!("social.js", JS),
     asset!("replay.js", JS),
     asset!("replay-analysis.js", JS),
     asset!("verify.js", JS),
     asset!("favicon.svg", SVG),
+    asset!("cards.svg", SVG),
     asset!("icons.woff2", WOFF2),
     asset!("emotes.woff2", WOFF2),
 ];
@@ -235,8 +238,9 @@ struct Site {
 }
 
 static SITE: LazyLock<Site> = LazyLock::new(|| {
-    // Style sheets name files too (the icons font): they are versioned
-    // after the other files, and the pages after them.
+    // Scripts and style sheets name files too (the card art, the icons
+    // font): the pages' scripts are versioned after the other files, the
+    // style sheets after them, and the pages last.
     let mut files: HashMap<_, _> = FILES
         .iter()
         .filter(|a| a.kind != CSS)
@@ -250,6 +254,8 @@ static SITE: LazyLock<Site> = LazyLock::new(|| {
                 .map(|a| a.body.to_vec())
         };
         let body = link(entry, embedded).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = String::from_utf8(body).expect("the modules are UTF-8");
+        let body = with_versions(&text, &files).into_bytes();
         files.insert(name, Prepared::new(JS, body));
     }
     for a in FILES.iter().filter(|a| a.kind == CSS) {
@@ -278,7 +284,7 @@ fn gzip(data: &[u8]) -> Vec<u8> {
     encoder.finish().expect("writing to memory")
 }
 
-/// A page (or style sheet) with every `"/static/NAME"` and
+/// A page (or style sheet, or page script) with every `"/static/NAME"` and
 /// `"/favicon.svg"` it names turned into its versioned URL.
 fn with_versions(page: &str, files: &HashMap<&'static str, Prepared>) -> String {
     let mut out = page.to_owned();
@@ -556,6 +562,23 @@ mod tests {
                 !text.contains("\nimport {") && !text.contains("\nexport "),
                 "{name}"
             );
+        }
+    }
+
+    #[test]
+    fn page_scripts_name_their_files_by_version() {
+        // card-art.js names its sprite "/static/cards.svg", and `<use>` takes
+        // the versioned URL only from the linked script
+        for (name, _) in BUNDLES {
+            let text = std::str::from_utf8(SITE.files[name].identity.body.as_ref()).unwrap();
+            for (i, _) in text.match_indices("\"/static/") {
+                let rest = &text[i + 9..];
+                let url = &rest[..rest.find('"').unwrap()];
+                let (file, v) = url
+                    .split_once("?v=")
+                    .unwrap_or_else(|| panic!("{name}: /static/{url} has no version"));
+                assert_eq!(SITE.files[file].version, v, "{name}: {url}");
+            }
         }
     }
 

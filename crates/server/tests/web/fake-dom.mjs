@@ -2,7 +2,9 @@
 // (el, append, morph) calls, so the morph is tested in node without a
 // browser or a DOM library. Elements keep attributes in order, a style
 // object whose cssText reflects its properties, listeners, and the form
-// properties morph reads (value, checked, disabled, defaultValue).
+// properties morph reads (value, checked, disabled, defaultValue). An
+// element made with createElementNS (the card art's SVG) keeps its tag's
+// case and its namespace, as in a browser.
 
 class Node {
   constructor(type, name) {
@@ -80,8 +82,9 @@ function style() {
 }
 
 class Element extends Node {
-  constructor(tag) {
-    super(1, tag.toUpperCase());
+  constructor(tag, ns) {
+    super(1, ns ? tag : tag.toUpperCase());
+    this.namespaceURI = ns || 'http://www.w3.org/1999/xhtml';
     this.attributes = [];
     this.style = style();
     this.listeners = {};
@@ -135,6 +138,7 @@ class Element extends Node {
 export function fakeDocument() {
   const document = {
     createElement: (tag) => new Element(tag),
+    createElementNS: (ns, tag) => new Element(tag, ns),
     createTextNode: (text) => new Text(text),
     getElementById: () => null,
   };
