@@ -16,7 +16,7 @@ before(async () => {
   // one address makes every table and takes every seat of these tests: the
   // per-address quotas (10 new tables at once, then one every few seconds)
   // are raised so that they measure the pages, not the quotas
-  server = await startServer({ args: ['--create-burst', '500', '--join-burst', '500', '--max-live-tables-per-ip', '500'] });
+  server = await startServer({ args: ['--create-burst', '500', '--join-burst', '500', '--max-live-tables-per-ip', '500', '--record-burst', '500'] });
   browser = await launchBrowser();
 });
 
@@ -140,7 +140,7 @@ for (const [size, w, h] of SIZES) {
         assert.equal(await focusIn(page), 'mine', `focus at the start of turn ${turns.length + 1} (seq ${st.seq})`);
         const action = await keyboardTurn(page, st.legal, turns.length);
         await page.waitForFunction((seq) => window.RR.table.st.seq !== seq || window.RR.table.st.over, st.seq, { timeout: 10000, polling: 50 }).catch(async (e) => {
-          const sel = await page.$$eval("#mine button.card[aria-pressed=true]", (bs) => bs.map((b) => b.textContent));
+          const sel = await page.$$eval("#mine button.card[aria-pressed=true]", (bs) => bs.map((b) => b.dataset.rank));
           throw new Error(`${action} (legal ${st.legal.join(", ")}) did not reach the table: picked ${sel}, msg ${await page.locator("#msg").textContent()}, focus ${await focusIn(page)}, ${JSON.stringify(await page.evaluate(() => ({ pending: window.RR.table.pending, sel: window.RR.table.sel, on: document.activeElement.textContent, seq: window.RR.table.st.seq, legal: window.RR.table.st.legal })))}\n${frames.join('\n')}`);
         });
         await page.waitForTimeout(60);

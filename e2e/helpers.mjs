@@ -218,7 +218,7 @@ export function setCards(set) {
 
 /** The ranks of the clickable hand in #mine (the player area), in DOM order ("J" for Jesters). */
 const handButtons = (page) =>
-  page.$$eval('#mine button.card', (bs) => bs.map((b) => (b.firstChild.textContent.trim() === '🃏' ? 'J' : b.firstChild.textContent.trim())));
+  page.$$eval('#mine button.card', (bs) => bs.map((b) => b.dataset.rank));
 
 /** Clicks the hand's card buttons so that the selection is exactly `cards`. */
 async function selectCards(page, cards) {
@@ -274,7 +274,7 @@ async function bigCheeseMove(page, legal) {
   if (c && c.startsWith('reroll ')) {
     // pick the dice by clicking them, then re-roll the picked ones
     const faces = c.slice(7).split(',');
-    const shown = await page.$$eval('#mine button.die', (bs) => bs.map((b) => b.firstChild.textContent.trim()));
+    const shown = await page.$$eval('#mine button.die', (bs) => bs.map((b) => b.dataset.face));
     const used = new Set();
     for (const f of faces) {
       const i = shown.findIndex((x, k) => x === f && !used.has(k));

@@ -229,7 +229,7 @@ test('a second context joins by invite link, a third spectates: each player sees
   assert.deepEqual(ss.view.cards_left, sa.view.public.cards_left, 'the spectator sees the public view');
   const handOf = (st) => st.view.hand.split(/[\s|]+/).filter((x) => x && x !== 'empty');
   const shownHand = (p) =>
-    p.$$eval('#mine .hand .card', (cs) => cs.map((c) => (c.firstChild.textContent.trim() === '🃏' ? 'J' : c.firstChild.textContent.trim())));
+    p.$$eval('#mine .hand .card', (cs) => cs.map((c) => c.dataset.rank));
   const [ha, hb] = [handOf(sa), handOf(sb)];
   assert.equal(ha.length, sa.view.public.cards_left[0], "P1's hand has P1's card count");
   assert.equal(hb.length, sb.view.public.cards_left[1], "P2's hand has P2's card count");

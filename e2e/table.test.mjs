@@ -125,7 +125,7 @@ for (const [size, w, h] of SIZES) {
       await press(rank); // type-ahead to the first card of the rank
       await press(' '); // pick it; the cursor moves on
       await press(' '); // pick the second
-      const picked = await page.$$eval('#mine .hand button[aria-pressed="true"]', (bs) => bs.map((b) => b.firstChild.textContent));
+      const picked = await page.$$eval('#mine .hand button[aria-pressed="true"]', (bs) => bs.map((b) => b.dataset.rank));
       assert.deepEqual(picked, [rank, rank], `picked ${picked} for ${pair}`);
       await press('Enter'); // play
       await page.waitForFunction((seq) => window.RR.table.st.seq > seq, st.seq, { timeout: 10000 });
@@ -206,9 +206,9 @@ for (const [size, w, h] of SIZES) {
     assert.ok(await go.isDisabled(), 'nothing picked yet');
     assert.match(await go.innerText(), /pick dice first/, 'a disabled button says why, not "these 0 dice"');
     assert.equal(await page.locator('#mine button.die.best').count(), 10, 'the best half (the dice that pay) is marked');
-    assert.equal(await page.locator('#mine button.die .pips').count(), 20, 'a d6 shows pips');
+    assert.equal(await page.locator('#mine button.die svg.art-d6').count(), 20, 'a d6 shows pips');
     // ... that are drawn: every face has a size (a blank die had 0×0 px)
-    const faces = await page.$$eval('#mine button.die .pips', (xs) => xs.map((x) => x.getBoundingClientRect()));
+    const faces = await page.$$eval('#mine button.die svg.art', (xs) => xs.map((x) => x.getBoundingClientRect()));
     assert.ok(faces.every((r) => r.width >= 12 && r.height >= 12), JSON.stringify(faces[0]));
     // pick the three 1s and a 2: the button says so and sends that multiset
     for (const i of [0, 1, 2, 3]) await page.locator('#mine button.die').nth(i).click();

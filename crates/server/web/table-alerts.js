@@ -110,6 +110,10 @@ export function tableAlerts(state, view) {
   // (an English sentence would otherwise stay there until the next one).
   onLang(() => {
     if (!state.st || !$('announce')) return;
+    // what was about to be said in the old language is dropped, not said
+    // before the new one
+    clearTimeout(sayTimer);
+    queued = '';
     $('announce').textContent = '';
     if (state.myTurn()) say(t('table.yourTurn') + ' ' + prompt());
   });

@@ -13,6 +13,7 @@ import { append, el } from './dom.js';
 import { t } from './i18n.js';
 import { seatId } from './names.js';
 import { bcName, ROLL_KINDS } from './words-bigcheese.js';
+import { cheeseFace, dieFace } from './card-art.js';
 
 /** The Big Cheese's part of the table, drawn with the table's helpers `K`. */
 export function bigCheese(K) {
@@ -22,16 +23,12 @@ export function bigCheese(K) {
   function bcCard(c, big) {
     const sp = c === 'V' || c === 'BC';
     const name = bcName(c);
+    // the card's face (card-art.js: its value and its die's outline, or
+    // the Veto's and the Big Cheese's signs), named as the card
     return el(
       'span',
-      {
-        class: 'card bc' + (sp ? ' sp' : '') + (big ? ' big' : ''),
-        role: 'img',
-        'aria-label': sp ? name : t('bc.projectCard', { n: c }),
-      },
-      el('b', { class: 'ix', text: sp ? (c === 'V' ? '⛔' : '🧀') : c }),
-      ' ',
-      el('small', { text: sp ? name : t('bc.project') })
+      { class: 'card bc' + (sp ? ' sp' : '') + (big ? ' big' : ''), 'data-card': c },
+      cheeseFace(c, { label: sp ? name : t('bc.projectCard', { n: c }) })
     );
   }
 
@@ -41,20 +38,26 @@ export function bigCheese(K) {
   /** One die: its face and size; a button when it can be picked for a re-roll. */
   function die(face, sides, opts) {
     const o = opts || {};
-    // the visible text is the name ("5 d6"): no label that could differ from it
-    // a d6 shows pips (drawn by app.css; the number stays as its text)
-    const pips = sides === 6 && face >= 1 && face <= 6;
+    // its face drawn (card-art.js: a d6's pips, another die's number on
+    // its outline), the die's size beside it unless it is a d6
     const kids = [
-      el('b', { class: pips ? 'pips f' + face : null, text: face }),
-      ' ',
-      el('small', { text: 'd' + sides }),
+      dieFace(sides, face, { decorative: true }),
+      sides === 6 ? null : el('small', { text: 'd' + sides }),
     ];
     const label = t('bc.die', { face, sides });
     const cls = 'die' + (o.sel ? ' sel' : '') + (o.best ? ' best' : '') + (o.fresh ? ' rolling' : '');
     if (o.onclick)
       return el(
         'button',
-        { class: cls, 'aria-pressed': o.sel ? 'true' : 'false', title: label, 'data-k': o.key, onclick: o.onclick },
+        {
+          class: cls,
+          'aria-pressed': o.sel ? 'true' : 'false',
+          'aria-label': label,
+          title: label,
+          'data-face': face,
+          'data-k': o.key,
+          onclick: o.onclick,
+        },
         kids
       );
     return el('span', { class: cls, role: 'img', 'aria-label': label, 'data-k': o.key }, kids);

@@ -15,6 +15,7 @@ import { $, append, el } from './dom.js';
 import { t } from './i18n.js';
 import { seatId, seatIndex } from './names.js';
 import { cardsWords, rankName, roleIcon, roleName, setCards, setWords } from './words-dalmuti.js';
+import { dalmutiFace } from './card-art.js';
 
 /** The Great Dalmuti's part of the table, drawn with the table's helpers `K`. */
 export function dalmuti(K) {
@@ -27,13 +28,9 @@ export function dalmuti(K) {
     const cls = 'card dal r' + (c === 'J' ? 'j' : c) + (o.sel ? ' sel' : '') + (o.mini ? ' mini' : '');
     const name = rankName(c);
     const label = c === 'J' ? name : c + ' ' + name;
-    // the rank and its name; the card's colour tells high from low (an
-    // emblem per rank would weigh 4 KB of icons on every first load)
-    const kids = [
-      el('b', { class: 'ix', text: c === 'J' ? '🃏' : c }),
-      o.mini ? null : [' ', el('small', { text: name })],
-    ];
-    // a button is named by its text ("5 Abbess"), a drawn card by its label
+    // the card's face (card-art.js: its number and an emblem of its own);
+    // the card itself is named ("5 Abbess") and says its rank (data-rank)
+    const face = dalmutiFace(c, { mini: o.mini, decorative: true });
     if (o.onclick)
       return el(
         'button',
@@ -44,11 +41,13 @@ export function dalmuti(K) {
           onfocus: o.onfocus,
           tabindex: o.tabindex,
           'aria-pressed': o.sel ? 'true' : 'false',
+          'aria-label': label,
+          'data-rank': c,
           'data-k': o.key,
         },
-        kids
+        face
       );
-    return el('span', { class: cls, role: 'img', 'aria-label': label, 'data-k': o.key }, kids);
+    return el('span', { class: cls, role: 'img', 'aria-label': label, 'data-rank': c, 'data-k': o.key }, face);
   }
 
   const handCards = () =>
