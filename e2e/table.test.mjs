@@ -261,3 +261,127 @@ test('no page scrolls sideways at phone width', async (t) => {
     assert.ok(scroll <= width, `${url} is ${scroll} px wide at ${width} px`);
   }
 });
+
+/**
+ * A Dalmuti table of the tests' own, whose page is handed one position
+ * over a routed WebSocket: `trick` to beat, `legal` for P1, with the
+ * page's switches as given. Returns the page and the messages it sent.
+ */
+async function forcedPosition(t, w, h, { trick, legal, switches = {} }) {
+  const { id, invite } = await api(server.base, '/api/tables', 'POST', {
+    game: 'dalmuti',
+    players: 4,
+    options: { hands: 1 },
+    seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }, { kind: 'bot' }],
+    bot_delay_ms: 5000,
+  });
+  const real = await context(t, w, h);
+  const rp = await real.newPage();
+  await rp.goto(invite);
+  await joinViaForm(rp, 'Fay');
+  const st = await waitForState(rp);
+  const hand = String(st.view.hand).split(/[\s|]+/).filter((c) => c && c !== 'empty');
+  const view = { ...st.view, public: { ...st.view.public, phase: 'play', trick: { play: trick, by: 'P2' } } };
+  const whole = { ...st, type: 'state', view, legal: legal(hand), to_move: 'P1', log_from: 0, log: st.log || [] };
+  const ctx = await context(t, w, h);
+  await ctx.addInitScript((s) => {
+    for (const [k, v] of Object.entries(s)) localStorage.setItem('ratrace.alert.' + k, v ? '1' : '0');
+  }, switches);
+  const sent = [];
+  await ctx.routeWebSocket(/\/ws\//, (ws) => {
+    ws.onMessage((m) => {
+      const msg = JSON.parse(String(m));
+      sent.push(msg);
+      if (msg.type === 'hello') ws.send(JSON.stringify(whole));
+    });
+  });
+  const page = await ctx.newPage();
+  await page.goto('/t/' + id);
+  await page.locator('#mine').waitFor();
+  return { page, sent, seq: st.seq, hand };
+}
+
+for (const [size, w, h] of SIZES) {
+  test(`${size}: a forced pass is made for the player (a switch, on by default), and says so first`, async (t) => {
+    const { page, sent, seq } = await forcedPosition(t, w, h, { trick: '1', legal: () => ['pass'], switches: { autoPass: true } });
+    await page.locator('#autoPass').waitFor();
+    assert.match(await page.locator('#autoPass').innerText(), /cannot play: passing for you/);
+    await page.waitForFunction(() => window.RR.table.pending, null, { timeout: 5000 });
+    assert.deepEqual(sent.filter((m) => m.type === 'act'), [{ type: 'act', seq, action: 'pass' }], 'one pass, by the page');
+    // the switch is on the page, on
+    assert.equal(await page.getByLabel('pass for me when I cannot play').isChecked(), true);
+  });
+
+  test(`${size}: with no play that beats the trick, Play stays and says why; with the switch off nothing is sent`, async (t) => {
+    const { page, sent } = await forcedPosition(t, w, h, { trick: '1', legal: () => ['pass'], switches: { autoPass: false } });
+    const play = page.locator('#playGo');
+    await play.waitFor();
+    assert.ok(await play.isDisabled(), 'Play is there, unavailable');
+    assert.equal(await page.locator('#whyNot').innerText(), 'Nothing of yours beats it');
+    await page.waitForTimeout(1200);
+    assert.equal(sent.filter((m) => m.type === 'act').length, 0, 'the player passes themselves');
+  });
+
+  test(`${size}: "ask before I pass" asks once more, and Escape puts picked cards back`, async (t) => {
+    const { page, sent, seq, hand } = await forcedPosition(t, w, h, {
+      trick: '12',
+      legal: (cards) => ['pass', 'play ' + cards.find((c) => c !== 'J' && c !== '12')],
+      switches: { confirmPass: true },
+    });
+    const mine = page.locator('#mine');
+    // cards picked go back with Escape, or with one tap
+    await mine.locator('button.card').first().click();
+    assert.equal(await mine.locator('button.card[aria-pressed="true"]').count(), 1);
+    await page.keyboard.press('Escape');
+    assert.equal(await mine.locator('button.card[aria-pressed="true"]').count(), 0, 'Escape put the card back');
+    await mine.locator('button.card').first().click();
+    await mine.getByRole('button', { name: 'Put the cards back' }).click();
+    assert.equal(await mine.locator('button.card[aria-pressed="true"]').count(), 0, 'the button put it back');
+    // a pass is asked twice; "No" keeps the turn
+    await mine.getByRole('button', { name: 'Pass', exact: true }).click();
+    await mine.getByRole('button', { name: 'Yes, pass' }).waitFor();
+    assert.equal(sent.filter((m) => m.type === 'act').length, 0, 'nothing sent yet');
+    await mine.getByRole('button', { name: 'No, keep my turn' }).click();
+    await mine.getByRole('button', { name: 'Pass', exact: true }).click();
+    await mine.getByRole('button', { name: 'Yes, pass' }).click();
+    await page.waitForFunction(() => window.RR.table.pending, null, { timeout: 5000 });
+    assert.deepEqual(sent.filter((m) => m.type === 'act'), [{ type: 'act', seq, action: 'pass' }]);
+    assert.ok(hand.length > 0);
+  });
+}
+
+for (const [size, w, h] of SIZES) {
+  test(`${size}: the turn timer times people only, and its last seconds look urgent`, async (t) => {
+    const { id, invite } = await api(server.base, '/api/tables', 'POST', {
+      game: 'bigcheese',
+      players: 3,
+      turn_timer_ms: 90000,
+      seats: [{ kind: 'human' }, { kind: 'bot' }, { kind: 'bot' }],
+      bot_delay_ms: 5000,
+    });
+    const real = await context(t, w, h);
+    const rp = await real.newPage();
+    await rp.goto(invite);
+    await joinViaForm(rp, 'Tia');
+    const st = await waitForState(rp);
+    // the page is handed a bot's turn, then the person's with 5 s left
+    const ctx = await context(t, w, h);
+    let socket = null;
+    await ctx.routeWebSocket(/\/ws\//, (ws) => {
+      socket = ws;
+      ws.onMessage((m) => {
+        const msg = JSON.parse(String(m));
+        if (msg.type === 'hello') ws.send(JSON.stringify({ ...st, type: 'state', legal: [], to_move: 'P2' }));
+      });
+    });
+    const page = await ctx.newPage();
+    await page.goto('/t/' + id);
+    await page.waitForFunction(() => window.RR.table.st && window.RR.table.st.to_move === 'P2');
+    await page.waitForTimeout(1200);
+    assert.equal(await page.locator('#timer').count(), 0, 'no timer on a bot\'s turn');
+    socket.send(JSON.stringify({ ...st, type: 'state', rev: st.rev + 1, to_move: 'P1', turn_left_ms: 5000 }));
+    const timer = page.locator('#timer.low');
+    await timer.waitFor();
+    assert.match(await timer.innerText(), /0:0[0-5]/);
+  });
+}

@@ -261,6 +261,8 @@ export default {
   'alert.onMyTurn': 'On my turn:',
   'alert.sound': 'sound',
   'alert.notify': 'notification when the tab is hidden',
+  'alert.autoPass': 'pass for me when I cannot play',
+  'alert.confirmPass': 'ask before I pass',
   'botLevel.random': 'beginner bot',
   'botLevel.heuristic': 'casual bot',
   'botLevel.learned': 'advanced bot',
@@ -272,6 +274,7 @@ export default {
   'table.waitingFree': 'Waiting for somebody to take seat {who}: share the invite link below.',
   'table.over': 'The game is over.',
   'table.player': 'Player',
+  'table.autoPassing': 'You cannot play: passing for you…',
   'tag.turn': 'to move',
   'tag.leader': 'leads',
   'tag.high': 'high bid {n}',
@@ -311,6 +314,8 @@ export default {
   'act.blackMarket': 'black market with {seat}',
   'act.seatAbove': 'seat the newcomer above the middle',
   'act.seatBelow': 'seat the newcomer below the middle',
+  'act.passSure': 'Yes, pass',
+  'act.passNo': 'No, keep my turn',
 
   /* The Big Cheese at the table: the auction, the dice, the prompts */
   'bc.rerollNone': 'Re-roll with a Big Cheese: pick dice first',
@@ -463,6 +468,8 @@ export default {
   'dal.revolution': '✊ Declare a revolution',
   'dal.noRevolution': 'Keep quiet',
   'dal.marketTo': 'Give the chosen card to {who}',
+  'dal.cannotBeat': 'Nothing of yours beats it',
+  'dal.clear': 'Put the cards back',
 
   /* The rules in short (the table’s side column) */
   'rules.title': 'Rules in short',

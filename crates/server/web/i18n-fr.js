@@ -266,6 +266,8 @@ export default {
   'alert.onMyTurn': 'À mon tour :',
   'alert.sound': 'son',
   'alert.notify': 'notification si l\'onglet est caché',
+  'alert.autoPass': 'passer pour moi quand je ne peux pas jouer',
+  'alert.confirmPass': 'me demander avant de passer',
   'botLevel.random': 'bot débutant',
   'botLevel.heuristic': 'bot facile',
   'botLevel.learned': 'bot avancé',
@@ -277,6 +279,7 @@ export default {
   'table.waitingFree': 'On attend que quelqu\'un prenne la place {who} : partagez le lien d\'invitation ci-dessous.',
   'table.over': 'La partie est finie.',
   'table.player': 'Joueur',
+  'table.autoPassing': 'Vous ne pouvez pas jouer : on passe pour vous…',
   'tag.turn': 'à jouer',
   'tag.leader': 'ouvre',
   'tag.high': 'enchère {n}',
@@ -316,6 +319,8 @@ export default {
   'act.blackMarket': 'marché noir avec {seat}',
   'act.seatAbove': 'placer le nouveau au-dessus du milieu',
   'act.seatBelow': 'placer le nouveau au-dessous du milieu',
+  'act.passSure': 'Oui, je passe',
+  'act.passNo': 'Non, je garde mon tour',
 
   /* The Big Cheese at the table: the auction, the dice, the prompts */
   'bc.rerollNone': 'Relancer avec un Big Cheese : choisissez d’abord des dés',
@@ -472,6 +477,8 @@ export default {
   'dal.revolution': '✊ Déclarer la révolution',
   'dal.noRevolution': 'Se taire',
   'dal.marketTo': 'Donner la carte choisie à {who}',
+  'dal.cannotBeat': 'Rien des vôtres ne la bat',
+  'dal.clear': 'Reposer les cartes',
 
   /* The rules in short (the table’s side column) */
   'rules.title': 'Règles en bref',

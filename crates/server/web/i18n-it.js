@@ -267,6 +267,8 @@ export default {
   'alert.onMyTurn': 'Al mio turno:',
   'alert.sound': 'suono',
   'alert.notify': 'notifica se la scheda è nascosta',
+  'alert.autoPass': 'passa per me quando non posso giocare',
+  'alert.confirmPass': 'chiedimi prima di passare',
   'botLevel.random': 'bot principiante',
   'botLevel.heuristic': 'bot facile',
   'botLevel.learned': 'bot avanzato',
@@ -278,6 +280,7 @@ export default {
   'table.waitingFree': 'Si aspetta che qualcuno prenda il posto {who}: condividi il link d\'invito qui sotto.',
   'table.over': 'La partita è finita.',
   'table.player': 'Giocatore',
+  'table.autoPassing': 'Non puoi giocare: passo per te…',
   'tag.turn': 'di turno',
   'tag.leader': 'apre',
   'tag.high': 'offerta {n}',
@@ -317,6 +320,8 @@ export default {
   'act.blackMarket': 'mercato nero con {seat}',
   'act.seatAbove': 'fai sedere il nuovo arrivato sopra il centro',
   'act.seatBelow': 'fai sedere il nuovo arrivato sotto il centro',
+  'act.passSure': 'Sì, passo',
+  'act.passNo': 'No, tengo il turno',
 
   /* The Big Cheese at the table: the auction, the dice, the prompts */
   'bc.rerollNone': 'Rilancia con un Big Cheese: prima scegli i dadi',
@@ -473,6 +478,8 @@ export default {
   'dal.revolution': '✊ Dichiara la Rivoluzione',
   'dal.noRevolution': 'Taci',
   'dal.marketTo': 'Dai la carta scelta a {who}',
+  'dal.cannotBeat': 'Niente di tuo la batte',
+  'dal.clear': 'Rimetti a posto le carte',
 
   /* The rules in short (the table’s side column) */
   'rules.title': 'Regole in breve',

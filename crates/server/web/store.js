@@ -90,6 +90,11 @@ export function seeQuery(id) {
   return tok ? '?t=' + encodeURIComponent(tok) : '';
 }
 
-/** The alert switches of the table page ('sound', 'notify'). */
-export const alertOn = (k) => get('ratrace.alert.' + k) === '1';
+/** The switches of the table page ('sound', 'notify', 'autoPass', 'confirmPass'). */
+/** A switch of the table page: on when saved so, else its default (`autoPass` is on by default, the others off). */
+const SWITCH_ON = { autoPass: true };
+export const alertOn = (k) => {
+  const v = get('ratrace.alert.' + k);
+  return v == null ? !!SWITCH_ON[k] : v === '1';
+};
 export const saveAlert = (k, on) => set('ratrace.alert.' + k, on ? '1' : '0');

@@ -102,7 +102,11 @@ export function tableAlerts(state, view) {
       'alerts',
       el('span', { class: 'mute', text: t('alert.onMyTurn') }),
       box('sound', t('alert.sound'), beep),
-      window.Notification ? box('notify', t('alert.notify'), askNotify) : null
+      window.Notification ? box('notify', t('alert.notify'), askNotify) : null,
+      // how the page plays for the player: a forced pass made for them
+      // (on by default), and a pass asked twice
+      box('autoPass', t('alert.autoPass')),
+      box('confirmPass', t('alert.confirmPass'))
     );
   }
 

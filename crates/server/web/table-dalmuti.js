@@ -257,6 +257,7 @@ export function dalmuti(K) {
     if (v.hand !== undefined) out.push(dalHand());
     const row = el('div', { class: 'row' });
     if (plays.length) append(row, [dalPlayButton(plays, used)]);
+    else if (L.includes('pass') && pv().trick) append(row, [cannotBeat()]);
     if (gives.length) append(row, [dalGiveButton(gives, used)]);
     if (markets.length) append(row, [dalMarketButtons(markets, used)]);
     [
@@ -288,8 +289,34 @@ export function dalmuti(K) {
         onclick: () => act('play ' + set),
       }),
       el('span', { class: ok ? 'ok' : 'mute', text: note }),
+      clearButton(),
     ];
   }
+
+  /**
+   * With nothing that beats the trick: Play stays, unavailable, and says
+   * why in a few words beside it (the prompt above names the set).
+   */
+  function cannotBeat() {
+    return [
+      el('button', { id: 'playGo', text: t('dal.play'), disabled: true, 'aria-describedby': 'whyNot' }),
+      el('span', { id: 'whyNot', class: 'mute', text: t('dal.cannotBeat') }),
+      clearButton(),
+    ];
+  }
+
+  /** Cards picked can be put back in one tap (or Escape). */
+  const clearButton = () =>
+    state.sel.length
+      ? el('button', {
+          class: 'alt',
+          text: t('dal.clear'),
+          onclick: () => {
+            state.clearCards();
+            renderMine();
+          },
+        })
+      : null;
 
   /** Who receives the cards given in a tax or market phase. */
   const giveTarget = (p) =>

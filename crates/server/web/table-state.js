@@ -45,6 +45,8 @@ export class TableState {
   #leftAtWhole = null;
   #standIn = null;
   #confirmConcede = false;
+  #passAskedAt = -1;
+  #autoPassedAt = -1;
   #inMine = false;
   #said = [];
   #conn = null;
@@ -128,6 +130,14 @@ export class TableState {
     return this.#standIn;
   }
   /** The concede question is asked (its Yes and No shown). */
+  /** Whether the page is about to pass for the player at the position shown. */
+  get autoPassing() {
+    return !!this.#st && this.#autoPassedAt === this.#st.seq && !this.#pending;
+  }
+  /** Whether "really pass?" is asked at the position shown. */
+  get passAsked() {
+    return !!this.#st && this.#passAskedAt === this.#st.seq;
+  }
   get confirmConcede() {
     return this.#confirmConcede;
   }
@@ -345,6 +355,10 @@ export class TableState {
 
   /* ---------- transitions: the hand, the bid, the dice ---------- */
 
+  /** Drops every card picked. */
+  clearCards() {
+    this.#sel = [];
+  }
   /** Picks card `i` of the hand, or unpicks it; the cursor goes there. */
   toggleCard(i) {
     const k = this.#sel.indexOf(i);
@@ -402,6 +416,16 @@ export class TableState {
   /** A stand-in bot moved for a person: the banner says so for a few seconds. */
   stoodIn(text, now) {
     this.#standIn = { text, at: now };
+  }
+  /** "Really pass?" asked (true) at the position shown, or put away (false). */
+  askPass(on) {
+    this.#passAskedAt = on && this.#st ? this.#st.seq : -1;
+  }
+  /** Whether the page may pass for the player at the position shown: once. */
+  autoPassNow() {
+    if (!this.#st || this.#autoPassedAt === this.#st.seq) return false;
+    this.#autoPassedAt = this.#st.seq;
+    return true;
   }
   /** The concede question asked (true) or put away (false). */
   confirming(on) {

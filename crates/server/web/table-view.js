@@ -26,8 +26,16 @@ const GAMES = { bigcheese: bigCheese, dalmuti };
 export function tableView(state, page) {
   const who = (s) => seatLabel(s, state.st.seats);
   const evText = (ev) => eventText(state.game, ev, state.st.seats);
-  const btn = (text, action, extra) =>
+  const plain = (text, action, extra) =>
     el('button', Object.assign({ text, disabled: state.pending, onclick: () => page.act(action) }, extra || {}));
+  /** A decision's button; the pass asks "really?" first when the player wants it to (then two buttons). */
+  function btn(text, action, extra) {
+    if (action !== 'pass' || !state.passAsked) return plain(text, action, extra);
+    return [
+      plain(t('act.passSure'), action, { class: 'warn', 'data-k': 'pass-sure' }),
+      el('button', { class: 'alt', text: t('act.passNo'), 'data-k': 'pass-no', onclick: () => page.keepTurn() }),
+    ];
+  }
 
   /** A seat's head line: name, "you", bot level, presence. */
   function seatHead(id, extra) {

@@ -53,7 +53,7 @@ else if (state.id && store.key(state.id)) {
   history.replaceState(null, '', '/t/' + state.id + '?k=' + encodeURIComponent(store.key(state.id)));
 }
 
-const view = tableView(state, { act, redrawMine: renderMine });
+const view = tableView(state, { act, keepTurn, redrawMine: renderMine });
 const game = view.game;
 const panels = tablePanels(state, view, {
   render,
@@ -75,6 +75,12 @@ function msg(text) {
 /** Sends `action` against the state we are showing; one at a time. */
 function act(action) {
   if (state.pending || !state.st) return;
+  // "ask before I pass": the first press asks, the second passes
+  if (action === 'pass' && store.alertOn('confirmPass') && !state.passAsked) {
+    state.askPass(true);
+    return renderMine();
+  }
+  state.askPass(false);
   if (!state.conn.send({ type: 'act', seq: state.st.seq, action })) return msg(t('err.offline'));
   msg('');
   state.sending();
@@ -85,6 +91,34 @@ function act(action) {
   }, 10000);
   renderMine();
 }
+
+/** "Really pass?" put away: the turn stays the player's, nothing is sent. */
+function keepTurn() {
+  state.askPass(false);
+  renderMine();
+}
+
+/**
+ * A forced pass (pass is the only legal action) is made for the player
+ * when "pass for me when I cannot play" is on (the default), once per
+ * position, after a moment in which the player's area says so.
+ */
+function autoPass() {
+  const L = state.legal();
+  if (!state.myTurn() || L.length !== 1 || L[0] !== 'pass' || state.pending) return;
+  if (!store.alertOn('autoPass') || !state.autoPassNow()) return;
+  const seq = state.st.seq;
+  renderMine();
+  setTimeout(() => {
+    if (state.st && state.st.seq === seq && state.myTurn() && !state.pending) {
+      state.askPass(false);
+      act('pass');
+    }
+  }, AUTO_PASS_MS);
+}
+
+/** How long a forced pass is shown before the page makes it. */
+const AUTO_PASS_MS = 700;
 
 /* ---------- messages ---------- */
 
@@ -268,17 +302,34 @@ function focusMine() {
 }
 
 /** The turn timer (when the table has one): time left before a bot plays the seat to move. */
-function timerText() {
+/**
+ * The turn timer's seconds left, or null when none runs: a timer times a
+ * person (a bot's turn has none, and shows none).
+ */
+function timerLeft() {
   const ms = state.info && state.info.turn_timer_ms;
-  if (!ms || !state.st || state.st.over || state.waiting() || !state.st.to_move) return '';
-  const left = Math.max(0, Math.ceil((state.turnAt + ms - Date.now()) / 1000));
-  return '⏱ ' + Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0');
+  const mover = state.st && state.st.to_move;
+  if (!ms || !mover || state.st.over || state.waiting()) return null;
+  const s = state.seatInfo(mover);
+  if (!s || s.kind !== 'human' || s.conceded) return null;
+  return Math.max(0, Math.ceil((state.turnAt + ms - Date.now()) / 1000));
 }
+
+function timerText() {
+  const left = timerLeft();
+  return left == null ? '' : '⏱ ' + Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0');
+}
+
+/** The last seconds of a turn look urgent. */
+const TIMER_LOW_S = 10;
 
 /** Redraws the turn timer's text alone (every second, and when its start is corrected). */
 function tickTimer() {
   const n = $('timer');
-  if (n) n.textContent = timerText();
+  if (!n) return;
+  n.textContent = timerText();
+  const left = timerLeft();
+  n.classList.toggle('low', left != null && left <= TIMER_LOW_S);
 }
 
 /** The banner: whose turn, what they decide, the timer, a stand-in's note. */
@@ -299,7 +350,10 @@ function renderTurn() {
   // a stand-in's move for a person, said for a few seconds
   const s = state.standIn;
   const note = s && Date.now() - s.at < 8000 ? el('span', { id: 'standIn', class: 'warn', text: s.text }) : null;
-  const clock = timer ? el('span', { id: 'timer', class: 'timer', title: t('table.timerHint'), text: timer }) : null;
+  const low = timer && timerLeft() <= TIMER_LOW_S;
+  const clock = timer
+    ? el('span', { id: 'timer', class: 'timer' + (low ? ' low' : ''), title: t('table.timerHint'), text: timer })
+    : null;
   fill('turn', el('span', { text }), note, clock);
   $('turn').classList.toggle('hidden', !text);
   $('turn').classList.toggle('mine', state.myTurn());
@@ -330,8 +384,11 @@ function renderMine() {
   const parts = game().mine(used);
   const turn = state.myTurn();
   const head = el('h2', { class: turn ? 'turn' : '', text: turn ? '👉 ' + game().prompt() : t('table.yours') });
-  fill('mine', head, parts, turn ? rest(used) : null, state.msg ? el('div', { class: 'err', text: state.msg }) : null);
+  // a forced pass the page is about to make says so
+  const passing = turn && state.autoPassing ? el('p', { id: 'autoPass', class: 'mute', text: t('table.autoPassing') }) : null;
+  fill('mine', head, parts, turn ? rest(used) : null, passing, state.msg ? el('div', { class: 'err', text: state.msg }) : null);
   keepFocus();
+  autoPass();
 }
 
 /** The log: new lines are appended, old ones kept (no redraw, no announcements). */
@@ -406,6 +463,13 @@ function start() {
   });
   document.addEventListener('pointerdown', (e) => {
     if (!$('mine').contains(e.target)) state.focusIn(false);
+  });
+  // Escape in the player's area undoes: the cards picked, a "really pass?"
+  $('mine').addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || !state.st) return;
+    state.clearCards();
+    state.askPass(false);
+    renderMine();
   });
   // The skip link: straight to the hand (or the first control) from the top of the page.
   $('skip').addEventListener('click', (e) => {
