@@ -69,6 +69,12 @@ for (const [name, viewport] of [
     const head = await sum.locator('thead th').allTextContents();
     for (const want of ['Player', 'Decisions', 'Mean loss', 'Accuracy', 'good', 'inaccuracy', 'mistake', 'blunder']) assert.ok(head.some((h) => h.includes(want)), `${want} in ${head}`);
     assert.match(await sum.locator('tbody tr').first().innerText(), /Ann/);
+    // nothing of it scrolls sideways: every figure, the last column's too,
+    // is within the screen's width (on a phone a card per player)
+    const over = await sum.evaluate((tb) => tb.parentElement.scrollWidth - tb.parentElement.clientWidth);
+    assert.ok(over <= 1, `the summary scrolls sideways by ${over} px`);
+    const cells = await sum.locator('tbody td').evaluateAll((tds) => tds.map((td) => td.getBoundingClientRect().right));
+    assert.ok(cells.every((r) => r <= viewport.width), `a figure past the screen's edge: ${Math.max(...cells)} > ${viewport.width}`);
 
     // the graph: one line per player, its text alternative one line each
     const graph = section.locator('svg.an-graph');

@@ -299,6 +299,8 @@ for (const [size, w, h] of SIZES) {
     await joinViaForm(page, 'Tess');
     await page.locator('#standIn').filter({ hasText: 'Your time ran out: a bot played for you.' }).waitFor({ timeout: 20000 });
     await page.waitForFunction(() => (window.RR.table.said || []).some((x) => /Your time ran out/.test(x)));
+    // and the log keeps it, after the banner is gone
+    await page.locator('#log li.note').filter({ hasText: 'Your time ran out: a bot played for you.' }).first().waitFor({ state: 'attached' });
     assert.deepEqual(errors, []);
   });
 }
@@ -354,6 +356,9 @@ for (const [size, w, h] of SIZES) {
     assert.equal(await page.locator('#concede').count(), 0, 'no second concession');
     await watcher.locator('#players .seat').filter({ hasText: 'conceded (a bot plays)' }).waitFor({ timeout: 10000 });
     await watcher.waitForFunction(() => (window.RR.table.said || []).some((x) => /^Cora \(P1\) conceded/.test(x)));
+    // the concession is in both logs too
+    await page.locator('#log li.note').filter({ hasText: 'You conceded' }).waitFor({ state: 'attached' });
+    await watcher.locator('#log li.note').filter({ hasText: 'Cora (P1) conceded' }).waitFor({ state: 'attached' });
     // the stand-in plays the seat to the end, with nobody deciding here
     await page.locator('#result').waitFor({ state: 'visible', timeout: 90000 });
     assert.equal(await page.evaluate(() => window.RR.table.st.legal.length), 0);

@@ -66,6 +66,8 @@ async function checkResult(page, id) {
   assert.match(info.secret, /^[0-9a-f]{64}$/, 'the server secret is revealed');
   const result = page.locator('#result');
   await result.waitFor({ state: 'visible' });
+  // the deal's numbers come last, folded: opened to be read
+  await result.locator('details.fair summary').click();
   const text = await result.innerText();
   assert.ok(text.includes('Seed (revealed): ' + info.seed), `result screen shows the seed ${info.seed}:\n${text}`);
   assert.ok(text.includes(info.seed_hash), 'result screen shows the seed hash');
@@ -271,6 +273,7 @@ test('a second context joins by invite link, a third spectates: each player sees
 });
 
 for (const [locale, go, title] of [
+  ['en-US', 'Create and sit down', 'New table'],
   ['it-IT', 'Crea e siediti', 'Nuovo tavolo'],
   ['fr-FR', "Créer et s'asseoir", 'Nouvelle table'],
 ]) {
@@ -281,6 +284,15 @@ for (const [locale, go, title] of [
     await page.locator('#go').filter({ hasText: go }).waitFor();
     assert.equal(await page.locator('#create h2').innerText(), title);
     assert.equal(await page.evaluate(() => document.documentElement.lang), locale.slice(0, 2));
+    // what each game is, in a line, in the page's language
+    const about = {};
+    for (const game of ['bigcheese', 'dalmuti']) {
+      await page.locator('#game').selectOption(game);
+      about[game] = await page.locator('#gameAbout').innerText();
+    }
+    const words = { 'en-US': ['flunkies', 'ranks'], 'it-IT': ['tirapiedi', 'rango'], 'fr-FR': ['sous-fifres', 'rang'] }[locale];
+    assert.ok(about.bigcheese.includes(words[0]), about.bigcheese);
+    assert.ok(about.dalmuti.includes(words[1]), about.dalmuti);
   });
 }
 

@@ -110,3 +110,30 @@ for (const [size, w, h] of SIZES) {
     assert.equal(new URL(page.url()).pathname, '/replay/' + id, 'a reload stays on the replay');
   });
 }
+
+for (const [size, w, h] of SIZES) {
+  test(`${size}: the replay by keyboard: the last step keeps focus in the controls, and Home/End move the replay, not the page`, async (t) => {
+    const ctx = await newContext(browser, server.base, t, { viewport: { width: w, height: h } });
+    const seats = [{ kind: 'human' }, { kind: 'bot', bot: 'random' }, { kind: 'bot', bot: 'random' }];
+    const id = await finishedTable(server.base, ctx, { game: 'dalmuti', players: 3, options: { hands: 1 }, seats, bot_delay_ms: 5, public: true });
+    const page = await ctx.newPage();
+    await page.goto('/replay/' + id);
+    await page.waitForFunction(() => document.body.dataset.ready === '1');
+    const total = Number(await page.locator('#slider').getAttribute('max'));
+    // End: the last step, the page where it was
+    const top = await page.evaluate(() => scrollY);
+    await page.keyboard.press('End');
+    assert.equal(await page.evaluate(() => document.body.dataset.step), String(total));
+    assert.equal(await page.evaluate(() => scrollY), top, 'End did not scroll the page');
+    await page.keyboard.press('Home');
+    assert.equal(await page.evaluate(() => document.body.dataset.step), '0');
+    assert.equal(await page.evaluate(() => scrollY), top, 'Home did not scroll the page');
+    // ▶ pressed to the end: it disables itself, and focus goes to ◀
+    await page.locator('#last').click();
+    await page.keyboard.press('Home');
+    await page.locator('#next').focus();
+    for (let i = 0; i < total; i++) await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.body.dataset.step), String(total));
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'prev', 'focus stayed in the controls');
+  });
+}

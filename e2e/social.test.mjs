@@ -73,10 +73,17 @@ for (const [label, viewport] of [
     const done = await api(server.base, '/api/tables/' + id);
     assert.equal(done.status, 'finished');
 
-    // one click: both pages land on the new table, each in its own seat
+    // Ann asks: she lands on the new table; Bob is asked, and goes when
+    // he says so, each in their own seat
     await a.locator('#result').getByRole('button', { name: 'Rematch' }).click();
     const moved = (p) => p.waitForURL((u) => /\/t\/[A-Za-z0-9_-]+$/.test(u.pathname) && !u.pathname.endsWith('/' + id), { timeout: 15000 });
-    await Promise.all([moved(a), moved(b)]);
+    await moved(a);
+    const offer = b.locator('#rematchLink').getByRole('button', { name: 'Join the rematch' });
+    await offer.waitFor();
+    await b.waitForTimeout(800);
+    assert.equal(new URL(b.url()).pathname, '/t/' + id, 'Bob is not moved without asking');
+    await offer.click();
+    await moved(b);
     const newId = new URL(a.url()).pathname.split('/').pop();
     assert.equal(new URL(b.url()).pathname.split('/').pop(), newId, 'both pages are at the same new table');
     const [sa, sb] = [await waitForState(a), await waitForState(b)];

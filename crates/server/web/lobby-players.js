@@ -34,7 +34,8 @@ export function lobbyPlayers(ladder) {
   /* ---------- lobby: players and winner, my games, leaderboard ---------- */
 
   /** A seat of a table list in words: a person's name, a bot by its level name. */
-  const seatName = (s, game) => (s.kind === 'bot' ? '🤖 ' + botName(s.bot, ladder(game)) : s.name || seatId(s.seat));
+  const seatName = (s, game) =>
+    s.kind === 'bot' ? '🤖 ' + botName(s.bot, ladder(game)) : s.name || (s.kind === 'human' ? t('lobby.freeSeat') : seatId(s.seat));
   const byId = (seats, id) => (seats || []).find((s) => seatId(s.seat) === seatId(id));
 
   /** What a line of a table list adds: who plays, and who won (lobby.js hook). */

@@ -36,6 +36,12 @@ function renderGames() {
   L.games.forEach((g) =>
     $('game').appendChild(el('option', { value: g.name, text: gameName(g.name), selected: g.name === cur }))
   );
+  renderAbout();
+}
+
+/** What the game chosen is, in a line, for a newcomer. */
+function renderAbout() {
+  $('gameAbout').textContent = t('about.' + game().name);
 }
 
 function renderPlayers() {
@@ -321,6 +327,7 @@ async function start() {
   $('name').value = myName();
   $('game').onchange = () => {
     L.seats = [];
+    renderAbout();
     renderPlayers();
     renderSeats();
     renderOptions();

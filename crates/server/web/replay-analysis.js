@@ -82,15 +82,18 @@ export function replayAnalysis(id, who, show) {
       el('th', { scope: 'col', text: t(k) })
     );
     const labels = ['good', 'inaccuracy', 'mistake', 'blunder'].map((n) => el('th', { scope: 'col' }, label(n)));
+    // each cell names its column too (data-label): a phone shows a
+    // player's figures as a card, not as a row that scrolls sideways
+    const cell = (k, text) => el('td', { 'data-label': k, text });
     const rows = a.summary.map((s) =>
       el(
         'tr',
         {},
         el('th', { scope: 'row', text: who(s.seat) }),
-        el('td', { text: s.decisions }),
-        el('td', { text: num(s.mean_loss) }),
-        el('td', { text: Math.round(100 * s.accuracy) + '%' }),
-        ['good', 'inaccuracy', 'mistake', 'blunder'].map((n) => el('td', { text: s[n] }))
+        cell(t('an.decisions'), s.decisions),
+        cell(t('an.meanLoss'), num(s.mean_loss)),
+        cell(t('an.accuracy'), Math.round(100 * s.accuracy) + '%'),
+        ['good', 'inaccuracy', 'mistake', 'blunder'].map((n) => cell(SYMBOL[n] + ' ' + t('an.label.' + n), s[n]))
       )
     );
     return el(

@@ -196,8 +196,12 @@ function show(i) {
   $('jump').value = R.i;
   $('step').textContent = t('replay.step', { i: R.i, n });
   $('now').textContent = R.i ? moveText(R.rec.actions[R.i - 1]) : t('replay.start');
+  // a step button that disables itself (the end reached) hands focus to
+  // its opposite, so the keyboard stays in the controls, never on the page
+  const had = document.activeElement;
   $('prev').disabled = $('first').disabled = R.i === 0;
   $('next').disabled = $('last').disabled = R.i === n;
+  if (had && had.disabled) ($('prev') === had || $('first') === had ? $('next') : $('prev')).focus();
   document.body.dataset.step = String(R.i);
   renderBoard();
   renderLog();
@@ -236,10 +240,12 @@ async function start() {
   document.addEventListener('keydown', (e) => {
     // the move box types numbers; the slider steps itself (once, not twice)
     if (e.target && e.target.tagName === 'INPUT' && (e.target.type === 'number' || e.target.type === 'range')) return;
-    if (e.key === 'ArrowLeft') show(R.i - 1);
-    if (e.key === 'ArrowRight') show(R.i + 1);
-    if (e.key === 'Home') show(0);
-    if (e.key === 'End') show(Infinity);
+    const step = { ArrowLeft: R.i - 1, ArrowRight: R.i + 1, Home: 0, End: Infinity }[e.key];
+    if (step === undefined) return;
+    // the page does not scroll as well (Home and End would take the
+    // board out of view)
+    e.preventDefault();
+    show(step);
   });
   try {
     R.sum = await api('/api/tables/' + R.id).catch(() => null);

@@ -77,16 +77,37 @@ export function tableSocial(state, tabs) {
     const from = state.id;
     if (!from || !m.table) return;
     const box = rematchBox();
-    // only a rematch made while this page looks on moves it: one told on
-    // arrival leaves the finished table open, with a link
+    // a rematch asked for while this page looks on is offered, never
+    // imposed: the player goes when they say so, or stays to look at the
+    // result (one told on arrival leaves the finished table open, with a
+    // link)
     if (m.token && m.live !== false && rematched(from) !== m.table) {
-      put(box, el('p', { class: 'banner', text: '🔁 ' + t('social.rematchMoving') }));
-      setTimeout(() => follow(from, m.table, m.seat, m.token), 800);
+      put(
+        box,
+        el(
+          'div',
+          { class: 'waitbox', role: 'region', 'aria-label': t('social.rematchAsked') },
+          el('p', { text: '🔁 ' + t('social.rematchAsked') }),
+          el(
+            'p',
+            { class: 'row' },
+            el('button', { text: t('social.rematchJoin'), onclick: () => follow(from, m.table, m.seat, m.token) }),
+            el('button', { class: 'alt', text: t('social.rematchStay'), onclick: () => put(box, link(m)) })
+          )
+        )
+      );
       return;
     }
-    const text = m.token ? t('social.rematchGo') : t('social.rematchWatch');
-    put(box, el('p', {}, el('a', { href: '/t/' + m.table, text: '🔁 ' + text })));
+    put(box, link(m));
   }
+
+  /** The way to a rematch, as a link: to one's own seat there, or to watch it. */
+  function link(m) {
+    const text = m.token ? t('social.rematchGo') : t('social.rematchWatch');
+    return el('p', {}, el('a', { href: '/t/' + m.table, text: '🔁 ' + text }));
+  }
+
+
 
   function chatBox() {
     let box = $('chat');

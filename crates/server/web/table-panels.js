@@ -195,19 +195,12 @@ export function tablePanels(state, view, page) {
     const th = (k) => el('th', { scope: 'col', text: t(k) });
     const mine = contribution(state.id);
     const rematch = () => page.rematch($('rerr'));
+    // who won and how, what to do next; the deal's numbers (for the
+    // fairness check) last, folded
     fill(
       'result',
       el('h2', { text: '🏁 ' + view.resultHead() }),
       el('table', { class: 'res' }, el('tr', {}, th('res.place'), th('res.player'), th('res.score')), seats.map(row)),
-      el(
-        'p',
-        { class: 'mono' },
-        st.secret ? [t('res.secret') + ' ' + st.secret, el('br')] : null,
-        t('res.seed') + ' ' + (st.seed || '?'),
-        el('br'),
-        t('table.seedHash') + ' ' + st.seed_hash
-      ),
-      st.secret && mine ? el('p', { class: 'mute', text: t('res.mine', { c: mine.slice(0, 16) + '…' }) }) : null,
       resultLinks(),
       state.me() != null
         ? el(
@@ -216,7 +209,21 @@ export function tablePanels(state, view, page) {
             el('button', { text: t('res.rematch'), onclick: rematch }),
             el('span', { id: 'rerr', class: 'err' })
           )
-        : null
+        : null,
+      el(
+        'details',
+        { class: 'fair' },
+        el('summary', { text: t('res.deal') }),
+        el(
+          'p',
+          { class: 'mono' },
+          st.secret ? [t('res.secret') + ' ' + st.secret, el('br')] : null,
+          t('res.seed') + ' ' + (st.seed || '?'),
+          el('br'),
+          t('table.seedHash') + ' ' + st.seed_hash
+        ),
+        st.secret && mine ? el('p', { class: 'mute', text: t('res.mine', { c: mine.slice(0, 16) + '…' }) }) : null
+      )
     );
   }
 

@@ -49,6 +49,7 @@ export class TableState {
   #autoPassedAt = -1;
   #inMine = false;
   #said = [];
+  #notes = [];
   #conn = null;
 
   constructor(id) {
@@ -146,6 +147,14 @@ export class TableState {
     return this.#inMine;
   }
   /** What the live region said, the last 20 (a test reads it). */
+  /**
+   * What the table noted beside the game's events (a stand-in's move for a
+   * person out of time or away, a concession): {after, text}, `after`
+   * being the number of events before it. Kept for this page only.
+   */
+  get notes() {
+    return this.#notes;
+  }
   get said() {
     return this.#said;
   }
@@ -434,6 +443,10 @@ export class TableState {
   /** Focus (or a click) went into the player's own area (true) or elsewhere (false). */
   focusIn(inMine) {
     this.#inMine = inMine;
+  }
+  /** A note for the log, after the events so far (the last 50 kept). */
+  noted(text) {
+    this.#notes = this.#notes.concat({ after: this.#log.length, text }).slice(-50);
   }
   /** The live region said `text`. */
   announced(text) {

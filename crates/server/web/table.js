@@ -132,7 +132,9 @@ function took(done) {
   if (done.moved) msg('');
   // a person who concedes is said once, when it happens (not on a reload)
   for (const s of done.conceded) {
-    alerts.say(state.isMe(s) ? t('table.youConceded') : t('table.concededWho', { who: view.who(s) }));
+    const text = state.isMe(s) ? t('table.youConceded') : t('table.concededWho', { who: view.who(s) });
+    state.noted('🏳 ' + text);
+    alerts.say(text);
   }
   render();
 }
@@ -185,8 +187,10 @@ function onStandIn(m) {
   const key = (m.away ? 'table.standInAway' : 'table.standInTime') + (state.isMe(m.seat) ? 'Me' : '');
   const text = '⏱ ' + t(key, { who: view.who(m.seat) });
   state.stoodIn(text, Date.now());
+  state.noted(text);
   alerts.say(text);
   renderTurn();
+  renderLog();
   setTimeout(renderTurn, 8100);
 }
 
@@ -396,16 +400,27 @@ function renderLog() {
   const ol = $('log');
   const log = state.log;
   const start = Math.max(0, log.length - 300);
+  const notes = state.notes;
+  // the table's notes (a stand-in's move, a concession) after the event
+  // they followed, unnumbered
+  const noted = (after) =>
+    notes
+      .map((n, k) => [n, k])
+      .filter(([n]) => n.after === after)
+      .map(([n, k]) => el('li', { class: 'note', 'data-k': 'note:' + k, text: n.text }));
   const items = log.slice(start).map((ev, k) => {
     const i = start + k;
     const cls = [game().logClass(ev), i >= state.seen && state.seen > 0 ? 'new' : ''].join(' ');
-    return el('li', {
-      class: cls.trim(),
-      value: i + 1,
-      'data-k': String(i),
-      'data-kind': ev.kind,
-      text: view.evText(ev),
-    });
+    return [
+      el('li', {
+        class: cls.trim(),
+        value: i + 1,
+        'data-k': String(i),
+        'data-kind': ev.kind,
+        text: view.evText(ev),
+      }),
+      noted(i + 1),
+    ];
   });
   const atEnd = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 30;
   morph(ol, items);

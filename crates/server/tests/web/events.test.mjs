@@ -196,3 +196,15 @@ test('a winner whose person conceded is said to have won through the bot that pl
   }
   useLang('en');
 });
+
+test('French says "enchérir" for a bid everywhere, as its rulebook does, and names the game in French', () => {
+  const fr = TEXTS.fr;
+  const texts = Object.entries(fr)
+    .filter(([k]) => k.startsWith('bc.') || k.startsWith('act.') || k.startsWith('ev.bigcheese'))
+    .flatMap(([, v]) => (typeof v === 'object' && !Array.isArray(v) ? Object.values(v) : [v]))
+    .filter((v) => typeof v === 'string');
+  const mise = texts.filter((v) => /\bmis(e|ez|er)\b/.test(v));
+  assert.deepEqual(mise, [], 'no "mise" beside "enchérit"');
+  assert.ok(texts.some((v) => /enchéri/.test(v)));
+  assert.match(fr['game.bigcheese'], /Fromage/);
+});
