@@ -30,12 +30,14 @@ mod columns;
 #[cfg(test)]
 mod contract;
 pub mod copy;
+mod lists;
 pub mod migrate;
 mod model;
 mod postgres;
 pub mod ratings;
 mod sqlite;
 
+pub use lists::*;
 pub use model::*;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;

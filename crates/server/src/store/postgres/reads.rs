@@ -6,7 +6,7 @@
 //! pool (or a read-only transaction), run by `store`.
 
 use crate::store::columns::seat_of;
-use crate::store::model::{
+use crate::store::{
     Access, ListLine, RatingRow, SeatKind, SeatSummary, Social, StoreError, StoredAction,
     StoredFair, StoredSeat, StoredTable, TableDump, TableSummary,
 };

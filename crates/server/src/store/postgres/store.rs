@@ -18,7 +18,7 @@ use super::{notify, PgStore, NODES_CHANNEL};
 use crate::store::columns::seat_of;
 use crate::store::columns::Append;
 use crate::store::model::SeatTaking;
-use crate::store::model::{
+use crate::store::{
     Change, Done, Epoch, Node, Ownership, PlayerGame, RatingRow, Store, StoreError, StoredAction,
     StoredTable, TableDump, TableSummary,
 };

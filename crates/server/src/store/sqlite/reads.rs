@@ -4,7 +4,7 @@
 
 use super::SqliteStore;
 use crate::store::columns::seat_of;
-use crate::store::model::{
+use crate::store::{
     Access, ListLine, RatingRow, SeatKind, SeatSummary, Social, StoreError, StoredAction,
     StoredSeat, StoredTable, TableSummary,
 };

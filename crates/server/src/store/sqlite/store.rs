@@ -7,7 +7,7 @@ use super::write::*;
 use super::SqliteStore;
 use crate::store::columns::seat_of;
 use crate::store::model::SeatTaking;
-use crate::store::model::{
+use crate::store::{
     Done, Epoch, Node, Ownership, PlayerGame, RatingRow, Store, StoreError, StoredAction,
     StoredTable, TableDump, TableSummary,
 };
