@@ -2,8 +2,9 @@
    middle of the felt (the trick to beat, a revolution, the exchanges of
    taxes and the market), each seat's role, cards left and points, the
    player's hand (one tab stop with a moving cursor, Space picks, a rank's
-   number jumps, Enter plays) with play, give, market and revolution, and
-   the prompts written for the moment.
+   number jumps, Enter plays; its cards overlap to fit the width, app.css)
+   with play, give, market and revolution, and the prompts written for
+   the moment.
 
    dalmuti(K) gets the table's shared helpers (table-view.js: the state,
    act, btn, seatHead, bubble...) and returns the members table-view.js

@@ -1,6 +1,11 @@
 /* The table's drawing shared by both games, and the games it knows: the
    seats around the felt in turn order (each one's head line, bubble and
-   tile), buttons that send an action, and the events and result in words.
+   tile; on the table page in three groups, up the left side, along the
+   top and down the right, with the player's own seat at the bottom),
+   buttons that send an action, and the events and result in words. A
+   seat says things twice (`both`): as icons and numbers for a phone's
+   small tiles, and in words, which are read out at every size and shown
+   where there is room (app.css decides).
 
    tableView(state, page) draws from one TableState (table-state.js); the
    page gives it `act` (send an action) and `redrawMine` (draw the player's
@@ -8,9 +13,9 @@
    positions with its own state and no actions. Each game's file
    (table-bigcheese.js, table-dalmuti.js) is a function of the helpers K
    made here, and returns its part: board(), order(), seat(id, acts),
-   mine(used), prompt(), hint(), idle(), acts, stop, speech(ev) and
-   logClass(ev) (docs/web.md, "One file per game"). A new game is one
-   more line in GAMES. */
+   mine(used), prompt(), hint(), idle(), acts, stop, speech(ev),
+   logClass(ev) and, if its middle needs the felt's width, wide (docs/
+   web.md, "One file per game"). A new game is one more line in GAMES. */
 
 import { el } from './dom.js';
 import { t } from './i18n.js';
@@ -67,7 +72,8 @@ export function tableView(state, page) {
       'div',
       { class: 'head' },
       pos || null,
-      el('span', { class: 'nm', text: who(id) }),
+      // (cut short on a phone: its title says it whole)
+      el('span', { class: 'nm', title: who(id), text: who(id) }),
       tags,
       more || null
     );
