@@ -395,3 +395,88 @@ export async function audit(page, where, { all = false } = {}) {
   }, all);
   return violations.map((v) => `${where}: ${v.impact} ${v.id} (${v.nodes.join(' | ')})`);
 }
+
+/**
+ * The table page's layout as it is on the screen, measured against the
+ * viewport (the page is not scrolled here): each seat's rectangle (the
+ * player's own marked), the board's, each card of the hand with the width
+ * and height of its part that a tap reaches (points where the page's hit
+ * test finds that card), each control of the player's area (buttons and
+ * inputs that are not cards) with whether a tap on its middle reaches it,
+ * and the seats' share of the viewport's height (the union of their
+ * vertical extents: every seat, and the others' alone).
+ */
+export const tableLayout = (page) =>
+  page.evaluate(() => {
+    const vw = innerWidth;
+    const vh = innerHeight;
+    const rect = (n) => {
+      const r = n.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height };
+    };
+    const inView = (r) => r.top >= -1 && r.left >= -1 && r.bottom <= vh + 1 && r.right <= vw + 1;
+    /** The length of the union of [top, bottom] intervals, clipped to the viewport. */
+    const union = (rs) => {
+      const iv = rs.map((r) => [Math.max(0, r.top), Math.min(vh, r.bottom)]).filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
+      let sum = 0;
+      let end = -Infinity;
+      for (const [a, b] of iv) {
+        if (b <= end) continue;
+        sum += b - Math.max(a, end);
+        end = b;
+      }
+      return sum;
+    };
+    const seats = [...document.querySelectorAll('#players .seat')].map((n) => ({ seat: n.dataset.seat, me: n.classList.contains('me'), ...rect(n) }));
+    const board = rect(document.getElementById('board'));
+    /** The part of `n` a tap reaches: the widest run of x (at its middle height) and of y (in that run's middle) where the hit test finds `n`. */
+    const reach = (n, r) => {
+      const hits = (x, y) => {
+        const h = document.elementFromPoint(x, y);
+        return !!h && (h === n || n.contains(h));
+      };
+      const y = Math.min(vh - 1, Math.max(0, r.top + r.height / 2));
+      let best = [0, 0];
+      let run = null;
+      for (let x = Math.floor(r.left); x <= Math.ceil(r.right); x++) {
+        if (x >= 0 && x < vw && hits(x, y)) {
+          run = run || [x, x];
+          run[1] = x;
+          if (run[1] - run[0] > best[1] - best[0]) best = run.slice();
+        } else run = null;
+      }
+      const w = best[1] > best[0] ? best[1] - best[0] + 1 : 0;
+      const xm = (best[0] + best[1]) / 2;
+      let hgt = 0;
+      if (w) for (let yy = Math.floor(r.top); yy <= Math.ceil(r.bottom); yy++) if (yy >= 0 && yy < vh && hits(xm, yy)) hgt++;
+      return { w, h: hgt };
+    };
+    const cards = [...document.querySelectorAll('#mine .hand button.card')].map((n) => {
+      const r = rect(n);
+      return { rank: n.dataset.rank, ...r, reach: inView(r) ? reach(n, r) : { w: 0, h: 0 } };
+    });
+    const controls = [...document.querySelectorAll('#mine button:not(.card), #mine input')]
+      .filter((n) => n.getClientRects().length)
+      .map((n) => {
+        const r = rect(n);
+        const h = inView(r) ? document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) : null;
+        return { name: (n.getAttribute('aria-label') || n.textContent || n.id).trim(), ...r, hit: !!h && (h === n || n.contains(h)) };
+      });
+    return {
+      vw,
+      vh,
+      scrollY,
+      seats,
+      board,
+      cards,
+      controls,
+      seatShare: union(seats) / vh,
+      othersShare: union(seats.filter((s) => !s.me)) / vh,
+      // the seats' heights added up (seats side by side count each)
+      seatSum: seats.reduce((n, s) => n + Math.max(0, Math.min(vh, s.bottom) - Math.max(0, s.top)), 0) / vh,
+      othersSum: seats.filter((s) => !s.me).reduce((n, s) => n + Math.max(0, Math.min(vh, s.bottom) - Math.max(0, s.top)), 0) / vh,
+      othersSpan: seats.some((s) => !s.me) ? (Math.max(...seats.filter((s) => !s.me).map((s) => s.bottom)) - Math.min(...seats.filter((s) => !s.me).map((s) => s.top))) / vh : 0,
+      // from the top of the highest seat to the bottom of the lowest, gaps included
+      seatSpan: seats.length ? (Math.max(...seats.map((s) => s.bottom)) - Math.min(...seats.map((s) => s.top))) / vh : 0,
+    };
+  });

@@ -1,7 +1,8 @@
 // Takes the screenshots in docs/screenshots/ (not a test): the lobby, a
-// table of each game, the waiting room, a re-roll chosen on the dice, a
-// finished game, its replay and its analysis, at desktop (1280×800) and phone (390×844)
-// size. Run after `cargo build -p cli`:
+// table of each game (and of eight Dalmuti players on the phone), the
+// waiting room, a re-roll chosen on the dice, a finished game, its replay
+// and its analysis, at desktop (1280×800) and phone (390×844) size. Run
+// after `cargo build -p cli`:
 //   node e2e/screenshots.mjs [out-dir]     (default docs/screenshots)
 // The icons come with the client (icons.woff2), so a machine with no emoji
 // font (this one has none: `fc-list | grep -i emoji` is empty) shows what
@@ -56,6 +57,19 @@ try {
       await p.waitForFunction(() => window.RR.table.st.legal.length > 0, null, { timeout: 20000 });
       await p.waitForTimeout(300);
       await shot(p, `${game}-${size}`);
+    }
+
+    // a table of eight on a phone: seven others around the felt, the hand at the bottom
+    if (size === 'phone') {
+      const { invite } = await api(server.base, '/api/tables', 'POST', { game: 'dalmuti', players: 8, options: { hands: 2 }, seats: [{ kind: 'human' }, ...bots(7)], bot_delay_ms: 60 });
+      await p.goto(invite);
+      await joinViaForm(p, 'Alice');
+      let moves = 0;
+      await playToEnd(p, { timeout: 60000, beforeMove: async (st) => (st.legal.includes('pass') && moves++ >= 1 ? Promise.reject(new Error('enough')) : false) }).catch((e) => {
+        if (e.message !== 'enough') throw e;
+      });
+      await p.waitForTimeout(300);
+      await shot(p, `dalmuti8-${size}`);
     }
 
     // the waiting room of a table for two humans

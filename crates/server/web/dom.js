@@ -36,8 +36,10 @@ export function el(tag, attrs, ...kids) {
     if (v == null || v === false) continue;
     if (k === 'text') n.textContent = v;
     else if (k === 'class') n.className = v;
-    // CSSOM, not a style attribute: the CSP allows no inline style.
-    else if (k === 'style') Object.assign(n.style, v);
+    // CSSOM, not a style attribute: the CSP allows no inline style; a
+    // custom property ("--n") is set by name
+    else if (k === 'style')
+      for (const [p, x] of Object.entries(v)) p.startsWith('--') ? n.style.setProperty(p, String(x)) : (n.style[p] = x);
     else if (k.startsWith('on')) {
       // kept on the element, so that morph() can swap the handler of a node it keeps
       (n.__on = n.__on || {})[k.slice(2)] = v;

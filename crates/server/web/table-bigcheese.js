@@ -17,7 +17,8 @@ import { cheeseFace, dieFace } from './card-art.js';
 
 /** The Big Cheese's part of the table, drawn with the table's helpers `K`. */
 export function bigCheese(K) {
-  const { state, pv, legal, has, who, isMe, act, btn, redrawMine: renderMine, seatHead, seatClass, bubble, evText } = K;
+  const { state, pv, legal, has, who, isMe, act, btn, redrawMine: renderMine } = K;
+  const { both, seatHead, seatClass, bubble, evText } = K;
   const isRoll = (ev) => ROLL_KINDS.includes(ev.kind);
 
   function bcCard(c, big) {
@@ -73,7 +74,7 @@ export function bigCheese(K) {
       el(
         'div',
         { class: 'col deck' },
-        el('span', { class: 'mute', text: t('bc.top') }),
+        el('span', { class: 'mute long', text: t('bc.top') }),
         p.top ? bcCard(p.top, true) : el('span', { text: t('bc.noTop') })
       ),
       el(
@@ -156,15 +157,28 @@ export function bigCheese(K) {
     );
   }
 
+  /**
+   * A seat's tile: name and tags (leads, high bid) on the head line; its
+   * score with the bar to the target, its chips and what it bid in this
+   * auction (or that it passed) on the second; its projects and its Vetos
+   * and Big Cheeses under them. On a phone the score and chips are numbers
+   * and a card is its value or its sign (`both`): the words and the cards'
+   * names are still read out.
+   */
   function bcSeat(id, acts) {
     const p = pv();
     const s = (p.seats || []).find((x) => seatId(x.seat) === id);
     if (!s) return null;
     const a = p.auction;
+    // the auction's leader and high bidder, by the name (on a phone ▶ and ▲N)
+    const auction = [];
+    if (a && seatId(a.leader) === id)
+      auction.push(el('span', { class: 'tag', title: t('tag.leader') }, both('▶', t('tag.leader'))));
+    if (a && a.bidder && seatId(a.bidder) === id) {
+      const high = t('tag.high', { n: a.high });
+      auction.push(el('span', { class: 'tag hi', title: high }, both('▲' + a.high, high)));
+    }
     const tags = [];
-    if (a && seatId(a.leader) === id) tags.push(el('span', { class: 'tag', text: t('tag.leader') }));
-    if (a && a.bidder && seatId(a.bidder) === id)
-      tags.push(el('span', { class: 'tag hi', text: t('tag.high', { n: a.high }) }));
     // a pass shows in the seat's bubble; without a log (the replay) as a tag
     if (a && a.passed.map(seatId).includes(id) && !acts[id])
       tags.push(el('span', { class: 'tag pass', text: t('tag.passed') }));
@@ -172,7 +186,7 @@ export function bigCheese(K) {
       el(
         'span',
         { class: 'proj', title: t('bc.maturesIn', { n: k }), 'data-k': c },
-        bcCard(c),
+        both(el('b', { class: 'ix', text: c }), bcCard(c)),
         el(
           'span',
           { class: 'chips', 'aria-label': t('bc.chipsOn', { n: k }), 'data-k': 'k' + k },
@@ -182,31 +196,46 @@ export function bigCheese(K) {
       )
     );
     const hand = [];
-    for (let i = 0; i < s.vetos; i++) hand.push(bcCard('V'));
-    for (let i = 0; i < s.cheeses; i++) hand.push(bcCard('BC'));
+    for (let i = 0; i < s.vetos; i++) hand.push(both('⛔', bcCard('V')));
+    for (let i = 0; i < s.cheeses; i++) hand.push(both('🧀', bcCard('BC')));
     const pct = Math.min(100, Math.round((100 * s.score) / (p.target || 1)));
     return el(
       'div',
       { class: seatClass(id), 'data-seat': id, 'data-k': id },
-      seatHead(id),
-      tags.length ? el('div', {}, tags) : null,
-      bubble(acts[id]),
-      el('div', {
-        class: 'score',
-        'data-k': 's' + s.score,
-        text: t('bc.score', { n: s.score, target: p.target, k: s.scored }),
-      }),
-      el('div', { class: 'bar', role: 'presentation' }, el('i', { style: { width: pct + '%' } })),
+      seatHead(id, '', auction),
       el(
         'div',
-        { class: 'chipline', 'data-k': 'f' + s.free },
-        '🐭 ',
-        t('bc.free', { n: s.free }),
-        s.hired ? ' · ' + t('bc.hired', { n: s.hired }) : ''
+        { class: 'stat' },
+        el(
+          'span',
+          { class: 'score', 'data-k': 's' + s.score },
+          both(
+            s.score + '/' + p.target + (s.scored ? ' ✔' + s.scored : ''),
+            t('bc.score', { n: s.score, target: p.target, k: s.scored })
+          )
+        ),
+        el(
+          'span',
+          { class: 'chipline', 'data-k': 'f' + s.free },
+          '🐭',
+          both(
+            s.free + (s.hired ? '+' + s.hired : ''),
+            ' ' + t('bc.free', { n: s.free }) + (s.hired ? ' · ' + t('bc.hired', { n: s.hired }) : '')
+          )
+        ),
+        tags,
+        bubble(acts[id])
       ),
-      projects.length ? el('div', { class: 'projects' }, projects) : null,
-      hand.length
-        ? el('div', { class: 'specials' }, el('span', { class: 'mute', text: t('bc.hand') + ' ' }), hand)
+      el('div', { class: 'bar', role: 'presentation' }, el('i', { style: { width: pct + '%' } })),
+      projects.length || hand.length
+        ? el(
+            'div',
+            { class: 'goods' },
+            projects.length ? el('span', { class: 'projects' }, projects) : null,
+            hand.length
+              ? el('span', { class: 'specials' }, el('span', { class: 'long mute', text: t('bc.hand') + ' ' }), hand)
+              : null
+          )
         : null
     );
   }
@@ -402,6 +431,9 @@ export function bigCheese(K) {
     prompt,
     hint,
     idle: () => '',
+    // the middle holds the card, the auction and the roll side by side:
+    // every other seat sits along the top of the felt
+    wide: true,
     // a seat's bubble: what it did since the auction began
     acts: ['bid', 'pass', 'veto'],
     stop: ['auction', 'take', 'all-pass'],

@@ -2,8 +2,9 @@
    middle of the felt (the trick to beat, a revolution, the exchanges of
    taxes and the market), each seat's role, cards left and points, the
    player's hand (one tab stop with a moving cursor, Space picks, a rank's
-   number jumps, Enter plays) with play, give, market and revolution, and
-   the prompts written for the moment.
+   number jumps, Enter plays; its cards overlap to fit the width, app.css)
+   with play, give, market and revolution, and the prompts written for
+   the moment.
 
    dalmuti(K) gets the table's shared helpers (table-view.js: the state,
    act, btn, seatHead, bubble...) and returns the members table-view.js
@@ -19,7 +20,7 @@ import { dalmutiFace } from './card-art.js';
 
 /** The Great Dalmuti's part of the table, drawn with the table's helpers `K`. */
 export function dalmuti(K) {
-  const { state, pv, legal, has, who, act, btn, redrawMine: renderMine, seatHead, seatClass, bubble } = K;
+  const { state, pv, legal, has, who, act, btn, redrawMine: renderMine, both, seatHead, seatClass, bubble } = K;
 
   const rankOf = (c) => (c === 'J' ? 13 : Number(c));
 
@@ -144,7 +145,19 @@ export function dalmuti(K) {
         onfocus: () => state.moveCursor(i, cards.length),
       });
     });
-    return el('div', { class: 'hand', role: 'group', 'aria-label': t('dal.yourHand') + ' · ' + t('dal.keys') }, items);
+    // the cards overlap to fit the width (app.css): `--n` of them in one
+    // row, or on a narrow screen `--row` a row (13 at most, the rows even)
+    const row = Math.ceil(cards.length / Math.ceil(cards.length / 13));
+    return el(
+      'div',
+      {
+        class: 'hand',
+        role: 'group',
+        'aria-label': t('dal.yourHand') + ' · ' + t('dal.keys'),
+        style: { '--n': cards.length, '--row': row },
+      },
+      items
+    );
   }
 
   function dalBoard() {
@@ -213,6 +226,14 @@ export function dalmuti(K) {
     );
   }
 
+  /**
+   * A seat's tile: its place in turn order, name and tags on the head
+   * line; its role, cards left and points, its place out or its pass, and
+   * what it played in this trick on the second (on a phone the role is
+   * its icon before the name). On a phone the role is its
+   * icon, the counts are numbers and the set played is one card and a
+   * count (`both`): the words are still read out.
+   */
   function dalSeat(id, acts) {
     const p = pv();
     const i = seatIndex(id);
@@ -224,25 +245,36 @@ export function dalmuti(K) {
     if (p.passed.map(seatId).includes(id) && !acts[id])
       tags.push(el('span', { class: 'tag pass', text: t('tag.passed') }));
     const left = p.cards_left[i];
+    const icon = roleIcon(role);
     return el(
       'div',
       { class: seatClass(id), 'data-seat': id, 'data-k': id },
-      seatHead(id, pos + 1 + '. '),
-      el('div', { class: 'role' }, (roleIcon(role) + ' ' + roleName(role)).trim()),
+      seatHead(id, [
+        el('span', { class: 'pos', text: pos + 1 + '.' }),
+        icon ? el('span', { class: 'role short', title: roleName(role), 'aria-hidden': 'true', text: icon }) : null,
+      ]),
       el(
         'div',
-        { class: 'left', 'data-k': 'l' + left + ':' + p.scores[i] },
+        { class: 'stat' },
+        el('span', { class: 'role long', text: (icon + ' ' + roleName(role)).trim() }),
         el(
           'span',
-          { class: 'backs', 'aria-hidden': 'true' },
-          Array.from({ length: Math.min(left, 8) }, (_, k) => el('i', { 'data-k': String(k) }))
+          { class: 'left', 'data-k': 'l' + left },
+          el(
+            'span',
+            { class: 'backs', 'aria-hidden': 'true' },
+            Array.from({ length: Math.min(left, 8) }, (_, k) => el('i', { 'data-k': String(k) }))
+          ),
+          both(String(left), t('dal.cardsLeft', { n: left }) + ' ·')
         ),
-        t('dal.cardsLeft', { n: left }),
-        ' · ',
-        t('dal.points', { n: p.scores[i] })
-      ),
-      tags.length ? el('div', {}, tags) : null,
-      p.phase === 'play' ? bubble(acts[id]) : null
+        el(
+          'span',
+          { class: 'pts', 'data-k': 'p' + p.scores[i] },
+          both('🏆' + p.scores[i], t('dal.points', { n: p.scores[i] }))
+        ),
+        tags,
+        p.phase === 'play' ? bubble(acts[id]) : null
+      )
     );
   }
 
@@ -376,16 +408,26 @@ export function dalmuti(K) {
     }
   }
 
-  /** A seat's bubble for the set it played or its place out (a pass is drawn by table.js). */
+  /**
+   * A seat's bubble for the set it played (its cards and the set in words;
+   * on a phone its rank as a card's index and a count, "7×3+J") or its place out (a pass
+   * is drawn by table-view.js).
+   */
   function speech(ev) {
-    if (ev.kind === 'play')
+    if (ev.kind === 'play') {
+      const cards = setCards(ev.play);
+      const jesters = cards.filter((c) => c === 'J').length;
+      const rank = cards.find((c) => c !== 'J') || 'J';
+      const n = rank === 'J' ? jesters : cards.length - jesters;
       return el(
         'span',
         { class: 'mini' },
-        setCards(ev.play).map((c) => dalCard(c, { mini: true })),
-        ' ',
-        setWords(ev.play)
+        both(
+          [el('b', { class: 'ix', text: rank }), n > 1 ? '×' + n : '', rank !== 'J' && jesters ? '+J' : ''],
+          [cards.map((c) => dalCard(c, { mini: true })), ' ', setWords(ev.play)]
+        )
       );
+    }
     if (ev.kind === 'out') return t('tag.out', { n: ev.place });
     return null;
   }

@@ -1,6 +1,11 @@
 /* The table's drawing shared by both games, and the games it knows: the
    seats around the felt in turn order (each one's head line, bubble and
-   tile), buttons that send an action, and the events and result in words.
+   tile; on the table page in three groups, up the left side, along the
+   top and down the right, with the player's own seat at the bottom),
+   buttons that send an action, and the events and result in words. A
+   seat says things twice (`both`): as icons and numbers for a phone's
+   small tiles, and in words, which are read out at every size and shown
+   where there is room (app.css decides).
 
    tableView(state, page) draws from one TableState (table-state.js); the
    page gives it `act` (send an action) and `redrawMine` (draw the player's
@@ -8,9 +13,9 @@
    positions with its own state and no actions. Each game's file
    (table-bigcheese.js, table-dalmuti.js) is a function of the helpers K
    made here, and returns its part: board(), order(), seat(id, acts),
-   mine(used), prompt(), hint(), idle(), acts, stop, speech(ev) and
-   logClass(ev) (docs/web.md, "One file per game"). A new game is one
-   more line in GAMES. */
+   mine(used), prompt(), hint(), idle(), acts, stop, speech(ev),
+   logClass(ev) and, if its middle needs the felt's width, wide (docs/
+   web.md, "One file per game"). A new game is one more line in GAMES. */
 
 import { el } from './dom.js';
 import { t } from './i18n.js';
@@ -37,17 +42,49 @@ export function tableView(state, page) {
     ];
   }
 
-  /** A seat's head line: name, "you", bot level, presence. */
-  function seatHead(id, extra) {
+  /**
+   * The same thing twice: `short` (an icon, a number) where a phone has no
+   * room for words, and `long` (the words) where there is room. The words
+   * are read out at every size; the short form is for the eye only. Which
+   * one shows is app.css's business (`.short`, `.long`).
+   */
+  const both = (short, long) => [
+    el('span', { class: 'short', 'aria-hidden': 'true' }, short),
+    el('span', { class: 'long' }, long),
+  ];
+
+  /**
+   * A seat's head line: `pos`, what goes before the name (Dalmuti: the
+   * place in turn order and the role's icon), the name, and
+   * the tags: "you", the bot's level (a meter on a phone), away or
+   * conceded, to move, then the game's own `more` (a Big Cheese auction's
+   * leader and high bid).
+   */
+  function seatHead(id, pos, more) {
     const s = state.seatInfo(id);
     const tags = [];
     if (state.isMe(id)) tags.push(el('span', { class: 'tag you', text: t('tag.you') }));
-    if (s && s.kind === 'bot' && s.bot) tags.push(el('span', { class: 'tag bot', text: '🤖 ' + botLevel(s.bot) }));
+    if (s && s.kind === 'bot' && s.bot) {
+      const level = botLevel(s.bot);
+      const meter = el('i', { class: 'lv' });
+      tags.push(el('span', { class: 'tag bot', 'data-bot': s.bot, title: level }, both(meter, '🤖 ' + level)));
+    }
     if (s && s.kind === 'human' && !s.taken) tags.push(el('span', { class: 'tag', text: t('tag.free') }));
-    else if (s && s.conceded) tags.push(el('span', { class: 'tag pass', text: t('tag.conceded') }));
-    else if (s && s.kind === 'human' && !s.connected) tags.push(el('span', { class: 'tag pass', text: t('tag.away') }));
-    if (state.toMove(id)) tags.push(el('span', { class: 'tag turn', text: '⏳ ' + t('tag.turn') }));
-    return el('div', { class: 'head' }, el('span', { class: 'nm', text: (extra || '') + who(id) }), tags);
+    else if (s && s.conceded)
+      tags.push(el('span', { class: 'tag pass', title: t('tag.conceded') }, both('🏳️', t('tag.conceded'))));
+    else if (s && s.kind === 'human' && !s.connected)
+      tags.push(el('span', { class: 'tag pass', title: t('tag.away') }, both('💤', t('tag.away'))));
+    if (state.toMove(id))
+      tags.push(el('span', { class: 'tag turn' }, '⏳', el('span', { class: 'long', text: ' ' + t('tag.turn') })));
+    return el(
+      'div',
+      { class: 'head' },
+      pos || null,
+      // (cut short on a phone: its title says it whole)
+      el('span', { class: 'nm', title: who(id), text: who(id) }),
+      tags,
+      more || null
+    );
   }
 
   function seatClass(id) {
@@ -78,6 +115,7 @@ export function tableView(state, page) {
     act: (a) => page.act(a),
     redrawMine: () => page.redrawMine(),
     btn,
+    both,
     seatHead,
     seatClass,
     bubble,
@@ -120,11 +158,45 @@ export function tableView(state, page) {
     // come (roles, the first auction) would only mislead; names only
     if (state.waiting()) {
       return seatsInOrder().map((id) =>
-        el('div', { class: seatClass(id), 'data-seat': id, 'data-k': id }, seatHead(id, ''))
+        el('div', { class: seatClass(id), 'data-seat': id, 'data-k': id }, seatHead(id))
       );
     }
     const acts = lastActs();
     return seatsInOrder().map((id) => game().seat(id, acts));
+  }
+
+  /**
+   * How many of `n` other seats sit on the felt's left side, along its
+   * top and on its right side: the top alone up to three, then one more
+   * pair of sides at 4, 6 and 8, so that the top row stays short (a phone
+   * holds three or four across) and the sides stand beside the middle. A
+   * game whose middle needs the felt's width (`wide`: the Big Cheese's
+   * card, auction and roll side by side) has every seat along the top.
+   */
+  function ringSplit(n, wide) {
+    const side = wide || n < 4 ? 0 : n < 6 ? 1 : n < 8 ? 2 : 3;
+    return [side, n - 2 * side, side];
+  }
+
+  /**
+   * The seats around the felt (the table page): the others from the
+   * player's left, up the left side, along the top and down the right
+   * side, in turn order, and the player's own seat at the bottom. Three
+   * groups and the player's tile; app.css places them around the middle.
+   */
+  function ring() {
+    const ids = seatsInOrder();
+    const tiles = seats();
+    const others = tiles.filter((_, k) => !state.isMe(ids[k]));
+    const own = tiles.filter((_, k) => state.isMe(ids[k]));
+    const [l, top] = ringSplit(others.length, game().wide);
+    const group = (side, kids) => el('div', { class: 'ring ring-' + side, 'data-k': side }, kids);
+    return [
+      group('l', others.slice(0, l)),
+      group('t', others.slice(l, l + top)),
+      group('r', others.slice(l + top)),
+      own,
+    ];
   }
 
   /** The result in a line: who won, nobody, or a game stopped for its length. */
@@ -136,5 +208,5 @@ export function tableView(state, page) {
     return won.length ? t('res.won', { who: winnersWords(won, seats, who) }) : t('res.nobody');
   }
 
-  return { game, who, evText, btn, seats, resultHead };
+  return { game, who, evText, btn, seats, ring, resultHead };
 }

@@ -226,7 +226,7 @@ function render() {
   panels.joinForm();
   renderTurn();
   fill('board', state.waiting() ? el('p', { class: 'predeal', text: t('table.dealSoon') }) : game().board());
-  fill('players', view.seats());
+  fill('players', view.ring());
   renderMine();
   renderLog();
   renderRules();

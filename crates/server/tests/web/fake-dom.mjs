@@ -78,6 +78,8 @@ function style() {
       }
     },
   });
+  // a custom property ("--n") is set by name, and shows in cssText too
+  Object.defineProperty(s, 'setProperty', { value: (k, v) => (s[k] = String(v)) });
   return s;
 }
 
