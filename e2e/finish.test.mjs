@@ -414,6 +414,7 @@ for (const [size, w, h] of SIZES) {
       await joinViaForm(page, 'Alice');
       const misses = [];
       let decisions = 0;
+      let outs = 0;
       await playToEnd(page, {
         timeout: 150000,
         beforeMove: async (st) => {
@@ -422,10 +423,25 @@ for (const [size, w, h] of SIZES) {
           await page.waitForTimeout(30);
           decisions++;
           for (const m of await belowTheFold(page)) misses.push(`decision ${decisions} (seq ${st.seq}): ${m}`);
+          if (game === 'dalmuti') {
+            // a seat's place in turn order is explained, and a seat that
+            // went out says its place once (a tag, no bubble repeating it)
+            const seats = await page.$$eval('.felt .seat', (ss) =>
+              ss.map((s) => ({
+                pos: s.querySelector('.pos')?.title || '',
+                outs: (s.textContent.match(/out #\d/g) || []).length,
+              }))
+            );
+            for (const s of seats) {
+              if (!/^plays #\d+ in the turn order$/.test(s.pos)) misses.push(`decision ${decisions}: a seat's number unexplained (${s.pos})`);
+              if (s.outs > 1) misses.push(`decision ${decisions}: a seat says its place out ${s.outs} times`);
+              outs += s.outs;
+            }
+          }
           return false;
         },
       });
-      t.diagnostic(`${decisions} decisions, ${misses.length} with something out of view`);
+      t.diagnostic(`${decisions} decisions, ${misses.length} with something out of view or unexplained; ${outs} places out seen`);
       // the icons come from the client's own font, not the machine's
       const icons = await page.evaluate(() => [...document.fonts].filter((f) => f.family.includes('rr-icons')).map((f) => f.status));
       assert.ok(icons.includes('loaded'), `the icons font loaded: ${icons}`);

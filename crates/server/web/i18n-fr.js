@@ -471,6 +471,7 @@ export default {
   'dal.youGot': '{from} vous a donné {cards}',
   'dal.willGive': 'Vous donnerez : {cards}',
   'dal.cardsLeft': { one: '{n} carte', other: '{n} cartes' },
+  'dal.pos': 'joue en {n}e position',
   'dal.points': { one: '{n} point', other: '{n} points' },
   'dal.play': 'Jouer',
   'dal.pass': 'Passer',

@@ -472,6 +472,7 @@ export default {
   'dal.youGot': '{from} ti ha dato {cards}',
   'dal.willGive': 'Darai: {cards}',
   'dal.cardsLeft': { one: '{n} carta', other: '{n} carte' },
+  'dal.pos': 'gioca per {n}° nel giro',
   'dal.points': { one: '{n} punto', other: '{n} punti' },
   'dal.play': 'Gioca',
   'dal.pass': 'Passa',

@@ -250,7 +250,14 @@ export function dalmuti(K) {
       'div',
       { class: seatClass(id), 'data-seat': id, 'data-k': id },
       seatHead(id, [
-        el('span', { class: 'pos', text: pos + 1 + '.' }),
+        // the place in turn order: a number for the eye (its meaning on
+        // hover), the words for a screen reader
+        el(
+          'span',
+          { class: 'pos', title: t('dal.pos', { n: pos + 1 }) },
+          el('span', { 'aria-hidden': 'true', text: pos + 1 + '.' }),
+          el('span', { class: 'sr', text: t('dal.pos', { n: pos + 1 }) })
+        ),
         icon ? el('span', { class: 'role short', title: roleName(role), 'aria-hidden': 'true', text: icon }) : null,
       ]),
       el(
@@ -410,8 +417,8 @@ export function dalmuti(K) {
 
   /**
    * A seat's bubble for the set it played (its cards and the set in words;
-   * on a phone its rank as a card's index and a count, "7×3+J") or its place out (a pass
-   * is drawn by table-view.js).
+   * on a phone its rank as a card's index and a count, "7×3+J"); a pass
+   * is drawn by table-view.js, a place out by the seat's tag.
    */
   function speech(ev) {
     if (ev.kind === 'play') {
@@ -428,7 +435,7 @@ export function dalmuti(K) {
         )
       );
     }
-    if (ev.kind === 'out') return t('tag.out', { n: ev.place });
+    // a seat that went out says so once, in its tag (not again in a bubble)
     return null;
   }
 

@@ -98,6 +98,7 @@ export function tableView(state, page) {
   function bubble(ev) {
     if (!ev) return null;
     const body = ev.kind === 'pass' ? t('act.pass') : game().speech(ev);
+    if (body == null) return null;
     const cls = 'bubble' + (ev.kind === 'pass' ? ' pass' : '');
     return el('div', { class: cls, 'data-k': ev.kind + ':' + state.log.indexOf(ev) }, body);
   }
