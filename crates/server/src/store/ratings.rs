@@ -142,7 +142,7 @@ pub fn bot_rating(game: &str, bot: &str) -> Rating {
 /// least [`MIN_RATED_ACTIONS`] long, with at least one person with an
 /// identity, and nobody in two seats (playing oneself would farm points).
 /// At any table, public or private: at a private one only the bots count
-/// ([`counts_for`]), so a person who plays bots alone is rated too.
+/// (`counts_for`), so a person who plays bots alone is rated too.
 pub fn rateable(result: &GameResult) -> bool {
     let ids: Vec<&String> = result
         .seats
