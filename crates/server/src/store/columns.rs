@@ -4,7 +4,8 @@
 //! their writers. One encoding, so a database written by one backend reads
 //! the same in the other (`ratrace db copy`).
 
-use super::{Epoch, RatingRow, StoreError, StoredAction, StoredFair};
+use super::lists::RatingRow;
+use super::model::{Epoch, StoreError, StoredAction, StoredFair};
 use game::Seat;
 use std::collections::BTreeMap;
 

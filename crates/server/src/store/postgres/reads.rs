@@ -6,9 +6,10 @@
 //! pool (or a read-only transaction), run by `store`.
 
 use crate::store::columns::seat_of;
-use crate::store::{
-    Access, ListLine, RatingRow, SeatKind, SeatSummary, Social, StoreError, StoredAction,
-    StoredFair, StoredSeat, StoredTable, TableDump, TableSummary,
+use crate::store::lists::{ListLine, RatingRow, SeatSummary, TableSummary};
+use crate::store::model::{
+    Access, SeatKind, Social, StoreError, StoredAction, StoredFair, StoredSeat, StoredTable,
+    TableDump,
 };
 use deadpool_postgres::{Pool, Transaction};
 use tokio_postgres::{IsolationLevel, Row};

@@ -17,10 +17,10 @@ use super::writes::{
 use super::{notify, PgStore, NODES_CHANNEL};
 use crate::store::columns::seat_of;
 use crate::store::columns::Append;
+use crate::store::lists::{PlayerGame, RatingRow, TableSummary};
 use crate::store::model::SeatTaking;
-use crate::store::{
-    Change, Done, Epoch, Node, Ownership, PlayerGame, RatingRow, Store, StoreError, StoredAction,
-    StoredTable, TableDump, TableSummary,
+use crate::store::model::{
+    Change, Done, Epoch, Node, Ownership, Store, StoreError, StoredAction, StoredTable, TableDump,
 };
 use game::Seat;
 use std::sync::Arc;

@@ -4,9 +4,9 @@
 
 use super::SqliteStore;
 use crate::store::columns::seat_of;
-use crate::store::{
-    Access, ListLine, RatingRow, SeatKind, SeatSummary, Social, StoreError, StoredAction,
-    StoredSeat, StoredTable, TableSummary,
+use crate::store::lists::{ListLine, RatingRow, SeatSummary, TableSummary};
+use crate::store::model::{
+    Access, SeatKind, Social, StoreError, StoredAction, StoredSeat, StoredTable,
 };
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::BTreeMap;

@@ -6,10 +6,10 @@ use super::sql::*;
 use super::write::*;
 use super::SqliteStore;
 use crate::store::columns::seat_of;
+use crate::store::lists::{PlayerGame, RatingRow, TableSummary};
 use crate::store::model::SeatTaking;
-use crate::store::{
-    Done, Epoch, Node, Ownership, PlayerGame, RatingRow, Store, StoreError, StoredAction,
-    StoredTable, TableDump, TableSummary,
+use crate::store::model::{
+    Done, Epoch, Node, Ownership, Store, StoreError, StoredAction, StoredTable, TableDump,
 };
 use game::Seat;
 use rusqlite::{params, OptionalExtension};
