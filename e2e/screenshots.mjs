@@ -22,6 +22,8 @@ const SIZES = [
   ['phone', 390, 844],
 ];
 
+// reduced motion: nothing is in flight when a screenshot is taken (the CSS
+// animations are off, and motion.js plays no move over an update)
 async function page(w, h) {
   const ctx = await browser.newContext({ locale: 'en-US', baseURL: server.base, viewport: { width: w, height: h }, reducedMotion: 'reduce' });
   return ctx.newPage();

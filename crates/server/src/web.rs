@@ -160,6 +160,7 @@ const FILES: &[Asset] = &[
     asset!("table-view.js", JS),
     asset!("table-panels.js", JS),
     asset!("table-alerts.js", JS),
+    asset!("motion.js", JS),
     asset!("table-bigcheese.js", JS),
     asset!("table-dalmuti.js", JS),
     asset!("card-art.js", JS),

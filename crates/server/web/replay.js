@@ -7,7 +7,8 @@
    page's own renderers (table-view.js and the game's file) on a
    spectator's state of its own. The log is split into sections: an
    auction (The Big Cheese), a hand and its tricks (Dalmuti). The analysis
-   by the strongest bot is replay-analysis.js. */
+   by the strongest bot is replay-analysis.js. A step forward plays its
+   moves over the board as the table page does (motion.js). */
 
 import { $, el, fill } from './dom.js';
 import { boot, t, tv } from './i18n.js';
@@ -20,6 +21,7 @@ import { cardsWords } from './words-dalmuti.js';
 import { TableState } from './table-state.js';
 import { tableView } from './table-view.js';
 import { replayAnalysis } from './replay-analysis.js';
+import { motion } from './motion.js';
 
 /**
  * The page's state: the table's id, its record and summary, every
@@ -31,6 +33,10 @@ if (linkKey() && R.id) saveKey(R.id, linkKey());
 /** The positions are drawn with the table's own renderers, on a spectator's state of their own. */
 const board = new TableState(R.id);
 const boardView = tableView(board, { act: () => {}, redrawMine: () => {} });
+/** A step forward plays what its events changed (a set into the trick, a bid's chip, a score counting up). */
+const moves = motion();
+// the page's handle for the browser tests and the console (nothing in the client reads it)
+window.RR = { motion: moves.moves };
 const analysis = replayAnalysis(
   R.id,
   (s) => who(s),
@@ -189,6 +195,7 @@ function renderMoves() {
 
 function show(i) {
   const n = R.total;
+  const from = R.i;
   R.i = Math.max(0, Math.min(n, Number.isFinite(i) ? i : n));
   $('slider').max = n;
   $('slider').value = R.i;
@@ -203,7 +210,10 @@ function show(i) {
   $('next').disabled = $('last').disabled = R.i === n;
   if (had && had.disabled) ($('prev') === had || $('first') === had ? $('next') : $('prev')).focus();
   document.body.dataset.step = String(R.i);
+  // one step forward is played as it happened; a jump is drawn as it is
+  const snap = R.i === from + 1 ? moves.before() : null;
   renderBoard();
+  if (snap) moves.after(snap, (R.pos[R.i] && R.pos[R.i].events) || []);
   renderLog();
   renderMoves();
   if (R.i) scrollWithin($('moves'), $('moves').children[R.i - 1]);

@@ -16,7 +16,8 @@
    transitions; this module does what they ask (a resync, a restart, an
    announcement) and draws. The drawing both games share is table-view.js,
    each game's in its file, the panels around the game in table-panels.js,
-   the turn alert in table-alerts.js, chat and rematch in social.js. The
+   the turn alert in table-alerts.js, chat and rematch in social.js, and
+   the moves played over an update once it is drawn in motion.js. The
    game is named by the table's facts (GET /api/tables/{id}), asked for
    beside the connection; nothing is drawn before it is known.
 
@@ -35,6 +36,7 @@ import { tableView } from './table-view.js';
 import { tablePanels } from './table-panels.js';
 import { tableAlerts } from './table-alerts.js';
 import { tableSocial } from './social.js';
+import { motion } from './motion.js';
 
 const state = new TableState(pageId());
 let pendTimer = null;
@@ -63,8 +65,9 @@ const panels = tablePanels(state, view, {
 });
 const alerts = tableAlerts(state, view);
 const social = tableSocial(state, () => $('side') && drawTabs());
+const moves = motion();
 
-window.RR = { table: state, actionWords, join, ...store };
+window.RR = { table: state, actionWords, join, motion: moves.moves, ...store };
 
 /** The page's message: an error or a notice, shown until the next decision. */
 function msg(text) {
@@ -147,8 +150,16 @@ function onWhole(m) {
   tickTimer();
 }
 
+/**
+ * An update: drawn at once, then what it changed is played over the page
+ * as it is now (motion.js; measured before the drawing, cued by the
+ * events it brought). A whole state (a reload, a resync) is not played.
+ */
 function onUpdate(m) {
-  took(state.update(m, Date.now()));
+  const snap = moves.before();
+  const done = state.update(m, Date.now());
+  took(done);
+  if (done && !done.resync && !done.gap) moves.after(snap, state.log.slice(state.seen));
 }
 
 function onError(m) {
