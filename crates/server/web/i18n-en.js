@@ -53,6 +53,8 @@ export default {
   'err.unknown': 'Error ({code})',
   'err.busy': 'The server is busy with other analyses: try again in a few minutes.',
   'err.abandoned': 'This game was abandoned before its end: it has no analysis.',
+  'err.already_waiting': 'You are already waiting for a game: cancel that wait first.',
+  'err.unknown_ticket': 'That wait is over: it was cancelled, expired, or lost when the server restarted.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Lobby',

@@ -53,6 +53,8 @@ export default {
   'err.unknown': 'Erreur ({code})',
   'err.busy': 'Le serveur est occupé par d\'autres analyses : réessayez dans quelques minutes.',
   'err.abandoned': 'Cette partie a été abandonnée avant la fin : elle n\'a pas d\'analyse.',
+  'err.already_waiting': 'Vous attendez déjà une partie : annulez d\'abord cette attente.',
+  'err.unknown_ticket': 'Cette attente est terminée : annulée, expirée ou perdue au redémarrage du serveur.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Accueil',

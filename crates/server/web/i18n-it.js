@@ -53,6 +53,8 @@ export default {
   'err.unknown': 'Errore ({code})',
   'err.busy': 'Il server è occupato con altre analisi: riprova tra qualche minuto.',
   'err.abandoned': 'Questa partita è stata abbandonata prima della fine: non ha analisi.',
+  'err.already_waiting': 'Stai già aspettando una partita: annulla prima quell\'attesa.',
+  'err.unknown_ticket': 'Quell\'attesa è finita: è stata annullata, è scaduta o si è persa al riavvio del server.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Sala',
