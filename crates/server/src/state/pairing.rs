@@ -140,7 +140,8 @@ pub struct Book {
     pools: Vec<VecDeque<String>>,
     /// The waiting ticket of each identity.
     waiting: HashMap<String, String>,
-    /// Tickets (any stage) per address.
+    /// Waiting tickets per address (a seated one no longer counts: people
+    /// behind one address play on while others of it wait).
     per_addr: HashMap<ClientAddr, usize>,
 }
 
@@ -177,7 +178,7 @@ impl Book {
             return Err(Error::RateLimited {
                 retry_after: 30,
                 message: format!(
-                    "your address holds {} pairing tickets, the most it may: cancel one first",
+                    "{} people from your address are waiting, the most it may have: try again soon",
                     limits.pairing_tickets_per_ip
                 ),
             });
@@ -283,6 +284,7 @@ impl Book {
                     if let Some(t) = self.tickets.get_mut(&id) {
                         t.stage = Stage::Seating;
                         self.waiting.remove(&t.who.player);
+                        uncount(&mut self.per_addr, t.who.addr);
                         people.push((id, t.who.clone()));
                     }
                 }
@@ -322,14 +324,21 @@ impl Book {
         if self.waiting.get(&t.who.player).is_some_and(|w| w == id) {
             self.waiting.remove(&t.who.player);
         }
-        if let Some(pool) = self.pools.get_mut(t.who.preset) {
-            pool.retain(|x| x != id);
-        }
-        if let Some(n) = self.per_addr.get_mut(&t.who.addr) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                self.per_addr.remove(&t.who.addr);
+        if matches!(t.stage, Stage::Waiting) {
+            if let Some(pool) = self.pools.get_mut(t.who.preset) {
+                pool.retain(|x| x != id);
             }
+            uncount(&mut self.per_addr, t.who.addr);
+        }
+    }
+}
+
+/// One waiting ticket fewer for `addr`.
+fn uncount(per_addr: &mut HashMap<ClientAddr, usize>, addr: ClientAddr) {
+    if let Some(n) = per_addr.get_mut(&addr) {
+        *n = n.saturating_sub(1);
+        if *n == 0 {
+            per_addr.remove(&addr);
         }
     }
 }
