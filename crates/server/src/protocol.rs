@@ -315,8 +315,9 @@ impl ServerMsg {
 }
 
 /// The body of `POST /api/pairing`: "Play now" with one of the declared
-/// presets (`GET /api/games`, `pairing`).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+/// presets (`GET /api/games`, `pairing`). Also `Serialize`, for Rust
+/// clients such as the pairing bench.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PairingRequest {
     /// The preset's id (`bigcheese-4`, ...).
