@@ -158,6 +158,8 @@ export function lobbyPairing(games) {
       });
       keep({ ...c, ticket: v.ticket, contribution, at: Date.now() });
       renderWait(v);
+      // the form is gone: focus goes to what may be done now
+      $('pairCancel').focus();
       P.timer = setTimeout(poll, POLL_MS);
     } catch (e) {
       showForm();

@@ -23,6 +23,9 @@ use tokio::sync::oneshot;
 /// How often the seater looks at the waits without being woken.
 const TICK: Duration = Duration::from_millis(250);
 
+/// The longest a group's table may take to be made and joined.
+const MAKE_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// The owner recorded for pairing tables: they count in the server's cap
 /// on unfinished tables, not in any address's.
 const OWNER: &str = "pairing";
@@ -56,9 +59,12 @@ async fn run(state: AppState) {
     }
 }
 
-/// Makes `group`'s table and settles its tickets.
+/// Makes `group`'s table and settles its tickets, within [`MAKE_TIMEOUT`]
+/// (a store that does not answer leaves nobody seating for ever).
 async fn seat(state: AppState, group: Group) {
-    let outcome = make(&state, &group).await;
+    let outcome = tokio::time::timeout(MAKE_TIMEOUT, make(&state, &group))
+        .await
+        .unwrap_or(Err(Error::Timeout));
     let now = Instant::now();
     let mut book = state.pairing().book();
     match outcome {
