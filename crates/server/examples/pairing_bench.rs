@@ -11,15 +11,16 @@
 //!
 //! Person `i` of `--people` arrives at `i * --seconds / --people` (evenly
 //! spread), asks for `--preset` with its own identity and the bots' wait
-//! `--wait-s`, then asks about its ticket every `--poll-ms` (as the
-//! browser does every second) until it is seated. Its wait is the time
-//! from its `POST /api/pairing` to the answer that says `seated`, so it
-//! includes up to one poll interval. People at the end who cannot fill a
+//! `--wait-s`, then asks about its ticket as the browser does, with the
+//! long poll `GET /api/pairing/{ticket}?wait=1` made again as soon as it
+//! is answered (or, with `--poll-ms N`, a plain ask every N ms), until it
+//! is seated. Its wait is the time from its `POST /api/pairing` to the
+//! answer that says `seated`. People at the end who cannot fill a
 //! table wait for the bots: the report counts them apart.
 //!
 //! Usage: `cargo run --release -p server --example pairing_bench --
 //! [--people 500] [--seconds 60] [--preset bigcheese-4] [--wait-s 20]
-//! [--poll-ms 100] [--url http://127.0.0.1:8080]`.
+//! [--poll-ms 0] [--url http://127.0.0.1:8080]`.
 
 use server::store::SqliteStore;
 use server::{AppState, Limits};
@@ -50,7 +51,7 @@ fn parse() -> Result<Opts, String> {
         seconds: 60.0,
         preset: "bigcheese-4".to_string(),
         wait_s: 20,
-        poll: Duration::from_millis(100),
+        poll: Duration::ZERO,
         url: None,
     };
     let mut args = std::env::args().skip(1);
@@ -150,9 +151,14 @@ async fn person(addr: SocketAddr, o: Arc<Opts>, i: usize) -> Fate {
         Err(e) => return Fate::Not(e),
     };
     let deadline = start + Duration::from_secs(o.wait_s + 30);
+    let path = if o.poll.is_zero() {
+        format!("/api/pairing/{ticket}?wait=1")
+    } else {
+        format!("/api/pairing/{ticket}")
+    };
     loop {
         tokio::time::sleep(o.poll).await;
-        match http(addr, "GET", &format!("/api/pairing/{ticket}"), "").await {
+        match http(addr, "GET", &path, "").await {
             Ok((200, v)) if v["status"] == "seated" => {
                 let table = v["table"].as_str().unwrap_or_default().to_string();
                 return Fate::Seated(start.elapsed(), table);
@@ -220,12 +226,16 @@ fn report(o: &Opts, fates: Vec<Fate>, took: Duration, local: bool) {
         waits.iter().partition(|d| **d < bot_wait);
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "pairing bench: {} people over {:.0} s, preset {}, bots after {} s, poll every {} ms, {}",
+        "pairing bench: {} people over {:.0} s, preset {}, bots after {} s, {}, {}",
         o.people,
         o.seconds,
         o.preset,
         o.wait_s,
-        o.poll.as_millis(),
+        if o.poll.is_zero() {
+            "long polls".to_string()
+        } else {
+            format!("an ask every {} ms", o.poll.as_millis())
+        },
         if local {
             "in-process server (per-address quotas lifted: one address asks for everyone)"
         } else {

@@ -1,10 +1,14 @@
 /* The lobby's "Play now" (quick pairing, docs/server.md "Quick pairing"):
    a preset from GET /api/games (`pairing`), the wait before bots and their
    level, then POST /api/pairing puts this browser in that preset's pool.
-   While it waits, the page asks GET /api/pairing/{ticket} every second
-   (the ask is also the ticket's heartbeat: a closed page stops asking and
-   its ticket expires) and shows "2 of 4 here" with the time waited; once
-   seated it keeps the seat's token as a join would and goes to the table.
+   While it waits, the page asks GET /api/pairing/{ticket}?wait=1 again as
+   soon as it is answered: the server holds the answer until something
+   changes (someone came or left, the seat is ready) or 20 s pass, so the
+   seat is known at once; the asking is also the ticket's heartbeat (a
+   closed page stops asking and its ticket expires). It shows "2 of 4
+   here" with the time waited, counted on here between answers; once
+   seated it keeps the seat's token as a join would and goes to the
+   table.
 
    The ticket and the choice it was made with are kept in localStorage, so
    a reload finds the wait again. A ticket the server no longer knows (a
@@ -21,7 +25,8 @@ import * as store from './store.js';
 const KEPT = 'ratrace.pairing';
 /** How long after its last answer a lost ticket is still asked for again. */
 const REJOIN_MS = 60000;
-const POLL_MS = 1000;
+/** The pause before asking again after an answer that came at once (seating, a network blip). */
+const RETRY_MS = 500;
 
 const kept = () => {
   try {
@@ -37,7 +42,7 @@ const keep = (v) => (v ? localStorage.setItem(KEPT, JSON.stringify(v)) : localSt
  * (empty before it came). Returns { redraw, resume }.
  */
 export function lobbyPairing(games) {
-  const P = { timer: null, last: null };
+  const P = { timer: null, last: null, at: 0, tick: null };
   const presets = () => games().flatMap((g) => (g.pairing || []).map((p) => ({ ...p, game: g.name, g })));
   const preset = (id) => presets().find((p) => p.id === id);
 
@@ -78,8 +83,11 @@ export function lobbyPairing(games) {
   }
 
   /** Shows where ticket `v` stands (a GET or POST answer). */
-  function renderWait(v) {
-    P.last = v;
+  function renderWait(v, since = 0) {
+    if (!since) {
+      P.last = v;
+      P.at = Date.now();
+    }
     const k = kept();
     const p = k && preset(k.preset);
     $('pairForm').classList.add('hidden');
@@ -87,16 +95,28 @@ export function lobbyPairing(games) {
     $('pairWhat').textContent = p ? presetText(p) : '';
     if (v.status === 'waiting') {
       $('pairHere').textContent = t('lobby.here', { here: v.here, n: v.players });
+      const waited = v.waited_ms + since;
+      const botsIn = Math.max(0, v.bots_in_ms - since);
       $('pairTime').textContent =
-        t('lobby.waited', { s: Math.round(v.waited_ms / 1000) }) + ' · ' + t('lobby.botsIn', { s: Math.ceil(v.bots_in_ms / 1000) });
+        t('lobby.waited', { s: Math.round(waited / 1000) }) + ' · ' + t('lobby.botsIn', { s: Math.ceil(botsIn / 1000) });
     } else {
       $('pairHere').textContent = t('lobby.seating');
       $('pairTime').textContent = '';
     }
   }
 
+  /** The time shown moves on between answers. */
+  function ticking() {
+    clearInterval(P.tick);
+    P.tick = setInterval(() => {
+      if (P.last && kept()) renderWait(P.last, Date.now() - P.at);
+    }, 1000);
+  }
+
   function showForm() {
     clearTimeout(P.timer);
+    clearInterval(P.tick);
+    P.last = null;
     $('pairForm').classList.remove('hidden');
     $('pairWait').classList.add('hidden');
     $('play').disabled = false;
@@ -113,22 +133,27 @@ export function lobbyPairing(games) {
     location.href = '/t/' + v.table;
   }
 
-  async function poll() {
+  /** Asks about the kept ticket; with `hold`, the server answers when something changed. */
+  async function poll(hold = true) {
     const k = kept();
     if (!k) return showForm();
     let v;
+    // an answer about a ticket cancelled (or replaced) meanwhile is no news
+    const stale = () => (kept() || {}).ticket !== k.ticket;
     try {
-      v = await api('/api/pairing/' + k.ticket);
+      v = await api('/api/pairing/' + k.ticket + (hold ? '?wait=1' : ''));
     } catch (e) {
+      if (stale()) return;
       if (e.code === 'unknown_ticket') {
         keep(null);
         if (Date.now() - (k.at || 0) < REJOIN_MS) return ask(k);
         return showForm();
       }
-      // a network blip: ask again at the next beat
-      P.timer = setTimeout(poll, POLL_MS);
+      // a network blip: ask again in a moment
+      P.timer = setTimeout(poll, RETRY_MS);
       return;
     }
+    if (stale()) return;
     k.at = Date.now();
     keep(k);
     if (v.status === 'seated') return seated(v);
@@ -139,7 +164,7 @@ export function lobbyPairing(games) {
       return;
     }
     renderWait(v);
-    P.timer = setTimeout(poll, POLL_MS);
+    P.timer = setTimeout(poll, v.status === 'waiting' ? 0 : RETRY_MS);
   }
 
   /** Asks for a ticket with choice `c` ({preset, bot, wait_s, name}). */
@@ -158,9 +183,10 @@ export function lobbyPairing(games) {
       });
       keep({ ...c, ticket: v.ticket, contribution, at: Date.now() });
       renderWait(v);
+      ticking();
       // the form is gone: focus goes to what may be done now
       $('pairCancel').focus();
-      P.timer = setTimeout(poll, POLL_MS);
+      P.timer = setTimeout(poll, 0);
     } catch (e) {
       showForm();
       $('perr').textContent = errText(e);
@@ -207,7 +233,11 @@ export function lobbyPairing(games) {
     },
     resume() {
       renderForm();
-      if (kept()) poll();
+      if (kept()) {
+        ticking();
+        // at once first: the page has nothing to show yet
+        poll(false);
+      }
     },
   };
 }

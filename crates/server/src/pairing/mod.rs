@@ -3,10 +3,11 @@
 //! stand, over the book in the shared state (`state/pairing.rs`), and the
 //! seater task that turns due groups into ordinary tables ([`seat`]).
 //!
-//! Plain HTTP, asked every second by the waiting page, rather than a
-//! WebSocket: a wait is short, the answer is small, the asking is the
-//! ticket's heartbeat (a closed page stops asking and its ticket
-//! expires), and a reload needs nothing but the ticket id the page kept.
+//! Plain HTTP, a long poll the waiting page makes again as soon as it is
+//! answered, rather than a WebSocket: a wait is short, the answer is
+//! small, the asking is the ticket's heartbeat (a closed page stops
+//! asking and its ticket expires), and a reload needs nothing but the
+//! ticket id the page kept.
 //! Every input is checked before the book sees it: the preset, the name,
 //! the identity, the bot level and the wait from declared lists, the body
 //! at most [`BODY_LIMIT`] bytes, and a new ticket is metered per address
@@ -17,7 +18,7 @@ mod seat;
 use crate::addr::ClientAddr;
 use crate::error::Error;
 use crate::lobby::{meter, JsonBody};
-use crate::protocol::{PairingRequest, PairingTicket};
+use crate::protocol::{PairingRequest, PairingStatus, PairingTicket};
 use crate::quota::Kind;
 use crate::state::pairing::{Joining, DEFAULT_WAIT_S, PRESETS, WAITS_S};
 use crate::state::AppState;
@@ -56,6 +57,7 @@ async fn join(
             .join(crate::ids::new_token(), who, &limits, Instant::now())?;
     seat::ensure_running(&state);
     state.pairing().wake.notify_one();
+    state.pairing().touch();
     Ok((StatusCode::CREATED, Json(ticket)))
 }
 
@@ -112,14 +114,58 @@ fn ticket_id(ticket: &str) -> Result<&str, Error> {
     }
 }
 
+/// The longest a long poll (`?wait=1`) is held.
+pub const LONG_POLL: Duration = Duration::from_secs(20);
+
 /// `GET /api/pairing/{ticket}`: where the ticket stands (its heartbeat).
+/// With `?wait=1`, a waiting ticket's answer is held until it changes
+/// (another person came or left, it is seated) or for [`LONG_POLL`], so a
+/// page learns of its seat at once without asking many times a second.
 async fn see(
     State(state): State<AppState>,
     Path(ticket): Path<String>,
+    uri: axum::http::Uri,
 ) -> Result<Json<PairingTicket>, Error> {
     let id = ticket_id(&ticket)?;
-    let seen = state.pairing().book().see(id, Instant::now())?;
-    Ok(Json(seen))
+    let pairing = state.pairing();
+    let mut changes = pairing.changes();
+    let first = pairing.book().see(id, Instant::now())?;
+    let hold = uri
+        .query()
+        .unwrap_or_default()
+        .split('&')
+        .any(|pair| pair == "wait=1");
+    if !hold || !matches!(first.status, PairingStatus::Waiting { .. }) {
+        return Ok(Json(first));
+    }
+    let deadline = tokio::time::Instant::now() + LONG_POLL;
+    while let Ok(Ok(())) = tokio::time::timeout_at(deadline, changes.changed()).await {
+        let now = pairing.book().see(id, Instant::now())?;
+        if !same_wait(&first.status, &now.status) {
+            return Ok(Json(now));
+        }
+    }
+    Ok(Json(pairing.book().see(id, Instant::now())?))
+}
+
+/// Whether two answers about a waiting ticket say the same but for the
+/// time (which always moves).
+fn same_wait(a: &PairingStatus, b: &PairingStatus) -> bool {
+    match (a, b) {
+        (
+            PairingStatus::Waiting {
+                here: h1,
+                players: p1,
+                ..
+            },
+            PairingStatus::Waiting {
+                here: h2,
+                players: p2,
+                ..
+            },
+        ) => h1 == h2 && p1 == p2,
+        _ => false,
+    }
 }
 
 /// `DELETE /api/pairing/{ticket}`: leaves the pool (204); a ticket being
@@ -130,5 +176,6 @@ async fn cancel(
 ) -> Result<StatusCode, Error> {
     let id = ticket_id(&ticket)?;
     state.pairing().book().cancel(id)?;
+    state.pairing().touch();
     Ok(StatusCode::NO_CONTENT)
 }

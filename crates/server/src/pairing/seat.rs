@@ -44,10 +44,17 @@ async fn run(state: AppState) {
         if *closing.borrow() {
             return;
         }
-        let groups = {
+        let (groups, changed) = {
             let limits = state.limits();
-            state.pairing().book().due(&limits, Instant::now())
+            let mut book = state.pairing().book();
+            let held = book.len();
+            let groups = book.due(&limits, Instant::now());
+            let changed = !groups.is_empty() || book.len() != held;
+            (groups, changed)
         };
+        if changed {
+            state.pairing().touch();
+        }
         for group in groups {
             tokio::spawn(seat(state.clone(), group));
         }
@@ -64,7 +71,11 @@ async fn run(state: AppState) {
 async fn seat(state: AppState, group: Group) {
     let outcome = tokio::time::timeout(MAKE_TIMEOUT, make(&state, &group))
         .await
-        .unwrap_or(Err(Error::Timeout));
+        .unwrap_or_else(|_| {
+            Err(Error::Busy(
+                "the server took too long to make the table: press Play now again".to_string(),
+            ))
+        });
     let now = Instant::now();
     let mut book = state.pairing().book();
     match outcome {
@@ -83,6 +94,8 @@ async fn seat(state: AppState, group: Group) {
             }
         }
     }
+    drop(book);
+    state.pairing().touch();
 }
 
 /// The table for `group`, stored and running, and each person's status

@@ -21,7 +21,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use tokio::sync::Notify;
+use tokio::sync::{watch, Notify};
 
 /// One way to "Play now": a game, its player count, its rules options and
 /// whether the table is public. Declared once here; `/api/games` serves
@@ -344,18 +344,42 @@ fn uncount(per_addr: &mut HashMap<ClientAddr, usize>, addr: ClientAddr) {
 }
 
 /// What the shared state holds of quick pairing: the book, the bell that
-/// wakes the seater when a pool may be full, and whether the seater runs
-/// (it starts with the first ticket).
-#[derive(Debug, Default)]
+/// wakes the seater when a pool may be full, whether the seater runs (it
+/// starts with the first ticket), and a counter of the book's changes
+/// that a waiting page's long poll watches.
+#[derive(Debug)]
 pub struct Pairing {
     book: Mutex<Book>,
     /// Rung by a join: a pool may be full.
     pub wake: Notify,
     /// Set once the seater task runs.
     pub started: AtomicBool,
+    changes: watch::Sender<u64>,
+}
+
+impl Default for Pairing {
+    fn default() -> Pairing {
+        Pairing {
+            book: Mutex::default(),
+            wake: Notify::new(),
+            started: AtomicBool::new(false),
+            changes: watch::channel(0).0,
+        }
+    }
 }
 
 impl Pairing {
+    /// Says that the book changed (a ticket joined, left, was seated or
+    /// settled): the long polls look again.
+    pub fn touch(&self) {
+        self.changes.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// A receiver of the book's changes.
+    pub fn changes(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
     /// The book, locked (for a few map operations; never across `.await`).
     pub fn book(&self) -> MutexGuard<'_, Book> {
         self.book.lock().unwrap_or_else(|p| p.into_inner())

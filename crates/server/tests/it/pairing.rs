@@ -108,6 +108,27 @@ async fn two_people_with_one_preset_share_a_table_with_their_own_seats() {
     assert_eq!(v["here"], 1);
 }
 
+/// A long poll (`?wait=1`) is answered as soon as the wait changes.
+#[tokio::test]
+async fn a_long_poll_answers_when_someone_comes() {
+    let (s, _state) = server(Limits::unlimited()).await;
+    let (_, a) = play_now(s.addr, [127, 0, 0, 2], &ask("bigcheese-4", "Ann", 1, 60)).await;
+    let path = format!("/api/pairing/{}?wait=1", a["ticket"].as_str().unwrap());
+    let addr = s.addr;
+    let held = tokio::spawn(async move {
+        let asked = std::time::Instant::now();
+        let (status, v) = http(addr, "GET", &path, None).await;
+        (status, v, asked.elapsed())
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(!held.is_finished(), "nothing changed: the answer is held");
+    play_now(s.addr, [127, 0, 0, 3], &ask("bigcheese-4", "Bea", 2, 60)).await;
+    let (status, v, took) = held.await.unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(v["here"], 2, "{v}");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+}
+
 #[tokio::test]
 async fn one_alone_is_seated_with_bots_after_the_wait() {
     let (s, _state) = server(Limits::unlimited()).await;
