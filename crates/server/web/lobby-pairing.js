@@ -57,8 +57,10 @@ export function lobbyPairing(games) {
     return parts.join(' · ');
   }
 
+  /** The bot levels of the preset chosen, and the preset in full (a phone cuts the list's text). */
   function levels() {
     const p = preset($('preset').value);
+    $('presetAbout').textContent = p ? presetText(p) : '';
     const cur = $('pbot').value || 'heuristic';
     clear($('pbot'));
     const ladder = (p && p.g.bots) || [];
