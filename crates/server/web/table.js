@@ -16,7 +16,8 @@
    transitions; this module does what they ask (a resync, a restart, an
    announcement) and draws. The drawing both games share is table-view.js,
    each game's in its file, the panels around the game in table-panels.js,
-   the turn alert in table-alerts.js, chat and rematch in social.js. The
+   the turn alert in table-alerts.js, chat and rematch in social.js, a
+   tutorial table's coach in tutorial.js. The
    game is named by the table's facts (GET /api/tables/{id}), asked for
    beside the connection; nothing is drawn before it is known.
 
@@ -35,6 +36,7 @@ import { tableView } from './table-view.js';
 import { tablePanels } from './table-panels.js';
 import { tableAlerts } from './table-alerts.js';
 import { tableSocial } from './social.js';
+import { tutorialCoach } from './tutorial.js';
 
 const state = new TableState(pageId());
 let pendTimer = null;
@@ -63,6 +65,7 @@ const panels = tablePanels(state, view, {
 });
 const alerts = tableAlerts(state, view);
 const social = tableSocial(state, () => $('side') && drawTabs());
+const coach = tutorialCoach(state, view);
 
 window.RR = { table: state, actionWords, join, ...store };
 
@@ -236,6 +239,7 @@ function render() {
   alerts.turn();
   drawTabs();
   keepFocus();
+  coach.draw();
 }
 
 /**
@@ -393,6 +397,7 @@ function renderMine() {
   fill('mine', head, parts, turn ? rest(used) : null, passing, state.msg ? el('div', { class: 'err', text: state.msg }) : null);
   keepFocus();
   autoPass();
+  coach.draw();
 }
 
 /** The log: new lines are appended, old ones kept (no redraw, no announcements). */
