@@ -789,8 +789,8 @@ export default {
     'Cette carte est un Veto. Une fois terminée elle va dans la main de son propriétaire ; ensuite, à votre tour ' +
     'd\'enchère, vous pouvez la jouer au lieu d\'enchérir : la carte aux enchères est défaussée et rien n\'avance.',
   'coach.b-bid':
-    'À vous d\'enchérir : plus que l\'enchère la plus haute, au plus vos sous-fifres libres (− et + la règlent), ' +
-    'ou passez. Qui passe est hors de ces enchères ; le dernier enchérisseur restant remporte la carte.',
+    'À vous d\'enchérir : proposez plus que l\'enchère la plus haute, au plus vos sous-fifres libres (− et + ' +
+    'la règlent), ou passez. Qui passe est hors de ces enchères ; le dernier enchérisseur restant remporte la carte.',
   'coach.b-take':
     '{who} a remporté la carte : les sous-fifres engagés y restent, un nouveau projet. Après chaque enchère, chaque ' +
     'autre projet rend un sous-fifre ; un projet sans sous-fifre est terminé.',
