@@ -171,6 +171,41 @@ mod tests {
         assert!(tutorial("chess").is_none());
     }
 
+    /// The situations each deal was chosen for are still what the engine
+    /// deals (a change of the engine's deal fails here, not in a
+    /// newcomer's first game): the Dalmuti tutorial's person is the
+    /// Greater Peon, dealt both Jesters, and decides on a revolution first;
+    /// the Big Cheese tutorial's first card up is a Big Cheese.
+    #[test]
+    fn the_deals_show_what_they_were_chosen_for() {
+        use game::{Game, GameOptions};
+        let dal = tutorial("dalmuti").unwrap();
+        let options =
+            <dalmuti::Dalmuti as Game>::Options::from_pairs(dal.options.iter().copied()).unwrap();
+        let g = dalmuti::Dalmuti::new(&options, dal.players, dal.seed).unwrap();
+        let view = serde_json::to_value(g.view(Seat::new(0))).unwrap();
+        let hand = view["hand"].as_str().unwrap_or_default();
+        let jesters = hand.split_whitespace().filter(|c| *c == "J").count();
+        assert_eq!(jesters, 2, "{view}");
+        assert_eq!(view["public"]["roles"][0], "greater-peon", "{view}");
+        assert_eq!(g.to_move(), Some(Seat::new(0)));
+        let mut legal = Vec::new();
+        g.legal_actions(&mut legal);
+        assert!(
+            legal.iter().any(|a| a.to_string() == "revolution"),
+            "{legal:?}"
+        );
+
+        let bc = tutorial("bigcheese").unwrap();
+        let options =
+            <bigcheese::BigCheese as Game>::Options::from_pairs(bc.options.iter().copied())
+                .unwrap();
+        let g = bigcheese::BigCheese::new(&options, bc.players, bc.seed).unwrap();
+        let view = serde_json::to_value(g.public_view()).unwrap();
+        assert_eq!(view["top"], "BC", "{view}");
+        assert_eq!(view["target"], 20, "{view}");
+    }
+
     #[test]
     fn bots_are_seeded_by_seat() {
         use crate::table::tutorial_bot_seed;
