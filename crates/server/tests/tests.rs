@@ -18,6 +18,7 @@ mod it {
     mod schemas;
     mod security;
     mod social;
+    mod tutorial;
     mod util;
     mod web;
 }

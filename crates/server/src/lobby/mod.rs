@@ -14,12 +14,14 @@ mod create;
 mod players;
 pub(crate) mod records;
 mod seats;
+mod tutorial;
 
 pub(crate) use body::meter;
 pub use body::JsonBody;
 pub use create::{CreateRequest, RematchRequest, SeatRequest};
 pub use records::REPLAY_BATCH;
 pub use seats::{FillRequest, JoinRequest};
+pub use tutorial::TutorialRequest;
 
 use crate::addr::ClientAddr;
 use crate::error::Error;
@@ -58,6 +60,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .route("/api/me/games", get(my_games))
         .route("/api/leaderboard/{game}", get(leaderboard))
         .route("/api/tables", get(list_tables).post(create_table))
+        .route("/api/tutorial", post(tutorial::create_tutorial))
         .route("/api/tables/{id}/record", get(record))
         .route("/api/tables/{id}/replay/{from}", get(replay))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -104,6 +107,9 @@ struct GameDesc {
     /// The bot programs the operator offers (`ratrace serve --bot`),
     /// levels after the ladder.
     external: Vec<String>,
+    /// "Learn to play": the tutorial's players, options, bot and its
+    /// fixed, published deal (`POST /api/tutorial` opens one).
+    tutorial: Option<&'static tutorial::Tutorial>,
 }
 
 fn describe<G: Roster>(external: &ExternalBots) -> GameDesc {
@@ -119,6 +125,7 @@ fn describe<G: Roster>(external: &ExternalBots) -> GameDesc {
         bots: G::LADDER,
         levels: G::LEVELS,
         external: external.names_for(G::NAME),
+        tutorial: tutorial::tutorial(G::NAME),
     }
 }
 

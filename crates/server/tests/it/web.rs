@@ -34,7 +34,7 @@ const REPEAT_VISIT: usize = 5_000;
 /// The modules the table page's script is linked from, in the order the
 /// link puts them (`table-page.js`: `table.js` and what it imports, each
 /// after what it imports; `BUNDLES` and `link` in web.rs).
-const TABLE_PAGE: [&str; 20] = [
+const TABLE_PAGE: [&str; 21] = [
     "dom.js",
     "i18n.js",
     "store.js",
@@ -54,6 +54,7 @@ const TABLE_PAGE: [&str; 20] = [
     "table-alerts.js",
     "social.js",
     "motion.js",
+    "tutorial.js",
     "table.js",
 ];
 
