@@ -246,6 +246,8 @@ for (const [game, locale, w, h] of RUNS) {
     assert.equal(info.public, false);
 
     await page.waitForFunction(() => window.RR.table.st && window.RR.table.info);
+    // the side column says the deal is a fixed lesson, not a commitment to a secret
+    await page.waitForFunction((want) => (document.getElementById('invite')?.textContent || '').includes(want), texts['table.tutorialHash']);
     if (w > 1000) {
       // "Hide the tips" folds the coach away (no step, no outline), and it stays folded after a reload
       await page.locator('#coachText[data-step="' + EXPECTED[game][0] + '"]').waitFor({ state: 'attached' });

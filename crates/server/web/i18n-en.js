@@ -223,6 +223,7 @@ export default {
   'table.invite': 'Invite a friend: share this link',
   'table.copy': 'Copy',
   'table.seedHash': 'Commitment (published at creation):',
+  'table.tutorialHash': 'A lesson on a fixed deal, the same for everyone (its seed is published); its hash:',
   'table.joinTitle': 'Take a seat',
   'table.joinText': {
     one: '1 seat is free. Type your name to play, or just watch.',

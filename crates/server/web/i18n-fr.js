@@ -227,6 +227,7 @@ export default {
   'table.invite': 'Invitez un ami : partagez ce lien',
   'table.copy': 'Copier',
   'table.seedHash': 'Engagement (publié à la création) :',
+  'table.tutorialHash': 'Une leçon sur une donne fixe, la même pour tous (sa graine est publiée) ; son empreinte :',
   'table.joinTitle': 'Prendre une place',
   'table.joinText': {
     one: '{n} place est libre. Indiquez votre nom pour jouer, ou regardez.',

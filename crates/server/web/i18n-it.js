@@ -228,6 +228,7 @@ export default {
   'table.invite': 'Invita un amico: condividi questo link',
   'table.copy': 'Copia',
   'table.seedHash': 'Impegno (pubblicato alla creazione):',
+  'table.tutorialHash': 'Una lezione su una distribuzione fissa, uguale per tutti (il seme è pubblico); il suo hash:',
   'table.joinTitle': 'Siediti',
   'table.joinText': {
     one: '1 posto è libero. Scrivi il tuo nome per giocare, oppure guarda.',
