@@ -183,11 +183,15 @@ test('Big Cheese: a bid slides a chip from the seat to the card, the card taken 
   const seats = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#players [data-seat]')].map((s) => [s.dataset.seat, (({ left, top, width, height }) => ({ left, top, width, height }))(s.getBoundingClientRect())])));
   const deck = await page.evaluate(() => (({ left, top, width, height }) => ({ left, top, width, height }))(document.querySelector('#board .deck').getBoundingClientRect()));
   const chips = moves.filter((m) => m.kind === 'chip');
+  // each move against the places as they were when it moved (a later
+  // update may move or resize a seat)
   for (const m of chips) {
-    assert.ok(centreIn(m.from, seats[m.seat], 4), `a chip starts at its bidder's seat ${m.seat}`);
-    assert.ok(centreIn(m.to, deck, 4), 'a chip ends on the card up for bid');
+    assert.ok(centreIn(m.from, m.seatRect, 4), `a chip starts at its bidder's seat ${m.seat}`);
+    assert.ok(centreIn(m.to, m.deckRect, 4), 'a chip ends on the card up for bid');
   }
-  for (const m of moves.filter((x) => x.kind === 'card')) assert.ok(centreIn(m.to, seats[m.seat], 4), `the card taken ends at its winner's seat ${m.seat}`);
+  for (const m of moves.filter((x) => x.kind === 'card')) assert.ok(centreIn(m.to, m.seatRect, 4), `the card taken ends at its winner's seat ${m.seat}`);
+  for (const m of [...chips, ...moves.filter((x) => x.kind === 'card')]) assert.ok(seats[m.seat] && m.seatRect.width > 0, `seat ${m.seat} is on the page`);
+  assert.ok(deck.width > 0 && chips.every((m) => m.deckRect && m.deckRect.width > 0), 'the card up for bid was on the page');
   const counts = moves.filter((m) => m.kind === 'count');
   assert.ok(counts.length > 0 && counts.every((m) => m.to > m.from), 'a score counted up');
   assert.ok(moves.every((m) => m.ms <= 300));

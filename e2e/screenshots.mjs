@@ -1,9 +1,10 @@
 // Takes the screenshots in docs/screenshots/ (not a test): the lobby, a
-// table of each game (and of eight Dalmuti players on the phone), the
-// waiting room, a re-roll chosen on the dice, a finished game, its replay
-// and its analysis, at desktop (1280×800) and phone (390×844) size. Run
-// after `cargo build -p cli`:
+// table of each game (and of eight Dalmuti players on the phone), each
+// game's tutorial at its first step, the waiting room, a re-roll chosen
+// on the dice, a finished game, its replay and its analysis, at desktop
+// (1280×800) and phone (390×844) size. Run after `cargo build -p cli`:
 //   node e2e/screenshots.mjs [out-dir]     (default docs/screenshots)
+// With SHOTS=tutorial it takes the tutorials' alone.
 // The icons come with the client (icons.woff2), so a machine with no emoji
 // font (this one has none: `fc-list | grep -i emoji` is empty) shows what
 // any browser shows. scripts/test.sh runs it into a temporary folder, so
@@ -34,10 +35,28 @@ async function shot(p, name, full = false) {
   console.log(name);
 }
 
+/** Each game's tutorial from the lobby's "Learn to play", at its first step (the coach over the felt). */
+async function tutorials(size, w, h) {
+  for (const game of ['bigcheese', 'dalmuti']) {
+    const p = await page(w, h);
+    await p.goto('/');
+    await p.locator('#game option').first().waitFor({ state: 'attached' });
+    await p.locator('#game').selectOption(game);
+    await p.locator('#learn').click();
+    await p.waitForURL(/\/t\//);
+    await p.waitForFunction(() => document.getElementById('coachText') && document.getElementById('coachText').dataset.step);
+    await p.waitForTimeout(300);
+    await shot(p, `tutorial-${game}-${size}`);
+    await p.context().close();
+  }
+}
+
 const bots = (n) => Array.from({ length: n }, (_, i) => ({ kind: 'bot', bot: ['random', 'heuristic', 'strong', 'search'][i % 4] }));
 
 try {
   for (const [size, w, h] of SIZES) {
+    await tutorials(size, w, h);
+    if (process.env.SHOTS === 'tutorial') continue;
     const p = await page(w, h);
     await p.goto('/');
     await p.locator('#game option').first().waitFor({ state: 'attached' });

@@ -208,6 +208,10 @@ pub struct TableInfo {
     pub secret: Option<String>,
     /// Whether the seed is a fair deal (the players' contributions too).
     pub fair: bool,
+    /// A tutorial table ("Learn to play"): its deal is the game's fixed,
+    /// published one (`tutorial` in `/api/games`), it is never rated, and
+    /// the page coaches the person through it.
+    pub tutorial: bool,
     /// How long bots wait before acting, milliseconds.
     pub bot_delay_ms: u64,
     /// The turn timer, milliseconds, if any.

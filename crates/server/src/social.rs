@@ -218,6 +218,7 @@ mod tests {
             public: true,
             actions: MIN_RATED_ACTIONS,
             engaged: Vec::new(),
+            tutorial: false,
         }
     }
 
@@ -277,6 +278,10 @@ mod tests {
         let mut capped = result(vec![1, 2], vec![person("a"), Rated::Nobody]);
         capped.capped = true;
         assert!(!rateable(&capped));
+        // A tutorial, whose deal anyone can know in advance.
+        let mut tutorial = result(vec![1, 2], vec![person("a"), Rated::Nobody]);
+        tutorial.tutorial = true;
+        assert!(!rateable(&tutorial));
         // A private table: a person playing bots is rated against them,
         // and two people are not rated for each other (friends could farm
         // each other); a short game counts nowhere.

@@ -166,6 +166,7 @@ const FILES: &[Asset] = &[
     asset!("table-dalmuti.js", JS),
     asset!("card-art.js", JS),
     asset!("social.js", JS),
+    asset!("tutorial.js", JS),
     asset!("replay.js", JS),
     asset!("replay-analysis.js", JS),
     asset!("verify.js", JS),

@@ -19,6 +19,7 @@ mod it {
     mod schemas;
     mod security;
     mod social;
+    mod tutorial;
     mod util;
     mod web;
 }

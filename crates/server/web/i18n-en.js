@@ -240,6 +240,7 @@ export default {
   'table.invite': 'Invite a friend: share this link',
   'table.copy': 'Copy',
   'table.seedHash': 'Commitment (published at creation):',
+  'table.tutorialHash': 'A lesson on a fixed deal, the same for everyone (its seed is published); its hash:',
   'table.joinTitle': 'Take a seat',
   'table.joinText': {
     one: '1 seat is free. Type your name to play, or just watch.',
@@ -735,4 +736,73 @@ export default {
     other: '{n} shuffles, deals and rolls reproduced from the seed',
   },
   'verify.mismatch': 'First mismatch:',
+
+  /* A tutorial: "Learn to play" in the lobby, and the coach of its table (tutorial.js) */
+  'tutorial.learn': 'Learn to play {game}',
+  'tutorial.name': 'Learner',
+  'coach.title': 'Tutorial',
+  'coach.step': 'step {n}',
+  'coach.deal': 'A guided game on a fixed deal, the same for everyone and published: it is not rated.',
+  'coach.next': 'Got it',
+  'coach.yourMove': 'Your move: the game waits for you.',
+  'coach.hide': 'Hide the tips',
+  'coach.show': 'Show the tips',
+  'coach.real': 'Play a real game of {game}',
+  'coach.d-welcome':
+    'Welcome to The Great Dalmuti! The seats go round the table by rank, from the Greater Dalmuti 👑 down to the ' +
+    'Greater Peon 👒. Yours is outlined: you start as the Greater Peon, the lowest of all.',
+  'coach.d-cards':
+    'Your hand: the number is the rank, and lower is better (1 is the best card). The two Jesters (J) join any set ' +
+    'and take its rank; alone they count as 13. Shed all your cards first to win.',
+  'coach.d-revolution':
+    'You hold both Jesters! You may declare a revolution. As the Greater Peon yours is a Great Revolution: every ' +
+    'role reverses and you become the Greater Dalmuti; the taxes are then paid under the new roles. Or keep quiet.',
+  'coach.d-give':
+    'Taxes: the Greater Peon gives their 2 best cards to the Greater Dalmuti, who gives 2 cards of their choice ' +
+    'back (the Lesser ones swap 1). You are the Greater Dalmuti: pick 2 cards, your worst, and press Give.',
+  'coach.d-taxes':
+    'Taxes are paid: the Greater Peon gave their 2 best cards to the Greater Dalmuti and got 2 cards of the ' +
+    'Dalmuti\'s choice back; the Lesser Peon and the Lesser Dalmuti swapped 1 the same way.',
+  'coach.d-lead':
+    'You lead: play any set, one card or several of the same rank (a Jester may join them). Pick the cards in your ' +
+    'hand, then press Play. A big set is hard to beat.',
+  'coach.d-beat':
+    'A set to beat: play as many cards as it has, of a better (lower) rank. Or pass: passing does not stop you ' +
+    'from playing later in this trick.',
+  'coach.d-trick': 'Everyone else passed: the last set played wins the trick, and its player leads the next one with any set.',
+  'coach.d-out':
+    '{who} played their last card: out in place {place}. Going out scores 1 point per player still holding cards, ' +
+    'and the order of going out gives the next hand\'s roles.',
+  'coach.end-dalmuti':
+    'The hand is over! A real game plays several hands: the roles carry over, so the Peons pay taxes to the ' +
+    'Dalmuti every hand, until they climb.',
+  'coach.b-welcome':
+    'Welcome to The Big Cheese! The card face up is the project up for auction. A number card pays points once its ' +
+    'project is finished: it rolls its own die (a 20 rolls a 20-sided die). First to {target} points wins.',
+  'coach.b-chips':
+    'Your seat, outlined: your chips (🐭, your flunkies) are what you bid. The chips you bid go onto the card you ' +
+    'take and come back one at a time.',
+  'coach.b-cheese':
+    'This card is a Big Cheese. It pays nothing, but once finished it goes to its owner\'s hand: after a roll on ' +
+    'one of your own projects you may play it to re-roll the die (you keep the new roll).',
+  'coach.b-veto-card':
+    'This card is a Veto. Once finished it goes to its owner\'s hand; then, on your turn in an auction, you may ' +
+    'play it instead of bidding: the card up for bid is thrown away and nothing advances.',
+  'coach.b-bid':
+    'Your turn in the auction: bid more than the high bid, at most your free chips (− and + set it), or pass. A ' +
+    'pass is final for this auction; the last bidder left takes the card.',
+  'coach.b-take':
+    '{who} took the card: the chips bid stay on it, a new project. After each auction every other project gives ' +
+    'one chip back; a project with no chips left is finished.',
+  'coach.b-hand': '{who}\'s {card} is finished: it goes to {who}\'s hand, to be played later.',
+  'coach.b-payout': '{who}\'s project is finished and paid: its die rolled, and {who} scores {amount}. The card is discarded.',
+  'coach.b-veto':
+    'You hold a Veto: instead of bidding you may play it now to throw away the card up for bid, bids and all. ' +
+    'Keep it for a card you must not let another player take.',
+  'coach.b-reroll':
+    'Your project is finished and you hold a Big Cheese: keep this roll, or play the Big Cheese to roll again. ' +
+    'The new roll must be kept, so re-roll a low one.',
+  'coach.end-bigcheese':
+    'The game is over! A real game plays to 40 points with 4 players: bid for the projects that pay, keep chips ' +
+    'free for the next auction, and save a Veto for the card you cannot let go.',
 };

@@ -244,6 +244,7 @@ export default {
   'table.invite': 'Invitez un ami : partagez ce lien',
   'table.copy': 'Copier',
   'table.seedHash': 'Engagement (publié à la création) :',
+  'table.tutorialHash': 'Une leçon sur une donne fixe, la même pour tous (sa graine est publiée) ; son empreinte :',
   'table.joinTitle': 'Prendre une place',
   'table.joinText': {
     one: '{n} place est libre. Indiquez votre nom pour jouer, ou regardez.',
@@ -752,4 +753,75 @@ export default {
     other: '{n} mélanges, distributions et jets reproduits depuis la graine',
   },
   'verify.mismatch': 'Première différence :',
+
+  /* A tutorial: "Learn to play" in the lobby, and the coach of its table (tutorial.js) */
+  'tutorial.learn': 'Apprendre à jouer : {game}',
+  'tutorial.name': 'Apprenti',
+  'coach.title': 'Partie guidée',
+  'coach.step': 'étape {n}',
+  'coach.deal': 'Une partie guidée sur une donne fixe, la même pour tous et publiée : elle ne compte pas au classement.',
+  'coach.next': 'Compris',
+  'coach.yourMove': 'À vous de jouer : la partie vous attend.',
+  'coach.hide': 'Masquer les conseils',
+  'coach.show': 'Afficher les conseils',
+  'coach.real': 'Jouer une vraie partie : {game}',
+  'coach.d-welcome':
+    'Bienvenue au Grand Dalmuti ! Les places font le tour de la table par rang, du Grand Dalmuti 👑 au Grand ' +
+    'Péon 👒. La vôtre est entourée : vous commencez Grand Péon, le dernier de tous.',
+  'coach.d-cards':
+    'Votre main : le nombre est le rang, et plus bas vaut mieux (le 1 est la meilleure carte). Les deux Bouffons ' +
+    '(J) rejoignent n\'importe quel ensemble et en prennent le rang ; seuls ils valent 13. Videz votre main le premier.',
+  'coach.d-revolution':
+    'Vous avez les deux Bouffons ! Vous pouvez déclarer la révolution. En Grand Péon, c\'est la Grande Révolution : ' +
+    'tous les rôles s\'inversent et vous devenez Grand Dalmuti ; les impôts se paient ensuite selon les nouveaux ' +
+    'rôles. Ou taisez-vous.',
+  'coach.d-give':
+    'Impôts : le Grand Péon donne ses 2 meilleures cartes au Grand Dalmuti, qui lui en rend 2 de son choix (les ' +
+    'Petits en échangent 1). Vous êtes Grand Dalmuti : choisissez 2 cartes, vos pires, et appuyez sur Donner.',
+  'coach.d-taxes':
+    'Les impôts sont payés : le Grand Péon a donné ses 2 meilleures cartes au Grand Dalmuti et en a reçu 2 au ' +
+    'choix du Dalmuti ; le Petit Péon et le Petit Dalmuti en ont échangé 1 de la même façon.',
+  'coach.d-lead':
+    'Vous ouvrez : jouez n\'importe quel ensemble, une carte ou plusieurs du même rang (un Bouffon peut s\'y ' +
+    'joindre). Choisissez les cartes dans votre main, puis appuyez sur Jouer. Un gros ensemble est dur à battre.',
+  'coach.d-beat':
+    'Un ensemble à battre : jouez autant de cartes d\'un meilleur rang (plus bas). Ou passez : passer ne vous ' +
+    'empêche pas de jouer plus tard dans ce pli.',
+  'coach.d-trick': 'Tous les autres ont passé : le dernier ensemble joué remporte le pli, et son joueur ouvre le suivant avec n\'importe quel ensemble.',
+  'coach.d-out':
+    '{who} a joué sa dernière carte : sorti à la place {place}. Sortir rapporte 1 point par joueur encore en jeu, ' +
+    'et l\'ordre de sortie donne les rôles de la manche suivante.',
+  'coach.end-dalmuti':
+    'La manche est finie ! Une vraie partie se joue en plusieurs manches : les rôles restent, donc les Péons ' +
+    'paient les impôts aux Dalmuti à chaque manche, jusqu\'à ce qu\'ils montent.',
+  'coach.b-welcome':
+    'Bienvenue au Big Cheese ! La carte visible est le projet aux enchères. Une carte numérotée rapporte des ' +
+    'points quand son projet est terminé : elle lance son propre dé (un 20 lance un dé à 20 faces). Le premier à ' +
+    '{target} points gagne.',
+  'coach.b-chips':
+    'Votre place, entourée : vos sous-fifres (🐭) sont ce que vous enchérissez. Les sous-fifres engagés vont sur ' +
+    'la carte que vous remportez et reviennent un par un.',
+  'coach.b-cheese':
+    'Cette carte est un Big Cheese. Elle ne rapporte rien, mais une fois terminée elle va dans la main de son ' +
+    'propriétaire : après un jet sur un de vos projets, jouez-la pour relancer le dé (vous gardez le nouveau jet).',
+  'coach.b-veto-card':
+    'Cette carte est un Veto. Une fois terminée elle va dans la main de son propriétaire ; ensuite, à votre tour ' +
+    'd\'enchère, vous pouvez la jouer au lieu d\'enchérir : la carte aux enchères est défaussée et rien n\'avance.',
+  'coach.b-bid':
+    'À vous d\'enchérir : proposez plus que l\'enchère la plus haute, au plus vos sous-fifres libres (− et + ' +
+    'la règlent), ou passez. Qui passe est hors de ces enchères ; le dernier enchérisseur restant remporte la carte.',
+  'coach.b-take':
+    '{who} a remporté la carte : les sous-fifres engagés y restent, un nouveau projet. Après chaque enchère, chaque ' +
+    'autre projet rend un sous-fifre ; un projet sans sous-fifre est terminé.',
+  'coach.b-hand': 'Le {card} de {who} est terminé : il va dans la main de {who}, pour être joué plus tard.',
+  'coach.b-payout': 'Le projet de {who} est terminé et rapporte : son dé a été lancé, et {who} marque {amount}. La carte est défaussée.',
+  'coach.b-veto':
+    'Vous avez un Veto : au lieu d\'enchérir, jouez-le maintenant pour défausser la carte aux enchères, enchères ' +
+    'comprises. Gardez-le pour une carte qu\'il ne faut pas laisser à un autre.',
+  'coach.b-reroll':
+    'Votre projet est terminé et vous avez un Big Cheese : gardez ce jet, ou jouez le Big Cheese pour relancer. ' +
+    'Le nouveau jet doit être gardé : relancez un jet faible.',
+  'coach.end-bigcheese':
+    'La partie est finie ! Une vraie partie se joue à 40 points à 4 : enchérissez sur les projets qui rapportent, ' +
+    'gardez des sous-fifres libres pour l\'enchère suivante, et un Veto pour la carte à ne pas laisser filer.',
 };

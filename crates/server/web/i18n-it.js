@@ -245,6 +245,7 @@ export default {
   'table.invite': 'Invita un amico: condividi questo link',
   'table.copy': 'Copia',
   'table.seedHash': 'Impegno (pubblicato alla creazione):',
+  'table.tutorialHash': 'Una lezione su una distribuzione fissa, uguale per tutti (il seme è pubblico); il suo hash:',
   'table.joinTitle': 'Siediti',
   'table.joinText': {
     one: '1 posto è libero. Scrivi il tuo nome per giocare, oppure guarda.',
@@ -753,4 +754,74 @@ export default {
     other: '{n} mescolate, distribuzioni e tiri riprodotti dal seme',
   },
   'verify.mismatch': 'Prima differenza:',
+
+  /* A tutorial: "Learn to play" in the lobby, and the coach of its table (tutorial.js) */
+  'tutorial.learn': 'Impara a giocare: {game}',
+  'tutorial.name': 'Apprendista',
+  'coach.title': 'Partita guidata',
+  'coach.step': 'passo {n}',
+  'coach.deal': 'Una partita guidata su una distribuzione fissa, uguale per tutti e pubblicata: non conta per la classifica.',
+  'coach.next': 'Ho capito',
+  'coach.yourMove': 'Tocca a te: la partita ti aspetta.',
+  'coach.hide': 'Nascondi i consigli',
+  'coach.show': 'Mostra i consigli',
+  'coach.real': 'Gioca una partita vera: {game}',
+  'coach.d-welcome':
+    'Ti diamo il benvenuto al Grande Dalmuti! I posti girano attorno al tavolo per classe sociale, dal Grande ' +
+    'Dalmuti 👑 al Grande Peone 👒. Il tuo è evidenziato: cominci come Grande Peone, l\'ultimo di tutti.',
+  'coach.d-cards':
+    'La tua mano: il numero è il rango, e più basso è meglio (l\'1 è la carta migliore). I due Giullari (J) si ' +
+    'uniscono a qualsiasi set e ne prendono il rango; da soli valgono 13. Liberati per primo di tutte le carte.',
+  'coach.d-revolution':
+    'Hai entrambi i Giullari! Puoi dichiarare la Rivoluzione. Da Grande Peone la tua è una Grande Rivoluzione: le ' +
+    'classi si invertono e diventi il Grande Dalmuti; poi le tasse si pagano con le nuove classi. Oppure taci.',
+  'coach.d-give':
+    'Tasse: il Grande Peone dà le sue 2 carte migliori al Grande Dalmuti, che gliene restituisce 2 a scelta (i ' +
+    'Piccoli ne scambiano 1). Sei il Grande Dalmuti: scegli 2 carte, le peggiori, e premi Dai.',
+  'coach.d-taxes':
+    'Le tasse sono pagate: il Grande Peone ha dato le sue 2 carte migliori al Grande Dalmuti e ne ha ricevute 2 a ' +
+    'scelta del Dalmuti; il Piccolo Peone e il Piccolo Dalmuti ne hanno scambiata 1 allo stesso modo.',
+  'coach.d-lead':
+    'Apri tu: gioca un set qualsiasi, una carta o più carte dello stesso rango (un Giullare può unirsi). Scegli le ' +
+    'carte nella mano, poi premi Gioca. Un set grande è difficile da battere.',
+  'coach.d-beat':
+    'Un set da battere: gioca altrettante carte di rango migliore (più basso). Oppure passa: passare non ti ' +
+    'impedisce di giocare più tardi in questo giro.',
+  'coach.d-trick': 'Tutti gli altri hanno passato: l\'ultimo set giocato vince il giro, e chi l\'ha giocato apre il successivo con un set qualsiasi.',
+  'coach.d-out':
+    '{who} ha giocato l\'ultima carta: esce al posto {place}. Chi esce guadagna 1 punto per ogni giocatore ancora ' +
+    'in gioco, e l\'ordine d\'uscita dà le classi della mano seguente.',
+  'coach.end-dalmuti':
+    'La mano è finita! Una partita vera si gioca su più mani: le classi restano, quindi i Peoni pagano le tasse ai ' +
+    'Dalmuti a ogni mano, finché non salgono.',
+  'coach.b-welcome':
+    'Ti diamo il benvenuto a The Big Cheese! La carta scoperta è il progetto all\'asta. Una carta numerica fa ' +
+    'guadagnare punti quando il suo progetto è terminato: tira il suo dado (un 20 tira un dado da 20). Vince il ' +
+    'primo a {target} punti.',
+  'coach.b-chips':
+    'Il tuo posto, evidenziato: i tuoi tirapiedi (🐭) sono ciò che offri. I tirapiedi offerti vanno sulla carta ' +
+    'che prendi e tornano uno alla volta.',
+  'coach.b-cheese':
+    'Questa carta è Il Grande Formaggio. Non paga nulla, ma quando è terminata va in mano al proprietario: dopo un ' +
+    'tiro su un tuo progetto puoi giocarla per ritirare il dado (tieni il nuovo tiro).',
+  'coach.b-veto-card':
+    'Questa carta è un Veto. Quando è terminata va in mano al proprietario; poi, al tuo turno d\'asta, puoi ' +
+    'giocarla invece di offrire: la carta all\'asta va negli scarti e nulla avanza.',
+  'coach.b-bid':
+    'Tocca a te nell\'asta: offri più dell\'offerta più alta, al massimo i tuoi tirapiedi liberi (− e + la ' +
+    'regolano), oppure passa. Chi passa è fuori da quest\'asta; l\'ultimo offerente rimasto prende la carta.',
+  'coach.b-take':
+    '{who} ha preso la carta: i tirapiedi offerti restano sopra, un nuovo progetto. Dopo ogni asta ogni altro ' +
+    'progetto restituisce un tirapiedi; un progetto senza tirapiedi è terminato.',
+  'coach.b-hand': 'Carta terminata: {card} va in mano a {who}, da giocare più tardi.',
+  'coach.b-payout': 'Il progetto di {who} è terminato e paga: il suo dado è stato tirato, e {who} guadagna {amount}. La carta va negli scarti.',
+  'coach.b-veto':
+    'Hai un Veto: invece di offrire puoi giocarlo ora per scartare la carta all\'asta, offerte comprese. Tienilo ' +
+    'per una carta che non devi lasciar prendere a un altro.',
+  'coach.b-reroll':
+    'Il tuo progetto è terminato e hai Il Grande Formaggio: tieni questo tiro, oppure gioca Il Grande Formaggio ' +
+    'per ritirare. Il nuovo tiro va tenuto, quindi ritira un tiro basso.',
+  'coach.end-bigcheese':
+    'La partita è finita! Una partita vera si gioca a 40 punti in 4: offri per i progetti che pagano, tieni ' +
+    'tirapiedi liberi per l\'asta seguente, e conserva un Veto per la carta da non lasciar andare.',
 };

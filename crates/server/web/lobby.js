@@ -2,7 +2,9 @@
    the new table form built from GET /api/games (game, players, every
    option with its default in words, each seat human or bot), then POST /api/tables and a join as P1; the
    lists of open, live and finished tables from GET /api/tables, refreshed
-   every 5 s; and the players' side (lobby-players.js).
+   every 5 s; "Learn to play", a tutorial table of the game chosen
+   (POST /api/tutorial, coached by tutorial.js); and the players' side
+   (lobby-players.js).
 
    The bots are offered by level, counted from each game's ladder in
    /api/games (weakest first), then the bot programs the operator offers.
@@ -41,9 +43,34 @@ function renderGames() {
   renderAbout();
 }
 
-/** What the game chosen is, in a line, for a newcomer. */
+/** What the game chosen is, in a line, for a newcomer, and its tutorial. */
 function renderAbout() {
   $('gameAbout').textContent = t('about.' + game().name);
+  const g = game();
+  $('learn').textContent = t('tutorial.learn', { game: gameName(g.name) });
+  $('learn').classList.toggle('hidden', !g.tutorial);
+}
+
+/**
+ * "Learn to play": a tutorial table of the game chosen (POST
+ * /api/tutorial: the game's fixed deal against bots), joined in P1 under
+ * the name given, or a learner's if none is; its page coaches the game
+ * (tutorial.js).
+ */
+async function learn() {
+  const g = game();
+  $('lerr').textContent = '';
+  $('learn').disabled = true;
+  try {
+    const r = await api('/api/tutorial', 'POST', { game: g.name });
+    saveKey(r.id, r.key);
+    saveCreator(r.id, r.creator);
+    await join(r.id, $('name').value.trim() || t('tutorial.name'), 'P1');
+    location.href = '/t/' + r.id;
+  } catch (e) {
+    $('lerr').textContent = errText(e);
+    $('learn').disabled = false;
+  }
 }
 
 function renderPlayers() {
@@ -337,6 +364,7 @@ async function start() {
   };
   $('players').onchange = renderSeats;
   $('go').onclick = create;
+  $('learn').onclick = learn;
   try {
     L.games = await api('/api/games');
     renderForm();

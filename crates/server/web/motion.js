@@ -243,7 +243,10 @@ export function motion() {
       { duration: CHIP_MS, easing: EASE, id: 'motion-chip' }
     );
     land(g, anim);
-    note({ kind: 'chip', ms: CHIP_MS, from: start, to, seat: who, srcRect: from, target: 'card' });
+    // the seat's and the card's places as they were when it moved (the
+    // tests check the move against them: later updates move the seats)
+    const deck = q('#board .deck');
+    note({ kind: 'chip', ms: CHIP_MS, from: start, to, seat: who, srcRect: from, target: 'card', seatRect: rectOf(seat), deckRect: deck ? rectOf(deck) : null });
   }
 
   /** The card taken goes from the middle to its winner's seat (to its new project there when drawn). */
@@ -260,7 +263,7 @@ export function motion() {
       id: 'motion-card',
     });
     land(c.node, anim);
-    note({ kind: 'card', ms: FLY_MS, from: c.rect, to: shown, seat: who, target: proj ? 'project' : 'seat' });
+    note({ kind: 'card', ms: FLY_MS, from: c.rect, to: shown, seat: who, target: proj ? 'project' : 'seat', seatRect: rectOf(seat) });
   }
 
   /** The card nobody took (a veto, everyone passed) drops away. */

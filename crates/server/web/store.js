@@ -1,7 +1,7 @@
 /* What this browser keeps (localStorage), by table: the seat and its
    token, a private table's invite key, the creator's token, the
-   contribution to the fair deal and the commitment shown with it, the
-   server's key, the player's name and identity key.
+   contribution to the fair deal and the commitment shown with it, a
+   tutorial's coach, the server's key, the player's name and identity key.
 
    One module for every key name, so that the pages and the rematch (which
    carries a seat to the new table) agree on them, and the tests of the
@@ -32,6 +32,16 @@ export function forgetSeat(id) {
   store().removeItem('ratrace.token.' + id);
   store().removeItem('ratrace.seat.' + id);
 }
+
+/** A tutorial's coach at table `id` (tutorial.js): the steps started and read, and whether it is hidden. */
+export function coachSteps(id) {
+  try {
+    return JSON.parse(get('ratrace.coach.' + id) || 'null');
+  } catch {
+    return null;
+  }
+}
+export const saveCoachSteps = (id, v) => set('ratrace.coach.' + id, JSON.stringify(v));
 
 /** The name this browser last sat down with. */
 export const myName = () => get('ratrace.name') || '';

@@ -370,7 +370,7 @@ export function dalmuti(K) {
     const gift = selGift();
     const ok = gives.includes('give ' + gift);
     return [
-      el('button', { text: t('dal.give'), disabled: state.pending || !ok, onclick: () => act('give ' + gift) }),
+      el('button', { id: 'giveGo', text: t('dal.give'), disabled: state.pending || !ok, onclick: () => act('give ' + gift) }),
       el('span', { class: ok ? 'ok' : 'mute', text: ok ? cardsWords(gift) : '' }),
     ];
   }

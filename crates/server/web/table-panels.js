@@ -157,7 +157,8 @@ export function tablePanels(state, view, page) {
     fill(
       'invite',
       share ? [el('h2', { text: t('table.share') }), inviteRow()] : null,
-      el('p', { class: 'mute mono', text: t('table.seedHash') + ' ' + state.st.seed_hash }),
+      // a tutorial's deal is fixed and published: its hash commits to nothing secret
+      el('p', { class: 'mute mono', text: t(state.info && state.info.tutorial ? 'table.tutorialHash' : 'table.seedHash') + ' ' + state.st.seed_hash }),
       concedeBox()
     );
   }

@@ -32,7 +32,7 @@ export function tableView(state, page) {
   const who = (s) => seatLabel(s, state.st.seats);
   const evText = (ev) => eventText(state.game, ev, state.st.seats);
   const plain = (text, action, extra) =>
-    el('button', Object.assign({ text, disabled: state.pending, onclick: () => page.act(action) }, extra || {}));
+    el('button', Object.assign({ text, disabled: state.pending, 'data-act': action, onclick: () => page.act(action) }, extra || {}));
   /** A decision's button; the pass asks "really?" first when the player wants it to (then two buttons). */
   function btn(text, action, extra) {
     if (action !== 'pass' || !state.passAsked) return plain(text, action, extra);

@@ -16,8 +16,9 @@
    transitions; this module does what they ask (a resync, a restart, an
    announcement) and draws. The drawing both games share is table-view.js,
    each game's in its file, the panels around the game in table-panels.js,
-   the turn alert in table-alerts.js, chat and rematch in social.js, and
-   the moves played over an update once it is drawn in motion.js. The
+   the turn alert in table-alerts.js, chat and rematch in social.js, a
+   tutorial table's coach in tutorial.js, and the moves played over an
+   update once it is drawn in motion.js. The
    game is named by the table's facts (GET /api/tables/{id}), asked for
    beside the connection; nothing is drawn before it is known.
 
@@ -37,6 +38,7 @@ import { tablePanels } from './table-panels.js';
 import { tableAlerts } from './table-alerts.js';
 import { tableSocial } from './social.js';
 import { motion } from './motion.js';
+import { tutorialCoach } from './tutorial.js';
 
 const state = new TableState(pageId());
 let pendTimer = null;
@@ -66,6 +68,7 @@ const panels = tablePanels(state, view, {
 const alerts = tableAlerts(state, view);
 const social = tableSocial(state, () => $('side') && drawTabs());
 const moves = motion();
+const coach = tutorialCoach(state, view);
 
 window.RR = { table: state, actionWords, join, motion: moves.moves, ...store };
 
@@ -247,6 +250,7 @@ function render() {
   alerts.turn();
   drawTabs();
   keepFocus();
+  coach.draw();
 }
 
 /**
@@ -404,6 +408,7 @@ function renderMine() {
   fill('mine', head, parts, turn ? rest(used) : null, passing, state.msg ? el('div', { class: 'err', text: state.msg }) : null);
   keepFocus();
   autoPass();
+  coach.draw();
 }
 
 /** The log: new lines are appended, old ones kept (no redraw, no announcements). */

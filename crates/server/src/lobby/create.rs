@@ -302,6 +302,7 @@ fn table_config(
         // always has a turn timer.
         turn_timer_ms: turn_timer_ms.or(req.public.then_some(limits.public_turn_timer_ms)),
         spectator_chat: req.spectator_chat,
+        tutorial: false,
     })
 }
 
@@ -312,7 +313,7 @@ pub(super) async fn create_table(
 ) -> Result<(StatusCode, Json<Created>), Error> {
     let limits = state.limits();
     let external = state.external_bots();
-    let mut stored = registry::dispatch!(req.game.as_str(), G => build::<G>(&req, &limits, &external),
+    let stored = registry::dispatch!(req.game.as_str(), G => build::<G>(&req, &limits, &external),
         _ => Err(Error::BadInput(format!(
             "unknown game `{}` (choose from: {})", req.game, registry::GAMES.join(", ")))))?;
     // A table whose bot programs could not run (more than its address
@@ -323,8 +324,20 @@ pub(super) async fn create_table(
         &addr.0.to_string(),
         &state.metrics(),
     )?;
-    let owner = may_create(&state, addr).await?;
-    let key = (!req.public).then(crate::ids::new_token);
+    let created = open(&state, addr, stored).await?;
+    Ok((StatusCode::CREATED, Json(created)))
+}
+
+/// Opens the table `stored` for `addr`: metered and capped
+/// ([`may_create`]), its invite key (a private table) and creator token
+/// made, stored, and its task started.
+pub(super) async fn open(
+    state: &AppState,
+    addr: ClientAddr,
+    mut stored: StoredTable,
+) -> Result<Created, Error> {
+    let owner = may_create(state, addr).await?;
+    let key = (!stored.access.public).then(crate::ids::new_token);
     let creator = crate::ids::new_token();
     stored.access.invite_hash = key.as_deref().map(crate::ids::sha256_hex);
     stored.access.creator_hash = Some(crate::ids::sha256_hex(&creator));
@@ -349,7 +362,7 @@ pub(super) async fn create_table(
     let handle = table::spawn(stored, state.ctx(), epoch)?;
     state.insert(id, handle);
     state.metrics().table_created();
-    Ok((StatusCode::CREATED, Json(created)))
+    Ok(created)
 }
 
 /// Meters a new table for `addr` (the creation quota) and checks the

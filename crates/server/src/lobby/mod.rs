@@ -14,6 +14,7 @@ mod create;
 mod players;
 pub(crate) mod records;
 mod seats;
+mod tutorial;
 
 pub(crate) use body::meter;
 pub use body::JsonBody;
@@ -21,6 +22,7 @@ pub(crate) use create::build;
 pub use create::{CreateRequest, RematchRequest, SeatRequest};
 pub use records::REPLAY_BATCH;
 pub use seats::{FillRequest, JoinRequest};
+pub use tutorial::TutorialRequest;
 
 use crate::addr::ClientAddr;
 use crate::error::Error;
@@ -60,6 +62,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .route("/api/me/games", get(my_games))
         .route("/api/leaderboard/{game}", get(leaderboard))
         .route("/api/tables", get(list_tables).post(create_table))
+        .route("/api/tutorial", post(tutorial::create_tutorial))
         .route("/api/tables/{id}/record", get(record))
         .route("/api/tables/{id}/replay/{from}", get(replay))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -106,6 +109,9 @@ struct GameDesc {
     /// The bot programs the operator offers (`ratrace serve --bot`),
     /// levels after the ladder.
     external: Vec<String>,
+    /// "Learn to play": the tutorial's players, options, bot and its
+    /// fixed, published deal (`POST /api/tutorial` opens one).
+    tutorial: Option<&'static tutorial::Tutorial>,
     /// Quick pairing's presets of this game ("Play now").
     pairing: Vec<PresetDesc>,
     /// The waits a person may choose before bots fill the free seats, in
@@ -140,6 +146,7 @@ fn describe<G: Roster>(external: &ExternalBots) -> GameDesc {
         bots: G::LADDER,
         levels: G::LEVELS,
         external: external.names_for(G::NAME),
+        tutorial: tutorial::tutorial(G::NAME),
         pairing: PRESETS
             .iter()
             .filter(|p| p.game == G::NAME)

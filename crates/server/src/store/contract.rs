@@ -378,6 +378,7 @@ pub(crate) fn results_and_ratings(s: &dyn Store) {
         public: true,
         actions: crate::store::ratings::MIN_RATED_ACTIONS,
         engaged: Vec::new(),
+        tutorial: false,
     };
     let games = [
         ("r1", 0),

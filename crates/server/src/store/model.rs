@@ -66,6 +66,10 @@ pub struct TableConfig {
     /// Whether spectators may read and write the table's chat (by default
     /// only the seated players chat).
     pub spectator_chat: bool,
+    /// A tutorial table ("Learn to play"): its deal is the game's
+    /// published fixed one (`lobby::tutorial`), its bots are seeded the
+    /// same every time, and its result is never rated.
+    pub tutorial: bool,
 }
 
 impl Default for TableConfig {
@@ -74,6 +78,7 @@ impl Default for TableConfig {
             bot_delay_ms: 600,
             turn_timer_ms: None,
             spectator_chat: false,
+            tutorial: false,
         }
     }
 }

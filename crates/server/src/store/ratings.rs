@@ -52,6 +52,9 @@ pub struct GameResult {
     /// left to the stand-in from the start stood still). A seat that did
     /// not counts for nobody else. Empty: every seat did.
     pub engaged: Vec<bool>,
+    /// A tutorial's guided hand, on a published deal with bots that play
+    /// the same every time: recorded, never rated.
+    pub tutorial: bool,
 }
 
 /// A person's rating, how many rated games made it and since when (a
@@ -138,7 +141,8 @@ pub fn bot_rating(game: &str, bot: &str) -> Rating {
     }
 }
 
-/// Whether `result` moves anybody's rating: a finished, uncapped game, at
+/// Whether `result` moves anybody's rating: a finished, uncapped game, not
+/// a tutorial (its deal is published: anyone could learn it by heart), at
 /// least [`MIN_RATED_ACTIONS`] long, with at least one person with an
 /// identity, and nobody in two seats (playing oneself would farm points).
 /// At any table, public or private: at a private one only the bots count
@@ -156,6 +160,7 @@ pub fn rateable(result: &GameResult) -> bool {
     unique.sort();
     unique.dedup();
     !result.capped
+        && !result.tutorial
         && result.actions >= MIN_RATED_ACTIONS
         && !ids.is_empty()
         && unique.len() == ids.len()

@@ -112,7 +112,12 @@ impl<G: Roster> Table<G> {
             seed: fair.seed(),
             seed_hash: registry::fair::commitment(&fair.secret),
             fair: Some(fair),
-            config: self.setup.config,
+            // the rematch of a tutorial is a game like any other: a fair
+            // deal, rated
+            config: TableConfig {
+                tutorial: false,
+                ..self.setup.config
+            },
             created_at: crate::clock::unix_now(),
             finished_at: None,
             seats: self.seating.seats().to_vec(),
@@ -142,7 +147,7 @@ impl<G: Roster> Table<G> {
             return;
         }
         let decided = self.bots.decided();
-        let Some(result) = result_of(
+        let Some(mut result) = result_of(
             G::NAME,
             self.seating.seats(),
             &self.seating.social,
@@ -154,6 +159,7 @@ impl<G: Roster> Table<G> {
         ) else {
             return;
         };
+        result.tutorial = self.setup.config.tutorial;
         for (i, d) in decided.iter().enumerate() {
             let seat = Seat::new(i);
             if d.mostly_stand_in() && matches!(self.seating.kind(seat), Some(SeatKind::Bot(_))) {

@@ -213,11 +213,19 @@ fn replay<G: Roster>(stored: &StoredTable) -> Result<G, SpawnError> {
         })
 }
 
+/// The seed of a tutorial table's bot in `seat` (`lobby::tutorial`): the
+/// same every time, so the guided game plays the same for the same moves.
+pub(crate) fn tutorial_bot_seed(seat: game::Seat) -> u64 {
+    1000 + seat.index() as u64
+}
+
 /// The bot of each seat: a built-in bot where one plays, `None` for a
 /// person, a bot program (it starts, and takes its slot, at its seat's
 /// first decision: `Table::bot_turn`), or a bot program this server no
 /// longer offers (started without its --bot: the heuristic bot plays the
-/// seat, with a warning unless the table has `ended`).
+/// seat, with a warning unless the table has `ended`). A tutorial's bots
+/// are seeded by their seat ([`tutorial_bot_seed`]), so its guided game
+/// plays the same every time the person plays the same.
 fn seat_bots<G: Roster>(
     stored: &StoredTable,
     external: &ExternalBots,
@@ -228,7 +236,14 @@ fn seat_bots<G: Roster>(
         .iter()
         .map(|s| match &s.kind {
             SeatKind::Bot(name) if external.offers_for(G::NAME, name) => None,
-            SeatKind::Bot(name) => match G::bot(name, rand::random()) {
+            SeatKind::Bot(name) => match G::bot(
+                name,
+                if stored.config.tutorial {
+                    tutorial_bot_seed(s.seat)
+                } else {
+                    rand::random()
+                },
+            ) {
                 Ok(b) => Some(b),
                 Err(e) => {
                     if !ended {

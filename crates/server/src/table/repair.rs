@@ -40,7 +40,11 @@ pub fn record_missing_results(store: &dyn Store) -> usize {
                     // seat keeps its credit.
                     &[],
                     &Acted::of(&t.actions, t.seats.len()),
-                ),
+                )
+                .map(|r| crate::social::GameResult {
+                    tutorial: t.config.tutorial,
+                    ..r
+                }),
                 Ok(None) => None,
                 Err(e) => {
                     tracing::error!("table {id} does not replay: {e}");

@@ -121,6 +121,8 @@ pub(crate) fn result_of(
         public,
         actions,
         engaged,
+        // the caller marks a tutorial's result (the table's settings)
+        tutorial: false,
     })
 }
 

@@ -111,6 +111,7 @@ impl<G: Roster> Table<G> {
             seed: play.revealed_seed(),
             secret: play.revealed_secret(),
             fair: play.fair.is_some(),
+            tutorial: setup.config.tutorial,
             bot_delay_ms: setup.config.bot_delay_ms,
             turn_timer_ms: setup.config.turn_timer_ms,
             created_at: setup.created_at,

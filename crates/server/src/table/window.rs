@@ -7,7 +7,10 @@ use super::*;
 
 impl<G: Roster> Table<G> {
     /// Opens a secret decision's window if the game just reached one at a
-    /// table with people.
+    /// table with people. Not at a tutorial: its deal is published, so the
+    /// timing would tell nothing the deal does not, and a newcomer reading
+    /// the coach must not see their decision taken for them when a window
+    /// closes.
     pub(super) fn open_quiet_window(&mut self) {
         // Not before the game starts: until every human seat is taken
         // nothing is dealt and nobody decides.
@@ -22,6 +25,7 @@ impl<G: Roster> Table<G> {
             && !self.audience.is_empty()
             && !self.clock.window_open()
             && self.seating.has_humans()
+            && !self.setup.config.tutorial
             && length > 0
         {
             self.clock.open_window(Duration::from_millis(length), None);

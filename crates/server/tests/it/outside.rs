@@ -283,6 +283,7 @@ async fn a_farm_of_conceding_proven_sybils_moves_nobody() {
                 public: true,
                 actions: 40,
                 engaged: Vec::new(),
+                tutorial: false,
             };
             assert!(store.record_result(&table, &result).unwrap());
         }

@@ -689,6 +689,7 @@ fn a_sybil_army_cannot_lift_a_rating() {
             public: true,
             actions: n,
             engaged: Vec::new(),
+            tutorial: false,
         };
         assert!(store.record_result(&id, &result).unwrap());
     };
@@ -755,6 +756,7 @@ fn a_sybil_army_cannot_lift_a_rating() {
             public: true,
             actions: 40,
             engaged: Vec::new(),
+            tutorial: false,
         };
         let standing = server::social::Standing {
             rating: r,
