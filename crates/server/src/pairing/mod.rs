@@ -50,6 +50,7 @@ async fn join(
     let who = check(&state, &req, addr)?;
     meter(&state, Kind::Pairing, addr, "pairing tickets")?;
     let limits = state.limits();
+    live_tables_allow(&state, addr).await?;
     let ticket =
         state
             .pairing()
@@ -59,6 +60,27 @@ async fn join(
     state.pairing().wake.notify_one();
     state.pairing().touch();
     Ok((StatusCode::CREATED, Json(ticket)))
+}
+
+/// Refuses a ticket while `addr` has as many unfinished tables as it may
+/// (a pairing table is its longest waiter's, as a created one is its
+/// creator's), so that waiting alone for bots is no way around the cap.
+async fn live_tables_allow(state: &AppState, addr: ClientAddr) -> Result<(), Error> {
+    let store = state.store();
+    let key = addr.0.to_string();
+    let (_, mine) = tokio::task::spawn_blocking(move || store.count_live(&key))
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))??;
+    if mine >= state.limits().max_live_tables_per_ip {
+        state.metrics().refused(crate::metrics::Refusal::LiveTables);
+        return Err(Error::RateLimited {
+            retry_after: 60,
+            message: format!(
+                "your address has {mine} unfinished tables, the most it may have: finish one first"
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// A request checked against the declared lists: the person to put in

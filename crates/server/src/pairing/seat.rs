@@ -26,10 +26,6 @@ const TICK: Duration = Duration::from_millis(250);
 /// The longest a group's table may take to be made and joined.
 const MAKE_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The owner recorded for pairing tables: they count in the server's cap
-/// on unfinished tables, not in any address's.
-const OWNER: &str = "pairing";
-
 /// Starts the seater unless it runs.
 pub(super) fn ensure_running(state: &AppState) {
     if state.pairing().started.swap(true, Ordering::SeqCst) {
@@ -133,7 +129,16 @@ async fn make(state: &AppState, group: &Group) -> Result<Vec<PairingStatus>, Err
     let mut stored = registry::dispatch!(preset.game, G => build::<G>(&req, &limits, &external),
         _ => Err(Error::BadInput("unknown game".to_string())))?;
     let store = state.store();
-    let (all, _) = tokio::task::spawn_blocking(move || store.count_live(OWNER))
+    // The table is its longest waiter's: it counts in their address's cap
+    // on unfinished tables as a table they created would (a ticket is
+    // refused while that cap is full, so tickets are no way around it).
+    let owner = group
+        .people
+        .first()
+        .map(|(_, who)| who.addr.0.to_string())
+        .unwrap_or_default();
+    let key = owner.clone();
+    let (all, _) = tokio::task::spawn_blocking(move || store.count_live(&key))
         .await
         .map_err(|e| Error::Internal(e.to_string()))??;
     if all >= limits.max_live_tables {
@@ -144,7 +149,7 @@ async fn make(state: &AppState, group: &Group) -> Result<Vec<PairingStatus>, Err
     }
     let key = (!preset.public).then(crate::ids::new_token);
     stored.access.invite_hash = key.as_deref().map(crate::ids::sha256_hex);
-    stored.access.owner = Some(OWNER.to_string());
+    stored.access.owner = Some(owner);
     let store = state.store();
     let copy = stored.clone();
     let node = state.node().id.clone();

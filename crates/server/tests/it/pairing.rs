@@ -340,3 +340,32 @@ async fn the_games_declare_their_presets() {
         assert_eq!(g["pairing_wait_s"], 20);
     }
 }
+
+#[tokio::test]
+async fn waiting_alone_for_bots_is_no_way_around_the_cap_on_unfinished_tables() {
+    let limits = Limits {
+        max_live_tables_per_ip: 1,
+        ..Limits::unlimited()
+    };
+    let (s, _state) = server(limits).await;
+    let from = [127, 0, 0, 2];
+    let (st, a) = play_now(s.addr, from, &ask("dalmuti-5", "Ann", 1, 5)).await;
+    assert_eq!(st, 201, "{a}");
+    let v = settled(s.addr, a["ticket"].as_str().unwrap()).await;
+    assert_eq!(v["status"], "seated", "{v}");
+    // the table made for Ann alone is her address's: its one unfinished table
+    let (st, refused) = play_now(s.addr, from, &ask("dalmuti-5", "Bo", 2, 5)).await;
+    assert_eq!(st, 429, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("unfinished tables"),
+        "{refused}"
+    );
+    let (st, _) = http(s.addr, "POST", "/api/tables", Some(r#"{"game":"dalmuti"}"#)).await;
+    assert_eq!(st, 201, "loopback's own address is not the one capped");
+    // another address may still wait
+    let (st, b) = play_now(s.addr, [127, 0, 0, 3], &ask("dalmuti-5", "Cy", 3, 5)).await;
+    assert_eq!(st, 201, "{b}");
+}
