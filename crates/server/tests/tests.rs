@@ -13,6 +13,7 @@ mod it {
     mod ops;
     mod outside;
     mod play;
+    mod profile;
     mod probe;
     mod restart;
     mod schemas;
