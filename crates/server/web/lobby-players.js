@@ -1,6 +1,7 @@
 /* The lobby's players' side (index.html, beside lobby.js): who played
-   and who won in the table lists, "My games" with this browser's ratings,
-   the identity carried to another device by a link, and the leaderboard.
+   and who won in the table lists, "My games" with this browser's ratings
+   and a link to its profile, the identity carried to another device by a
+   link, and the leaderboard, each name a link to that person's profile.
 
    lobbyPlayers(ladder) is made by lobby.js, which gives the games' bot
    ladders (from /api/games: a bot's level is its place there) and shows
@@ -114,10 +115,16 @@ export function lobbyPlayers(ladder) {
           })
         )
       : [];
+    // this browser's own profile, once it is rated (a profile is a rated person's)
+    const profile =
+      m && m.player && m.ratings.length
+        ? el('p', {}, el('a', { id: 'myProfile', href: '/p/' + m.player, text: t('profile.mine') }))
+        : null;
     put(
       box,
       el('h2', { text: t('mine.title') }),
       ratings,
+      profile,
       el('ul', { id: 'mineList', class: 'plain' }, rows),
       deviceBox()
     );
@@ -227,7 +234,7 @@ export function lobbyPlayers(ladder) {
         el(
           'td',
           {},
-          p.name,
+          el('a', { href: '/p/' + p.player, text: p.name, 'aria-label': t('profile.of', { name: p.name }) }),
           named[p.name] > 1 ? el('span', { class: 'mute', text: ' #' + p.player.slice(0, 4) }) : null,
           p.player === me ? ' (' + t('board.you') + ')' : ''
         );
