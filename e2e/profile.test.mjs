@@ -1,6 +1,7 @@
 // Browser tests of a person's profile (/p/{id}), at desktop (1280×800)
 // and phone (390×844) size: after two quick rated games against bots at
-// public tables, the leaderboard's name opens the profile; its graph has a
+// public tables, the leaderboard's name opens the profile (and My games
+// and the table lists link finished games' seat names to theirs); its graph has a
 // point per rated game, its results match the games' winners, a recent
 // game links to its replay; nothing scrolls sideways on the phone; and
 // axe-core finds nothing in English, Italian and French.
@@ -66,8 +67,12 @@ test('two rated games at public tables, and one at a private table', async (t) =
   assert.equal(p.ratings[0].games, 3, 'three rated games');
   assert.equal(p.ratings[0].public_games, 2, 'two of them public');
   assert.deepEqual(p.ratings[0].history.map((x) => x.table), played.ids, 'the public ones, oldest first');
-  // "My profile" in the lobby is this browser's
+  // a finished public game's seat names link to the profiles, in My games too
   await page.reload();
+  const seatLinks = page.locator(`#mineList a[href="/p/${played.player}"]`);
+  await seatLinks.first().waitFor();
+  assert.ok((await seatLinks.count()) >= 2, 'My games links Ann at her finished games');
+  // "My profile" in the lobby is this browser's
   await page.locator('#myProfile').click();
   await page.waitForURL('**/p/' + played.player);
   await page.locator('#out[data-ready="1"]').waitFor();

@@ -39,11 +39,29 @@ export function lobbyPlayers(ladder) {
     s.kind === 'bot' ? '🤖 ' + botName(s.bot, ladder(game)) : s.name || (s.kind === 'human' ? t('lobby.freeSeat') : seatId(s.seat));
   const byId = (seats, id) => (seats || []).find((s) => seatId(s.seat) === seatId(id));
 
+  /**
+   * Who sat at table `tb`, in the words of 'lobby.with': a finished
+   * game's people with an identity as links to their profiles.
+   */
+  function withWhom(tb) {
+    const [pre, post] = t('lobby.with', { who: '\u0000' }).split('\u0000');
+    const names = [];
+    tb.seats.forEach((s, i) => {
+      if (i) names.push(', ');
+      const name = seatName(s, tb.game);
+      names.push(
+        tb.status === 'finished' && s.kind === 'human' && s.player && s.name
+          ? el('a', { href: '/p/' + s.player, text: name, 'aria-label': t('profile.of', { name }) })
+          : name
+      );
+    });
+    return [pre, names, post];
+  }
+
   /** What a line of a table list adds: who plays, and who won (lobby.js hook). */
   function tableExtra(tb) {
     if (!tb.seats || !tb.seats.length) return null;
-    const names = tb.seats.map((s) => seatName(s, tb.game)).join(', ');
-    const parts = [t('lobby.with', { who: names })];
+    const parts = [];
     if (tb.winners)
       parts.push(
         tb.winners.length
@@ -52,7 +70,7 @@ export function lobbyPlayers(ladder) {
             })
           : t('lobby.nobody')
       );
-    return el('span', { class: 'mute', text: parts.join(' · ') });
+    return el('span', { class: 'mute' }, withWhom(tb), parts.map((x) => ' · ' + x));
   }
 
   function section(id, after) {
@@ -95,6 +113,7 @@ export function lobbyPlayers(ladder) {
             el('b', { text: gameName(g.game) }),
             el('span', { class: 'mute', text: when(g.created_at) }),
             el('span', { text: t('mine.you', { seat: seatId(g.seat) }) }),
+            g.status === 'finished' && g.seats ? el('span', { class: 'mute' }, withWhom(g)) : null,
             el('span', { text: status }),
             el('span', { class: 'grow' }),
             links

@@ -5,12 +5,9 @@
 //! rating update (migration 10), so reading it is a lookup by person and
 //! game, newest first, capped by the caller.
 
+pub use super::lists::SHORT_ID;
 use super::lists::{PlayerGame, RatingRow};
 use serde::Serialize;
-
-/// How many hex digits of a person's id a profile is found by: the short
-/// id the leaderboard shows.
-pub const SHORT_ID: usize = 8;
 
 /// One rating update of a person, at a public table.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -121,6 +121,18 @@ async fn a_profile_shows_public_rated_games_and_never_a_private_one() {
     public.sort_unstable();
     assert_eq!(games, public, "the public games only");
     assert_eq!(p["tournaments"], json!([]));
+    // the table list names the seat's profile by the short id, never the whole id
+    let whole = server::social::player_id(&solo).unwrap();
+    let (_, list) = http(addr, "GET", "/api/tables", None).await;
+    let line = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tb| tb["id"] == first.as_str())
+        .unwrap_or_else(|| panic!("{list}"));
+    assert_eq!(line["seats"][0]["player"], short.as_str(), "{line}");
+    assert!(line["seats"][1].get("player").is_none(), "a bot has none: {line}");
+    assert!(!list.to_string().contains(whole.as_str()));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
