@@ -131,7 +131,10 @@ async fn a_profile_shows_public_rated_games_and_never_a_private_one() {
         .find(|tb| tb["id"] == first.as_str())
         .unwrap_or_else(|| panic!("{list}"));
     assert_eq!(line["seats"][0]["player"], short.as_str(), "{line}");
-    assert!(line["seats"][1].get("player").is_none(), "a bot has none: {line}");
+    assert!(
+        line["seats"][1].get("player").is_none(),
+        "a bot has none: {line}"
+    );
     assert!(!list.to_string().contains(whole.as_str()));
 }
 
@@ -171,4 +174,120 @@ async fn profiles_are_metered_like_game_lists() {
         statuses.push(status);
     }
     assert_eq!(statuses, [404, 404, 429, 429]);
+}
+
+/// Records `n` rated games of the person `player` (whole id) against two
+/// bots at public tables straight into `store`, a second apart.
+fn record_games(store: &dyn server::store::Store, player: &str, n: usize) {
+    use server::store::ratings::{GameResult, Rated, MIN_RATED_ACTIONS};
+    use server::store::{
+        Access, SeatKind, SeatTaking, Social, StoredAction, StoredSeat, StoredTable, TableConfig,
+    };
+    for i in 0..n {
+        let id = format!("bulk{i:04}");
+        let at = 1_000 + i as i64;
+        let seat = |s: usize, kind: SeatKind| StoredSeat {
+            seat: game::Seat::new(s),
+            kind,
+        };
+        let table = StoredTable {
+            id: id.clone(),
+            game: "bigcheese".to_string(),
+            rules_version: "bigcheese/1".to_string(),
+            players: 3,
+            options: [("dice".to_string(), "d6".to_string())].into(),
+            seed: u64::MAX.into(),
+            seed_hash: "abc".to_string(),
+            fair: None,
+            config: TableConfig::default(),
+            created_at: at,
+            finished_at: None,
+            seats: vec![
+                seat(
+                    0,
+                    SeatKind::Human {
+                        name: None,
+                        token_hash: None,
+                    },
+                ),
+                seat(1, SeatKind::Bot("random".to_string())),
+                seat(2, SeatKind::Bot("random".to_string())),
+            ],
+            actions: Vec::new(),
+            access: Access {
+                public: true,
+                ..Access::default()
+            },
+            social: Social::default(),
+        };
+        store.create_table(&table, "node").unwrap();
+        assert!(store
+            .take_seat_as(SeatTaking {
+                player: Some(player.to_string()),
+                ..SeatTaking::person(&id, game::Seat::new(0), "Bulk", "h", 1)
+            })
+            .unwrap());
+        let pass = StoredAction {
+            seq: 1,
+            seat: game::Seat::new(0),
+            action: "pass".to_string(),
+            stand_in: false,
+        };
+        store.append_action(&id, &pass, at, true, 1).unwrap();
+        let result = GameResult {
+            game: "bigcheese".to_string(),
+            outcome: r#"{"winners":[],"places":[],"scores":[],"capped":false}"#.to_string(),
+            places: if i % 2 == 0 {
+                vec![1, 2, 3]
+            } else {
+                vec![3, 2, 1]
+            },
+            capped: false,
+            seats: vec![
+                Rated::Person {
+                    id: player.to_string(),
+                    name: "Bulk".to_string(),
+                    origin: None,
+                },
+                Rated::Bot("random".to_string()),
+                Rated::Bot("random".to_string()),
+            ],
+            at,
+            public: true,
+            actions: MIN_RATED_ACTIONS,
+            engaged: Vec::new(),
+            tutorial: false,
+        };
+        assert!(store.record_result(&id, &result).unwrap());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_history_is_thinned_and_recent_games_capped() {
+    let (server, state) = start_state(fresh_store().await, Limits::unlimited()).await;
+    let player = "abcdef01".repeat(8);
+    let store = state.store();
+    let p = player.clone();
+    tokio::task::spawn_blocking(move || record_games(store.as_ref(), &p, 250))
+        .await
+        .unwrap();
+    let (status, v) = http(server.addr, "GET", "/api/players/abcdef01", None).await;
+    assert_eq!(status, 200, "{v}");
+    let r = &v["ratings"][0];
+    assert_eq!(r["games"], 250);
+    assert_eq!(r["public_games"], 250);
+    assert_eq!(r["stats"]["games"], 250);
+    assert_eq!(r["stats"]["wins"], 125);
+    assert!((r["stats"]["mean_place"].as_f64().unwrap() - 2.0).abs() < 1e-9);
+    let h = r["history"].as_array().unwrap();
+    assert_eq!(h.len(), 100, "thinned to 100 points");
+    assert_eq!(h[0]["table"], "bulk0000", "the first kept");
+    assert_eq!(h[99]["table"], "bulk0249", "the newest kept");
+    assert_eq!(h[99]["rating"], r["rating"]);
+    assert_eq!(
+        v["games"].as_array().unwrap().len(),
+        20,
+        "recent games capped"
+    );
+    assert_eq!(v["games"][0]["id"], "bulk0249", "newest first");
 }
