@@ -13,8 +13,8 @@ mod it {
     mod ops;
     mod outside;
     mod play;
-    mod profile;
     mod probe;
+    mod profile;
     mod restart;
     mod schemas;
     mod security;

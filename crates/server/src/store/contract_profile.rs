@@ -4,8 +4,7 @@
 //! private tables off the profile.
 
 use super::model::{
-    Access, SeatKind, SeatTaking, Social, Store, StoredAction, StoredSeat, StoredTable,
-    TableConfig,
+    Access, SeatKind, SeatTaking, Social, Store, StoredAction, StoredSeat, StoredTable, TableConfig,
 };
 use super::profile::Lookup;
 use super::ratings::{GameResult, Rated};
@@ -55,7 +54,8 @@ const ANN: &str = "0123abcd00000000000000000000000000000000000000000000000000000
 /// Plays table `id` out for Ann in seat 0 against two bots, public or
 /// not, her place `place`, at `at`; records its result.
 fn play(s: &dyn Store, id: &str, public: bool, place: u8, at: i64) {
-    s.create_table(&table(id, public, at - 10), "node-a").unwrap();
+    s.create_table(&table(id, public, at - 10), "node-a")
+        .unwrap();
     assert!(s
         .take_seat_as(SeatTaking {
             player: Some(ANN.into()),
