@@ -92,6 +92,13 @@ pub enum Error {
     /// (an analysis, a rematch) is said.
     #[error("this game was abandoned before its end: {0}")]
     Abandoned(&'static str),
+    /// The identity already holds a quick-pairing ticket that waits.
+    #[error("you are already waiting for a game: cancel that wait first")]
+    AlreadyWaiting,
+    /// No such quick-pairing ticket (never made, cancelled, expired, or
+    /// lost to a restart: join again).
+    #[error("no such pairing ticket: it was cancelled, expired, or lost to a restart")]
+    UnknownTicket,
 }
 
 impl Error {
@@ -115,7 +122,8 @@ impl Error {
             }
             Error::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Error::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
-            Error::Abandoned(_) => StatusCode::CONFLICT,
+            Error::Abandoned(_) | Error::AlreadyWaiting => StatusCode::CONFLICT,
+            Error::UnknownTicket => StatusCode::NOT_FOUND,
         }
     }
 
@@ -144,6 +152,8 @@ impl Error {
             Error::Conceded => "conceded",
             Error::Busy(_) => "busy",
             Error::Abandoned(_) => "abandoned",
+            Error::AlreadyWaiting => "already_waiting",
+            Error::UnknownTicket => "unknown_ticket",
         }
     }
 
@@ -264,6 +274,8 @@ mod tests {
             Error::NotSeated,
             Error::Busy(String::new()),
             Error::Abandoned(""),
+            Error::AlreadyWaiting,
+            Error::UnknownTicket,
         ];
         let i18n = concat!(
             include_str!("../web/i18n-en.js"),

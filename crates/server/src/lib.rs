@@ -18,8 +18,9 @@
 //! checks it):
 //!
 //! 1. the crate root: this file (the router, the accept loops);
-//! 2. faces: [`lobby`], [`ws`], [`analysis`], [`ops`], [`web`],
-//!    [`cluster`] (forwarding to another process);
+//! 2. faces: [`lobby`], [`pairing`] (quick pairing, "Play now"), [`ws`],
+//!    [`analysis`], [`ops`], [`web`], [`cluster`] (forwarding to another
+//!    process);
 //! 3. connections: [`net`];
 //! 4. the shared state: [`state`], with what it holds (the lobby's cache,
 //!    the analyses queue, the site's membership) and its life (opening it,
@@ -44,6 +45,7 @@ pub mod metrics;
 pub mod names;
 pub mod net;
 pub mod ops;
+pub mod pairing;
 pub mod patch;
 pub mod protocol;
 pub mod quota;
@@ -69,6 +71,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(web::routes())
         .merge(lobby::routes(state.clone()))
+        .merge(pairing::routes())
         .merge(crate::analysis::routes())
         .merge(ops::routes())
         .merge(

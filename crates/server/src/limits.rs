@@ -130,6 +130,18 @@ pub struct Limits {
     /// Largest analysis stored, in bytes of JSON (the candidates are
     /// dropped first to fit).
     pub analysis_max_bytes: usize,
+    /// People waiting in one quick-pairing pool (one per preset); more
+    /// are refused as `busy`.
+    pub pairing_pool_size: usize,
+    /// Pairing tickets one client address holds at once (waiting, or
+    /// seated and not yet picked up).
+    pub pairing_tickets_per_ip: usize,
+    /// Pairing tickets held in all (waiting, or seated and not yet picked
+    /// up); more are refused as `busy`.
+    pub pairing_tickets: usize,
+    /// A waiting pairing ticket not asked about for this long is dropped
+    /// (its page was closed): the client asks every second.
+    pub pairing_heartbeat: Duration,
 }
 
 /// How the server compresses WebSocket messages (permessage-deflate, RFC
@@ -195,6 +207,10 @@ impl Default for Limits {
             analysis_search: 0,
             analysis_rollouts: 0,
             analysis_max_bytes: 4 << 20,
+            pairing_pool_size: 100,
+            pairing_tickets_per_ip: 4,
+            pairing_tickets: 2000,
+            pairing_heartbeat: Duration::from_secs(30),
         }
     }
 }
@@ -215,6 +231,7 @@ impl Limits {
             verify_burst: 1_000_000,
             record_burst: 1_000_000,
             analysis_burst: 1_000_000,
+            pairing_tickets_per_ip: 1_000_000,
             max_live_tables: 1_000_000,
             max_live_tables_per_ip: 1_000_000,
             min_bot_delay_ms: 0,

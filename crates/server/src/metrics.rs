@@ -94,13 +94,15 @@ pub(crate) enum Refusal {
     Chat,
     /// The `resync` budgets (per connection, per address).
     Resync,
+    /// The per-address quota on quick-pairing tickets.
+    Pairing,
     /// A WebSocket closed because its outbox passed its byte budget, or
     /// its address's.
     SlowReader,
 }
 
 impl Refusal {
-    const ALL: [Refusal; 12] = [
+    const ALL: [Refusal; 13] = [
         Refusal::Create,
         Refusal::Join,
         Refusal::Verify,
@@ -112,6 +114,7 @@ impl Refusal {
         Refusal::BotProcessesPerIp,
         Refusal::Chat,
         Refusal::Resync,
+        Refusal::Pairing,
         Refusal::SlowReader,
     ];
 
@@ -128,6 +131,7 @@ impl Refusal {
             Refusal::BotProcessesPerIp => "bot_processes_per_ip",
             Refusal::Chat => "chat",
             Refusal::Resync => "resync",
+            Refusal::Pairing => "pairing",
             Refusal::SlowReader => "slow_reader",
         }
     }
@@ -143,6 +147,7 @@ impl From<crate::quota::Kind> for Refusal {
             crate::quota::Kind::Analysis => Refusal::Analysis,
             crate::quota::Kind::Chat => Refusal::Chat,
             crate::quota::Kind::Resync => Refusal::Resync,
+            crate::quota::Kind::Pairing => Refusal::Pairing,
         }
     }
 }

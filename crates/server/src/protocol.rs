@@ -318,6 +318,84 @@ impl ServerMsg {
     }
 }
 
+/// The body of `POST /api/pairing`: "Play now" with one of the declared
+/// presets (`GET /api/games`, `pairing`). Also `Serialize`, for Rust
+/// clients such as the pairing bench.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PairingRequest {
+    /// The preset's id (`bigcheese-4`, ...).
+    pub preset: String,
+    /// The display name, cleaned as a join's is.
+    pub name: String,
+    /// The person's identity key (64 hex digits their browser keeps): one
+    /// waiting ticket per identity.
+    pub player: String,
+    /// The bot level that fills the seats nobody came for (a name from
+    /// the game's ladder; default: `heuristic`).
+    #[serde(default)]
+    pub bot: Option<String>,
+    /// Seconds to wait for people before bots fill the rest (one of the
+    /// declared choices, `pairing_waits_s`; default 20).
+    #[serde(default)]
+    pub wait_s: Option<u64>,
+    /// The person's contribution to the fair deal (64 hex digits), as a
+    /// join's.
+    #[serde(default)]
+    pub contribution: Option<String>,
+}
+
+/// A quick-pairing ticket as `POST /api/pairing` and
+/// `GET /api/pairing/{ticket}` answer it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct PairingTicket {
+    /// The ticket: a secret that gives its holder the seat once seated.
+    pub ticket: String,
+    /// The preset waited for.
+    pub preset: String,
+    /// Where the wait stands.
+    #[serde(flatten)]
+    pub status: PairingStatus,
+}
+
+/// Where a pairing ticket stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum PairingStatus {
+    /// In the pool.
+    Waiting {
+        /// People in the pool now, this one included.
+        here: usize,
+        /// Seats at the table the pool fills.
+        players: usize,
+        /// How long this ticket has waited, in milliseconds.
+        waited_ms: u64,
+        /// Milliseconds until bots fill the free seats (the pool's longest
+        /// waiter decides).
+        bots_in_ms: u64,
+    },
+    /// A table is being made for this ticket's group.
+    Seating,
+    /// Seated: the table, the seat and its token (as a join answers).
+    Seated {
+        /// The table's id.
+        table: String,
+        /// The seat.
+        seat: Seat,
+        /// The seat's token.
+        token: String,
+        /// The table's published commitment (`seed_hash`).
+        commitment: String,
+        /// The site's signing key (`GET /api/key`).
+        key: String,
+    },
+    /// No table could be made (the cause is in `message`): join again.
+    Failed {
+        /// Why, for people.
+        message: String,
+    },
+}
+
 /// The JSON Schemas of the browser protocol, generated from the types
 /// above, as they are committed under `docs/protocol/web/` (path, schema):
 /// what a client sends on the WebSocket (`from-client.json`, as the server
@@ -350,7 +428,9 @@ pub fn schemas() -> Vec<(String, serde_json::Value)> {
                 "ratrace web: a message from the client",
                 "What a browser (or any client) sends on a table's WebSocket, `GET /ws/{id}`; \
                  see docs/server.md, \"WebSocket\".",
-                read.into_generator().into_root_schema_for::<ClientMsg>(),
+                read.clone()
+                    .into_generator()
+                    .into_root_schema_for::<ClientMsg>(),
             ),
         ),
         (
@@ -370,7 +450,30 @@ pub fn schemas() -> Vec<(String, serde_json::Value)> {
             file(
                 "ratrace web: a table's description",
                 "`GET /api/tables/{id}`.",
-                written.into_generator().into_root_schema_for::<TableInfo>(),
+                written
+                    .clone()
+                    .into_generator()
+                    .into_root_schema_for::<TableInfo>(),
+            ),
+        ),
+        (
+            "web/pairing.json".to_string(),
+            file(
+                "ratrace web: a quick-pairing ticket",
+                "`POST /api/pairing` and `GET /api/pairing/{ticket}`; see docs/server.md, \
+                 \"Quick pairing\".",
+                written
+                    .into_generator()
+                    .into_root_schema_for::<PairingTicket>(),
+            ),
+        ),
+        (
+            "web/pairing-request.json".to_string(),
+            file(
+                "ratrace web: a quick-pairing request",
+                "The body of `POST /api/pairing`.",
+                read.into_generator()
+                    .into_root_schema_for::<PairingRequest>(),
             ),
         ),
     ]

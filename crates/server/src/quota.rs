@@ -1,8 +1,8 @@
 //! Per-client-address token buckets for the requests that cost the server
 //! something lasting: creating a table, joining a seat, checking a record
-//! (its replay costs CPU), starting a post-game analysis, reading one, and
-//! chat messages (at every table together). A refusal says when to try
-//! again (`Retry-After`).
+//! (its replay costs CPU), starting a post-game analysis, reading one, a
+//! quick-pairing ticket, and chat messages (at every table together). A
+//! refusal says when to try again (`Retry-After`).
 //!
 //! A bucket holds up to `burst` tokens and gains one every `every`
 //! seconds; each request takes one. Buckets live in one map behind a
@@ -40,6 +40,9 @@ pub enum Kind {
     /// A WebSocket's `resync` (a whole state built and sent), at any
     /// table.
     Resync,
+    /// `POST /api/pairing` (a pairing ticket: a seat later), metered as
+    /// joins are but in its own bucket.
+    Pairing,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -77,6 +80,7 @@ impl Quotas {
             Kind::Analysis => (l.analysis_burst, l.analysis_every_s),
             Kind::Chat => (CHAT_IP_BURST, CHAT_IP_EVERY_S),
             Kind::Resync => (l.resync_burst_per_ip, 1),
+            Kind::Pairing => (l.join_burst, l.join_every_s),
         };
         (f64::from(burst.max(1)), f64::from(every.max(1)))
     }

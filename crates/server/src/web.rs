@@ -156,6 +156,7 @@ const FILES: &[Asset] = &[
     asset!("i18n-fr.js", JS),
     asset!("lobby.js", JS),
     asset!("lobby-players.js", JS),
+    asset!("lobby-pairing.js", JS),
     asset!("table.js", JS),
     asset!("table-state.js", JS),
     asset!("table-view.js", JS),

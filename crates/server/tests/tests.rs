@@ -12,6 +12,7 @@ mod it {
     mod leak;
     mod ops;
     mod outside;
+    mod pairing;
     mod play;
     mod probe;
     mod profile;

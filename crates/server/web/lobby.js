@@ -1,6 +1,6 @@
-/* The lobby (index.html, served at /): the new table form built from
-   GET /api/games (game, players, every option with its default in words,
-   each seat human or bot), then POST /api/tables and a join as P1; the
+/* The lobby (index.html, served at /): "Play now" (lobby-pairing.js);
+   the new table form built from GET /api/games (game, players, every
+   option with its default in words, each seat human or bot), then POST /api/tables and a join as P1; the
    lists of open, live and finished tables from GET /api/tables, refreshed
    every 5 s; "Learn to play", a tutorial table of the game chosen
    (POST /api/tutorial, coached by tutorial.js); and the players' side
@@ -19,6 +19,7 @@ import { botName, gameName, when } from './names.js';
 import * as store from './store.js';
 import { myName, mySeat, saveCreator, saveKey, token } from './store.js';
 import { lobbyPlayers } from './lobby-players.js';
+import { lobbyPairing } from './lobby-pairing.js';
 
 window.RR = { join, ...store };
 
@@ -27,6 +28,7 @@ const L = { games: [], seats: [], opts: {}, tables: [] };
 /** A game's bots in ladder order ([] before /api/games came): a bot's level is its place there. */
 const ladder = (name) => (L.games.find((g) => g.name === name) || {}).bots || [];
 const players = lobbyPlayers(ladder);
+const pairing = lobbyPairing(() => L.games);
 
 const game = () => L.games.find((g) => g.name === $('game').value) || L.games[0];
 
@@ -350,6 +352,7 @@ async function start() {
   initPage(() => {
     renderForm();
     renderTables();
+    pairing.redraw();
   });
   $('name').value = myName();
   $('game').onchange = () => {
@@ -367,6 +370,7 @@ async function start() {
     renderForm();
     renderTables();
     players.redraw();
+    pairing.resume();
   } catch (e) {
     $('cerr').textContent = errText(e);
   }

@@ -329,6 +329,20 @@ pub(crate) struct ServeLimits {
     /// Largest analysis kept, in bytes of JSON.
     #[arg(long, default_value_t = server::Limits::default().analysis_max_bytes)]
     analysis_max_bytes: usize,
+    /// People waiting in one quick-pairing pool ("Play now", one pool per
+    /// preset); more are refused.
+    #[arg(long, default_value_t = server::Limits::default().pairing_pool_size)]
+    pairing_pool_size: usize,
+    /// Quick-pairing tickets one client address may hold at once.
+    #[arg(long, default_value_t = server::Limits::default().pairing_tickets_per_ip)]
+    pairing_tickets_per_ip: usize,
+    /// Quick-pairing tickets held in all.
+    #[arg(long, default_value_t = server::Limits::default().pairing_tickets)]
+    pairing_tickets: usize,
+    /// A waiting quick-pairing ticket nobody asked about for this many
+    /// seconds is dropped (its page was closed).
+    #[arg(long, default_value_t = server::Limits::default().pairing_heartbeat.as_secs())]
+    pairing_heartbeat_s: u64,
 }
 
 /// Why an --analysis-budget is not `SEARCH,ROLLOUTS`.
@@ -406,6 +420,10 @@ impl ServeLimits {
             analysis_search: self.analysis_budget.0,
             analysis_rollouts: self.analysis_budget.1,
             analysis_max_bytes: self.analysis_max_bytes.clamp(64 * 1024, 64 << 20),
+            pairing_pool_size: self.pairing_pool_size.clamp(1, 100_000),
+            pairing_tickets_per_ip: self.pairing_tickets_per_ip.max(1),
+            pairing_tickets: self.pairing_tickets.clamp(1, 1_000_000),
+            pairing_heartbeat: Duration::from_secs(self.pairing_heartbeat_s.clamp(1, 3600)),
         }
     }
 }

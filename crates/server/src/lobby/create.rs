@@ -95,7 +95,7 @@ pub(super) fn option_text(key: &str, v: &serde_json::Value) -> Result<String, Er
 
 /// Checks a table request against game `G` and the server's limits, and
 /// builds the stored table.
-pub(super) fn build<G: Roster>(
+pub(crate) fn build<G: Roster>(
     req: &CreateRequest,
     limits: &Limits,
     external: &ExternalBots,

@@ -19,6 +19,7 @@ mod tutorial;
 
 pub(crate) use body::meter;
 pub use body::JsonBody;
+pub(crate) use create::build;
 pub use create::{CreateRequest, RematchRequest, SeatRequest};
 pub use records::REPLAY_BATCH;
 pub use seats::{FillRequest, JoinRequest};
@@ -27,6 +28,7 @@ pub use tutorial::TutorialRequest;
 use crate::addr::ClientAddr;
 use crate::error::Error;
 use crate::extbots::ExternalBots;
+use crate::state::pairing::{DEFAULT_WAIT_S, PRESETS, WAITS_S};
 use crate::state::AppState;
 use crate::table::Command;
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -112,6 +114,25 @@ struct GameDesc {
     /// "Learn to play": the tutorial's players, options, bot and its
     /// fixed, published deal (`POST /api/tutorial` opens one).
     tutorial: Option<&'static tutorial::Tutorial>,
+    /// Quick pairing's presets of this game ("Play now").
+    pairing: Vec<PresetDesc>,
+    /// The waits a person may choose before bots fill the free seats, in
+    /// seconds.
+    pairing_waits_s: &'static [u64],
+    /// The wait when none is chosen.
+    pairing_wait_s: u64,
+}
+
+/// A quick-pairing preset, as `/api/games` describes it.
+#[derive(Serialize)]
+struct PresetDesc {
+    id: &'static str,
+    players: usize,
+    /// Rules options besides the game's defaults, `key=value`.
+    options: Vec<String>,
+    /// A public table: people there are rated for each other (the usual
+    /// rules); a private one rates people against the bots only.
+    public: bool,
 }
 
 fn describe<G: Roster>(external: &ExternalBots) -> GameDesc {
@@ -128,6 +149,18 @@ fn describe<G: Roster>(external: &ExternalBots) -> GameDesc {
         levels: G::LEVELS,
         external: external.names_for(G::NAME),
         tutorial: tutorial::tutorial(G::NAME),
+        pairing: PRESETS
+            .iter()
+            .filter(|p| p.game == G::NAME)
+            .map(|p| PresetDesc {
+                id: p.id,
+                players: p.players,
+                options: p.options.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+                public: p.public,
+            })
+            .collect(),
+        pairing_waits_s: WAITS_S,
+        pairing_wait_s: DEFAULT_WAIT_S,
     }
 }
 

@@ -8,6 +8,7 @@ pub(crate) mod cluster;
 pub(crate) mod lobby_cache;
 pub(crate) mod nodes;
 mod open;
+pub mod pairing;
 
 use crate::addr::ClientAddr;
 use crate::error::Error;
@@ -47,6 +48,8 @@ struct Inner {
     verify_gate: Semaphore,
     /// Post-game analyses: the queue and the one that runs.
     analyses: analyses::Analyses,
+    /// Quick pairing's pools and tickets.
+    pairing: pairing::Pairing,
     metrics: Arc<Metrics>,
     ops: Ops,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
@@ -192,6 +195,11 @@ impl AppState {
         self.inner.quotas.take(kind, who).inspect_err(|_| {
             self.inner.metrics.refused(kind.into());
         })
+    }
+
+    /// Quick pairing's pools and tickets.
+    pub(crate) fn pairing(&self) -> &pairing::Pairing {
+        &self.inner.pairing
     }
 
     pub(crate) fn analyses(&self) -> &analyses::Analyses {

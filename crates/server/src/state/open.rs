@@ -61,6 +61,7 @@ impl AppState {
                 bot_gate: Arc::new(Semaphore::new(limits.bot_threads.max(1))),
                 verify_gate: Semaphore::new(1),
                 analyses: super::analyses::Analyses::default(),
+                pairing: super::pairing::Pairing::default(),
                 metrics: Arc::new(Metrics::new()),
                 ops: Ops::new(),
                 proxies: std::sync::OnceLock::new(),

@@ -25,6 +25,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "analysis/mod.rs",
             "ops.rs",
             "lobby/",
+            "pairing/",
             "ws/",
             "web.rs",
             "web/",
