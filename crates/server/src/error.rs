@@ -276,6 +276,8 @@ mod tests {
             Error::Abandoned(""),
             Error::AlreadyWaiting,
             Error::UnknownTicket,
+            Error::UnknownPlayer,
+            Error::AmbiguousPlayer,
         ];
         let i18n = concat!(
             include_str!("../web/i18n-en.js"),

@@ -55,6 +55,8 @@ export default {
   'err.abandoned': 'This game was abandoned before its end: it has no analysis.',
   'err.already_waiting': 'You are already waiting for a game: cancel that wait first.',
   'err.unknown_ticket': 'That wait is over: it was cancelled, expired, or lost when the server restarted.',
+  'err.unknown_player': 'Nobody rated has this id.',
+  'err.ambiguous_player': 'Two rated players share this id, so it names neither.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Lobby',

@@ -55,6 +55,8 @@ export default {
   'err.abandoned': 'Cette partie a été abandonnée avant la fin : elle n\'a pas d\'analyse.',
   'err.already_waiting': 'Vous attendez déjà une partie : annulez d\'abord cette attente.',
   'err.unknown_ticket': 'Cette attente est terminée : annulée, expirée ou perdue au redémarrage du serveur.',
+  'err.unknown_player': 'Aucun joueur classé n\'a cet identifiant.',
+  'err.ambiguous_player': 'Deux joueurs classés partagent cet identifiant : il ne désigne ni l\'un ni l\'autre.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Accueil',

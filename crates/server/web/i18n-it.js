@@ -55,6 +55,8 @@ export default {
   'err.abandoned': 'Questa partita è stata abbandonata prima della fine: non ha analisi.',
   'err.already_waiting': 'Stai già aspettando una partita: annulla prima quell\'attesa.',
   'err.unknown_ticket': 'Quell\'attesa è finita: è stata annullata, è scaduta o si è persa al riavvio del server.',
+  'err.unknown_player': 'Nessun giocatore valutato ha questo identificativo.',
+  'err.ambiguous_player': 'Due giocatori valutati condividono questo identificativo, che quindi non ne indica nessuno.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Sala',
