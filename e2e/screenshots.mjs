@@ -1,10 +1,12 @@
 // Takes the screenshots in docs/screenshots/ (not a test): the lobby, a
 // table of each game (and of eight Dalmuti players on the phone), each
 // game's tutorial at its first step, the waiting room, a re-roll chosen
-// on the dice, a finished game, its replay and its analysis, at desktop
-// (1280×800) and phone (390×844) size. Run after `cargo build -p cli`:
+// on the dice, a finished game, its replay and its analysis, and a
+// player's profile after a few rated games, at desktop (1280×800) and
+// phone (390×844) size. Run after `cargo build -p cli`:
 //   node e2e/screenshots.mjs [out-dir]     (default docs/screenshots)
-// With SHOTS=tutorial it takes the tutorials' alone.
+// With SHOTS=tutorial it takes the tutorials' alone, with SHOTS=profile
+// the profile's alone.
 // The icons come with the client (icons.woff2), so a machine with no emoji
 // font (this one has none: `fc-list | grep -i emoji` is empty) shows what
 // any browser shows. scripts/test.sh runs it into a temporary folder, so
@@ -51,10 +53,34 @@ async function tutorials(size, w, h) {
   }
 }
 
+/** A profile after rated games of each game against bots at public tables, at both sizes. */
+async function profiles() {
+  const p = await page(1280, 800);
+  const quick = (game) => ({ game, players: 3, seats: [{ kind: 'human' }, ...bots(2)], options: game === 'dalmuti' ? { hands: 2 } : { dice: 'd6', target: '60' }, bot_delay_ms: 5, public: true });
+  for (const game of ['bigcheese', 'bigcheese', 'bigcheese', 'bigcheese', 'dalmuti', 'dalmuti']) {
+    const { invite } = await api(server.base, '/api/tables', 'POST', quick(game));
+    await p.goto(invite);
+    await joinViaForm(p, 'Alice');
+    await playToEnd(p, { timeout: 120000 });
+  }
+  const key = await p.evaluate(() => window.RR.identity());
+  await new Promise((ok) => setTimeout(ok, 1000));
+  const mine = await fetch(server.base + '/api/me/games', { headers: { 'X-Ratrace-Key': key } }).then((r) => r.json());
+  await p.context().close();
+  for (const [size, w, h] of SIZES) {
+    const q = await page(w, h);
+    await q.goto('/p/' + mine.player);
+    await q.locator('#out[data-ready="1"]').waitFor();
+    await shot(q, `profile-${size}`, true);
+    await q.context().close();
+  }
+}
+
 const bots = (n) => Array.from({ length: n }, (_, i) => ({ kind: 'bot', bot: ['random', 'heuristic', 'strong', 'search'][i % 4] }));
 
 try {
   for (const [size, w, h] of SIZES) {
+    if (process.env.SHOTS === 'profile') break;
     await tutorials(size, w, h);
     if (process.env.SHOTS === 'tutorial') continue;
     const p = await page(w, h);
@@ -138,6 +164,7 @@ try {
     }
     await p.context().close();
   }
+  if (process.env.SHOTS !== 'tutorial') await profiles();
 } finally {
   await browser.close();
   await server.stop();

@@ -20,6 +20,12 @@ pub enum Error {
     /// No such table.
     #[error("no such table")]
     UnknownTable,
+    /// No rated player has this id.
+    #[error("no rated player has this id")]
+    UnknownPlayer,
+    /// Two rated players share this short id.
+    #[error("two players share this id: it names neither")]
+    AmbiguousPlayer,
     /// The seat is taken, or no human seat is free.
     #[error("{0}")]
     SeatTaken(String),
@@ -100,7 +106,8 @@ impl Error {
     pub fn status(&self) -> StatusCode {
         match self {
             Error::BadInput(_) => StatusCode::BAD_REQUEST,
-            Error::UnknownTable => StatusCode::NOT_FOUND,
+            Error::UnknownTable | Error::UnknownPlayer => StatusCode::NOT_FOUND,
+            Error::AmbiguousPlayer => StatusCode::CONFLICT,
             Error::SeatTaken(_) | Error::NotOver => StatusCode::CONFLICT,
             Error::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -125,6 +132,8 @@ impl Error {
         match self {
             Error::BadInput(_) => "bad_input",
             Error::UnknownTable => "unknown_table",
+            Error::UnknownPlayer => "unknown_player",
+            Error::AmbiguousPlayer => "ambiguous_player",
             Error::SeatTaken(_) => "seat_taken",
             Error::NotOver => "not_over",
             Error::TooLarge => "too_large",
@@ -267,6 +276,8 @@ mod tests {
             Error::Abandoned(""),
             Error::AlreadyWaiting,
             Error::UnknownTicket,
+            Error::UnknownPlayer,
+            Error::AmbiguousPlayer,
         ];
         let i18n = concat!(
             include_str!("../web/i18n-en.js"),

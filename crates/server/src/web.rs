@@ -133,6 +133,7 @@ const PAGES: &[Asset] = &[
     asset!("table.html", HTML),
     asset!("replay.html", HTML),
     asset!("verify.html", HTML),
+    asset!("profile.html", HTML),
 ];
 
 /// The files under `/static/` (the favicon also at `/favicon.svg` and
@@ -170,6 +171,7 @@ const FILES: &[Asset] = &[
     asset!("replay.js", JS),
     asset!("replay-analysis.js", JS),
     asset!("verify.js", JS),
+    asset!("profile.js", JS),
     asset!("favicon.svg", SVG),
     asset!("cards.svg", SVG),
     asset!("icons.woff2", WOFF2),
@@ -185,6 +187,7 @@ const BUNDLES: &[(&str, &str)] = &[
     ("lobby-page.js", "lobby.js"),
     ("replay-page.js", "replay.js"),
     ("verify-page.js", "verify.js"),
+    ("profile-page.js", "profile.js"),
 ];
 
 /// How long a versioned file may be kept: a year, never revalidated.
@@ -498,6 +501,7 @@ pub fn routes_from<S: Clone + Send + Sync + 'static>(dir: Option<PathBuf>) -> Ro
         .route("/t/{id}", page("table.html"))
         .route("/replay/{id}", page("replay.html"))
         .route("/verify", page("verify.html"))
+        .route("/p/{player}", page("profile.html"))
         .route("/static/{name}", files)
         .route("/favicon.ico", favicon.clone())
         .route("/favicon.svg", favicon)

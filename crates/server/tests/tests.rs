@@ -15,6 +15,7 @@ mod it {
     mod pairing;
     mod play;
     mod probe;
+    mod profile;
     mod restart;
     mod schemas;
     mod security;

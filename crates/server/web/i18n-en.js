@@ -55,6 +55,8 @@ export default {
   'err.abandoned': 'This game was abandoned before its end: it has no analysis.',
   'err.already_waiting': 'You are already waiting for a game: cancel that wait first.',
   'err.unknown_ticket': 'That wait is over: it was cancelled, expired, or lost when the server restarted.',
+  'err.unknown_player': 'Nobody rated has this id.',
+  'err.ambiguous_player': 'Two rated players share this id, so it names neither.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Lobby',
@@ -716,6 +718,32 @@ export default {
     'when you sat down ({shown}).',
   'verify.contribs': 'Contributions that went into the seed',
   'verify.yours': 'yours: made by this browser when you sat down',
+  /* The profile page (profile.js) */
+  'profile.title': 'Profile',
+  'profile.about':
+    'Games at public tables only. A rating also counts games against bots at private tables, which are not listed here.',
+  'profile.rating': 'Rating {r}',
+  'profile.graph': 'Rating in {game} after each rated game',
+  'profile.axisGame': 'rated games →',
+  'profile.point': 'Game {n}: rating {r}, place {place}',
+  'profile.historyTable': 'The rating after each game, as a table',
+  'profile.when': 'When',
+  'profile.place': 'Place',
+  'profile.noHistory': 'No rated game at a public table yet.',
+  'profile.results': 'Results of the rated games at public tables',
+  'profile.games': 'Games',
+  'profile.wins': 'Wins',
+  'profile.meanPlace': 'Mean place',
+  'profile.bySeat': 'By seat',
+  'profile.seat': 'Seat',
+  'profile.recent': 'Recent games',
+  'profile.won': 'won',
+  'profile.lost': 'did not win',
+  'profile.replay': 'Replay and analysis',
+  'profile.tournaments': 'Tournaments',
+  'profile.unknown': 'Nobody rated has this id.',
+  'profile.mine': 'My profile',
+  'profile.of': 'Profile of {name}',
   'verify.title': 'Fairness check',
   'verify.intro':
     'Every shuffle, deal and die roll comes from a seed whose hash was published when the table was created. Paste ' +

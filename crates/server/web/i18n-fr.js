@@ -55,6 +55,8 @@ export default {
   'err.abandoned': 'Cette partie a été abandonnée avant la fin : elle n\'a pas d\'analyse.',
   'err.already_waiting': 'Vous attendez déjà une partie : annulez d\'abord cette attente.',
   'err.unknown_ticket': 'Cette attente est terminée : annulée, expirée ou perdue au redémarrage du serveur.',
+  'err.unknown_player': 'Aucun joueur classé n\'a cet identifiant.',
+  'err.ambiguous_player': 'Deux joueurs classés partagent cet identifiant : il ne désigne ni l\'un ni l\'autre.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Accueil',
@@ -732,6 +734,32 @@ export default {
     'n\'est pas celui que ce navigateur a reçu quand vous vous êtes assis ({shown}).',
   'verify.contribs': 'Contributions entrées dans la graine',
   'verify.yours': 'la vôtre : créée par ce navigateur quand vous vous êtes assis',
+  /* La page de profil (profile.js) */
+  'profile.title': 'Profil',
+  'profile.about':
+    'Seules les parties aux tables publiques figurent ici. La cote compte aussi les parties contre des bots aux tables privées, qui ne sont pas listées.',
+  'profile.rating': 'Cote {r}',
+  'profile.graph': 'Cote à {game} après chaque partie classée',
+  'profile.axisGame': 'parties classées →',
+  'profile.point': 'Partie {n} : cote {r}, place {place}',
+  'profile.historyTable': 'La cote après chaque partie, en tableau',
+  'profile.when': 'Quand',
+  'profile.place': 'Place',
+  'profile.noHistory': 'Aucune partie classée à une table publique pour l\'instant.',
+  'profile.results': 'Résultats des parties classées aux tables publiques',
+  'profile.games': 'Parties',
+  'profile.wins': 'Victoires',
+  'profile.meanPlace': 'Place moyenne',
+  'profile.bySeat': 'Par siège',
+  'profile.seat': 'Siège',
+  'profile.recent': 'Parties récentes',
+  'profile.won': 'gagnée',
+  'profile.lost': 'non gagnée',
+  'profile.replay': 'Revoir et analyser',
+  'profile.tournaments': 'Tournois',
+  'profile.unknown': 'Aucun joueur classé n\'a cet identifiant.',
+  'profile.mine': 'Mon profil',
+  'profile.of': 'Profil de {name}',
   'verify.title': 'Vérifier l\'équité',
   'verify.intro':
     'Chaque mélange, distribution et jet de dé vient d\'une graine dont l\'empreinte est publiée à la création de ' +

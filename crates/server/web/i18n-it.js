@@ -55,6 +55,8 @@ export default {
   'err.abandoned': 'Questa partita è stata abbandonata prima della fine: non ha analisi.',
   'err.already_waiting': 'Stai già aspettando una partita: annulla prima quell\'attesa.',
   'err.unknown_ticket': 'Quell\'attesa è finita: è stata annullata, è scaduta o si è persa al riavvio del server.',
+  'err.unknown_player': 'Nessun giocatore valutato ha questo identificativo.',
+  'err.ambiguous_player': 'Due giocatori valutati condividono questo identificativo, che quindi non ne indica nessuno.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Sala',
@@ -733,6 +735,32 @@ export default {
     'browser ha ricevuto quando ti sei seduto ({shown}).',
   'verify.contribs': 'Contributi entrati nel seme',
   'verify.yours': 'il tuo: creato da questo browser quando ti sei seduto',
+  /* La pagina del profilo (profile.js) */
+  'profile.title': 'Profilo',
+  'profile.about':
+    'Solo le partite ai tavoli pubblici. Il punteggio conta anche le partite contro i bot ai tavoli privati, che qui non compaiono.',
+  'profile.rating': 'Punteggio {r}',
+  'profile.graph': 'Punteggio a {game} dopo ogni partita valutata',
+  'profile.axisGame': 'partite valutate →',
+  'profile.point': 'Partita {n}: punteggio {r}, posto {place}',
+  'profile.historyTable': 'Il punteggio dopo ogni partita, in tabella',
+  'profile.when': 'Quando',
+  'profile.place': 'Posto',
+  'profile.noHistory': 'Ancora nessuna partita valutata a un tavolo pubblico.',
+  'profile.results': 'Risultati delle partite valutate ai tavoli pubblici',
+  'profile.games': 'Partite',
+  'profile.wins': 'Vittorie',
+  'profile.meanPlace': 'Posto medio',
+  'profile.bySeat': 'Per posto a tavola',
+  'profile.seat': 'Posto a tavola',
+  'profile.recent': 'Partite recenti',
+  'profile.won': 'vinta',
+  'profile.lost': 'non vinta',
+  'profile.replay': 'Replay e analisi',
+  'profile.tournaments': 'Tornei',
+  'profile.unknown': 'Nessun giocatore valutato ha questo identificativo.',
+  'profile.mine': 'Il mio profilo',
+  'profile.of': 'Profilo di {name}',
   'verify.title': 'Verifica di correttezza',
   'verify.intro':
     'Ogni mescolata, distribuzione e tiro di dado viene da un seme il cui hash è pubblicato alla creazione del ' +

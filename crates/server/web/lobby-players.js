@@ -1,6 +1,7 @@
 /* The lobby's players' side (index.html, beside lobby.js): who played
-   and who won in the table lists, "My games" with this browser's ratings,
-   the identity carried to another device by a link, and the leaderboard.
+   and who won in the table lists, "My games" with this browser's ratings
+   and a link to its profile, the identity carried to another device by a
+   link, and the leaderboard, each name a link to that person's profile.
 
    lobbyPlayers(ladder) is made by lobby.js, which gives the games' bot
    ladders (from /api/games: a bot's level is its place there) and shows
@@ -38,11 +39,29 @@ export function lobbyPlayers(ladder) {
     s.kind === 'bot' ? '🤖 ' + botName(s.bot, ladder(game)) : s.name || (s.kind === 'human' ? t('lobby.freeSeat') : seatId(s.seat));
   const byId = (seats, id) => (seats || []).find((s) => seatId(s.seat) === seatId(id));
 
+  /**
+   * Who sat at table `tb`, in the words of 'lobby.with': a finished
+   * game's people with an identity as links to their profiles.
+   */
+  function withWhom(tb) {
+    const [pre, post] = t('lobby.with', { who: '\u0000' }).split('\u0000');
+    const names = [];
+    tb.seats.forEach((s, i) => {
+      if (i) names.push(', ');
+      const name = seatName(s, tb.game);
+      names.push(
+        tb.status === 'finished' && s.kind === 'human' && s.player && s.name
+          ? el('a', { href: '/p/' + s.player, text: name, 'aria-label': t('profile.of', { name }) })
+          : name
+      );
+    });
+    return [pre, names, post];
+  }
+
   /** What a line of a table list adds: who plays, and who won (lobby.js hook). */
   function tableExtra(tb) {
     if (!tb.seats || !tb.seats.length) return null;
-    const names = tb.seats.map((s) => seatName(s, tb.game)).join(', ');
-    const parts = [t('lobby.with', { who: names })];
+    const parts = [];
     if (tb.winners)
       parts.push(
         tb.winners.length
@@ -51,7 +70,7 @@ export function lobbyPlayers(ladder) {
             })
           : t('lobby.nobody')
       );
-    return el('span', { class: 'mute', text: parts.join(' · ') });
+    return el('span', { class: 'mute' }, withWhom(tb), parts.map((x) => ' · ' + x));
   }
 
   function section(id, after) {
@@ -94,6 +113,7 @@ export function lobbyPlayers(ladder) {
             el('b', { text: gameName(g.game) }),
             el('span', { class: 'mute', text: when(g.created_at) }),
             el('span', { text: t('mine.you', { seat: seatId(g.seat) }) }),
+            g.status === 'finished' && g.seats ? el('span', { class: 'mute' }, withWhom(g)) : null,
             el('span', { text: status }),
             el('span', { class: 'grow' }),
             links
@@ -114,10 +134,16 @@ export function lobbyPlayers(ladder) {
           })
         )
       : [];
+    // this browser's own profile, once it is rated (a profile is a rated person's)
+    const profile =
+      m && m.player && m.ratings.length
+        ? el('p', {}, el('a', { id: 'myProfile', href: '/p/' + m.player, text: t('profile.mine') }))
+        : null;
     put(
       box,
       el('h2', { text: t('mine.title') }),
       ratings,
+      profile,
       el('ul', { id: 'mineList', class: 'plain' }, rows),
       deviceBox()
     );
@@ -227,7 +253,7 @@ export function lobbyPlayers(ladder) {
         el(
           'td',
           {},
-          p.name,
+          el('a', { href: '/p/' + p.player, text: p.name, 'aria-label': t('profile.of', { name: p.name }) }),
           named[p.name] > 1 ? el('span', { class: 'mute', text: ' #' + p.player.slice(0, 4) }) : null,
           p.player === me ? ' (' + t('board.you') + ')' : ''
         );

@@ -12,6 +12,7 @@
 mod body;
 mod create;
 mod players;
+mod profile;
 pub(crate) mod records;
 mod seats;
 mod tutorial;
@@ -61,6 +62,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .route("/api/key", get(key))
         .route("/api/me/games", get(my_games))
         .route("/api/leaderboard/{game}", get(leaderboard))
+        .route("/api/players/{player}", get(profile::profile))
         .route("/api/tables", get(list_tables).post(create_table))
         .route("/api/tutorial", post(tutorial::create_tutorial))
         .route("/api/tables/{id}/record", get(record))

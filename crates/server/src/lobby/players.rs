@@ -17,11 +17,7 @@ pub(super) const MY_GAMES: usize = 50;
 /// The longest leaderboard.
 pub(super) const BOARD: usize = 50;
 
-/// A person's id as the leaderboard shows it: its first 8 hex digits,
-/// enough to tell two people of one name apart.
-pub(super) fn short_id(id: &str) -> String {
-    id.chars().take(8).collect()
-}
+pub(super) use crate::store::short_id;
 
 /// A rating as the API shows it (the person's id shortened).
 #[derive(Serialize)]

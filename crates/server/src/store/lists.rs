@@ -89,12 +89,35 @@ pub struct SeatSummary {
     /// of the seat is the bot's, never the person's).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub conceded: bool,
+    /// The short id of the seat's person ([`SHORT_ID`] hex digits of their
+    /// identity's hash, as the leaderboard shows it: their profile's
+    /// address), if they sat with an identity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+}
+
+/// How many hex digits of a person's id the leaderboard shows, and a
+/// profile is found by.
+pub const SHORT_ID: usize = 8;
+
+/// A person's id as the leaderboard shows it: its first [`SHORT_ID`] hex
+/// digits, enough to tell two people of one name apart.
+pub fn short_id(id: &str) -> String {
+    id.chars().take(SHORT_ID).collect()
 }
 
 impl SeatSummary {
     /// The summary, marked as conceded if `conceded`.
     pub(crate) fn conceded(self, conceded: bool) -> Self {
         SeatSummary { conceded, ..self }
+    }
+
+    /// The summary with its person's short id, from their whole id.
+    pub(crate) fn player(self, player: Option<&str>) -> Self {
+        SeatSummary {
+            player: player.map(short_id),
+            ..self
+        }
     }
 
     /// A stored seat row (`kind`, `bot`, `name`) as a summary.
@@ -107,6 +130,7 @@ impl SeatSummary {
                 name: Some(bot.clone()),
                 bot: Some(bot),
                 conceded: false,
+                player: None,
             }
         } else {
             SeatSummary {
@@ -115,6 +139,7 @@ impl SeatSummary {
                 name,
                 bot: None,
                 conceded: false,
+                player: None,
             }
         }
     }

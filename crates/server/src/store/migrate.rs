@@ -301,6 +301,53 @@ CREATE TABLE rated_pairs (
 CREATE INDEX rated_pairs_of ON rated_pairs(game, player, at);
 ",
     },
+    Migration {
+        version: 10,
+        name: "rating history",
+        // One row per rating update, written in the transaction that
+        // moves the rating: the rating after the game, its seat and
+        // place, and whether the table was public (a profile shows only
+        // those), numbered in the order written (`seq`: two results of
+        // one second keep their order). Read by player and game, newest
+        // first; ratings gets an index by player, for finding a person
+        // by their short id.
+        sqlite: "
+CREATE TABLE rating_history (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  game TEXT NOT NULL,
+  player TEXT NOT NULL,
+  table_id TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  rating REAL NOT NULL,
+  uncertainty REAL NOT NULL,
+  score REAL NOT NULL,
+  seat INTEGER NOT NULL,
+  place INTEGER NOT NULL,
+  public INTEGER NOT NULL,
+  UNIQUE (player, game, table_id)
+);
+CREATE INDEX rating_history_of ON rating_history(player, game, public, seq);
+CREATE INDEX ratings_player ON ratings(player);
+",
+        postgres: "
+CREATE TABLE rating_history (
+  seq BIGSERIAL PRIMARY KEY,
+  game TEXT NOT NULL,
+  player TEXT NOT NULL,
+  table_id TEXT NOT NULL,
+  at BIGINT NOT NULL,
+  rating DOUBLE PRECISION NOT NULL,
+  uncertainty DOUBLE PRECISION NOT NULL,
+  score DOUBLE PRECISION NOT NULL,
+  seat INTEGER NOT NULL,
+  place INTEGER NOT NULL,
+  public BIGINT NOT NULL,
+  UNIQUE (player, game, table_id)
+);
+CREATE INDEX rating_history_of ON rating_history(player, game, public, seq);
+CREATE INDEX ratings_player ON ratings(player);
+",
+    },
 ];
 
 /// The newest version this program knows.

@@ -29,11 +29,14 @@ macro_rules! rating_columns {
 mod columns;
 #[cfg(test)]
 mod contract;
+#[cfg(test)]
+mod contract_profile;
 pub mod copy;
 mod lists;
 pub mod migrate;
 mod model;
 mod postgres;
+pub mod profile;
 pub mod ratings;
 mod sqlite;
 

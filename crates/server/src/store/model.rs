@@ -576,6 +576,16 @@ pub trait Store: Send + Sync + 'static {
     /// The stored analysis of table `table`: its format and JSON.
     fn analysis(&self, table: &str) -> Result<Option<(String, String)>, StoreError>;
 
+    /// The public profile of the rated person whose id begins with
+    /// `short` (see [`crate::store::profile`]): per game at most `points`
+    /// of the newest rating updates at public tables, and at most `games`
+    /// of their newest finished public games.
+    fn profile(
+        &self,
+        short: &str,
+        points: usize,
+        games: usize,
+    ) -> Result<crate::store::profile::Lookup, StoreError>;
     /// Person `player`'s rating in every game they are rated in.
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError>;
 

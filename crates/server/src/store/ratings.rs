@@ -298,6 +298,11 @@ pub struct Move<'a> {
     pub name: &'a str,
     /// Their rating after the game.
     pub rating: Rating,
+    /// Their seat (0-based), for the rating history.
+    pub seat: usize,
+    /// Their place as the ratings count it, 1 = first (one who conceded
+    /// below everyone who did not), for the rating history.
+    pub place: u8,
 }
 
 /// The people of a result, by identity, sorted: the order a backend
@@ -357,6 +362,8 @@ pub fn moves<'a>(
             id,
             name,
             rating: *rating,
+            seat: me,
+            place: result.places.get(me).copied().unwrap_or(0),
         });
         for (other, them) in result.seats.iter().enumerate() {
             if let Rated::Person { id: their_id, .. } = them {

@@ -82,6 +82,7 @@ fn url_of(name: &str) -> String {
         "table.html" => "/t/abc".into(),
         "replay.html" => "/replay/abc".into(),
         "verify.html" => "/verify".into(),
+        "profile.html" => "/p/0123abcd".into(),
         "favicon.svg" => "/favicon.svg".into(),
         n if n.ends_with(".html") => panic!("{n}: a new page; give it a route here"),
         n => format!("/static/{n}"),

@@ -332,7 +332,7 @@ pub(super) async fn summaries(
     let client = pool.get().await?;
     let stmt = client
         .prepare_cached(
-            "SELECT table_id, seat, kind, bot, name, conceded_at IS NOT NULL FROM seats
+            "SELECT table_id, seat, kind, bot, name, conceded_at IS NOT NULL, player FROM seats
              WHERE table_id = ANY($1) ORDER BY table_id, seat",
         )
         .await?;
@@ -342,7 +342,8 @@ pub(super) async fn summaries(
         let kind: String = r.try_get(2)?;
         seats.entry(r.try_get(0)?).or_default().push(
             SeatSummary::of(seat_of(r.try_get(1)?)?, &kind, r.try_get(3)?, r.try_get(4)?)
-                .conceded(r.try_get(5)?),
+                .conceded(r.try_get(5)?)
+                .player(r.try_get::<_, Option<String>>(6)?.as_deref()),
         );
     }
     let mut out = Vec::with_capacity(rows.len());

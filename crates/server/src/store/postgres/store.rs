@@ -329,6 +329,20 @@ impl Store for PgStore {
         }
     }
 
+    fn profile(
+        &self,
+        short: &str,
+        points: usize,
+        games: usize,
+    ) -> Result<crate::store::profile::Lookup, StoreError> {
+        self.block(super::profile::profile(
+            self.pool(),
+            short.to_string(),
+            points,
+            games,
+        ))
+    }
+
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
         const MINE: &str = concat!(
             "SELECT ",

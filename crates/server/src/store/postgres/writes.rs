@@ -610,6 +610,7 @@ pub(super) async fn record(
                 ],
             )
             .await?;
+            history(&tx, &table, &result, m).await?;
         }
         let stmt = tx
             .prepare_cached(
@@ -623,6 +624,44 @@ pub(super) async fn record(
     }
     tx.commit().await?;
     Ok(true)
+}
+
+/// Writes a rating update's history point, in the transaction that moves
+/// the rating.
+async fn history(
+    tx: &deadpool_postgres::Transaction<'_>,
+    table: &str,
+    result: &crate::store::ratings::GameResult,
+    m: &crate::store::ratings::Move<'_>,
+) -> Result<(), StoreError> {
+    let stmt = tx
+        .prepare_cached(
+            "INSERT INTO rating_history (game, player, table_id, at, rating, uncertainty,
+                                         score, seat, place, public)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        )
+        .await?;
+    let (seat, place) = (
+        i32::try_from(m.seat).unwrap_or(i32::MAX),
+        i32::from(m.place),
+    );
+    tx.execute(
+        &stmt,
+        &[
+            &result.game,
+            &m.id,
+            &table,
+            &result.at,
+            &m.rating.rating,
+            &m.rating.uncertainty,
+            &m.rating.score(),
+            &seat,
+            &place,
+            &i64::from(result.public),
+        ],
+    )
+    .await?;
+    Ok(())
 }
 
 /// Who counted for whom among `people` in the day before `result`, their

@@ -42,21 +42,26 @@ pub(super) fn summary(conn: &Connection, row: ListRow) -> Result<TableSummary, S
     let (id, game, players, created_at, finished_at, ended, free, result) = row;
     let seats = conn
         .prepare_cached(
-            "SELECT seat, kind, bot, name, conceded_at IS NOT NULL FROM seats
+            "SELECT seat, kind, bot, name, conceded_at IS NOT NULL, player FROM seats
              WHERE table_id = ?1 ORDER BY seat",
         )?
         .query_map(params![id], |r| {
             Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, Option<String>>(2)?,
-                r.get::<_, Option<String>>(3)?,
+                (
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                ),
                 r.get::<_, bool>(4)?,
+                r.get::<_, Option<String>>(5)?,
             ))
         })?
         .map(|row| {
-            let (seat, kind, bot, name, conceded) = row?;
-            Ok(SeatSummary::of(seat_of(seat)?, &kind, bot, name).conceded(conceded))
+            let ((seat, kind, bot, name), conceded, player) = row?;
+            Ok(SeatSummary::of(seat_of(seat)?, &kind, bot, name)
+                .conceded(conceded)
+                .player(player.as_deref()))
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
     let line = ListLine {

@@ -414,6 +414,15 @@ impl Store for SqliteStore {
             .optional()?)
     }
 
+    fn profile(
+        &self,
+        short: &str,
+        points: usize,
+        games: usize,
+    ) -> Result<crate::store::profile::Lookup, StoreError> {
+        super::profile::profile(&self.reader(), short, points, games)
+    }
+
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
         let conn = self.reader();
         let mut out = Vec::new();

@@ -684,6 +684,7 @@ impl RecordResult {
                 m.rating.score(),
                 result.at
             ])?;
+            history(tx, &table, &result, m)?;
         }
         for (player, other) in &moves.pairs {
             tx.prepare_cached(
@@ -693,6 +694,34 @@ impl RecordResult {
         }
         Ok(Applied::Changed(true))
     }
+}
+
+/// Writes a rating update's history point, in the transaction that moves
+/// the rating.
+fn history(
+    tx: &Connection,
+    table: &str,
+    result: &crate::store::ratings::GameResult,
+    m: &crate::store::ratings::Move<'_>,
+) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "INSERT INTO rating_history (game, player, table_id, at, rating, uncertainty,
+                                     score, seat, place, public)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?
+    .execute(params![
+        result.game,
+        m.id,
+        table,
+        result.at,
+        m.rating.rating,
+        m.rating.uncertainty,
+        m.rating.score(),
+        i64::try_from(m.seat).unwrap_or(i64::MAX),
+        i64::from(m.place),
+        i64::from(result.public)
+    ])?;
+    Ok(())
 }
 
 /// A table's fair-deal contributions as stored, by seat.

@@ -1,0 +1,155 @@
+//! A person's public profile read from PostgreSQL: who the short id is,
+//! then their ratings, each rating's public history, their results by
+//! seat and their newest finished public games, each an indexed query.
+
+use super::reads::{query, rating_row, summaries};
+use crate::store::columns::seat_of;
+use crate::store::lists::{PlayerGame, RatingRow};
+use crate::store::model::StoreError;
+use crate::store::profile::{id_range, HistoryPoint, Lookup, ProfileRows, SeatStats};
+use deadpool_postgres::Pool;
+
+/// A person's newest finished games at public tables, with their seat
+/// (as SQLite's).
+const PUBLIC_GAMES_OF: &str =
+    "SELECT t.id, t.game, t.players, t.created_at, t.finished_at, t.ended,
+        (SELECT COUNT(*) FROM seats f WHERE f.table_id = t.id
+           AND f.kind = 'human' AND f.token_hash IS NULL), t.result, s.seat
+     FROM seats s JOIN tables t ON t.id = s.table_id
+     WHERE s.player = $1 AND t.public = 1 AND t.finished_at IS NOT NULL
+     ORDER BY t.created_at DESC LIMIT $2";
+
+/// A count or sum as read (never negative) as `u64`.
+fn count(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+/// A small column (a seat, a place) as `u8`.
+fn small(n: i32) -> u8 {
+    u8::try_from(n).unwrap_or(u8::MAX)
+}
+
+/// The profile of the rated person whose id begins with `short`.
+pub(super) async fn profile(
+    pool: Pool,
+    short: String,
+    points: usize,
+    games: usize,
+) -> Result<Lookup, StoreError> {
+    let (from, to) = id_range(&short);
+    let rows = query(
+        pool.clone(),
+        "SELECT DISTINCT player FROM ratings
+         WHERE player >= $1 AND player < $2 AND games > 0 LIMIT 2",
+        vec![Box::new(from), Box::new(to)],
+    )
+    .await?;
+    let mut found = Vec::new();
+    for r in rows {
+        let p: String = r.try_get(0)?;
+        if p.starts_with(&short) {
+            found.push(p);
+        }
+    }
+    let player = match found.as_slice() {
+        [] => return Ok(Lookup::Unknown),
+        [one] => one.clone(),
+        _ => return Ok(Lookup::Ambiguous),
+    };
+    let ratings: Vec<RatingRow> = query(
+        pool.clone(),
+        concat!(
+            "SELECT ",
+            rating_columns!(),
+            " FROM ratings WHERE player = $1 AND games > 0 ORDER BY game"
+        ),
+        vec![Box::new(player.clone())],
+    )
+    .await?
+    .iter()
+    .map(rating_row)
+    .collect::<Result<_, _>>()?;
+    let history = histories(&pool, &player, &ratings, points).await?;
+    let rows = query(
+        pool.clone(),
+        "SELECT game, seat, COUNT(*), SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END), SUM(place)
+         FROM rating_history WHERE player = $1 AND public = 1
+         GROUP BY game, seat ORDER BY game, seat",
+        vec![Box::new(player.clone())],
+    )
+    .await?;
+    let mut stats = Vec::with_capacity(rows.len());
+    for r in rows {
+        stats.push(SeatStats {
+            game: r.try_get(0)?,
+            seat: small(r.try_get(1)?),
+            games: count(r.try_get(2)?),
+            wins: count(r.try_get(3)?),
+            place_sum: count(r.try_get(4)?),
+        });
+    }
+    let lines = summaries(
+        pool,
+        PUBLIC_GAMES_OF,
+        vec![
+            Box::new(player.clone()),
+            Box::new(i64::try_from(games).unwrap_or(i64::MAX)),
+        ],
+    )
+    .await?;
+    let games = lines
+        .into_iter()
+        .map(|(table, seat)| {
+            Ok(PlayerGame {
+                table,
+                seat: seat_of(seat.unwrap_or(-1))?,
+            })
+        })
+        .collect::<Result<_, StoreError>>()?;
+    Ok(Lookup::Found(Box::new(ProfileRows {
+        player,
+        ratings,
+        history,
+        stats,
+        games,
+    })))
+}
+
+/// Per rating, its newest `points` updates at public tables, oldest first.
+async fn histories(
+    pool: &Pool,
+    player: &str,
+    ratings: &[RatingRow],
+    points: usize,
+) -> Result<Vec<(String, Vec<HistoryPoint>)>, StoreError> {
+    let cap = i64::try_from(points).unwrap_or(i64::MAX);
+    let mut history = Vec::with_capacity(ratings.len());
+    for rating in ratings {
+        let rows = query(
+            pool.clone(),
+            "SELECT table_id, at, rating, uncertainty, score, seat, place
+         FROM rating_history WHERE player = $1 AND game = $2 AND public = 1
+         ORDER BY seq DESC LIMIT $3",
+            vec![
+                Box::new(player.to_string()),
+                Box::new(rating.game.clone()),
+                Box::new(cap),
+            ],
+        )
+        .await?;
+        let mut points = Vec::with_capacity(rows.len());
+        for r in rows.iter().rev() {
+            points.push(HistoryPoint {
+                table: r.try_get(0)?,
+                at: r.try_get(1)?,
+                rating: r.try_get(2)?,
+                uncertainty: r.try_get(3)?,
+                score: r.try_get(4)?,
+                seat: small(r.try_get(5)?),
+                place: small(r.try_get(6)?),
+            });
+        }
+        history.push((rating.game.clone(), points));
+    }
+    Ok(history)
+}
