@@ -1,7 +1,7 @@
 //! Quick pairing, "Play now" (docs/server.md, "Quick pairing"): the HTTP
 //! API that puts a person in a preset's pool and tells them where they
 //! stand, over the book in the shared state (`state/pairing.rs`), and the
-//! seater task that turns due groups into ordinary tables ([`seat`]).
+//! seater task that turns due groups into ordinary tables (`seat.rs`).
 //!
 //! Plain HTTP, a long poll the waiting page makes again as soon as it is
 //! answered, rather than a WebSocket: a wait is short, the answer is
