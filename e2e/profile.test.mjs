@@ -7,7 +7,6 @@
 // axe-core finds nothing in English, Italian and French.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { startServer, launchBrowser, api, audit, SIZES, newContext, watchErrors, finishedTable } from './helpers.mjs';
 
 let server;
@@ -105,8 +104,6 @@ for (const [size, w, h] of SIZES) {
     // nothing scrolls sideways
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(wide <= 0, `the page scrolls sideways by ${wide}px`);
-    mkdirSync('/tmp/profile-shots', { recursive: true });
-    await page.screenshot({ path: `/tmp/profile-shots/profile-${size}.png`, fullPage: true });
     // a recent game opens its replay
     await page.locator('.pg-games a').first().click();
     await page.waitForURL(/\/replay\//);
