@@ -99,6 +99,8 @@ for (const [size, w, h] of SIZES) {
     assert.equal(p.ratings[0].stats.wins, wins, `wins as the games say (${JSON.stringify(played.winners)})`);
     // the history table (the graph's text alternative) has a row per point
     assert.equal(await card.locator('.pg-details tbody tr').count(), 2);
+    // anyone's profile: a game is said in the third person, never "you played"
+    assert.match(await page.locator('.pg-game').first().textContent(), /in seat P\d/);
     // the private table is nowhere
     assert.equal(await page.locator(`a[href="/replay/${played.hidden}"]`).count(), 0);
     // nothing scrolls sideways

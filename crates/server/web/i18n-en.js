@@ -739,6 +739,8 @@ export default {
   'profile.recent': 'Recent games',
   'profile.won': 'won',
   'profile.lost': 'did not win',
+  'profile.inSeat': 'in seat {seat}',
+  'profile.noGames': 'No finished games at public tables yet.',
   'profile.replay': 'Replay and analysis',
   'profile.tournaments': 'Tournaments',
   'profile.unknown': 'Nobody rated has this id.',

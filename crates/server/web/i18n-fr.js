@@ -755,6 +755,8 @@ export default {
   'profile.recent': 'Parties récentes',
   'profile.won': 'gagnée',
   'profile.lost': 'non gagnée',
+  'profile.inSeat': 'au siège {seat}',
+  'profile.noGames': 'Pas encore de partie finie à une table publique.',
   'profile.replay': 'Revoir et analyser',
   'profile.tournaments': 'Tournois',
   'profile.unknown': 'Aucun joueur classé n\'a cet identifiant.',

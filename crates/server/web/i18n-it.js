@@ -756,6 +756,8 @@ export default {
   'profile.recent': 'Partite recenti',
   'profile.won': 'vinta',
   'profile.lost': 'non vinta',
+  'profile.inSeat': 'al posto {seat}',
+  'profile.noGames': 'Ancora nessuna partita finita a tavoli pubblici.',
   'profile.replay': 'Replay e analisi',
   'profile.tournaments': 'Tornei',
   'profile.unknown': 'Nessun giocatore valutato ha questo identificativo.',

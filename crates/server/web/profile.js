@@ -234,7 +234,7 @@ function gamesCard(d) {
       { class: 'pg-game' },
       el('b', { text: gameName(g.game) }),
       el('span', { class: 'mute', text: when(g.created_at) }),
-      el('span', { text: t('mine.you', { seat: seatId(g.seat) }) }),
+      el('span', { text: t('profile.inSeat', { seat: seatId(g.seat) }) }),
       el('span', { text: result }),
       g.status === 'finished' ? el('a', { href: '/replay/' + g.id, text: t('profile.replay') }) : null
     );
@@ -243,7 +243,7 @@ function gamesCard(d) {
     'section',
     { class: 'pg-card' },
     el('h2', { text: t('profile.recent') }),
-    items.length ? el('ul', { class: 'plain pg-games' }, items) : el('p', { class: 'mute', text: t('mine.none') })
+    items.length ? el('ul', { class: 'plain pg-games' }, items) : el('p', { class: 'mute', text: t('profile.noGames') })
   );
 }
 
