@@ -17,8 +17,10 @@ import { startServer, launchBrowser, api, joinViaForm, waitForState, playToEnd, 
 
 const out = resolve(process.argv[2] || resolve(ROOT, 'docs/screenshots'));
 mkdirSync(out, { recursive: true });
-// a small analysis budget: the screenshot shows the page, not the judge's strength
-const server = await startServer({ args: ['--analysis-budget', '64,32'] });
+// a small analysis budget (the screenshot shows the page, not the judge's
+// strength), and the table quotas lifted (the profile's games, below, make
+// more tables in a minute than one address may)
+const server = await startServer({ args: ['--analysis-budget', '64,32', '--create-burst', '500', '--join-burst', '500', '--max-live-tables-per-ip', '500'] });
 const browser = await launchBrowser();
 const SIZES = [
   ['desktop', 1280, 800],
