@@ -7,7 +7,7 @@
 // keyboard.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, pageState, joinViaForm, playToEnd, setCards, audit, SIZES, newContext, watchErrors, finishedTable } from './helpers.mjs';
+import { startServer, launchBrowser, api, pageState, joinViaForm, playToEnd, setCards, audit, tabTo, onCard, keyboardTurn, SIZES, newContext, watchErrors, finishedTable } from './helpers.mjs';
 
 let server;
 let browser;
@@ -38,21 +38,6 @@ const focusIn = (page) =>
     return a.id || a.tagName;
   });
 
-/** Presses Tab (at most 60 times) until `pred` holds in the page; throws if it never does. */
-async function tabTo(page, pred, arg) {
-  for (let i = 0; i < 60; i++) {
-    if (await page.evaluate(pred, arg)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error('Tab never reached ' + pred);
-}
-
-const onCard = () => document.activeElement && document.activeElement.matches('#mine .hand button.card');
-const onButton = (text) => {
-  const a = document.activeElement;
-  return !!a && a.tagName === 'BUTTON' && document.getElementById('mine').contains(a) && a.textContent.trim().startsWith(text);
-};
-
 /** Picks `cards` (ranks, "J" for Jesters) in the hand by keyboard: type-ahead to a rank, Space per card. */
 async function pickByKeys(page, cards) {
   const counts = new Map();
@@ -65,32 +50,6 @@ async function pickByKeys(page, cards) {
     for (const ch of rank) await page.keyboard.press(ch);
     for (let i = 0; i < n; i++) await page.keyboard.press(' ');
   }
-}
-
-/** One Dalmuti decision by keyboard alone; the k-th turn passes when it may (every third). */
-async function keyboardTurn(page, legal, k) {
-  if (legal.includes('no-revolution')) {
-    await tabTo(page, onButton, 'Keep quiet');
-    await page.keyboard.press('Enter');
-    return 'no-revolution';
-  }
-  const gives = legal.filter((a) => a.startsWith('give '));
-  if (gives.length) {
-    await pickByKeys(page, gives[0].slice(5).split(' '));
-    await page.keyboard.press('Enter');
-    return gives[0];
-  }
-  const plays = legal.filter((a) => a.startsWith('play '));
-  if (legal.includes('pass') && (k % 3 === 0 || !plays.length)) {
-    await tabTo(page, onButton, 'Pass');
-    await page.keyboard.press('Enter');
-    return 'pass';
-  }
-  // the smallest play: few cards, so the hand runs out and last cards are played
-  const a = plays.sort((x, y) => setCards(x.slice(5)).length - setCards(y.slice(5)).length)[0];
-  await pickByKeys(page, setCards(a.slice(5)));
-  await page.keyboard.press('Enter');
-  return a;
 }
 
 for (const [size, w, h] of SIZES) {
@@ -138,7 +97,7 @@ for (const [size, w, h] of SIZES) {
           entered = true;
         }
         assert.equal(await focusIn(page), 'mine', `focus at the start of turn ${turns.length + 1} (seq ${st.seq})`);
-        const action = await keyboardTurn(page, st.legal, turns.length);
+        const action = await keyboardTurn(page, st.legal, turns.length, pickByKeys);
         await page.waitForFunction((seq) => window.RR.table.st.seq !== seq || window.RR.table.st.over, st.seq, { timeout: 10000, polling: 50 }).catch(async (e) => {
           const sel = await page.$$eval("#mine button.card[aria-pressed=true]", (bs) => bs.map((b) => b.dataset.rank));
           throw new Error(`${action} (legal ${st.legal.join(", ")}) did not reach the table: picked ${sel}, msg ${await page.locator("#msg").textContent()}, focus ${await focusIn(page)}, ${JSON.stringify(await page.evaluate(() => ({ pending: window.RR.table.pending, sel: window.RR.table.sel, on: document.activeElement.textContent, seq: window.RR.table.st.seq, legal: window.RR.table.st.legal })))}\n${frames.join('\n')}`);

@@ -480,3 +480,52 @@ export const tableLayout = (page) =>
       seatSpan: seats.length ? (Math.max(...seats.map((s) => s.bottom)) - Math.min(...seats.map((s) => s.top))) / vh : 0,
     };
   });
+
+/** Presses Tab (Shift+Tab with `back`), at most 60 times, until `pred(arg)` holds in the page; throws if it never does. */
+export async function tabTo(page, pred, arg, back = false) {
+  for (let i = 0; i < 60; i++) {
+    if (await page.evaluate(pred, arg)) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error('Tab never reached ' + pred);
+}
+
+/** In the page: focus is on a card of the player's hand. */
+export const onCard = () => !!document.activeElement && document.activeElement.matches('#mine .hand button.card');
+
+/** In the page: focus is on a button of the player's area whose text starts with `text`. */
+export const onButton = (text) => {
+  const a = document.activeElement;
+  return !!a && a.tagName === 'BUTTON' && document.getElementById('mine').contains(a) && a.textContent.trim().startsWith(text);
+};
+
+/**
+ * One Dalmuti decision by keyboard alone, its cards picked by `pick(page,
+ * ranks)`: keep quiet at a revolution, the first gift asked, a pass on
+ * every third turn `k` it may (or with nothing to play), else the smallest
+ * play (few cards, so the hand runs out and last cards are played). Returns
+ * the action.
+ */
+export async function keyboardTurn(page, legal, k, pick) {
+  if (legal.includes('no-revolution')) {
+    await tabTo(page, onButton, 'Keep quiet');
+    await page.keyboard.press('Enter');
+    return 'no-revolution';
+  }
+  const gives = legal.filter((a) => a.startsWith('give '));
+  if (gives.length) {
+    await pick(page, gives[0].slice(5).split(' '));
+    await page.keyboard.press('Enter');
+    return gives[0];
+  }
+  const plays = legal.filter((a) => a.startsWith('play '));
+  if (legal.includes('pass') && (k % 3 === 0 || !plays.length)) {
+    await tabTo(page, onButton, 'Pass');
+    await page.keyboard.press('Enter');
+    return 'pass';
+  }
+  const a = plays.sort((x, y) => setCards(x.slice(5)).length - setCards(y.slice(5)).length)[0];
+  await pick(page, setCards(a.slice(5)));
+  await page.keyboard.press('Enter');
+  return a;
+}

@@ -16,7 +16,7 @@
 // its id and duration), whatever the page's module says of itself.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, api, pageState, waitForState, joinViaForm, playToEnd, setCards, SIZES, newContext, watchErrors, finishedTable } from './helpers.mjs';
+import { startServer, launchBrowser, api, pageState, waitForState, joinViaForm, playToEnd, setCards, tabTo, onCard, keyboardTurn, SIZES, newContext, watchErrors, finishedTable } from './helpers.mjs';
 
 let server;
 let browser;
@@ -283,20 +283,6 @@ const focusWhere = (page) =>
     return a && document.getElementById('mine').contains(a) ? 'mine' : 'out';
   });
 
-/** Tab (or Shift+Tab) until `pred` holds; throws after 40 presses. */
-async function tabTo(page, pred, arg, back = false) {
-  for (let i = 0; i < 40; i++) {
-    if (await page.evaluate(pred, arg)) return;
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-  }
-  throw new Error('Tab never reached ' + pred);
-}
-const onCard = () => !!document.activeElement && document.activeElement.matches('#mine .hand button.card');
-const onButton = (text) => {
-  const a = document.activeElement;
-  return !!a && a.tagName === 'BUTTON' && document.getElementById('mine').contains(a) && a.textContent.trim().startsWith(text);
-};
-
 /** Picks `cards` (ranks) by the arrows: Home, then right to each card, Space (the cursor moves on after a pick); no waiting for type-ahead. */
 async function pickByArrows(page, cards) {
   if ((await focusWhere(page)) !== 'card') await tabTo(page, onCard, undefined, true);
@@ -318,31 +304,6 @@ async function pickByArrows(page, cards) {
     await page.keyboard.press(' ');
     at = Math.min(i + 1, ranks.length - 1);
   }
-}
-
-/** One decision by keyboard alone, as soon as it is the player's: a pass every third turn it may, else the smallest play. */
-async function keyTurn(page, legal, k) {
-  if (legal.includes('no-revolution')) {
-    await tabTo(page, onButton, 'Keep quiet');
-    await page.keyboard.press('Enter');
-    return 'no-revolution';
-  }
-  const gives = legal.filter((a) => a.startsWith('give '));
-  if (gives.length) {
-    await pickByArrows(page, gives[0].slice(5).split(' '));
-    await page.keyboard.press('Enter');
-    return gives[0];
-  }
-  const plays = legal.filter((a) => a.startsWith('play '));
-  if (legal.includes('pass') && (k % 3 === 0 || !plays.length)) {
-    await tabTo(page, onButton, 'Pass');
-    await page.keyboard.press('Enter');
-    return 'pass';
-  }
-  const a = plays.sort((x, y) => setCards(x.slice(5)).length - setCards(y.slice(5)).length)[0];
-  await pickByArrows(page, setCards(a.slice(5)));
-  await page.keyboard.press('Enter');
-  return a;
 }
 
 for (const [size, w, h] of SIZES) {
@@ -379,7 +340,7 @@ for (const [size, w, h] of SIZES) {
         await page.keyboard.press('Enter');
         entered = true;
       }
-      const action = await keyTurn(page, st.legal, turns.length);
+      const action = await keyboardTurn(page, st.legal, turns.length, pickByArrows);
       // the server took it: the state moved on from the one answered
       await page.waitForFunction((seq) => window.RR.table.st.seq !== seq || window.RR.table.st.over, st.seq, { timeout: 5000, polling: 'raf' }).catch(async () => {
         throw new Error(`"${action}" at seq ${st.seq} was not taken: msg "${await page.locator('#msg').textContent()}", refused ${JSON.stringify(refused)}`);
