@@ -285,7 +285,10 @@ export class TableState {
    * A new state to show. Its events join the log (a gap in them: `gap`,
    * the page asks for the whole log again). A new decision (another seq)
    * starts the turn timer again, the bid control at the lowest bid, and
-   * typed digits afresh. A new hand drops the cards picked. Returns
+   * typed digits afresh. A new hand drops the cards picked, and so does
+   * the answer to the player's own action: a gift that brings the same
+   * ranks back leaves the hand as it was, and the cards picked for it
+   * must not stay picked for the next decision. Returns
    * {gap, decision, moved, conceded}: `moved` a new decision after an
    * earlier one (the page's message goes), `conceded` the seats whose
    * person conceded since the last state (none on the first).
@@ -299,6 +302,7 @@ export class TableState {
       this.#bid = null;
       this.#aheadAt = 0;
     }
+    const answered = this.#pending && moved;
     const conceded = this.#st
       ? (m.seats || []).filter((s) => s.conceded && !this.hasConceded(s.seat)).map((s) => s.seat)
       : [];
@@ -306,7 +310,7 @@ export class TableState {
     this.#pending = false;
     this.#held = false;
     const hand = (m.view && m.view.hand) || '';
-    if (hand !== this.#hand) this.#sel = [];
+    if (hand !== this.#hand || answered) this.#sel = [];
     this.#hand = hand;
     return { gap, decision, moved, conceded };
   }

@@ -143,6 +143,22 @@ test('cards picked stay until the hand changes; the cursor follows the picks', (
   assert.equal(s.cursorWithin(2), 1, 'kept on a shorter hand');
 });
 
+test("the answer to the player's own action drops the cards picked for it, even when the hand reads the same", () => {
+  const s = new TableState('abc');
+  s.whole(whole({ seq: 1, view: { public: {}, hand: '2 3 7' } }), 0);
+  s.toggleCard(0);
+  s.sending();
+  // "give 2", and a 2 given back in tax: the same hand
+  s.whole(whole({ seq: 3, view: { public: {}, hand: '2 3 7' } }), 0);
+  assert.deepEqual(s.sel, [], 'the gift was made: nothing stays picked');
+  s.toggleCard(2);
+  s.whole(whole({ seq: 4, view: { public: {}, hand: '2 3 7' } }), 0);
+  assert.deepEqual(s.sel, [2], "another seat's move: a pick ahead of the turn stays");
+  s.sending();
+  s.whole(whole({ seq: 4, rev: 9, view: { public: {}, hand: '2 3 7' } }), 0);
+  assert.deepEqual(s.sel, [2], 'a state of the same position (no answer yet) keeps it');
+});
+
 test('digits typed within a moment run into one rank; any other key starts afresh', () => {
   const s = new TableState('abc');
   assert.equal(s.typeAhead('1', 1000), '1');
