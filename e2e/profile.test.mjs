@@ -3,8 +3,9 @@
 // public tables, the leaderboard's name opens the profile (and My games
 // and the table lists link finished games' seat names to theirs); its graph has a
 // point per rated game, its results match the games' winners, a recent
-// game links to its replay; nothing scrolls sideways on the phone; and
-// axe-core finds nothing in English, Italian and French.
+// game links to its replay; another person follows and blocks her from
+// it; nothing scrolls sideways on the phone; and axe-core finds nothing
+// in English, Italian and French.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, api, audit, SIZES, newContext, watchErrors, finishedTable } from './helpers.mjs';
@@ -106,6 +107,16 @@ for (const [size, w, h] of SIZES) {
     // nothing scrolls sideways
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(wide <= 0, `the page scrolls sideways by ${wide}px`);
+    // another person (this context) follows Ann from her profile, then
+    // blocks her; the buttons say what they will do, and both stay
+    await page.locator('#followBtn', { hasText: 'Follow' }).click();
+    await page.locator('#relation', { hasText: 'You follow Ann.' }).waitFor();
+    await page.locator('#blockBtn', { hasText: 'Block' }).click();
+    await page.locator('#relation', { hasText: 'You follow Ann. You block Ann.' }).waitFor();
+    await page.reload();
+    await page.locator('#relation', { hasText: 'You follow Ann. You block Ann.' }).waitFor();
+    assert.equal(await page.locator('#followBtn').textContent(), 'Unfollow');
+    assert.equal(await page.locator('#blockBtn').textContent(), 'Unblock');
     // a recent game opens its replay
     await page.locator('.pg-games a').first().click();
     await page.waitForURL(/\/replay\//);

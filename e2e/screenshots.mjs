@@ -2,11 +2,12 @@
 // table of each game (and of eight Dalmuti players on the phone), each
 // game's tutorial at its first step, the waiting room, a re-roll chosen
 // on the dice, a finished game, its replay and its analysis, and a
-// player's profile after a few rated games, at desktop (1280×800) and
-// phone (390×844) size. Run after `cargo build -p cli`:
+// player's profile after a few rated games, and the friends panel and an
+// invitation, at desktop (1280×800) and phone (390×844) size. Run after
+// `cargo build -p cli`:
 //   node e2e/screenshots.mjs [out-dir]     (default docs/screenshots)
 // With SHOTS=tutorial it takes the tutorials' alone, with SHOTS=profile
-// the profile's alone.
+// the profile's alone, with SHOTS=friends the friends' alone.
 // The icons come with the client (icons.woff2), so a machine with no emoji
 // font (this one has none: `fc-list | grep -i emoji` is empty) shows what
 // any browser shows. scripts/test.sh runs it into a temporary folder, so
@@ -78,11 +79,55 @@ async function profiles() {
   }
 }
 
+/**
+ * The lobby's friends panel (Ann follows Bob and Cy; Bob is at a public
+ * table) and Bob's table page with Ann's invitation, at each size.
+ */
+async function friends() {
+  for (const [size, w, h] of SIZES) {
+    const who = {};
+    for (const name of ['Ann', 'Bob', 'Cy']) {
+      const p = await page(w, h);
+      const { invite, id } = await api(server.base, '/api/tables', 'POST', { game: 'bigcheese', players: 3, seats: [{ kind: 'human' }, ...bots(2)], bot_delay_ms: 10000, public: true });
+      await p.goto(invite);
+      await joinViaForm(p, name);
+      await p.goto('/');
+      await p.locator('#myId').waitFor();
+      who[name] = { p, id, me: await p.locator('#myId').inputValue() };
+    }
+    const ann = who.Ann.p;
+    for (const x of ['Bob', 'Cy']) {
+      await ann.locator('#followId').fill(who[x].me);
+      await ann.getByRole('button', { name: 'Follow', exact: true }).click();
+      await ann.locator('#follows', { hasText: x }).waitFor();
+    }
+    await who.Cy.p.context().close();
+    const bob = who.Bob.p;
+    await bob.goto('/t/' + who.Bob.id);
+    await bob.waitForFunction(() => window.RR.table.st);
+    const { invite } = await api(server.base, '/api/tables', 'POST', { game: 'dalmuti', players: 4, seats: [{ kind: 'human' }, { kind: 'human' }, ...bots(2)], bot_delay_ms: 10000, public: true });
+    await ann.goto(invite);
+    await joinViaForm(ann, 'Ann');
+    await ann.locator('#inviteWho').selectOption(who.Bob.me);
+    await ann.locator('#inviteGo').click();
+    await ann.locator('#inviteSaid', { hasText: 'Invitation sent.' }).waitFor();
+    await bob.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await bob.locator('#invited a').waitFor();
+    await shot(bob, `invited-${size}`);
+    await ann.goto('/');
+    await ann.locator('#follows', { hasText: 'at a table' }).waitFor();
+    await ann.locator('#friendsBox').screenshot({ path: resolve(out, `friends-${size}.png`) });
+    console.log(`friends-${size}`);
+    await ann.context().close();
+    await bob.context().close();
+  }
+}
+
 const bots = (n) => Array.from({ length: n }, (_, i) => ({ kind: 'bot', bot: ['random', 'heuristic', 'strong', 'search'][i % 4] }));
 
 try {
   for (const [size, w, h] of SIZES) {
-    if (process.env.SHOTS === 'profile') break;
+    if (process.env.SHOTS === 'profile' || process.env.SHOTS === 'friends') break;
     await tutorials(size, w, h);
     if (process.env.SHOTS === 'tutorial') continue;
     const p = await page(w, h);
@@ -166,7 +211,8 @@ try {
     }
     await p.context().close();
   }
-  if (process.env.SHOTS !== 'tutorial') await profiles();
+  if (process.env.SHOTS !== 'tutorial' && process.env.SHOTS !== 'friends') await profiles();
+  if (!process.env.SHOTS || process.env.SHOTS === 'friends') await friends();
 } finally {
   await browser.close();
   await server.stop();

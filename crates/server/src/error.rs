@@ -99,6 +99,13 @@ pub enum Error {
     /// lost to a restart: join again).
     #[error("no such pairing ticket: it was cancelled, expired, or lost to a restart")]
     UnknownTicket,
+    /// Nobody who ever held a seat here has this id.
+    #[error("nobody who has played here has this id")]
+    UnknownPerson,
+    /// A follow, block or invitation that cannot be made now (a cap
+    /// reached, the person offline or not followed): the reason is said.
+    #[error("{0}")]
+    Refused(String),
 }
 
 impl Error {
@@ -123,7 +130,8 @@ impl Error {
             Error::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Error::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Abandoned(_) | Error::AlreadyWaiting => StatusCode::CONFLICT,
-            Error::UnknownTicket => StatusCode::NOT_FOUND,
+            Error::UnknownTicket | Error::UnknownPerson => StatusCode::NOT_FOUND,
+            Error::Refused(_) => StatusCode::CONFLICT,
         }
     }
 
@@ -154,6 +162,8 @@ impl Error {
             Error::Abandoned(_) => "abandoned",
             Error::AlreadyWaiting => "already_waiting",
             Error::UnknownTicket => "unknown_ticket",
+            Error::UnknownPerson => "unknown_person",
+            Error::Refused(_) => "refused",
         }
     }
 

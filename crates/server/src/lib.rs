@@ -38,6 +38,7 @@ pub mod clock;
 pub mod cluster;
 pub mod error;
 pub mod extbots;
+pub mod friends;
 pub mod ids;
 pub mod limits;
 pub mod lobby;
@@ -72,6 +73,7 @@ pub fn app(state: AppState) -> Router {
         .merge(web::routes())
         .merge(lobby::routes(state.clone()))
         .merge(pairing::routes())
+        .merge(friends::routes())
         .merge(crate::analysis::routes())
         .merge(ops::routes())
         .merge(

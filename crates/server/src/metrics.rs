@@ -96,13 +96,17 @@ pub(crate) enum Refusal {
     Resync,
     /// The per-address quota on quick-pairing tickets.
     Pairing,
+    /// The per-address quota on friends lists, follows and blocks.
+    Friends,
+    /// The per-address quota on invitations.
+    Invite,
     /// A WebSocket closed because its outbox passed its byte budget, or
     /// its address's.
     SlowReader,
 }
 
 impl Refusal {
-    const ALL: [Refusal; 13] = [
+    const ALL: [Refusal; 15] = [
         Refusal::Create,
         Refusal::Join,
         Refusal::Verify,
@@ -115,6 +119,8 @@ impl Refusal {
         Refusal::Chat,
         Refusal::Resync,
         Refusal::Pairing,
+        Refusal::Friends,
+        Refusal::Invite,
         Refusal::SlowReader,
     ];
 
@@ -132,6 +138,8 @@ impl Refusal {
             Refusal::Chat => "chat",
             Refusal::Resync => "resync",
             Refusal::Pairing => "pairing",
+            Refusal::Friends => "friends",
+            Refusal::Invite => "invite",
             Refusal::SlowReader => "slow_reader",
         }
     }
@@ -148,6 +156,8 @@ impl From<crate::quota::Kind> for Refusal {
             crate::quota::Kind::Chat => Refusal::Chat,
             crate::quota::Kind::Resync => Refusal::Resync,
             crate::quota::Kind::Pairing => Refusal::Pairing,
+            crate::quota::Kind::Friends => Refusal::Friends,
+            crate::quota::Kind::Invite => Refusal::Invite,
         }
     }
 }

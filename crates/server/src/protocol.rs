@@ -86,6 +86,10 @@ pub struct SeatStatus {
     /// Whether the seat's person conceded: a stand-in plays it now.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub conceded: bool,
+    /// The short id of the seat's person, if they sat with an identity
+    /// (their profile's, the one they are followed and blocked by).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
 }
 
 /// What a `state` and an `update` both carry: the position's small
@@ -345,6 +349,81 @@ pub struct PairingRequest {
     pub contribution: Option<String>,
 }
 
+/// Where a person is, as their followers see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Place {
+    /// In the lobby.
+    Lobby,
+    /// At a public table (playing or watching).
+    Table {
+        /// The table's id.
+        table: String,
+        /// Its game.
+        game: String,
+    },
+    /// At a private table: which one is not said.
+    Private,
+}
+
+/// `GET /api/me/friends`: the people the asker follows, where each is,
+/// the people they block, and the invitations waiting for them.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct FriendsView {
+    /// The asker's short id (the one others follow them by).
+    pub player: String,
+    /// The people they follow, newest first.
+    pub follows: Vec<Friend>,
+    /// The people they block, newest first.
+    pub blocks: Vec<Friend>,
+    /// Invitations to tables, oldest first.
+    pub invites: Vec<InviteOut>,
+}
+
+/// A person followed or blocked.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Friend {
+    /// Their short id.
+    pub player: String,
+    /// The name they last played under.
+    pub name: String,
+    /// Where they are, if online (never said to someone they block).
+    pub place: Option<Place>,
+}
+
+/// An invitation waiting.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct InviteOut {
+    /// Its id (`DELETE /api/me/invites/{id}` dismisses it).
+    pub id: String,
+    /// The sender's short id.
+    pub from: String,
+    /// The name they sent it under.
+    pub from_name: String,
+    /// The table's game.
+    pub game: String,
+    /// The link that opens the table.
+    pub link: String,
+    /// Seconds until it expires.
+    pub expires_in_s: u64,
+}
+
+/// The body of `POST /api/me/invites`: invite a person one follows to a
+/// table.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InviteRequest {
+    /// The short id of the person invited.
+    pub to: String,
+    /// The table.
+    pub table: String,
+    /// The table's invite key, for a private table.
+    #[serde(default)]
+    pub key: Option<String>,
+    /// The name to send it under.
+    pub name: String,
+}
+
 /// A quick-pairing ticket as `POST /api/pairing` and
 /// `GET /api/pairing/{ticket}` answer it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -463,8 +542,30 @@ pub fn schemas() -> Vec<(String, serde_json::Value)> {
                 "`POST /api/pairing` and `GET /api/pairing/{ticket}`; see docs/server.md, \
                  \"Quick pairing\".",
                 written
+                    .clone()
                     .into_generator()
                     .into_root_schema_for::<PairingTicket>(),
+            ),
+        ),
+        (
+            "web/friends.json".to_string(),
+            file(
+                "ratrace web: friends, their presence and invitations",
+                "`GET /api/me/friends`; see docs/server.md, \"Friends and presence\".",
+                written
+                    .clone()
+                    .into_generator()
+                    .into_root_schema_for::<FriendsView>(),
+            ),
+        ),
+        (
+            "web/invite-request.json".to_string(),
+            file(
+                "ratrace web: an invitation to a table",
+                "The body of `POST /api/me/invites`.",
+                read.clone()
+                    .into_generator()
+                    .into_root_schema_for::<InviteRequest>(),
             ),
         ),
         (

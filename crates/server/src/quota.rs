@@ -21,6 +21,11 @@ use std::time::{Duration, Instant};
 pub const CHAT_IP_BURST: u32 = 20;
 /// ...then one per this many seconds.
 pub const CHAT_IP_EVERY_S: u32 = 1;
+/// Invitations from one address at once, then one more every
+/// [`INVITE_EVERY_S`].
+pub const INVITE_BURST: u32 = 5;
+/// See [`INVITE_BURST`].
+pub const INVITE_EVERY_S: u32 = 30;
 
 /// What a request spends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -43,6 +48,12 @@ pub enum Kind {
     /// `POST /api/pairing` (a pairing ticket: a seat later), metered as
     /// joins are but in its own bucket.
     Pairing,
+    /// `GET /api/me/friends` (the pages ask every few seconds) and every
+    /// follow or block set or cleared, metered as game lists are but in
+    /// its own bucket.
+    Friends,
+    /// `POST /api/me/invites`.
+    Invite,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -81,6 +92,8 @@ impl Quotas {
             Kind::Chat => (CHAT_IP_BURST, CHAT_IP_EVERY_S),
             Kind::Resync => (l.resync_burst_per_ip, 1),
             Kind::Pairing => (l.join_burst, l.join_every_s),
+            Kind::Friends => (l.record_burst, l.record_every_s),
+            Kind::Invite => (INVITE_BURST, INVITE_EVERY_S),
         };
         (f64::from(burst.max(1)), f64::from(every.max(1)))
     }

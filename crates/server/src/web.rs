@@ -157,6 +157,7 @@ const FILES: &[Asset] = &[
     asset!("lobby.js", JS),
     asset!("lobby-players.js", JS),
     asset!("lobby-pairing.js", JS),
+    asset!("friends.js", JS),
     asset!("table.js", JS),
     asset!("table-state.js", JS),
     asset!("table-view.js", JS),

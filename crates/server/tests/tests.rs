@@ -7,6 +7,7 @@ mod it {
     mod cluster;
     mod deflate;
     mod extbots;
+    mod friends;
     mod i18n;
     mod layers;
     mod leak;

@@ -24,8 +24,8 @@ import {
 } from './store.js';
 
 /** fetch + JSON; throws an Error with .code and .status on failure. */
-export async function api(path, method, body) {
-  const opts = { method: method || 'GET', headers: {} };
+export async function api(path, method, body, headers) {
+  const opts = { method: method || 'GET', headers: Object.assign({}, headers) };
   if (body !== undefined) {
     opts.headers['Content-Type'] = 'application/json';
     opts.body = typeof body === 'string' ? body : JSON.stringify(body);

@@ -57,6 +57,8 @@ export default {
   'err.unknown_ticket': 'That wait is over: it was cancelled, expired, or lost when the server restarted.',
   'err.unknown_player': 'Nobody rated has this id.',
   'err.ambiguous_player': 'Two rated players share this id, so it names neither.',
+  'err.unknown_person': 'Nobody who has played here has this id.',
+  'err.refused': 'Not now',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Lobby',
@@ -746,6 +748,36 @@ export default {
   'profile.unknown': 'Nobody rated has this id.',
   'profile.mine': 'My profile',
   'profile.of': 'Profile of {name}',
+
+  /* Friends: follows, presence, invitations (lobby, table page, profile) */
+  'friends.title': 'Friends',
+  'friends.yourId': 'Your id',
+  'friends.yourIdText': 'Give your id to friends so that they can follow you; follow theirs to see when they are online and invite them to your table.',
+  'friends.followId': 'A friend\'s id',
+  'friends.follow': 'Follow',
+  'friends.unfollow': 'Unfollow',
+  'friends.block': 'Block',
+  'friends.unblock': 'Unblock',
+  'friends.badId': 'An id is 8 letters and digits (0-9, a-f), as on a profile.',
+  'friends.following': 'Following: {n} online of {of}',
+  'friends.none': 'You follow nobody yet.',
+  'friends.blocked': 'Blocked (no invitations, no chat, and they do not see where you are)',
+  'friends.offline': 'offline',
+  'friends.inLobby': 'in the lobby',
+  'friends.atTable': 'at a table of {game}',
+  'friends.atPrivate': 'at a private table',
+  'friends.watch': 'Watch',
+  'friends.invites': 'Invitations',
+  'friends.invited': '{name} invites you to {game}',
+  'friends.join': 'Join',
+  'friends.dismiss': 'Dismiss',
+  'friends.inviteLabel': 'Invite a friend who is online',
+  'friends.invite': 'Invite',
+  'friends.sent': 'Invitation sent.',
+  'friends.noneOnline': 'Nobody you follow is online to invite here.',
+  'friends.youFollow': 'You follow {name}.',
+  'friends.youBlock': 'You block {name}.',
+
   'verify.title': 'Fairness check',
   'verify.intro':
     'Every shuffle, deal and die roll comes from a seed whose hash was published when the table was created. Paste ' +

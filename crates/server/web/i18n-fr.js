@@ -57,6 +57,8 @@ export default {
   'err.unknown_ticket': 'Cette attente est terminée : annulée, expirée ou perdue au redémarrage du serveur.',
   'err.unknown_player': 'Aucun joueur classé n\'a cet identifiant.',
   'err.ambiguous_player': 'Deux joueurs classés partagent cet identifiant : il ne désigne ni l\'un ni l\'autre.',
+  'err.unknown_person': 'Personne ayant joué ici n\'a cet identifiant.',
+  'err.refused': 'Pas maintenant',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Accueil',
@@ -762,6 +764,36 @@ export default {
   'profile.unknown': 'Aucun joueur classé n\'a cet identifiant.',
   'profile.mine': 'Mon profil',
   'profile.of': 'Profil de {name}',
+
+  /* Amis : abonnements, présence, invitations (salon, table, profil) */
+  'friends.title': 'Amis',
+  'friends.yourId': 'Votre identifiant',
+  'friends.yourIdText': 'Donnez votre identifiant à vos amis pour qu\'ils vous suivent ; suivez le leur pour voir quand ils sont en ligne et les inviter à votre table.',
+  'friends.followId': 'L\'identifiant d\'un ami',
+  'friends.follow': 'Suivre',
+  'friends.unfollow': 'Ne plus suivre',
+  'friends.block': 'Bloquer',
+  'friends.unblock': 'Débloquer',
+  'friends.badId': 'Un identifiant a 8 lettres et chiffres (0-9, a-f), comme sur un profil.',
+  'friends.following': 'Suivis : {n} en ligne sur {of}',
+  'friends.none': 'Vous ne suivez encore personne.',
+  'friends.blocked': 'Bloqués (ni invitations, ni chat, et ils ne voient pas où vous êtes)',
+  'friends.offline': 'hors ligne',
+  'friends.inLobby': 'au salon',
+  'friends.atTable': 'à une table de {game}',
+  'friends.atPrivate': 'à une table privée',
+  'friends.watch': 'Regarder',
+  'friends.invites': 'Invitations',
+  'friends.invited': '{name} vous invite à {game}',
+  'friends.join': 'Rejoindre',
+  'friends.dismiss': 'Ignorer',
+  'friends.inviteLabel': 'Inviter un ami en ligne',
+  'friends.invite': 'Inviter',
+  'friends.sent': 'Invitation envoyée.',
+  'friends.noneOnline': 'Personne que vous suivez n\'est en ligne pour être invité ici.',
+  'friends.youFollow': 'Vous suivez {name}.',
+  'friends.youBlock': 'Vous bloquez {name}.',
+
   'verify.title': 'Vérifier l\'équité',
   'verify.intro':
     'Chaque mélange, distribution et jet de dé vient d\'une graine dont l\'empreinte est publiée à la création de ' +

@@ -57,6 +57,8 @@ export default {
   'err.unknown_ticket': 'Quell\'attesa è finita: è stata annullata, è scaduta o si è persa al riavvio del server.',
   'err.unknown_player': 'Nessun giocatore valutato ha questo identificativo.',
   'err.ambiguous_player': 'Due giocatori valutati condividono questo identificativo, che quindi non ne indica nessuno.',
+  'err.unknown_person': 'Nessuno che abbia giocato qui ha questo identificativo.',
+  'err.refused': 'Non ora',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Sala',
@@ -763,6 +765,36 @@ export default {
   'profile.unknown': 'Nessun giocatore valutato ha questo identificativo.',
   'profile.mine': 'Il mio profilo',
   'profile.of': 'Profilo di {name}',
+
+  /* Amici: chi segui, presenza, inviti (sala, tavolo, profilo) */
+  'friends.title': 'Amici',
+  'friends.yourId': 'Il tuo identificativo',
+  'friends.yourIdText': 'Dai il tuo identificativo agli amici perché possano seguirti; segui il loro per vedere quando sono online e invitarli al tuo tavolo.',
+  'friends.followId': 'L\'identificativo di un amico',
+  'friends.follow': 'Segui',
+  'friends.unfollow': 'Non seguire più',
+  'friends.block': 'Blocca',
+  'friends.unblock': 'Sblocca',
+  'friends.badId': 'Un identificativo ha 8 lettere e cifre (0-9, a-f), come su un profilo.',
+  'friends.following': 'Segui: {n} online su {of}',
+  'friends.none': 'Non segui ancora nessuno.',
+  'friends.blocked': 'Bloccati (niente inviti, niente chat, e non vedono dove sei)',
+  'friends.offline': 'offline',
+  'friends.inLobby': 'nella sala',
+  'friends.atTable': 'a un tavolo di {game}',
+  'friends.atPrivate': 'a un tavolo privato',
+  'friends.watch': 'Guarda',
+  'friends.invites': 'Inviti',
+  'friends.invited': '{name} ti invita a {game}',
+  'friends.join': 'Unisciti',
+  'friends.dismiss': 'Ignora',
+  'friends.inviteLabel': 'Invita un amico online',
+  'friends.invite': 'Invita',
+  'friends.sent': 'Invito inviato.',
+  'friends.noneOnline': 'Nessuno di quelli che segui è online da invitare qui.',
+  'friends.youFollow': 'Segui {name}.',
+  'friends.youBlock': 'Hai bloccato {name}.',
+
   'verify.title': 'Verifica di correttezza',
   'verify.intro':
     'Ogni mescolata, distribuzione e tiro di dado viene da un seme il cui hash è pubblicato alla creazione del ' +

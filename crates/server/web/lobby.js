@@ -20,6 +20,7 @@ import * as store from './store.js';
 import { myName, mySeat, saveCreator, saveKey, token } from './store.js';
 import { lobbyPlayers } from './lobby-players.js';
 import { lobbyPairing } from './lobby-pairing.js';
+import { friends, friendsPanel } from './friends.js';
 
 window.RR = { join, ...store };
 
@@ -29,6 +30,12 @@ const L = { games: [], seats: [], opts: {}, tables: [] };
 const ladder = (name) => (L.games.find((g) => g.name === name) || {}).bots || [];
 const players = lobbyPlayers(ladder);
 const pairing = lobbyPairing(() => L.games);
+/** The people followed and the invitations waiting (friends.js), drawn in #friendsBox. */
+const pals = friends('', drawFriends);
+
+function drawFriends() {
+  fill('friendsBox', friendsPanel($('friendsBox'), pals, drawFriends));
+}
 
 const game = () => L.games.find((g) => g.name === $('game').value) || L.games[0];
 
@@ -349,10 +356,12 @@ async function loadTables() {
 
 async function start() {
   players.start();
+  pals.start();
   initPage(() => {
     renderForm();
     renderTables();
     pairing.redraw();
+    drawFriends();
   });
   $('name').value = myName();
   $('game').onchange = () => {

@@ -13,9 +13,12 @@ import { boot, t } from './i18n.js';
 import { api, errText } from './connection.js';
 import { initPage } from './page.js';
 import { gameName, seatId, when } from './names.js';
+import { friends } from './friends.js';
 
-/** What the page shows: the profile once it came, or the error. */
-const P = { data: null, error: null };
+/** What the page shows: the profile once it came, or the error; what the last follow or block said. */
+const P = { data: null, error: null, said: '' };
+/** This browser's follows and blocks (friends.js), for the buttons: asked once, again after a change. */
+const pals = friends('', render);
 window.RR = { P };
 
 const SVGNS = 'http://www.w3.org/2000/svg';
@@ -247,6 +250,30 @@ function gamesCard(d) {
   );
 }
 
+/**
+ * Follow or block this person (not oneself): each button says what it
+ * will do, and the line after it what is so now.
+ */
+function relationRow(d) {
+  const mine = pals.data();
+  if (!mine || mine.player === d.player) return null;
+  const follows = mine.follows.some((f) => f.player === d.player);
+  const blocks = mine.blocks.some((f) => f.player === d.player);
+  const change = async (what, on) => {
+    P.said = (await pals[what](d.player, on)) || '';
+    render();
+  };
+  const now = [follows ? t('friends.youFollow', { name: d.name }) : null, blocks ? t('friends.youBlock', { name: d.name }) : null];
+  return el(
+    'p',
+    { class: 'row' },
+    el('button', { id: 'followBtn', text: t(follows ? 'friends.unfollow' : 'friends.follow'), onclick: () => change('follow', !follows) }),
+    el('button', { id: 'blockBtn', class: 'alt', text: t(blocks ? 'friends.unblock' : 'friends.block'), onclick: () => change('block', !blocks) }),
+    el('span', { id: 'relation', role: 'status', text: now.filter(Boolean).join(' ') }),
+    el('span', { class: 'err', text: P.said })
+  );
+}
+
 function render() {
   const out = $('out');
   if (P.error) {
@@ -262,7 +289,8 @@ function render() {
       'section',
       { class: 'pg-card pg-head' },
       el('h2', { id: 'pName' }, d.name, el('span', { class: 'mute', text: ' #' + d.player })),
-      el('p', { class: 'mute', text: t('profile.about') })
+      el('p', { class: 'mute', text: t('profile.about') }),
+      relationRow(d)
     ),
     d.ratings.map(gameCard),
     // a hook: people play no tournaments yet, so this list is always empty
@@ -282,6 +310,7 @@ function render() {
 async function start() {
   initPage(render);
   render();
+  pals.refresh();
   try {
     P.data = await api('/api/players/' + encodeURIComponent(playerId()));
   } catch (e) {

@@ -1,12 +1,14 @@
 /* The table page's social side: the rematch that brings every player
    along, and the chat with emotes.
 
-   tableSocial(state, tabs) is made once by the table page, which hands it
-   the `chat` and `rematch` messages (onMessage) and calls rematch() from
-   its Rematch button; everything else draws into the chat panel and a
-   box under the result, which this module adds to the page itself. The
-   chat's lines are its own state; `tabs` redraws the side column's tabs
-   when the chat panel shows or hides. */
+   tableSocial(state, tabs, blocked) is made once by the table page, which
+   hands it the `chat` and `rematch` messages (onMessage) and calls
+   rematch() from its Rematch button; everything else draws into the chat
+   panel and a box under the result, which this module adds to the page
+   itself. The chat's lines are its own state; `tabs` redraws the side
+   column's tabs when the chat panel shows or hides; `blocked(seat)` says
+   whether the seat's person is one this browser blocks (their lines are
+   not shown; redrawChat() after the blocks change). */
 
 import { $, append, clear, el, morph } from './dom.js';
 import { lang, onLang, t } from './i18n.js';
@@ -45,7 +47,7 @@ function follow(from, to, seat, tok) {
   location.href = '/t/' + to;
 }
 
-export function tableSocial(state, tabs) {
+export function tableSocial(state, tabs, blocked = () => false) {
   let chat = [];
   let readable = false;
 
@@ -137,8 +139,10 @@ export function tableSocial(state, tabs) {
   function renderChatLines() {
     const list = $('chatLines');
     if (!list) return;
-    // in place: lines already there stay, so the live region reads only new ones
+    // in place: lines already there stay, so the live region reads only new
+    // ones; a seat whose person this browser blocks is not heard
     const items = chat.map((line, i) =>
+      line.seat && blocked(line.seat) ? null :
       el(
         'li',
         { class: line.emote ? 'emote' : '', 'data-k': 'c' + i },
@@ -146,7 +150,8 @@ export function tableSocial(state, tabs) {
         el('span', { text: lineText(line) })
       )
     );
-    morph(list, items.length ? items : el('li', { class: 'mute', text: t('chat.empty') }));
+    const shown = items.filter(Boolean);
+    morph(list, shown.length ? shown : el('li', { class: 'mute', text: t('chat.empty') }));
     list.parentNode.scrollTop = list.parentNode.scrollHeight;
   }
 
@@ -227,5 +232,5 @@ export function tableSocial(state, tabs) {
 
   onLang(() => $('chat') && renderChat());
 
-  return { onMessage, rematch };
+  return { onMessage, rematch, redrawChat: renderChatLines };
 }

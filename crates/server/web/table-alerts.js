@@ -9,6 +9,7 @@
    ended) and the queue of words said together are this module's own. */
 
 import { $, el, fill } from './dom.js';
+import { titled } from './friends.js';
 import { gameName } from './names.js';
 import { onLang, t } from './i18n.js';
 import { alertOn, saveAlert } from './store.js';
@@ -68,7 +69,7 @@ export function tableAlerts(state, view) {
   function turn() {
     const now = state.myTurn();
     const base = gameName(state.game) + ' · ratrace';
-    document.title = (now ? '● ' + t('alert.title') + ' · ' : '') + base;
+    document.title = titled((now ? '● ' + t('alert.title') + ' · ' : '') + base);
     const startedNow = !state.waiting();
     const words = [];
     if (started === false && startedNow && !state.st.over) words.push(t('table.started'));

@@ -13,6 +13,7 @@ import { t } from './i18n.js';
 import { api, errText, join } from './connection.js';
 import { copyRow } from './page.js';
 import { seatId } from './names.js';
+import { placeText } from './friends.js';
 import { contribution, creator, key, myName, seeQuery } from './store.js';
 
 export function tablePanels(state, view, page) {
@@ -36,6 +37,40 @@ export function tablePanels(state, view, page) {
     const k = key(state.id);
     const url = location.origin + '/t/' + state.id + (k ? '?k=' + encodeURIComponent(k) : '');
     return copyRow('inviteUrl', t('table.invite'), url, page.render);
+  }
+
+  /** What the last invitation from here came to (sent, or why not). */
+  let inviteSaid = '';
+
+  /**
+   * Invite someone one follows who is online (friends.js): a seated
+   * player, before the game's end. Without anyone online it says so.
+   */
+  function friendRow() {
+    const d = page.friends && page.friends.data();
+    if (!d || state.me() == null || state.st.over) return null;
+    const on = d.follows.filter((f) => f.place);
+    if (!on.length) return el('p', { id: 'inviteNone', class: 'mute', text: t('friends.noneOnline') });
+    const pick = el(
+      'select',
+      { id: 'inviteWho' },
+      on.map((f) => el('option', { value: f.player, text: (f.name || f.player) + ' · ' + placeText(f.place) }))
+    );
+    const go = async () => {
+      const seat = state.seatInfo(state.me());
+      const name = (seat && seat.name) || myName() || '?';
+      const err = await page.friends.invite(live(pick).value, state.id, key(state.id), name);
+      inviteSaid = err || t('friends.sent');
+      page.render();
+    };
+    return el(
+      'div',
+      { class: 'row' },
+      el('label', { for: 'inviteWho', text: t('friends.inviteLabel') }),
+      pick,
+      el('button', { id: 'inviteGo', class: 'alt', text: t('friends.invite'), onclick: go }),
+      el('span', { id: 'inviteSaid', role: 'status', text: inviteSaid })
+    );
   }
 
   /** The creator may give a seat whose human never came to a bot. */
@@ -76,7 +111,7 @@ export function tablePanels(state, view, page) {
     if (!show) return fill('waiting');
     const n = state.freeSeats().length;
     const head = el('h2', { text: '⏳ ' + t('table.waitPlayers', { n }) });
-    fill('waiting', head, el('p', { text: t('table.waitText') }), inviteRow(), fillRows());
+    fill('waiting', head, el('p', { text: t('table.waitText') }), inviteRow(), friendRow(), fillRows());
   }
 
   /** The join form, for a visitor while a seat is free. */
@@ -156,7 +191,7 @@ export function tablePanels(state, view, page) {
     const share = !state.st.over && !state.waiting();
     fill(
       'invite',
-      share ? [el('h2', { text: t('table.share') }), inviteRow()] : null,
+      share ? [el('h2', { text: t('table.share') }), inviteRow(), friendRow()] : null,
       // a tutorial's deal is fixed and published: its hash commits to nothing secret
       el('p', { class: 'mute mono', text: t(state.info && state.info.tutorial ? 'table.tutorialHash' : 'table.seedHash') + ' ' + state.st.seed_hash }),
       concedeBox()

@@ -39,6 +39,7 @@ import { tableAlerts } from './table-alerts.js';
 import { tableSocial } from './social.js';
 import { motion } from './motion.js';
 import { tutorialCoach } from './tutorial.js';
+import { friends, inviteList } from './friends.js';
 
 const state = new TableState(pageId());
 let pendTimer = null;
@@ -59,14 +60,27 @@ else if (state.id && store.key(state.id)) {
 
 const view = tableView(state, { act, keepTurn, redrawMine: renderMine });
 const game = view.game;
+// the people followed (to invite them here) and the invitations waiting
+// for this person, asked every 15 s from here: they are at this table
+const pals = friends('?at=table&table=' + encodeURIComponent(state.id || ''), drawFriends);
 const panels = tablePanels(state, view, {
   render,
   send: (m) => state.conn.send(m),
   msg,
   rematch: (errBox) => social.rematch(state.id, errBox),
+  friends: pals,
 });
 const alerts = tableAlerts(state, view);
-const social = tableSocial(state, () => $('side') && drawTabs());
+const social = tableSocial(
+  state,
+  () => $('side') && drawTabs(),
+  // a seat whose person this browser blocks (friends.js): their chat is not shown
+  (seat) => {
+    const d = pals.data();
+    const s = state.seatInfo(seat);
+    return !!(d && s && s.player && d.blocks.some((b) => b.player === s.player));
+  }
+);
 const moves = motion();
 const coach = tutorialCoach(state, view);
 
@@ -251,6 +265,18 @@ function render() {
   drawTabs();
   keepFocus();
   coach.draw();
+}
+
+/** The invitations waiting for this person (at the top), and the invite panel's friends. */
+function drawFriends() {
+  const d = pals.data();
+  $('invited').classList.toggle('hidden', !(d && d.invites.length));
+  fill('invited', d && d.invites.length ? inviteList(pals, d) : null);
+  if (state.st && game()) {
+    panels.invite();
+    panels.waiting();
+  }
+  social.redrawChat();
 }
 
 /**
@@ -513,6 +539,7 @@ function start() {
     render();
   });
   if (!state.id) return msg(t('err.noTable'));
+  pals.start();
   // a person coming back (`back`, above) takes the seat their identity
   // holds here before saying hello
   (back ? reclaim(state.id) : Promise.resolve(false)).finally(() => {

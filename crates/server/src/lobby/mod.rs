@@ -21,6 +21,7 @@ pub(crate) use body::meter;
 pub use body::JsonBody;
 pub(crate) use create::build;
 pub use create::{CreateRequest, RematchRequest, SeatRequest};
+pub(crate) use players::identity;
 pub use records::REPLAY_BATCH;
 pub use seats::{FillRequest, JoinRequest};
 pub use tutorial::TutorialRequest;

@@ -55,7 +55,7 @@ pub(super) struct MyGames {
 
 /// The identity of the person a request is from: its `X-Ratrace-Key`
 /// header (their identity key), as its hash.
-pub(super) fn identity(headers: &axum::http::HeaderMap) -> Result<String, Error> {
+pub(crate) fn identity(headers: &axum::http::HeaderMap) -> Result<String, Error> {
     let key = headers
         .get("x-ratrace-key")
         .and_then(|v| v.to_str().ok())

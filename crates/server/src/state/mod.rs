@@ -5,6 +5,7 @@
 
 pub(crate) mod analyses;
 pub(crate) mod cluster;
+pub mod friends;
 pub(crate) mod lobby_cache;
 pub(crate) mod nodes;
 mod open;
@@ -50,6 +51,8 @@ struct Inner {
     analyses: analyses::Analyses,
     /// Quick pairing's pools and tickets.
     pairing: pairing::Pairing,
+    /// Who is online and where, and invitations waiting.
+    friends: friends::Friends,
     metrics: Arc<Metrics>,
     ops: Ops,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
@@ -200,6 +203,11 @@ impl AppState {
     /// Quick pairing's pools and tickets.
     pub(crate) fn pairing(&self) -> &pairing::Pairing {
         &self.inner.pairing
+    }
+
+    /// Who is online and where, and invitations waiting.
+    pub(crate) fn friends(&self) -> &friends::Friends {
+        &self.inner.friends
     }
 
     pub(crate) fn analyses(&self) -> &analyses::Analyses {

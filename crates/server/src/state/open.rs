@@ -62,6 +62,7 @@ impl AppState {
                 verify_gate: Semaphore::new(1),
                 analyses: super::analyses::Analyses::default(),
                 pairing: super::pairing::Pairing::default(),
+                friends: super::friends::Friends::default(),
                 metrics: Arc::new(Metrics::new()),
                 ops: Ops::new(),
                 proxies: std::sync::OnceLock::new(),

@@ -149,3 +149,146 @@ pub(crate) fn profiles(s: &dyn Store) {
     assert_eq!(s.profile("0123abce", 10, 10).unwrap(), Lookup::Unknown);
     assert_eq!(s.profile("0123abc0", 10, 10).unwrap(), Lookup::Unknown);
 }
+
+/// Bob's whole id.
+const BOB: &str = "4567abcd00000000000000000000000000000000000000000000000000000000";
+
+/// Seats `player` as `name` at a new table `id` made at `at`.
+fn seat(s: &dyn Store, id: &str, player: &str, name: &str, at: i64) {
+    s.create_table(&table(id, true, at), "node-a").unwrap();
+    assert!(s
+        .take_seat_as(SeatTaking {
+            player: Some(player.into()),
+            ..SeatTaking::person(id, Seat::new(0), name, "t", 1)
+        })
+        .unwrap());
+}
+
+/// Follows and blocks: a person is found by the short id of anyone who
+/// held a seat, under their newest name; a relation is set once, cleared,
+/// capped in the statement that stores it, listed newest first with
+/// whether the other blocks the owner.
+pub(crate) fn relations(s: &dyn Store) {
+    use super::relations::{Person, Relation, RelationChange, SetOutcome};
+    assert_eq!(s.find_person("4567abcd").unwrap(), Person::Unknown);
+    seat(s, "r1", BOB, "Bob", 100);
+    seat(s, "r2", BOB, "Bobby", 200);
+    seat(s, "r3", ANN, "Ann", 300);
+    assert_eq!(
+        s.find_person("4567abcd").unwrap(),
+        Person::Found {
+            player: BOB.into(),
+            name: "Bobby".into()
+        }
+    );
+    assert_eq!(
+        s.find_person("4567").unwrap(),
+        Person::Found {
+            player: BOB.into(),
+            name: "Bobby".into()
+        }
+    );
+    assert_eq!(
+        s.find_person("0").unwrap(),
+        Person::Found {
+            player: ANN.into(),
+            name: "Ann".into()
+        }
+    );
+    seat(
+        s,
+        "r4",
+        "0999000000000000000000000000000000000000000000000000000000000000",
+        "Cy",
+        400,
+    );
+    assert_eq!(s.find_person("0").unwrap(), Person::Ambiguous);
+    let change = |kind, owner: &str, other: &str, on, cap, at| RelationChange {
+        kind,
+        owner: owner.into(),
+        other: other.into(),
+        on,
+        cap,
+        at,
+    };
+    assert_eq!(
+        s.set_relation(change(Relation::Follow, ANN, BOB, true, 2, 10))
+            .unwrap(),
+        SetOutcome::Changed
+    );
+    assert_eq!(
+        s.set_relation(change(Relation::Follow, ANN, BOB, true, 2, 11))
+            .unwrap(),
+        SetOutcome::Unchanged
+    );
+    assert_eq!(
+        s.set_relation(change(Relation::Follow, ANN, "c", true, 2, 12))
+            .unwrap(),
+        SetOutcome::Changed
+    );
+    assert_eq!(
+        s.set_relation(change(Relation::Follow, ANN, "d", true, 2, 13))
+            .unwrap(),
+        SetOutcome::Full,
+        "two follows at most"
+    );
+    // A block is its own kind, with its own cap.
+    assert_eq!(
+        s.set_relation(change(Relation::Block, ANN, "d", true, 2, 14))
+            .unwrap(),
+        SetOutcome::Changed
+    );
+    assert!(s.blocks(ANN, "d").unwrap());
+    assert!(!s.blocks("d", ANN).unwrap());
+    assert!(!s.blocks(ANN, BOB).unwrap(), "a follow is no block");
+    let rows = s.relations_of(ANN, 10).unwrap();
+    let seen: Vec<(Relation, &str, &str, bool)> = rows
+        .iter()
+        .map(|r| (r.kind, r.player.as_str(), r.name.as_str(), r.blocks_owner))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (Relation::Follow, "c", "", false),
+            (Relation::Follow, BOB, "Bobby", false),
+            (Relation::Block, "d", "", false),
+        ],
+        "newest first, each kind"
+    );
+    // Bob blocks Ann: her list says so.
+    s.set_relation(change(Relation::Block, BOB, ANN, true, 2, 20))
+        .unwrap();
+    let rows = s.relations_of(ANN, 1).unwrap();
+    assert_eq!(rows.len(), 2, "one of each kind at most");
+    let bob = s
+        .relations_of(ANN, 10)
+        .unwrap()
+        .into_iter()
+        .find(|r| r.player == BOB)
+        .unwrap();
+    assert!(bob.blocks_owner);
+    // Cleared, then room for another.
+    assert_eq!(
+        s.set_relation(change(Relation::Follow, ANN, BOB, false, 2, 30))
+            .unwrap(),
+        SetOutcome::Changed
+    );
+    assert_eq!(
+        s.set_relation(change(Relation::Follow, ANN, BOB, false, 2, 31))
+            .unwrap(),
+        SetOutcome::Unchanged
+    );
+    assert_eq!(
+        s.set_relation(change(Relation::Follow, ANN, "d", true, 2, 32))
+            .unwrap(),
+        SetOutcome::Changed
+    );
+    let follows: Vec<String> = s
+        .relations_of(ANN, 10)
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.kind == Relation::Follow)
+        .map(|r| r.player)
+        .collect();
+    assert_eq!(follows, ["d", "c"]);
+}

@@ -348,6 +348,30 @@ CREATE INDEX rating_history_of ON rating_history(player, game, public, seq);
 CREATE INDEX ratings_player ON ratings(player);
 ",
     },
+    Migration {
+        version: 11,
+        name: "follows and blocks between people",
+        sqlite: "
+CREATE TABLE relations (
+  owner TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  other TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (owner, kind, other)
+);
+CREATE INDEX relations_other ON relations(other, kind);
+",
+        postgres: "
+CREATE TABLE relations (
+  owner TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  other TEXT NOT NULL,
+  at BIGINT NOT NULL,
+  PRIMARY KEY (owner, kind, other)
+);
+CREATE INDEX relations_other ON relations(other, kind);
+",
+    },
 ];
 
 /// The newest version this program knows.

@@ -38,6 +38,7 @@ mod model;
 mod postgres;
 pub mod profile;
 pub mod ratings;
+pub mod relations;
 mod sqlite;
 
 pub use lists::*;

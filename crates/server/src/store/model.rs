@@ -589,6 +589,24 @@ pub trait Store: Send + Sync + 'static {
     /// Person `player`'s rating in every game they are rated in.
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError>;
 
+    /// The person whose whole id begins with `short`, among those who
+    /// ever held a seat (see [`crate::store::relations`]).
+    fn find_person(&self, short: &str) -> Result<crate::store::relations::Person, StoreError>;
+    /// Person `owner`'s follows and blocks, newest first, at most `limit`
+    /// of each kind.
+    fn relations_of(
+        &self,
+        owner: &str,
+        limit: usize,
+    ) -> Result<Vec<crate::store::relations::RelationRow>, StoreError>;
+    /// Sets or clears one relation, within its cap.
+    fn set_relation(
+        &self,
+        change: crate::store::relations::RelationChange,
+    ) -> Result<crate::store::relations::SetOutcome, StoreError>;
+    /// Whether `owner` blocks `other`.
+    fn blocks(&self, owner: &str, other: &str) -> Result<bool, StoreError>;
+
     /// One table with its seats and actions.
     fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError>;
 

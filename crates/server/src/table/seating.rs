@@ -264,6 +264,7 @@ impl Seating {
             taken: true,
             connected: true,
             conceded: false,
+            player: None,
         };
         (0..self.seats.len().max(players))
             .map(|i| {
@@ -277,6 +278,11 @@ impl Seating {
                         taken: token_hash.is_some(),
                         connected: audience.connected(seat),
                         conceded: self.conceded(seat),
+                        player: self
+                            .social
+                            .players
+                            .get(&seat)
+                            .map(|p| crate::store::short_id(p)),
                     },
                     Some(SeatKind::Bot(b)) => SeatStatus { seat, ..bot(b) },
                     None => SeatStatus {

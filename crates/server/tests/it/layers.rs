@@ -26,6 +26,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "ops.rs",
             "lobby/",
             "pairing/",
+            "friends/",
             "ws/",
             "web.rs",
             "web/",

@@ -34,7 +34,7 @@ const REPEAT_VISIT: usize = 5_000;
 /// The modules the table page's script is linked from, in the order the
 /// link puts them (`table-page.js`: `table.js` and what it imports, each
 /// after what it imports; `BUNDLES` and `link` in web.rs).
-const TABLE_PAGE: [&str; 21] = [
+const TABLE_PAGE: [&str; 22] = [
     "dom.js",
     "i18n.js",
     "store.js",
@@ -50,6 +50,7 @@ const TABLE_PAGE: [&str; 21] = [
     "table-bigcheese.js",
     "table-dalmuti.js",
     "table-view.js",
+    "friends.js",
     "table-panels.js",
     "table-alerts.js",
     "social.js",

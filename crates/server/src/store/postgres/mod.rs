@@ -109,6 +109,7 @@ mod appends;
 mod errors;
 mod profile;
 mod reads;
+mod relations;
 mod store;
 #[cfg(test)]
 mod tests;

@@ -343,6 +343,40 @@ impl Store for PgStore {
         ))
     }
 
+    fn find_person(&self, short: &str) -> Result<crate::store::relations::Person, StoreError> {
+        self.block(super::relations::find_person(
+            self.pool(),
+            short.to_string(),
+        ))
+    }
+
+    fn relations_of(
+        &self,
+        owner: &str,
+        limit: usize,
+    ) -> Result<Vec<crate::store::relations::RelationRow>, StoreError> {
+        self.block(super::relations::relations_of(
+            self.pool(),
+            owner.to_string(),
+            limit,
+        ))
+    }
+
+    fn set_relation(
+        &self,
+        change: crate::store::relations::RelationChange,
+    ) -> Result<crate::store::relations::SetOutcome, StoreError> {
+        self.block(super::relations::set_relation(self.pool(), change))
+    }
+
+    fn blocks(&self, owner: &str, other: &str) -> Result<bool, StoreError> {
+        self.block(super::relations::blocks(
+            self.pool(),
+            owner.to_string(),
+            other.to_string(),
+        ))
+    }
+
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
         const MINE: &str = concat!(
             "SELECT ",

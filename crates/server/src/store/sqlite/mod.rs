@@ -16,6 +16,7 @@
 
 mod profile;
 mod reads;
+mod relations;
 mod sql;
 mod store;
 #[cfg(test)]

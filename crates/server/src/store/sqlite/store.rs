@@ -423,6 +423,32 @@ impl Store for SqliteStore {
         super::profile::profile(&self.reader(), short, points, games)
     }
 
+    fn find_person(&self, short: &str) -> Result<crate::store::relations::Person, StoreError> {
+        super::relations::find_person(&self.reader(), short)
+    }
+
+    fn relations_of(
+        &self,
+        owner: &str,
+        limit: usize,
+    ) -> Result<Vec<crate::store::relations::RelationRow>, StoreError> {
+        super::relations::relations_of(&self.reader(), owner, limit)
+    }
+
+    fn set_relation(
+        &self,
+        change: crate::store::relations::RelationChange,
+    ) -> Result<crate::store::relations::SetOutcome, StoreError> {
+        match self.write(Write::Relation(change))? {
+            Applied::Set(outcome) => Ok(outcome),
+            other => Err(StoreError::Commit(format!("a relation reported {other:?}"))),
+        }
+    }
+
+    fn blocks(&self, owner: &str, other: &str) -> Result<bool, StoreError> {
+        super::relations::blocks(&self.reader(), owner, other)
+    }
+
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
         let conn = self.reader();
         let mut out = Vec::new();

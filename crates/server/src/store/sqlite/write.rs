@@ -23,6 +23,8 @@ pub(super) enum Applied {
     Owner(Ownership),
     /// A value read back (the site's secret).
     Text(String),
+    /// What a relation set or cleared did.
+    Set(crate::store::relations::SetOutcome),
 }
 
 impl Applied {
@@ -32,6 +34,7 @@ impl Applied {
             Applied::Ids(ids) => !ids.is_empty(),
             Applied::Owner(o) => matches!(o, Ownership::Mine(_)),
             Applied::Text(_) => true,
+            Applied::Set(s) => s == crate::store::relations::SetOutcome::Changed,
         }
     }
 }
@@ -63,6 +66,8 @@ pub(super) enum Write {
     Analysis(Analysis),
     /// A finished game's result and the ratings it moves.
     Result(RecordResult),
+    /// A follow or block set or cleared.
+    Relation(crate::store::relations::RelationChange),
 }
 
 /// See [`Write::Abandon`].

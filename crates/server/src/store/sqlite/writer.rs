@@ -172,6 +172,7 @@ impl SqliteStore {
             Write::SiteSecret(fresh) => site_secret(tx, fresh),
             Write::Analysis(w) => w.apply(tx),
             Write::Result(w) => w.apply(tx),
+            Write::Relation(c) => super::relations::apply(tx, c),
         }
     }
 
