@@ -1,7 +1,8 @@
 //! `analysis`: bot games in bulk and what is measured from them: the
 //! post-game analysis ([`analyze`]), the simulator ([`simulate`]),
 //! duplicate play ([`duplicate`]), tournaments ([`tournament`]), the rules
-//! lab ([`lab`]), their statistics ([`stats`]) and the records they save
+//! lab ([`lab`]), the study of duplicate against plain tournaments
+//! ([`spread`]), their statistics ([`stats`]) and the records they save
 //! ([`records`]).
 //!
 //! A library, not part of the CLI, so that the `ratrace` command line, the
@@ -22,6 +23,7 @@ pub mod playout;
 pub mod pool;
 pub mod records;
 pub mod simulate;
+pub mod spread;
 pub mod stats;
 pub mod strikes;
 pub mod tournament;

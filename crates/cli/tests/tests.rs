@@ -1,8 +1,9 @@
 //! Integration tests of the `ratrace` shell (one test binary, modules in
-//! `it/`): the commands, the lab and the tournament end to end, a real
-//! `ratrace serve` process killed and restarted mid-game, one stopped with
-//! SIGTERM, three of them sharing one database, `ratrace db copy`, and
-//! bot programs (`bot-check`, `play`, tournaments).
+//! `it/`): the commands, the lab (and its duplicate-spread study) and the
+//! tournament end to end, a real `ratrace serve` process killed and
+//! restarted mid-game, one stopped with SIGTERM, three of them sharing one
+//! database, `ratrace db copy`, and bot programs (`bot-check`, `play`,
+//! tournaments).
 
 mod it {
     pub(crate) use commands::temp_dir;
@@ -15,5 +16,6 @@ mod it {
     mod records;
     mod serve_kill;
     mod serve_term;
+    mod spread;
     mod tournament;
 }

@@ -39,7 +39,8 @@ pub(crate) enum Command {
     Tournament(TournamentArgs),
     /// Compare rules variants side by side: seat advantage, game length,
     /// skill and luck; writes DIR/report.html (inline SVG plots) and
-    /// DIR/report.md.
+    /// DIR/report.md. `lab duplicate-spread`: duplicate against plain
+    /// bot tournaments, how much the standings spread.
     Lab(LabArgs),
     /// Check a bot program against the bot protocol (docs/bot-protocol.md):
     /// it plays both games, every player count and a spread of options
@@ -332,11 +333,17 @@ pub(crate) struct TournamentArgs {
     pub(crate) quiet: bool,
 }
 
-/// `ratrace lab`'s flags.
+/// `ratrace lab`'s flags: a comparison of variants of GAME, or a study
+/// of its own (`ratrace lab duplicate-spread`).
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub(crate) struct LabArgs {
+    /// A study instead of a comparison of variants.
+    #[command(subcommand)]
+    pub(crate) study: Option<LabStudy>,
     /// bigcheese or dalmuti.
-    pub(crate) game: String,
+    #[arg(required = true)]
+    pub(crate) game: Option<String>,
     /// A variant, NAME=key=value,key=value (repeatable); `players=N`
     /// sets its table size. Dalmuti variants start from hands=1.
     #[arg(long = "variant", value_name = "NAME=K=V,...")]
@@ -372,6 +379,62 @@ pub(crate) struct LabArgs {
     /// Records of the games (ids VARIANT-STUDY-dDEAL-rROTATION).
     #[command(flatten)]
     pub(crate) save: SaveArgs,
+}
+
+/// The studies of `ratrace lab` that are not a comparison of variants.
+#[derive(Subcommand)]
+pub(crate) enum LabStudy {
+    /// Whether duplicate play makes a bot tournament's standings spread
+    /// less: a lineup of bots of different strength plays --repeats
+    /// tournaments of --deals deals with different seeds, each in
+    /// duplicate (every deal in every seat rotation) and plain (as many
+    /// games, each a fresh deal, seats shuffled); per entrant, the spread
+    /// of its standing in each mode, their ratio with a bootstrap 95%
+    /// interval, and how often the strongest wins. Writes DIR/report.md
+    /// and DIR/report.json.
+    DuplicateSpread(SpreadArgs),
+}
+
+/// `ratrace lab duplicate-spread`'s flags.
+#[derive(clap::Args)]
+pub(crate) struct SpreadArgs {
+    /// bigcheese or dalmuti (repeatable; default: every game, one report).
+    #[arg(long = "game", value_name = "GAME")]
+    pub(crate) games: Vec<String>,
+    /// The lineup's bots, weakest first, at most one per seat; they sit
+    /// round the table in turn (default: the ladder's levels that decide
+    /// at once, random,heuristic,strong).
+    #[arg(long, value_delimiter = ',', value_name = "A,B,...")]
+    pub(crate) bots: Vec<String>,
+    /// Number of players (default: the game's).
+    #[arg(long)]
+    pub(crate) players: Option<usize>,
+    /// A rules option, key=value (repeatable; with one --game only).
+    /// Dalmuti starts from hands=1.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub(crate) options: Vec<String>,
+    /// Deals per duplicate tournament (a plain one plays players x deals
+    /// games, as many).
+    #[arg(long, default_value_t = 200)]
+    pub(crate) deals: u64,
+    /// Tournaments per mode, each with its own seeds.
+    #[arg(long, default_value_t = 40)]
+    pub(crate) repeats: u64,
+    /// Seed of the run.
+    #[arg(long, default_value_t = 0)]
+    pub(crate) seed: u64,
+    /// Worker threads (default: all cores); the report does not depend on it.
+    #[arg(long)]
+    pub(crate) threads: Option<usize>,
+    /// Stop a game with no winner after this many actions (B17).
+    #[arg(long, default_value_t = 100_000)]
+    pub(crate) max_actions: u64,
+    /// Where to write the report.
+    #[arg(long, default_value = "duplicate-spread")]
+    pub(crate) out: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    pub(crate) quiet: bool,
 }
 
 /// `ratrace bot-check`'s flags.

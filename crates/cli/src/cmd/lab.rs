@@ -1,19 +1,25 @@
 //! `ratrace lab`: rules variants compared side by side (`analysis::lab`);
-//! the report goes to files, one line per variant to the terminal.
+//! the report goes to files, one line per variant to the terminal. The
+//! lab's studies of their own (`lab duplicate-spread`) are in
+//! [`super::spread`].
 
-use crate::args::LabArgs;
+use crate::args::{LabArgs, LabStudy};
 use analysis::lab;
 use cli::{dispatch, Error};
 
 /// Runs `ratrace lab`.
 pub(crate) fn run(args: LabArgs) -> Result<bool, Error> {
-    dispatch!(args.game.as_str(), G => compare::<G>(args),
-        _ => Err(Error::unknown_game(&args.game)))
+    if let Some(LabStudy::DuplicateSpread(a)) = args.study {
+        return super::spread::run(a);
+    }
+    let game = args.game.clone().unwrap_or_default();
+    dispatch!(game.as_str(), G => compare::<G>(&game, args),
+        _ => Err(Error::unknown_game(&game)))
 }
 
-fn compare<G: lab::Positions>(args: LabArgs) -> Result<bool, Error> {
+fn compare<G: lab::Positions>(game: &str, args: LabArgs) -> Result<bool, Error> {
     let cfg = lab::configure::<G>(
-        &args.game,
+        game,
         lab::Args {
             variants: args.variants,
             presets: args.presets,
