@@ -3,11 +3,11 @@
 // game's tutorial at its first step, the waiting room, a re-roll chosen
 // on the dice, a finished game, its replay and its analysis, and a
 // player's profile after a few rated games, and the friends panel and an
-// invitation, at desktop (1280×800) and phone (390×844) size. Run after
-// `cargo build -p cli`:
+// invitation, and a shared replay's room, at desktop (1280×800) and phone
+// (390×844) size. Run after `cargo build -p cli`:
 //   node e2e/screenshots.mjs [out-dir]     (default docs/screenshots)
 // With SHOTS=tutorial it takes the tutorials' alone, with SHOTS=profile
-// the profile's alone, with SHOTS=friends the friends' alone.
+// the profile's alone, SHOTS=friends the friends', SHOTS=room the room's.
 // The icons come with the client (icons.woff2), so a machine with no emoji
 // font (this one has none: `fc-list | grep -i emoji` is empty) shows what
 // any browser shows. scripts/test.sh runs it into a temporary folder, so
@@ -123,11 +123,40 @@ async function friends() {
   }
 }
 
+/** A shared replay: Ann leads, Bob follows and has said something, at each size (Bob's page). */
+async function rooms() {
+  const a = await page(1280, 800);
+  const { invite, id } = await api(server.base, '/api/tables', 'POST', { game: 'dalmuti', players: 4, options: { hands: 1 }, seats: [{ kind: 'human' }, ...bots(3)], bot_delay_ms: 5 });
+  await a.goto(invite);
+  await joinViaForm(a, 'Ann');
+  await playToEnd(a, { timeout: 120000 });
+  await a.goto('/replay/' + id);
+  await a.waitForFunction(() => document.body.dataset.ready === '1');
+  await a.locator('#roomName').fill('Ann');
+  await a.locator('#roomOpen').click();
+  const link = await a.locator('#roomLink').inputValue();
+  for (const [size, w, h] of SIZES) {
+    const b = await page(w, h);
+    await b.goto(link);
+    await b.waitForFunction(() => document.body.dataset.ready === '1');
+    await b.locator('#roomName').fill(size === 'phone' ? 'Bea' : 'Bob');
+    await b.locator('#roomJoin').click();
+    await b.locator('#roomSay').fill('Why not the pair of 7s?');
+    await b.locator('#roomSay').press('Enter');
+    for (let k = 0; k < 5; k++) await a.locator('#next').click();
+    await b.waitForFunction((n) => document.body.dataset.step === n, await a.evaluate(() => document.body.dataset.step));
+    await b.locator('#room').scrollIntoViewIfNeeded();
+    await shot(b, `room-${size}`);
+    await b.context().close();
+  }
+  await a.context().close();
+}
+
 const bots = (n) => Array.from({ length: n }, (_, i) => ({ kind: 'bot', bot: ['random', 'heuristic', 'strong', 'search'][i % 4] }));
 
 try {
   for (const [size, w, h] of SIZES) {
-    if (process.env.SHOTS === 'profile' || process.env.SHOTS === 'friends') break;
+    if (['profile', 'friends', 'room'].includes(process.env.SHOTS)) break;
     await tutorials(size, w, h);
     if (process.env.SHOTS === 'tutorial') continue;
     const p = await page(w, h);
@@ -211,8 +240,9 @@ try {
     }
     await p.context().close();
   }
-  if (process.env.SHOTS !== 'tutorial' && process.env.SHOTS !== 'friends') await profiles();
+  if (!process.env.SHOTS || process.env.SHOTS === 'profile') await profiles();
   if (!process.env.SHOTS || process.env.SHOTS === 'friends') await friends();
+  if (!process.env.SHOTS || process.env.SHOTS === 'room') await rooms();
 } finally {
   await browser.close();
   await server.stop();

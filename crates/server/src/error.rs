@@ -99,6 +99,10 @@ pub enum Error {
     /// lost to a restart: join again).
     #[error("no such pairing ticket: it was cancelled, expired, or lost to a restart")]
     UnknownTicket,
+    /// No such shared-replay room (never made, closed when idle, or lost
+    /// to a restart).
+    #[error("no such room: it was closed, or lost to a restart")]
+    UnknownRoom,
     /// Nobody who ever held a seat here has this id.
     #[error("nobody who has played here has this id")]
     UnknownPerson,
@@ -130,7 +134,9 @@ impl Error {
             Error::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Error::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Abandoned(_) | Error::AlreadyWaiting => StatusCode::CONFLICT,
-            Error::UnknownTicket | Error::UnknownPerson => StatusCode::NOT_FOUND,
+            Error::UnknownTicket | Error::UnknownPerson | Error::UnknownRoom => {
+                StatusCode::NOT_FOUND
+            }
             Error::Refused(_) => StatusCode::CONFLICT,
         }
     }
@@ -163,6 +169,7 @@ impl Error {
             Error::AlreadyWaiting => "already_waiting",
             Error::UnknownTicket => "unknown_ticket",
             Error::UnknownPerson => "unknown_person",
+            Error::UnknownRoom => "unknown_room",
             Error::Refused(_) => "refused",
         }
     }

@@ -50,6 +50,7 @@ pub mod pairing;
 pub mod patch;
 pub mod protocol;
 pub mod quota;
+pub mod rooms;
 pub mod social;
 pub mod state;
 pub mod store;
@@ -74,6 +75,7 @@ pub fn app(state: AppState) -> Router {
         .merge(lobby::routes(state.clone()))
         .merge(pairing::routes())
         .merge(friends::routes())
+        .merge(rooms::routes())
         .merge(crate::analysis::routes())
         .merge(ops::routes())
         .merge(

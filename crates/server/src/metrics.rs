@@ -100,13 +100,15 @@ pub(crate) enum Refusal {
     Friends,
     /// The per-address quota on invitations.
     Invite,
+    /// The per-address quota on shared-replay rooms.
+    Room,
     /// A WebSocket closed because its outbox passed its byte budget, or
     /// its address's.
     SlowReader,
 }
 
 impl Refusal {
-    const ALL: [Refusal; 15] = [
+    const ALL: [Refusal; 16] = [
         Refusal::Create,
         Refusal::Join,
         Refusal::Verify,
@@ -121,6 +123,7 @@ impl Refusal {
         Refusal::Pairing,
         Refusal::Friends,
         Refusal::Invite,
+        Refusal::Room,
         Refusal::SlowReader,
     ];
 
@@ -140,6 +143,7 @@ impl Refusal {
             Refusal::Pairing => "pairing",
             Refusal::Friends => "friends",
             Refusal::Invite => "invite",
+            Refusal::Room => "room",
             Refusal::SlowReader => "slow_reader",
         }
     }
@@ -158,6 +162,7 @@ impl From<crate::quota::Kind> for Refusal {
             crate::quota::Kind::Pairing => Refusal::Pairing,
             crate::quota::Kind::Friends => Refusal::Friends,
             crate::quota::Kind::Invite => Refusal::Invite,
+            crate::quota::Kind::Room => Refusal::Room,
         }
     }
 }

@@ -12,6 +12,7 @@
 //! sent, so a client that missed a message knows and asks for `resync`.
 
 use game::{Outcome, Seat};
+use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -424,6 +425,104 @@ pub struct InviteRequest {
     pub name: String,
 }
 
+/// A shared replay's room, as `GET /api/rooms/{room}` answers it: the
+/// table whose replay it is, the step its leader shows, who is in and
+/// what was said.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct RoomView {
+    /// The finished table.
+    pub table: String,
+    /// The step shown (0: the deal; n: after the n-th action).
+    pub step: u32,
+    /// Bumped by every change (a long poll waits for a newer one).
+    pub rev: u64,
+    /// The member who moves the replay.
+    pub leader: String,
+    /// The members whose pages asked in the last minute (and the leader).
+    pub members: Vec<RoomMember>,
+    /// The newest chat lines, oldest first.
+    pub lines: Vec<RoomLine>,
+}
+
+/// A member of a room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct RoomMember {
+    /// Their id in the room.
+    pub member: String,
+    /// The name they joined under.
+    pub name: String,
+}
+
+/// A line of a room's chat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct RoomLine {
+    /// Who said it.
+    pub member: String,
+    /// Their name.
+    pub name: String,
+    /// What they said.
+    pub text: String,
+    /// Unix seconds.
+    pub at: i64,
+}
+
+/// `POST /api/rooms` and `POST /api/rooms/{room}/join`: the member made
+/// and the room.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct RoomTicket {
+    /// The room's id (its link is `/replay/{table}?room={room}`).
+    pub room: String,
+    /// The new member's id.
+    pub member: String,
+    /// The member's secret: it moves the replay (as leader) and speaks.
+    pub secret: String,
+    /// The room now.
+    pub view: RoomView,
+}
+
+/// The body of `POST /api/rooms`: a room on a finished table's replay.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoomOpen {
+    /// The finished table.
+    pub table: String,
+    /// The step to start at.
+    #[serde(default)]
+    pub step: u32,
+    /// The table's key, for a private table.
+    #[serde(default)]
+    pub key: Option<String>,
+    /// The leader's name.
+    pub name: String,
+}
+
+/// The body of `POST /api/rooms/{room}/join`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoomJoin {
+    /// The member's name.
+    pub name: String,
+}
+
+/// The body of `POST /api/rooms/{room}/act`: one of `step` (the leader
+/// shows it), `lead` (the leader hands over to that member) or `say` (a
+/// member's chat line).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoomAct {
+    /// The member's secret.
+    pub secret: String,
+    /// The step to show.
+    #[serde(default)]
+    pub step: Option<u32>,
+    /// The member to hand the lead to.
+    #[serde(default)]
+    pub lead: Option<String>,
+    /// A chat line.
+    #[serde(default)]
+    pub say: Option<String>,
+}
+
 /// A quick-pairing ticket as `POST /api/pairing` and
 /// `GET /api/pairing/{ticket}` answer it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -475,6 +574,41 @@ pub enum PairingStatus {
     },
 }
 
+/// Which way a type crosses the wire: read by the server, or written.
+enum Way {
+    Read,
+    Written,
+}
+
+/// One committed file: `path`, its title and description, the schema
+/// of `T` as the server reads or writes it.
+fn schema_file<T: JsonSchema>(
+    path: &str,
+    title: &str,
+    description: &str,
+    way: Way,
+) -> (String, serde_json::Value) {
+    let settings = match way {
+        Way::Read => SchemaSettings::draft2020_12().for_deserialize(),
+        Way::Written => SchemaSettings::draft2020_12().for_serialize(),
+    };
+    let mut rest = settings
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value();
+    let rest = rest.as_object_mut().expect("a root schema is an object");
+    let mut out = serde_json::Map::new();
+    if let Some(s) = rest.remove("$schema") {
+        out.insert("$schema".into(), s);
+    }
+    rest.remove("title");
+    rest.remove("description");
+    out.insert("title".into(), title.into());
+    out.insert("description".into(), description.into());
+    out.append(rest);
+    (path.to_string(), serde_json::Value::Object(out))
+}
+
 /// The JSON Schemas of the browser protocol, generated from the types
 /// above, as they are committed under `docs/protocol/web/` (path, schema):
 /// what a client sends on the WebSocket (`from-client.json`, as the server
@@ -483,99 +617,83 @@ pub enum PairingStatus {
 /// `web_schemas_are_up_to_date` keeps the files current; the browser tests
 /// check every frame the page receives against `to-client.json`.
 pub fn schemas() -> Vec<(String, serde_json::Value)> {
-    use schemars::generate::SchemaSettings;
-    fn file(title: &str, description: &str, schema: schemars::Schema) -> serde_json::Value {
-        let mut rest = schema.to_value();
-        let rest = rest.as_object_mut().expect("a root schema is an object");
-        let mut out = serde_json::Map::new();
-        if let Some(s) = rest.remove("$schema") {
-            out.insert("$schema".into(), s);
-        }
-        rest.remove("title");
-        rest.remove("description");
-        out.insert("title".into(), title.into());
-        out.insert("description".into(), description.into());
-        out.append(rest);
-        serde_json::Value::Object(out)
-    }
-    let read = SchemaSettings::draft2020_12().for_deserialize();
-    let written = SchemaSettings::draft2020_12().for_serialize();
+    use Way::{Read, Written};
     vec![
-        (
-            "web/from-client.json".to_string(),
-            file(
-                "ratrace web: a message from the client",
-                "What a browser (or any client) sends on a table's WebSocket, `GET /ws/{id}`; \
-                 see docs/server.md, \"WebSocket\".",
-                read.clone()
-                    .into_generator()
-                    .into_root_schema_for::<ClientMsg>(),
-            ),
+        schema_file::<ClientMsg>(
+            "web/from-client.json",
+            "ratrace web: a message from the client",
+            "What a browser (or any client) sends on a table's WebSocket, `GET /ws/{id}`; \
+             see docs/server.md, \"WebSocket\".",
+            Read,
         ),
-        (
-            "web/to-client.json".to_string(),
-            file(
-                "ratrace web: a message to the client",
-                "What the server sends on a table's WebSocket: a `state`, then `update`s, and \
-                 the rest; a view's own schema is the game's (docs/protocol/GAME/view.json).",
-                written
-                    .clone()
-                    .into_generator()
-                    .into_root_schema_for::<ServerMsg>(),
-            ),
+        schema_file::<ServerMsg>(
+            "web/to-client.json",
+            "ratrace web: a message to the client",
+            "What the server sends on a table's WebSocket: a `state`, then `update`s, and \
+             the rest; a view's own schema is the game's (docs/protocol/GAME/view.json).",
+            Written,
         ),
-        (
-            "web/table.json".to_string(),
-            file(
-                "ratrace web: a table's description",
-                "`GET /api/tables/{id}`.",
-                written
-                    .clone()
-                    .into_generator()
-                    .into_root_schema_for::<TableInfo>(),
-            ),
+        schema_file::<TableInfo>(
+            "web/table.json",
+            "ratrace web: a table's description",
+            "`GET /api/tables/{id}`.",
+            Written,
         ),
-        (
-            "web/pairing.json".to_string(),
-            file(
-                "ratrace web: a quick-pairing ticket",
-                "`POST /api/pairing` and `GET /api/pairing/{ticket}`; see docs/server.md, \
-                 \"Quick pairing\".",
-                written
-                    .clone()
-                    .into_generator()
-                    .into_root_schema_for::<PairingTicket>(),
-            ),
+        schema_file::<PairingTicket>(
+            "web/pairing.json",
+            "ratrace web: a quick-pairing ticket",
+            "`POST /api/pairing` and `GET /api/pairing/{ticket}`; see docs/server.md, \
+             \"Quick pairing\".",
+            Written,
         ),
-        (
-            "web/friends.json".to_string(),
-            file(
-                "ratrace web: friends, their presence and invitations",
-                "`GET /api/me/friends`; see docs/server.md, \"Friends and presence\".",
-                written
-                    .clone()
-                    .into_generator()
-                    .into_root_schema_for::<FriendsView>(),
-            ),
+        schema_file::<FriendsView>(
+            "web/friends.json",
+            "ratrace web: friends, their presence and invitations",
+            "`GET /api/me/friends`; see docs/server.md, \"Friends and presence\".",
+            Written,
         ),
-        (
-            "web/invite-request.json".to_string(),
-            file(
-                "ratrace web: an invitation to a table",
-                "The body of `POST /api/me/invites`.",
-                read.clone()
-                    .into_generator()
-                    .into_root_schema_for::<InviteRequest>(),
-            ),
+        schema_file::<InviteRequest>(
+            "web/invite-request.json",
+            "ratrace web: an invitation to a table",
+            "The body of `POST /api/me/invites`.",
+            Read,
         ),
-        (
-            "web/pairing-request.json".to_string(),
-            file(
-                "ratrace web: a quick-pairing request",
-                "The body of `POST /api/pairing`.",
-                read.into_generator()
-                    .into_root_schema_for::<PairingRequest>(),
-            ),
+        schema_file::<RoomView>(
+            "web/room.json",
+            "ratrace web: a shared replay's room",
+            "`GET /api/rooms/{room}` and `POST /api/rooms/{room}/act`; see docs/server.md, \
+             \"Shared replays\".",
+            Written,
+        ),
+        schema_file::<RoomTicket>(
+            "web/room-ticket.json",
+            "ratrace web: a member of a shared replay's room",
+            "`POST /api/rooms` and `POST /api/rooms/{room}/join`.",
+            Written,
+        ),
+        schema_file::<RoomOpen>(
+            "web/room-open.json",
+            "ratrace web: a shared replay's room asked for",
+            "The body of `POST /api/rooms`.",
+            Read,
+        ),
+        schema_file::<RoomJoin>(
+            "web/room-join.json",
+            "ratrace web: joining a shared replay's room",
+            "The body of `POST /api/rooms/{room}/join`.",
+            Read,
+        ),
+        schema_file::<RoomAct>(
+            "web/room-act.json",
+            "ratrace web: what a room's member does",
+            "The body of `POST /api/rooms/{room}/act`.",
+            Read,
+        ),
+        schema_file::<PairingRequest>(
+            "web/pairing-request.json",
+            "ratrace web: a quick-pairing request",
+            "The body of `POST /api/pairing`.",
+            Read,
         ),
     ]
 }

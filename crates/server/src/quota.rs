@@ -26,6 +26,9 @@ pub const CHAT_IP_EVERY_S: u32 = 1;
 pub const INVITE_BURST: u32 = 5;
 /// See [`INVITE_BURST`].
 pub const INVITE_EVERY_S: u32 = 30;
+/// Shared-replay room requests from one address at once, then one a
+/// second: a member asks again after every step its leader takes.
+pub const ROOM_BURST: u32 = 120;
 
 /// What a request spends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,6 +57,9 @@ pub enum Kind {
     Friends,
     /// `POST /api/me/invites`.
     Invite,
+    /// Every shared-replay room request but its opening (a member's long
+    /// poll, a join, a step, a line).
+    Room,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -94,6 +100,7 @@ impl Quotas {
             Kind::Pairing => (l.join_burst, l.join_every_s),
             Kind::Friends => (l.record_burst, l.record_every_s),
             Kind::Invite => (INVITE_BURST, INVITE_EVERY_S),
+            Kind::Room => (ROOM_BURST, 1),
         };
         (f64::from(burst.max(1)), f64::from(every.max(1)))
     }

@@ -171,6 +171,7 @@ const FILES: &[Asset] = &[
     asset!("tutorial.js", JS),
     asset!("replay.js", JS),
     asset!("replay-analysis.js", JS),
+    asset!("replay-room.js", JS),
     asset!("verify.js", JS),
     asset!("profile.js", JS),
     asset!("favicon.svg", SVG),

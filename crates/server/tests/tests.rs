@@ -18,6 +18,7 @@ mod it {
     mod probe;
     mod profile;
     mod restart;
+    mod rooms;
     mod schemas;
     mod security;
     mod social;

@@ -59,6 +59,7 @@ export default {
   'err.ambiguous_player': 'Two rated players share this id, so it names neither.',
   'err.unknown_person': 'Nobody who has played here has this id.',
   'err.refused': 'Not now',
+  'err.unknown_room': 'This room is closed, or was lost when the server restarted.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Lobby',
@@ -777,6 +778,21 @@ export default {
   'friends.noneOnline': 'Nobody you follow is online to invite here.',
   'friends.youFollow': 'You follow {name}.',
   'friends.youBlock': 'You block {name}.',
+
+  /* Watch together (the replay page): a room whose leader moves the replay for everyone */
+  'room.title': 'Watch together',
+  'room.intro': 'Step through this game with friends: one of you leads, everyone sees the same move, and you can talk about it.',
+  'room.open': 'Watch together',
+  'room.join': 'Join the room',
+  'room.needName': 'Type a name first.',
+  'room.link': 'Link for the others',
+  'room.leads': '{name} leads the replay: you see each step they take.',
+  'room.youLead': 'You lead the replay: the others see each step you take.',
+  'room.leader': 'leads',
+  'room.you': '(you)',
+  'room.members': 'In the room ({n})',
+  'room.handOver': 'Hand over',
+  'room.sayPh': 'Say something about this move…',
 
   'verify.title': 'Fairness check',
   'verify.intro':

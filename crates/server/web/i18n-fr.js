@@ -59,6 +59,7 @@ export default {
   'err.ambiguous_player': 'Deux joueurs classés partagent cet identifiant : il ne désigne ni l\'un ni l\'autre.',
   'err.unknown_person': 'Personne ayant joué ici n\'a cet identifiant.',
   'err.refused': 'Pas maintenant',
+  'err.unknown_room': 'Ce salon est fermé, ou a été perdu au redémarrage du serveur.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Accueil',
@@ -793,6 +794,21 @@ export default {
   'friends.noneOnline': 'Personne que vous suivez n\'est en ligne pour être invité ici.',
   'friends.youFollow': 'Vous suivez {name}.',
   'friends.youBlock': 'Vous bloquez {name}.',
+
+  /* Regarder ensemble (la page de la rediffusion) : un salon dont le meneur fait avancer la partie pour tous */
+  'room.title': 'Regarder ensemble',
+  'room.intro': 'Revoyez cette partie entre amis : l\'un de vous mène, tout le monde voit le même coup, et vous pouvez en parler.',
+  'room.open': 'Regarder ensemble',
+  'room.join': 'Entrer dans le salon',
+  'room.needName': 'Tapez d\'abord un nom.',
+  'room.link': 'Lien pour les autres',
+  'room.leads': '{name} mène la rediffusion : vous voyez chaque coup qu\'il ou elle joue.',
+  'room.youLead': 'Vous menez la rediffusion : les autres voient chaque coup que vous jouez.',
+  'room.leader': 'mène',
+  'room.you': '(vous)',
+  'room.members': 'Dans le salon ({n})',
+  'room.handOver': 'Passer la main',
+  'room.sayPh': 'Dites quelque chose sur ce coup…',
 
   'verify.title': 'Vérifier l\'équité',
   'verify.intro':

@@ -59,6 +59,7 @@ export default {
   'err.ambiguous_player': 'Due giocatori valutati condividono questo identificativo, che quindi non ne indica nessuno.',
   'err.unknown_person': 'Nessuno che abbia giocato qui ha questo identificativo.',
   'err.refused': 'Non ora',
+  'err.unknown_room': 'Questa stanza è chiusa, o è andata persa al riavvio del server.',
 
   /* The lobby: the new table form, the tables’ lists, bots and options in words */
   'lobby.title': 'Sala',
@@ -794,6 +795,21 @@ export default {
   'friends.noneOnline': 'Nessuno di quelli che segui è online da invitare qui.',
   'friends.youFollow': 'Segui {name}.',
   'friends.youBlock': 'Hai bloccato {name}.',
+
+  /* Guardare insieme (la pagina della replica): una stanza in cui chi guida muove la replica per tutti */
+  'room.title': 'Guarda insieme',
+  'room.intro': 'Ripercorri questa partita con gli amici: uno di voi guida, tutti vedono la stessa mossa e potete parlarne.',
+  'room.open': 'Guarda insieme',
+  'room.join': 'Entra nella stanza',
+  'room.needName': 'Scrivi prima un nome.',
+  'room.link': 'Link per gli altri',
+  'room.leads': '{name} guida la replica: vedi ogni passo che fa.',
+  'room.youLead': 'Guidi tu la replica: gli altri vedono ogni passo che fai.',
+  'room.leader': 'guida',
+  'room.you': '(tu)',
+  'room.members': 'Nella stanza ({n})',
+  'room.handOver': 'Passa la guida',
+  'room.sayPh': 'Di\' qualcosa su questa mossa…',
 
   'verify.title': 'Verifica di correttezza',
   'verify.intro':

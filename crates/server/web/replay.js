@@ -22,6 +22,7 @@ import { TableState } from './table-state.js';
 import { tableView } from './table-view.js';
 import { replayAnalysis } from './replay-analysis.js';
 import { motion } from './motion.js';
+import { replayRoom } from './replay-room.js';
 
 /**
  * The page's state: the table's id, its record and summary, every
@@ -37,10 +38,12 @@ const boardView = tableView(board, { act: () => {}, redrawMine: () => {} });
 const moves = motion();
 // the page's handle for the browser tests and the console (nothing in the client reads it)
 window.RR = { motion: moves.moves };
+/** Watch together: a room whose leader moves this replay for everyone (replay-room.js). */
+const room = replayRoom(R.id, { step: () => R.i, show: (i) => show(i, true) });
 const analysis = replayAnalysis(
   R.id,
   (s) => who(s),
-  (i) => show(i)
+  (i) => !room.following() && show(i)
 );
 
 const who = (s) => seatLabel(s, R.sum && R.sum.seats);
@@ -188,12 +191,14 @@ function renderMoves() {
   fill(
     'moves',
     acts.map((a, k) =>
-      el('li', { class: k === R.i - 1 ? 'new' : k >= R.i ? 'mute' : '', text: moveText(a), onclick: () => show(k + 1) })
+      el('li', { class: k === R.i - 1 ? 'new' : k >= R.i ? 'mute' : '', text: moveText(a), onclick: () => !room.following() && show(k + 1) })
     )
   );
 }
 
-function show(i) {
+/** Shows step `i`; a step the player took (not one a room's leader took: `fromRoom`) goes to the room. */
+function show(i, fromRoom) {
+  if (!R.pos.length) return;
   const n = R.total;
   const from = R.i;
   R.i = Math.max(0, Math.min(n, Number.isFinite(i) ? i : n));
@@ -205,10 +210,13 @@ function show(i) {
   $('now').textContent = R.i ? moveText(R.rec.actions[R.i - 1]) : t('replay.start');
   // a step button that disables itself (the end reached) hands focus to
   // its opposite, so the keyboard stays in the controls, never on the page
+  // while someone else leads a room here, the controls are theirs
   const had = document.activeElement;
-  $('prev').disabled = $('first').disabled = R.i === 0;
-  $('next').disabled = $('last').disabled = R.i === n;
-  if (had && had.disabled) ($('prev') === had || $('first') === had ? $('next') : $('prev')).focus();
+  const frozen = room.following();
+  $('prev').disabled = $('first').disabled = frozen || R.i === 0;
+  $('next').disabled = $('last').disabled = frozen || R.i === n;
+  $('slider').disabled = $('jump').disabled = frozen;
+  if (had && had.disabled && !frozen) ($('prev') === had || $('first') === had ? $('next') : $('prev')).focus();
   document.body.dataset.step = String(R.i);
   // one step forward is played as it happened; a jump is drawn as it is
   const snap = R.i === from + 1 ? moves.before() : null;
@@ -217,12 +225,14 @@ function show(i) {
   renderLog();
   renderMoves();
   if (R.i) scrollWithin($('moves'), $('moves').children[R.i - 1]);
+  if (!fromRoom) room.stepped(R.i);
 }
 
 function render() {
   if (!R.rec || !R.pos.length) return;
   renderInfo();
-  show(R.i);
+  show(R.i, true);
+  room.draw();
   if (R.rec) analysis.render();
 }
 
@@ -251,7 +261,7 @@ async function start() {
     // the move box types numbers; the slider steps itself (once, not twice)
     if (e.target && e.target.tagName === 'INPUT' && (e.target.type === 'number' || e.target.type === 'range')) return;
     const step = { ArrowLeft: R.i - 1, ArrowRight: R.i + 1, Home: 0, End: Infinity }[e.key];
-    if (step === undefined) return;
+    if (step === undefined || room.following()) return;
     // the page does not scroll as well (Home and End would take the
     // board out of view)
     e.preventDefault();
@@ -262,6 +272,7 @@ async function start() {
     R.rec = await api('/api/tables/' + R.id + '/record' + seeQuery(R.id));
     await loadPositions();
     render();
+    room.start();
     document.body.dataset.ready = '1';
     analysis.load();
   } catch (e) {

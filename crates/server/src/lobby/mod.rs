@@ -23,6 +23,7 @@ pub(crate) use create::build;
 pub use create::{CreateRequest, RematchRequest, SeatRequest};
 pub(crate) use players::identity;
 pub use records::REPLAY_BATCH;
+pub(crate) use records::{finished_record, Proof};
 pub use seats::{FillRequest, JoinRequest};
 pub use tutorial::TutorialRequest;
 

@@ -34,6 +34,11 @@ impl Proof {
         proof
     }
 
+    /// The invite key of a private table (or none), as a proof.
+    pub(crate) fn key(key: Option<String>) -> Proof {
+        Proof { key, token: None }
+    }
+
     /// Refused (403) unless `table` is open to this proof.
     pub(crate) fn check(&self, table: &crate::store::StoredTable) -> Result<(), Error> {
         if table.admits(self.key.as_deref(), self.token.as_deref()) {

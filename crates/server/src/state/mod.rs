@@ -10,6 +10,7 @@ pub(crate) mod lobby_cache;
 pub(crate) mod nodes;
 mod open;
 pub mod pairing;
+pub mod rooms;
 
 use crate::addr::ClientAddr;
 use crate::error::Error;
@@ -53,6 +54,8 @@ struct Inner {
     pairing: pairing::Pairing,
     /// Who is online and where, and invitations waiting.
     friends: friends::Friends,
+    /// Shared replays' rooms.
+    rooms: rooms::Rooms,
     metrics: Arc<Metrics>,
     ops: Ops,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
@@ -208,6 +211,11 @@ impl AppState {
     /// Who is online and where, and invitations waiting.
     pub(crate) fn friends(&self) -> &friends::Friends {
         &self.inner.friends
+    }
+
+    /// Shared replays' rooms.
+    pub(crate) fn rooms(&self) -> &rooms::Rooms {
+        &self.inner.rooms
     }
 
     pub(crate) fn analyses(&self) -> &analyses::Analyses {

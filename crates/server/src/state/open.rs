@@ -63,6 +63,7 @@ impl AppState {
                 analyses: super::analyses::Analyses::default(),
                 pairing: super::pairing::Pairing::default(),
                 friends: super::friends::Friends::default(),
+                rooms: super::rooms::Rooms::default(),
                 metrics: Arc::new(Metrics::new()),
                 ops: Ops::new(),
                 proxies: std::sync::OnceLock::new(),

@@ -27,6 +27,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "lobby/",
             "pairing/",
             "friends/",
+            "rooms/",
             "ws/",
             "web.rs",
             "web/",
