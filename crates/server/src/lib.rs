@@ -47,6 +47,7 @@ pub mod names;
 pub mod net;
 pub mod ops;
 pub mod pairing;
+pub mod passkeys;
 pub mod patch;
 pub mod protocol;
 pub mod quota;
@@ -76,6 +77,7 @@ pub fn app(state: AppState) -> Router {
         .merge(pairing::routes())
         .merge(friends::routes())
         .merge(rooms::routes())
+        .merge(passkeys::routes())
         .merge(crate::analysis::routes())
         .merge(ops::routes())
         .merge(

@@ -102,13 +102,15 @@ pub(crate) enum Refusal {
     Invite,
     /// The per-address quota on shared-replay rooms.
     Room,
+    /// The per-address quota on passkey ceremonies.
+    Passkey,
     /// A WebSocket closed because its outbox passed its byte budget, or
     /// its address's.
     SlowReader,
 }
 
 impl Refusal {
-    const ALL: [Refusal; 16] = [
+    const ALL: [Refusal; 17] = [
         Refusal::Create,
         Refusal::Join,
         Refusal::Verify,
@@ -124,6 +126,7 @@ impl Refusal {
         Refusal::Friends,
         Refusal::Invite,
         Refusal::Room,
+        Refusal::Passkey,
         Refusal::SlowReader,
     ];
 
@@ -144,6 +147,7 @@ impl Refusal {
             Refusal::Friends => "friends",
             Refusal::Invite => "invite",
             Refusal::Room => "room",
+            Refusal::Passkey => "passkey",
             Refusal::SlowReader => "slow_reader",
         }
     }
@@ -163,6 +167,7 @@ impl From<crate::quota::Kind> for Refusal {
             crate::quota::Kind::Friends => Refusal::Friends,
             crate::quota::Kind::Invite => Refusal::Invite,
             crate::quota::Kind::Room => Refusal::Room,
+            crate::quota::Kind::Passkey => Refusal::Passkey,
         }
     }
 }

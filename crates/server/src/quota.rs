@@ -60,6 +60,9 @@ pub enum Kind {
     /// Every shared-replay room request but its opening (a member's long
     /// poll, a join, a step, a line).
     Room,
+    /// A passkey ceremony's start (adding one, or signing in), metered as
+    /// joins are but in its own bucket.
+    Passkey,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -101,6 +104,7 @@ impl Quotas {
             Kind::Friends => (l.record_burst, l.record_every_s),
             Kind::Invite => (INVITE_BURST, INVITE_EVERY_S),
             Kind::Room => (ROOM_BURST, 1),
+            Kind::Passkey => (l.join_burst, l.join_every_s),
         };
         (f64::from(burst.max(1)), f64::from(every.max(1)))
     }

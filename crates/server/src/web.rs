@@ -158,6 +158,7 @@ const FILES: &[Asset] = &[
     asset!("lobby-players.js", JS),
     asset!("lobby-pairing.js", JS),
     asset!("friends.js", JS),
+    asset!("passkeys.js", JS),
     asset!("table.js", JS),
     asset!("table-state.js", JS),
     asset!("table-view.js", JS),

@@ -205,6 +205,13 @@ export default {
   'me.otherText':
     'Open this link on your other phone or computer: it becomes you there, with your games and rating. Anyone with ' +
     'the link plays as you: keep it to yourself.',
+  'me.passkeyText': 'Or keep this identity with a passkey (your phone, computer or security key), then sign in with it on another device.',
+  'me.passkeyCount': { one: 'This identity has {n} passkey.', other: 'This identity has {n} passkeys.' },
+  'me.passkeyAdd': 'Keep it with a passkey',
+  'me.passkeySignIn': 'Sign in with a passkey',
+  'me.passkeyAdded': 'Passkey added: sign in with it on another device.',
+  'me.passkeySigned': 'Signed in: this browser is #{id} now.',
+  'me.passkeyCancelled': 'No passkey was used.',
   'me.takeTitle': 'Play as the player of this link?',
   'me.takeText':
     'This link carries a player’s identity from another device. Use it here, and this browser becomes that player ' +

@@ -207,6 +207,13 @@ export default {
   'me.otherText':
     'Ouvrez ce lien sur votre autre téléphone ou ordinateur : il y devient vous, avec vos parties et votre ' +
     'classement. Quiconque a le lien joue en votre nom : gardez-le pour vous.',
+  'me.passkeyText': 'Ou gardez cette identité avec une clé d\'accès (votre téléphone, ordinateur ou clé de sécurité), puis connectez-vous avec elle sur un autre appareil.',
+  'me.passkeyCount': { one: 'Cette identité a {n} clé d\'accès.', other: 'Cette identité a {n} clés d\'accès.' },
+  'me.passkeyAdd': 'La garder avec une clé d\'accès',
+  'me.passkeySignIn': 'Se connecter avec une clé d\'accès',
+  'me.passkeyAdded': 'Clé d\'accès ajoutée : connectez-vous avec elle sur un autre appareil.',
+  'me.passkeySigned': 'Connecté : ce navigateur est maintenant #{id}.',
+  'me.passkeyCancelled': 'Aucune clé d\'accès n\'a été utilisée.',
   'me.takeTitle': 'Jouer en tant que le joueur de ce lien ?',
   'me.takeText':
     'Ce lien porte l’identité d’un joueur venue d’un autre appareil. Utilisez-la ici, et ce navigateur devient ce ' +

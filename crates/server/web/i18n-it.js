@@ -208,6 +208,13 @@ export default {
   'me.otherText':
     'Apri questo link sull’altro telefono o computer: lì diventa te, con le tue partite e la tua classifica. ' +
     'Chiunque abbia il link gioca come te: tienilo per te.',
+  'me.passkeyText': 'Oppure conserva questa identità con una passkey (telefono, computer o chiave di sicurezza), poi accedi con essa su un altro dispositivo.',
+  'me.passkeyCount': { one: 'Questa identità ha {n} passkey.', other: 'Questa identità ha {n} passkey.' },
+  'me.passkeyAdd': 'Conservala con una passkey',
+  'me.passkeySignIn': 'Accedi con una passkey',
+  'me.passkeyAdded': 'Passkey aggiunta: accedi con essa su un altro dispositivo.',
+  'me.passkeySigned': 'Accesso fatto: questo browser ora è #{id}.',
+  'me.passkeyCancelled': 'Nessuna passkey è stata usata.',
   'me.takeTitle': 'Giocare come il giocatore di questo link?',
   'me.takeText':
     'Questo link porta l’identità di un giocatore da un altro dispositivo. Usala qui, e questo browser diventa quel ' +

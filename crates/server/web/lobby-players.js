@@ -10,10 +10,11 @@
 
 import { $, append, clear, el } from './dom.js';
 import { onLang, t } from './i18n.js';
-import { api } from './connection.js';
+import { api, errText } from './connection.js';
 import { copyRow } from './page.js';
 import { botName, gameName, seatId, when, winnersWords } from './names.js';
 import { identity, keptIdentity, saveIdentity, saveName } from './store.js';
+import { addPasskey, passkeySignIn, passkeysHere } from './passkeys.js';
 
 /** Replaces the children of element `node` by `kids`. */
 const put = (node, ...kids) => append(clear(node), kids);
@@ -31,6 +32,8 @@ export function lobbyPlayers(ladder) {
   const board = { game: 'bigcheese', data: null };
   /** Whether the other-device link is open. */
   let showLink = false;
+  /** This identity's passkeys as the server says ({offered, passkeys}), and what the last passkey action said. */
+  const keys = { mine: null, said: '' };
 
   /* ---------- lobby: players and winner, my games, leaderboard ---------- */
 
@@ -162,7 +165,45 @@ export function lobbyPlayers(ladder) {
       { id: 'device', open: showLink || null, ontoggle: (e) => (showLink = e.target.open) },
       el('summary', { text: t('me.other') }),
       el('p', { class: 'mute', text: t('me.otherText') }),
-      copyRow('meLink', t('me.other'), link, renderMine, 'mono')
+      copyRow('meLink', t('me.other'), link, renderMine, 'mono'),
+      passkeyBox()
+    );
+  }
+
+  /**
+   * Passkeys, when the server offers them and the browser can: keep this
+   * identity with one, or sign in with one (this browser becomes its
+   * identity). A cancelled prompt is said as such.
+   */
+  function passkeyBox() {
+    if (!passkeysHere() || !keys.mine || !keys.mine.offered) return null;
+    // the server's refusals are sentences of their own; the browser's are said here
+    const said = (e) => (e && e.name === 'NotAllowedError' ? t('me.passkeyCancelled') : e && e.code ? e.message || errText(e) : String((e && e.message) || e));
+    const run = (work) => async () => {
+      try {
+        keys.said = await work();
+      } catch (e) {
+        keys.said = said(e);
+      }
+      loadMine();
+    };
+    const n = keys.mine.passkeys.length;
+    return el(
+      'div',
+      { id: 'passkeys' },
+      el('p', { class: 'mute', text: t('me.passkeyText') + ' ' + t('me.passkeyCount', { n }) }),
+      el(
+        'p',
+        { class: 'row' },
+        el('button', { id: 'passkeyAdd', class: 'alt', text: t('me.passkeyAdd'), onclick: run(async () => (await addPasskey(), t('me.passkeyAdded'))) }),
+        el('button', {
+          id: 'passkeySignIn',
+          class: 'alt',
+          text: t('me.passkeySignIn'),
+          onclick: run(async () => t('me.passkeySigned', { id: await passkeySignIn() })),
+        })
+      ),
+      el('p', { id: 'passkeySaid', role: 'status', text: keys.said })
     );
   }
 
@@ -305,11 +346,18 @@ export function lobbyPlayers(ladder) {
   }
 
   async function loadMine() {
+    const me = { headers: { 'X-Ratrace-Key': identity() } };
     try {
-      const r = await fetch('/api/me/games', { headers: { 'X-Ratrace-Key': identity() } });
+      const r = await fetch('/api/me/games', me);
       mine = r.ok ? await r.json() : { player: null, games: [], ratings: [] };
     } catch (e) {
       mine = { player: null, games: [], ratings: [] };
+    }
+    try {
+      const r = await fetch('/api/me/passkeys', me);
+      keys.mine = r.ok ? await r.json() : null;
+    } catch (e) {
+      keys.mine = null;
     }
     renderMine();
     renderBoard();

@@ -20,6 +20,14 @@ pub(crate) struct ServeArgs {
     /// serves), made from the database's site secret, and exit.
     #[arg(long)]
     pub(crate) print_key: bool,
+    /// Offer passkeys to keep an identity, for the site at this origin
+    /// (`https://play.example.org`): its host is the WebAuthn relying
+    /// party, which every passkey is bound to for good, so it must be the
+    /// address people use. `http://localhost` (any port) is for trying it
+    /// out; browsers refuse passkeys on other plain-HTTP origins. Off by
+    /// default.
+    #[arg(long, value_name = "URL")]
+    pub(crate) passkey_origin: Option<String>,
     #[command(flatten)]
     pub(crate) cluster: ClusterArgs,
     #[command(flatten)]

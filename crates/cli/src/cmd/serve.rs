@@ -18,6 +18,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<bool, Error> {
         addr,
         db,
         print_key,
+        passkey_origin,
         cluster,
         limits,
         bots,
@@ -25,6 +26,10 @@ pub(crate) fn run(args: ServeArgs) -> Result<bool, Error> {
     } = args;
     if print_key {
         return print_site_key(&db);
+    }
+    // a bad origin is said before anything is opened
+    if let Some(origin) = &passkey_origin {
+        server::state::passkeys::site(origin).map_err(|e| Error::Usage(e.to_string()))?;
     }
     let mut limits = limits.limits();
     init_logs(ops.log_format, ops.log_level.as_deref())?;
@@ -66,6 +71,12 @@ pub(crate) fn run(args: ServeArgs) -> Result<bool, Error> {
             );
         }
         state.offer_bots(bots);
+        if let Some(origin) = &passkey_origin {
+            state
+                .offer_passkeys(origin)
+                .map_err(|e| Error::Usage(e.to_string()))?;
+            tracing::info!("passkeys offered for {origin}");
+        }
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| Error::Server(format!("{addr}: {e}")))?;

@@ -722,6 +722,35 @@ mod binary {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// A `--passkey-origin` that is no site's origin is refused before
+    /// anything is opened: no database file is made.
+    #[test]
+    fn serve_refuses_a_passkey_origin_that_is_no_site() {
+        let dir = super::temp_dir("passkey-origin");
+        let db = dir.join("t.db");
+        for origin in ["not a url", "mailto:x@example.org"] {
+            let out = ratrace(
+                &[
+                    "serve",
+                    "--addr",
+                    "127.0.0.1:1",
+                    "--db",
+                    db.to_str().unwrap(),
+                    "--passkey-origin",
+                    origin,
+                ],
+                "",
+            );
+            assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+            assert!(
+                text(&out.stderr).contains("--passkey-origin"),
+                "{}",
+                text(&out.stderr)
+            );
+            assert!(!db.exists(), "nothing was opened");
+        }
+    }
+
     /// A server run as root runs its bot programs as nobody; as root only
     /// when told so explicitly (`--bot-allow-root`): `--bot-user root`
     /// alone is refused at start-up, before it listens, saying why. A

@@ -10,6 +10,7 @@ pub(crate) mod lobby_cache;
 pub(crate) mod nodes;
 mod open;
 pub mod pairing;
+pub mod passkeys;
 pub mod rooms;
 
 use crate::addr::ClientAddr;
@@ -56,6 +57,10 @@ struct Inner {
     friends: friends::Friends,
     /// Shared replays' rooms.
     rooms: rooms::Rooms,
+    /// Passkeys: the site as WebAuthn knows it (set once, before serving;
+    /// none: passkeys are off), and the ceremonies in progress.
+    webauthn: std::sync::OnceLock<Arc<webauthn_rs::Webauthn>>,
+    ceremonies: passkeys::Ceremonies,
     metrics: Arc<Metrics>,
     ops: Ops,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
@@ -90,6 +95,31 @@ impl AppState {
     /// once, before serving: `false` if they were already set (or read).
     pub fn offer_bots(&self, bots: extbots::ExternalBots) -> bool {
         self.inner.external.set(Arc::new(bots)).is_ok()
+    }
+
+    /// Turns passkeys on for the site at `origin` (`ratrace serve
+    /// --passkey-origin`, see [`passkeys::site`]): its host is the WebAuthn
+    /// relying party, which a passkey is bound to for good. Set once,
+    /// before serving.
+    pub fn offer_passkeys(&self, origin: &str) -> Result<(), passkeys::BadOrigin> {
+        let site = passkeys::site(origin)?;
+        self.inner
+            .webauthn
+            .set(Arc::new(site))
+            .map_err(|_| passkeys::BadOrigin {
+                origin: origin.to_string(),
+                why: "passkeys are set up already".into(),
+            })
+    }
+
+    /// The site as WebAuthn knows it, if passkeys are on.
+    pub(crate) fn webauthn(&self) -> Option<Arc<webauthn_rs::Webauthn>> {
+        self.inner.webauthn.get().cloned()
+    }
+
+    /// Passkeys' ceremonies in progress.
+    pub(crate) fn ceremonies(&self) -> &passkeys::Ceremonies {
+        &self.inner.ceremonies
     }
 
     /// The bot programs offered as levels.

@@ -64,6 +64,8 @@ impl AppState {
                 pairing: super::pairing::Pairing::default(),
                 friends: super::friends::Friends::default(),
                 rooms: super::rooms::Rooms::default(),
+                webauthn: std::sync::OnceLock::new(),
+                ceremonies: super::passkeys::Ceremonies::default(),
                 metrics: Arc::new(Metrics::new()),
                 ops: Ops::new(),
                 proxies: std::sync::OnceLock::new(),

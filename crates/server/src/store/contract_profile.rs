@@ -292,3 +292,55 @@ pub(crate) fn relations(s: &dyn Store) {
         .collect();
     assert_eq!(follows, ["d", "c"]);
 }
+
+/// Passkeys: stored within their person's cap, found by credential id,
+/// listed oldest first, their credential updated when used; a credential
+/// id is stored once.
+pub(crate) fn passkeys(s: &dyn Store) {
+    use super::passkeys::PasskeyRow;
+    let key = |id: &str, player: &str, at: i64| PasskeyRow {
+        id: id.into(),
+        player: player.into(),
+        identity_key: format!("key of {player}"),
+        passkey: format!("{{\"cred\":\"{id}\"}}"),
+        created_at: at,
+        used_at: None,
+    };
+    assert_eq!(s.passkey("c1").unwrap(), None);
+    assert!(s.add_passkey(&key("c1", ANN, 10), 2).unwrap());
+    assert!(s.add_passkey(&key("c2", ANN, 20), 2).unwrap());
+    assert!(
+        !s.add_passkey(&key("c3", ANN, 30), 2).unwrap(),
+        "two at most"
+    );
+    assert!(
+        s.add_passkey(&key("c3", BOB, 30), 2).unwrap(),
+        "Bob's own cap"
+    );
+    assert!(
+        s.add_passkey(&key("c3", BOB, 40), 2).is_err(),
+        "one credential id is stored once"
+    );
+    let mine: Vec<String> = s
+        .passkeys_of(ANN)
+        .unwrap()
+        .into_iter()
+        .map(|p| p.id)
+        .collect();
+    assert_eq!(mine, ["c1", "c2"]);
+    let got = s.passkey("c1").unwrap().unwrap();
+    assert_eq!(
+        (got.player.as_str(), got.identity_key.as_str()),
+        (
+            ANN,
+            "key of 0123abcd00000000000000000000000000000000000000000000000000000000"
+        )
+    );
+    s.passkey_used("c1", "{\"cred\":\"c1\",\"counter\":2}", 99)
+        .unwrap();
+    let got = s.passkey("c1").unwrap().unwrap();
+    assert_eq!(
+        (got.passkey.as_str(), got.used_at),
+        ("{\"cred\":\"c1\",\"counter\":2}", Some(99))
+    );
+}

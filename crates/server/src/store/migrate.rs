@@ -372,6 +372,32 @@ CREATE TABLE relations (
 CREATE INDEX relations_other ON relations(other, kind);
 ",
     },
+    Migration {
+        version: 12,
+        name: "passkeys that keep an identity",
+        sqlite: "
+CREATE TABLE passkeys (
+  id TEXT PRIMARY KEY,
+  player TEXT NOT NULL,
+  identity_key TEXT NOT NULL,
+  passkey TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  used_at INTEGER
+);
+CREATE INDEX passkeys_player ON passkeys(player);
+",
+        postgres: "
+CREATE TABLE passkeys (
+  id TEXT PRIMARY KEY,
+  player TEXT NOT NULL,
+  identity_key TEXT NOT NULL,
+  passkey TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  used_at BIGINT
+);
+CREATE INDEX passkeys_player ON passkeys(player);
+",
+    },
 ];
 
 /// The newest version this program knows.

@@ -35,6 +35,7 @@ pub mod copy;
 mod lists;
 pub mod migrate;
 mod model;
+pub mod passkeys;
 mod postgres;
 pub mod profile;
 pub mod ratings;

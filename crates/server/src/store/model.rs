@@ -607,6 +607,24 @@ pub trait Store: Send + Sync + 'static {
     /// Whether `owner` blocks `other`.
     fn blocks(&self, owner: &str, other: &str) -> Result<bool, StoreError>;
 
+    /// Stores a passkey unless its person holds `cap` already (`false`)
+    /// or its credential id is stored (an error).
+    fn add_passkey(
+        &self,
+        row: &crate::store::passkeys::PasskeyRow,
+        cap: usize,
+    ) -> Result<bool, StoreError>;
+    /// The passkey whose credential id is `id`.
+    fn passkey(&self, id: &str) -> Result<Option<crate::store::passkeys::PasskeyRow>, StoreError>;
+    /// Person `player`'s passkeys, oldest first.
+    fn passkeys_of(
+        &self,
+        player: &str,
+    ) -> Result<Vec<crate::store::passkeys::PasskeyRow>, StoreError>;
+    /// Passkey `id` signed someone in at `at`; its credential as updated
+    /// (its signature counter).
+    fn passkey_used(&self, id: &str, passkey: &str, at: i64) -> Result<(), StoreError>;
+
     /// One table with its seats and actions.
     fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError>;
 

@@ -28,6 +28,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "pairing/",
             "friends/",
             "rooms/",
+            "passkeys/",
             "ws/",
             "web.rs",
             "web/",

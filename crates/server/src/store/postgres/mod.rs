@@ -107,6 +107,7 @@ const MIGRATION_LOCK: i64 = 0x0072_6174_7261_6365;
 
 mod appends;
 mod errors;
+mod passkeys;
 mod profile;
 mod reads;
 mod relations;

@@ -377,6 +377,37 @@ impl Store for PgStore {
         ))
     }
 
+    fn add_passkey(
+        &self,
+        row: &crate::store::passkeys::PasskeyRow,
+        cap: usize,
+    ) -> Result<bool, StoreError> {
+        self.block(super::passkeys::add(self.pool(), row.clone(), cap))
+    }
+
+    fn passkey(&self, id: &str) -> Result<Option<crate::store::passkeys::PasskeyRow>, StoreError> {
+        self.block(super::passkeys::passkey(self.pool(), id.to_string()))
+    }
+
+    fn passkeys_of(
+        &self,
+        player: &str,
+    ) -> Result<Vec<crate::store::passkeys::PasskeyRow>, StoreError> {
+        self.block(super::passkeys::passkeys_of(
+            self.pool(),
+            player.to_string(),
+        ))
+    }
+
+    fn passkey_used(&self, id: &str, passkey: &str, at: i64) -> Result<(), StoreError> {
+        self.block(super::passkeys::used(
+            self.pool(),
+            id.to_string(),
+            passkey.to_string(),
+            at,
+        ))
+    }
+
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
         const MINE: &str = concat!(
             "SELECT ",

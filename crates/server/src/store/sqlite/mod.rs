@@ -14,6 +14,7 @@
 //! and heartbeats go through the same thread, so ownership changes are
 //! serialised with the appends they fence.
 
+mod passkeys;
 mod profile;
 mod reads;
 mod relations;

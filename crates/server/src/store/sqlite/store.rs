@@ -449,6 +449,35 @@ impl Store for SqliteStore {
         super::relations::blocks(&self.reader(), owner, other)
     }
 
+    fn add_passkey(
+        &self,
+        row: &crate::store::passkeys::PasskeyRow,
+        cap: usize,
+    ) -> Result<bool, StoreError> {
+        let w = super::write::PasskeyWrite::Add(row.clone(), cap);
+        self.write(Write::Passkey(w)).map(Applied::changed)
+    }
+
+    fn passkey(&self, id: &str) -> Result<Option<crate::store::passkeys::PasskeyRow>, StoreError> {
+        super::passkeys::passkey(&self.reader(), id)
+    }
+
+    fn passkeys_of(
+        &self,
+        player: &str,
+    ) -> Result<Vec<crate::store::passkeys::PasskeyRow>, StoreError> {
+        super::passkeys::passkeys_of(&self.reader(), player)
+    }
+
+    fn passkey_used(&self, id: &str, passkey: &str, at: i64) -> Result<(), StoreError> {
+        let w = super::write::PasskeyWrite::Used {
+            id: id.to_string(),
+            passkey: passkey.to_string(),
+            at,
+        };
+        self.write(Write::Passkey(w)).map(|_| ())
+    }
+
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
         let conn = self.reader();
         let mut out = Vec::new();

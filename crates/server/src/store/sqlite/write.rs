@@ -68,6 +68,8 @@ pub(super) enum Write {
     Result(RecordResult),
     /// A follow or block set or cleared.
     Relation(crate::store::relations::RelationChange),
+    /// A passkey added or used.
+    Passkey(PasskeyWrite),
 }
 
 /// See [`Write::Abandon`].
@@ -158,4 +160,20 @@ pub(super) struct Analysis {
 pub(super) struct RecordResult {
     pub(super) table: String,
     pub(super) result: Box<crate::store::ratings::GameResult>,
+}
+
+/// A passkey write.
+#[derive(Debug)]
+pub(super) enum PasskeyWrite {
+    /// Stored unless its person holds the cap already.
+    Add(crate::store::passkeys::PasskeyRow, usize),
+    /// Signed someone in: the credential as updated, and when.
+    Used {
+        /// The credential id.
+        id: String,
+        /// The credential as updated.
+        passkey: String,
+        /// Unix seconds.
+        at: i64,
+    },
 }

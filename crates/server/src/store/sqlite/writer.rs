@@ -173,6 +173,7 @@ impl SqliteStore {
             Write::Analysis(w) => w.apply(tx),
             Write::Result(w) => w.apply(tx),
             Write::Relation(c) => super::relations::apply(tx, c),
+            Write::Passkey(w) => super::passkeys::apply(tx, w),
         }
     }
 
