@@ -7,6 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# OpenSSL's headers, which webauthn-rs (passkeys) links through openssl-sys
+if ! pkg-config --exists openssl 2>/dev/null; then
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y libssl-dev pkg-config
+fi
+
 echo "== fmt"
 cargo fmt --all --check
 echo "== shape: files within 800 lines, functions within 100, errors typed"
