@@ -105,6 +105,8 @@ pub async fn run(
 ) -> std::io::Result<()> {
     let router = app(state.clone());
     let per_addr = state.limits().max_connections_per_ip;
+    // the pools as a crashed predecessor left them
+    pairing::resume(&state);
     net::accept(listener, state, router, per_addr, shutdown).await
 }
 

@@ -13,6 +13,7 @@
 //! at most [`BODY_LIMIT`] bytes, and a new ticket is metered per address
 //! (`quota::Kind::Pairing`).
 
+mod keep;
 mod seat;
 
 use crate::addr::ClientAddr;
@@ -31,6 +32,13 @@ use std::time::{Duration, Instant};
 
 /// Largest body of `POST /api/pairing`.
 pub const BODY_LIMIT: usize = 2048;
+
+/// Starts the seater, which first takes over the waiting tickets of a
+/// process that is gone (this one's predecessor, after a crash): called
+/// once the server serves.
+pub fn resume(state: &AppState) {
+    seat::ensure_running(state);
+}
 
 /// The pairing routes.
 pub fn routes() -> Router<AppState> {
@@ -51,11 +59,17 @@ async fn join(
     meter(&state, Kind::Pairing, addr, "pairing tickets")?;
     let limits = state.limits();
     live_tables_allow(&state, addr).await?;
-    let ticket =
-        state
-            .pairing()
-            .book()
-            .join(crate::ids::new_token(), who, &limits, Instant::now())?;
+    let id = crate::ids::new_token();
+    let ticket = state
+        .pairing()
+        .book()
+        .join(id.clone(), who.clone(), &limits, Instant::now())?;
+    // kept before it is answered: a ticket its holder heard of survives a
+    // crash of this process
+    if let Err(e) = keep::keep(&state, &id, &who).await {
+        let _ = state.pairing().book().cancel(&id);
+        return Err(e);
+    }
     seat::ensure_running(&state);
     state.pairing().wake.notify_one();
     state.pairing().touch();
@@ -198,6 +212,7 @@ async fn cancel(
 ) -> Result<StatusCode, Error> {
     let id = ticket_id(&ticket)?;
     state.pairing().book().cancel(id)?;
+    keep::forget(&state, vec![id.to_string()]).await;
     state.pairing().touch();
     Ok(StatusCode::NO_CONTENT)
 }

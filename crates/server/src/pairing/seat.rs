@@ -36,18 +36,25 @@ pub(super) fn ensure_running(state: &AppState) {
 
 async fn run(state: AppState) {
     let mut closing = state.closing();
+    let mut adopted_at: Option<Instant> = None;
     loop {
         if *closing.borrow() {
             return;
         }
-        let (groups, changed) = {
+        // the tickets of a process that is gone, at start and every lease
+        if adopted_at.is_none_or(|at| at.elapsed() >= state.lease()) {
+            super::keep::adopt(&state).await;
+            adopted_at = Some(Instant::now());
+        }
+        let (groups, changed, expired) = {
             let limits = state.limits();
             let mut book = state.pairing().book();
             let held = book.len();
             let groups = book.due(&limits, Instant::now());
             let changed = !groups.is_empty() || book.len() != held;
-            (groups, changed)
+            (groups, changed, book.take_expired())
         };
+        super::keep::forget(&state, expired).await;
         if changed {
             state.pairing().touch();
         }
@@ -73,24 +80,31 @@ async fn seat(state: AppState, group: Group) {
             ))
         });
     let now = Instant::now();
-    let mut book = state.pairing().book();
-    match outcome {
-        Ok(seated) => {
-            for ((id, _), status) in group.people.iter().zip(seated) {
-                book.settle(id, status, now);
+    {
+        let mut book = state.pairing().book();
+        match outcome {
+            Ok(seated) => {
+                for ((id, _), status) in group.people.iter().zip(seated) {
+                    book.settle(id, status, now);
+                }
             }
-        }
-        Err(e) => {
-            if let Error::Internal(cause) = &e {
-                tracing::error!("pairing: no table for a group: {cause}");
-            }
-            for (id, _) in &group.people {
-                let message = e.to_string();
-                book.settle(id, PairingStatus::Failed { message }, now);
+            Err(e) => {
+                if let Error::Internal(cause) = &e {
+                    tracing::error!("pairing: no table for a group: {cause}");
+                }
+                for (id, _) in &group.people {
+                    let message = e.to_string();
+                    book.settle(id, PairingStatus::Failed { message }, now);
+                }
             }
         }
     }
-    drop(book);
+    // seated or refused: no longer waiting anywhere
+    super::keep::forget(
+        &state,
+        group.people.iter().map(|(id, _)| id.clone()).collect(),
+    )
+    .await;
     state.pairing().touch();
 }
 

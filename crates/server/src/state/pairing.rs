@@ -143,6 +143,9 @@ pub struct Book {
     /// Waiting tickets per address (a seated one no longer counts: people
     /// behind one address play on while others of it wait).
     per_addr: HashMap<ClientAddr, usize>,
+    /// Waiting tickets forgotten (expired) since the seater last asked:
+    /// the store forgets them too.
+    expired: Vec<String>,
 }
 
 impl Book {
@@ -203,6 +206,46 @@ impl Book {
             },
         );
         self.see(&id, now)
+    }
+
+    /// Puts back a waiting ticket kept by a process that is gone, with the
+    /// wait it had (`waited`), ahead of anyone who joined later; the caps
+    /// took it once already. `false` (nothing changes) if the ticket or
+    /// its person is here already, or its preset is no longer offered.
+    pub fn restore(&mut self, id: String, who: Joining, waited: Duration, now: Instant) -> bool {
+        if self.pools.len() < PRESETS.len() {
+            self.pools.resize_with(PRESETS.len(), VecDeque::new);
+        }
+        if who.preset >= PRESETS.len()
+            || self.tickets.contains_key(&id)
+            || self.waiting.contains_key(&who.player)
+        {
+            return false;
+        }
+        let since = now.checked_sub(waited).unwrap_or(now);
+        let pool = &mut self.pools[who.preset];
+        let at = pool
+            .iter()
+            .position(|t| self.tickets.get(t).is_some_and(|x| x.since > since))
+            .unwrap_or(pool.len());
+        pool.insert(at, id.clone());
+        self.waiting.insert(who.player.clone(), id.clone());
+        *self.per_addr.entry(who.addr).or_insert(0) += 1;
+        self.tickets.insert(
+            id,
+            Ticket {
+                who,
+                since,
+                seen: now,
+                stage: Stage::Waiting,
+            },
+        );
+        true
+    }
+
+    /// The waiting tickets that expired since the last call.
+    pub fn take_expired(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.expired)
     }
 
     /// Ticket `id` as its holder sees it; asking is its heartbeat.
@@ -312,6 +355,12 @@ impl Book {
             .map(|(id, _)| id.clone())
             .collect();
         for id in gone {
+            if matches!(
+                self.tickets.get(&id).map(|t| &t.stage),
+                Some(Stage::Waiting)
+            ) {
+                self.expired.push(id.clone());
+            }
             self.forget(&id);
         }
     }
@@ -493,6 +542,8 @@ mod tests {
         b.see("b", t0 + Duration::from_secs(3)).unwrap();
         assert!(b.due(&limits, t0 + Duration::from_secs(4)).is_empty());
         assert!(matches!(b.see("a", t0), Err(Error::UnknownTicket)));
+        assert_eq!(b.take_expired(), ["a"], "the store forgets it too");
+        assert!(b.take_expired().is_empty());
         assert!(b.see("b", t0 + Duration::from_secs(4)).is_ok());
         let t1 = t0 + Duration::from_secs(60);
         b.see("b", t1).unwrap();
@@ -509,6 +560,62 @@ mod tests {
         assert!(b.see("b", t1).is_ok());
         b.due(&limits, t1 + KEEP_SEATED + Duration::from_secs(61));
         assert!(b.is_empty());
+        assert!(
+            b.take_expired().is_empty(),
+            "a settled one was forgotten when settled"
+        );
+    }
+
+    /// A ticket kept by a process that is gone comes back with its wait,
+    /// ahead of later joiners; never twice, nor for a person who waits.
+    #[test]
+    fn a_restored_ticket_keeps_its_place_and_its_wait() {
+        let limits = Limits::default();
+        let mut b = Book::default();
+        let t0 = Instant::now() + Duration::from_secs(100);
+        b.join("new".into(), who(0, "n", 1, 20), &limits, t0)
+            .unwrap();
+        assert!(b.restore(
+            "old".into(),
+            who(0, "o", 2, 20),
+            Duration::from_secs(15),
+            t0
+        ));
+        assert!(!b.restore(
+            "old".into(),
+            who(0, "o", 2, 20),
+            Duration::from_secs(15),
+            t0
+        ));
+        assert!(
+            !b.restore(
+                "again".into(),
+                who(0, "n", 3, 20),
+                Duration::from_secs(1),
+                t0
+            ),
+            "n waits already"
+        );
+        let Ok(PairingTicket {
+            status:
+                PairingStatus::Waiting {
+                    waited_ms,
+                    bots_in_ms,
+                    here,
+                    ..
+                },
+            ..
+        }) = b.see("old", t0)
+        else {
+            panic!("old waits");
+        };
+        assert_eq!((here, waited_ms), (2, 15_000));
+        assert_eq!(bots_in_ms, 5_000, "the longest waiter is the restored one");
+        // five seconds on, the pool is due with the restored one first
+        let groups = b.due(&limits, t0 + Duration::from_secs(5));
+        assert_eq!(groups.len(), 1);
+        let ids: Vec<&str> = groups[0].people.iter().map(|(id, _)| id.as_str()).collect();
+        assert_eq!(ids, ["old", "new"]);
     }
 
     /// Every preset is a valid table of its game.

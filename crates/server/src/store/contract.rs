@@ -70,6 +70,11 @@ macro_rules! contract_tests {
         }
 
         #[test]
+        fn contract_tickets() {
+            $on_fresh(|s| $crate::store::contract_profile::tickets(s.as_ref()));
+        }
+
+        #[test]
         fn contract_site_secret() {
             $on_fresh(|s| $crate::store::contract::site_secret(s.as_ref()));
         }

@@ -344,3 +344,85 @@ pub(crate) fn passkeys(s: &dyn Store) {
         ("{\"cred\":\"c1\",\"counter\":2}", Some(99))
     );
 }
+
+/// Pairing tickets: kept, found as strays once their process is gone (or
+/// never was), taken over by one survivor only, and forgotten.
+pub(crate) fn tickets(s: &dyn Store) {
+    use super::model::Node;
+    use super::tickets::TicketRow;
+    use std::time::Duration;
+    let ticket = |id: &str, node: &str, joined_ms: i64| TicketRow {
+        id: id.into(),
+        preset: "dalmuti-5".into(),
+        player: ANN.into(),
+        name: "Ann".into(),
+        addr: "127.0.0.1".into(),
+        bot: "heuristic".into(),
+        wait_ms: 20_000,
+        contribution: None,
+        joined_ms,
+        node: node.into(),
+    };
+    let minute = Duration::from_secs(60);
+    s.heartbeat(&Node {
+        id: "alive".into(),
+        url: "http://alive".into(),
+    })
+    .unwrap();
+    s.put_ticket(&ticket("t2", "dead", 2)).unwrap();
+    s.put_ticket(&ticket("t1", "dead", 1)).unwrap();
+    s.put_ticket(&ticket("t3", "alive", 3)).unwrap();
+    s.put_ticket(&ticket("t4", "me", 4)).unwrap();
+    assert!(
+        s.put_ticket(&ticket("t1", "dead", 1)).is_err(),
+        "a ticket is kept once"
+    );
+    let strays: Vec<String> = s
+        .stray_tickets("me", minute, 10)
+        .unwrap()
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(
+        strays,
+        ["t1", "t2"],
+        "a gone process's, oldest first; never a live one's or mine"
+    );
+    assert_eq!(
+        s.stray_tickets("me", minute, 1).unwrap().len(),
+        1,
+        "at most the limit"
+    );
+    assert_eq!(
+        s.stray_tickets("me", minute, 10).unwrap()[0],
+        ticket("t1", "dead", 1)
+    );
+    // one survivor takes it, the other finds it taken
+    assert!(s.take_ticket("t1", "dead", "me").unwrap());
+    assert!(!s.take_ticket("t1", "dead", "other").unwrap());
+    let strays: Vec<String> = s
+        .stray_tickets("me", minute, 10)
+        .unwrap()
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(strays, ["t2"]);
+    // with no lease at all, every other process's is a stray (a process
+    // alone at start)
+    let all: Vec<String> = s
+        .stray_tickets("me", Duration::ZERO, 10)
+        .unwrap()
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(all, ["t2", "t3"]);
+    s.drop_ticket("t2").unwrap();
+    s.drop_ticket("t2").unwrap();
+    let all: Vec<String> = s
+        .stray_tickets("me", Duration::ZERO, 10)
+        .unwrap()
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(all, ["t3"]);
+}

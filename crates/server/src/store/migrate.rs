@@ -398,6 +398,40 @@ CREATE TABLE passkeys (
 CREATE INDEX passkeys_player ON passkeys(player);
 ",
     },
+    Migration {
+        version: 13,
+        name: "quick pairing's waiting tickets",
+        sqlite: "
+CREATE TABLE pairing_tickets (
+  id TEXT PRIMARY KEY,
+  preset TEXT NOT NULL,
+  player TEXT NOT NULL,
+  name TEXT NOT NULL,
+  addr TEXT NOT NULL,
+  bot TEXT NOT NULL,
+  wait_ms INTEGER NOT NULL,
+  contribution TEXT,
+  joined_ms INTEGER NOT NULL,
+  node TEXT NOT NULL
+);
+CREATE INDEX pairing_tickets_node ON pairing_tickets(node, joined_ms);
+",
+        postgres: "
+CREATE TABLE pairing_tickets (
+  id TEXT PRIMARY KEY,
+  preset TEXT NOT NULL,
+  player TEXT NOT NULL,
+  name TEXT NOT NULL,
+  addr TEXT NOT NULL,
+  bot TEXT NOT NULL,
+  wait_ms BIGINT NOT NULL,
+  contribution TEXT,
+  joined_ms BIGINT NOT NULL,
+  node TEXT NOT NULL
+);
+CREATE INDEX pairing_tickets_node ON pairing_tickets(node, joined_ms);
+",
+    },
 ];
 
 /// The newest version this program knows.

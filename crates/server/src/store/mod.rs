@@ -41,6 +41,7 @@ pub mod profile;
 pub mod ratings;
 pub mod relations;
 mod sqlite;
+pub mod tickets;
 
 pub use lists::*;
 pub use model::*;

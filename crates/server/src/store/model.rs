@@ -625,6 +625,22 @@ pub trait Store: Send + Sync + 'static {
     /// (its signature counter).
     fn passkey_used(&self, id: &str, passkey: &str, at: i64) -> Result<(), StoreError>;
 
+    /// Keeps a waiting pairing ticket (see [`crate::store::tickets`]).
+    fn put_ticket(&self, row: &crate::store::tickets::TicketRow) -> Result<(), StoreError>;
+    /// Forgets pairing ticket `id` (seated, cancelled or expired).
+    fn drop_ticket(&self, id: &str) -> Result<(), StoreError>;
+    /// The tickets held by processes other than `node` whose heartbeat is
+    /// older than `lease` (or gone), oldest first, at most `limit`.
+    fn stray_tickets(
+        &self,
+        node: &str,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<crate::store::tickets::TicketRow>, StoreError>;
+    /// Ticket `id` passes from process `from` to `to`, unless another
+    /// took it first (`false`).
+    fn take_ticket(&self, id: &str, from: &str, to: &str) -> Result<bool, StoreError>;
+
     /// One table with its seats and actions.
     fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError>;
 

@@ -138,3 +138,108 @@ async fn a_killed_server_resumes_every_table_exactly() {
     second.thread.join().unwrap();
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }
+
+/// Quick pairing's pool survives a killed server: two people waiting for
+/// a five-seat table are waiting again on the next server with the wait
+/// they had (a third, who left before the crash, is not), and when three
+/// more come all five are seated together.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_keeps_its_pairing_pool() {
+    let db = temp_db("restart-pairing");
+    let ask = |n: u8| {
+        json!({"preset": "dalmuti-5", "name": format!("P{n}"), "player": format!("{n:02x}").repeat(32),
+               "wait_s": 60, "contribution": CONTRIBUTION})
+        .to_string()
+    };
+    let first = isolated(&db);
+    let mut tickets = Vec::new();
+    for n in 1..=3u8 {
+        let (status, v) = http_from(
+            first.addr,
+            [127, 0, 7, n],
+            "POST",
+            "/api/pairing",
+            Some(&ask(n)),
+        )
+        .await;
+        assert_eq!(status, 201, "{v}");
+        tickets.push(v["ticket"].as_str().unwrap().to_string());
+    }
+    let (status, _) = http(
+        first.addr,
+        "DELETE",
+        &format!("/api/pairing/{}", tickets[2]),
+        None,
+    )
+    .await;
+    assert_eq!(status, 204);
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (_, before) = http(
+        first.addr,
+        "GET",
+        &format!("/api/pairing/{}", tickets[0]),
+        None,
+    )
+    .await;
+    assert_eq!(before["here"], 2, "{before}");
+    first.kill.send(()).unwrap();
+    first.thread.join().unwrap();
+
+    let second = isolated(&db);
+    let path = |t: &str| format!("/api/pairing/{t}");
+    let deadline = tokio::time::Instant::now() + TIMEOUT;
+    let again = loop {
+        let (status, v) = http(second.addr, "GET", &path(&tickets[0]), None).await;
+        if status == 200 {
+            break v;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never taken over: {v}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert_eq!(again["status"], "waiting", "{again}");
+    assert_eq!(
+        again["here"], 2,
+        "both waiting, the one who left not: {again}"
+    );
+    assert!(
+        again["waited_ms"].as_u64() >= before["waited_ms"].as_u64(),
+        "the wait it had: {before} then {again}"
+    );
+    let (status, _) = http(second.addr, "GET", &path(&tickets[2]), None).await;
+    assert_eq!(status, 404, "the one who left is gone");
+    // three more: a full table of five
+    for n in 4..=6u8 {
+        let (status, v) = http_from(
+            second.addr,
+            [127, 0, 7, n],
+            "POST",
+            "/api/pairing",
+            Some(&ask(n)),
+        )
+        .await;
+        assert_eq!(status, 201, "{v}");
+    }
+    let mut tables = Vec::new();
+    for t in &tickets[..2] {
+        let seated = loop {
+            let (_, v) = http(second.addr, "GET", &path(t), None).await;
+            if v["status"] == "seated" {
+                break v;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "never seated: {v}");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        };
+        assert!(
+            seated["token"].as_str().is_some_and(|t| t.len() == 64),
+            "{seated}"
+        );
+        tables.push(seated["table"].clone());
+    }
+    assert_eq!(tables[0], tables[1], "seated together");
+    second.kill.send(()).unwrap();
+    second.thread.join().unwrap();
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}

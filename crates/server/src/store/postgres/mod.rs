@@ -114,6 +114,7 @@ mod relations;
 mod store;
 #[cfg(test)]
 mod tests;
+mod tickets;
 mod writes;
 
 /// The PostgreSQL backend: a pool of connections and the runtime that

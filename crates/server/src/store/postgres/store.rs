@@ -408,6 +408,37 @@ impl Store for PgStore {
         ))
     }
 
+    fn put_ticket(&self, row: &crate::store::tickets::TicketRow) -> Result<(), StoreError> {
+        self.block(super::tickets::put(self.pool(), row.clone()))
+    }
+
+    fn drop_ticket(&self, id: &str) -> Result<(), StoreError> {
+        self.block(super::tickets::drop(self.pool(), id.to_string()))
+    }
+
+    fn stray_tickets(
+        &self,
+        node: &str,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<crate::store::tickets::TicketRow>, StoreError> {
+        self.block(super::tickets::strays(
+            self.pool(),
+            node.to_string(),
+            millis(lease),
+            i64::try_from(limit).unwrap_or(i64::MAX),
+        ))
+    }
+
+    fn take_ticket(&self, id: &str, from: &str, to: &str) -> Result<bool, StoreError> {
+        self.block(super::tickets::take(
+            self.pool(),
+            id.to_string(),
+            from.to_string(),
+            to.to_string(),
+        ))
+    }
+
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
         const MINE: &str = concat!(
             "SELECT ",

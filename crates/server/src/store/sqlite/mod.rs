@@ -22,6 +22,7 @@ mod sql;
 mod store;
 #[cfg(test)]
 mod tests;
+mod tickets;
 mod write;
 mod writer;
 

@@ -478,6 +478,34 @@ impl Store for SqliteStore {
         self.write(Write::Passkey(w)).map(|_| ())
     }
 
+    fn put_ticket(&self, row: &crate::store::tickets::TicketRow) -> Result<(), StoreError> {
+        let w = super::write::TicketWrite::Put(row.clone());
+        self.write(Write::Ticket(w)).map(|_| ())
+    }
+
+    fn drop_ticket(&self, id: &str) -> Result<(), StoreError> {
+        let w = super::write::TicketWrite::Drop(id.to_string());
+        self.write(Write::Ticket(w)).map(|_| ())
+    }
+
+    fn stray_tickets(
+        &self,
+        node: &str,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<crate::store::tickets::TicketRow>, StoreError> {
+        super::tickets::strays(&self.reader(), node, lease, limit)
+    }
+
+    fn take_ticket(&self, id: &str, from: &str, to: &str) -> Result<bool, StoreError> {
+        let w = super::write::TicketWrite::Take {
+            id: id.to_string(),
+            from: from.to_string(),
+            to: to.to_string(),
+        };
+        self.write(Write::Ticket(w)).map(Applied::changed)
+    }
+
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {
         let conn = self.reader();
         let mut out = Vec::new();

@@ -70,6 +70,8 @@ pub(super) enum Write {
     Relation(crate::store::relations::RelationChange),
     /// A passkey added or used.
     Passkey(PasskeyWrite),
+    /// A pairing ticket kept, forgotten or taken over.
+    Ticket(TicketWrite),
 }
 
 /// See [`Write::Abandon`].
@@ -175,5 +177,23 @@ pub(super) enum PasskeyWrite {
         passkey: String,
         /// Unix seconds.
         at: i64,
+    },
+}
+
+/// A pairing ticket write.
+#[derive(Debug)]
+pub(super) enum TicketWrite {
+    /// Kept.
+    Put(crate::store::tickets::TicketRow),
+    /// Forgotten.
+    Drop(String),
+    /// Passes to process `to`, if process `from` still holds it.
+    Take {
+        /// The ticket.
+        id: String,
+        /// Who held it.
+        from: String,
+        /// Who takes it.
+        to: String,
     },
 }

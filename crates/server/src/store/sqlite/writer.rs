@@ -174,6 +174,7 @@ impl SqliteStore {
             Write::Result(w) => w.apply(tx),
             Write::Relation(c) => super::relations::apply(tx, c),
             Write::Passkey(w) => super::passkeys::apply(tx, w),
+            Write::Ticket(w) => super::tickets::apply(tx, w),
         }
     }
 
