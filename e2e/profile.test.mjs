@@ -98,6 +98,10 @@ for (const [size, w, h] of SIZES) {
     const p = await api(server.base, '/api/players/' + played.player);
     assert.equal(tiles[1], String(p.ratings[0].stats.wins), 'wins as the API says');
     assert.equal(p.ratings[0].stats.wins, wins, `wins as the games say (${JSON.stringify(played.winners)})`);
+    // by variant: both public games were played with these options
+    const variant = card.locator('table.pg-variants tbody tr');
+    assert.equal(await variant.count(), 1);
+    assert.match(await variant.first().innerText(), /Payout dice[\s\S]*\b2\b/);
     // the history table (the graph's text alternative) has a row per point
     assert.equal(await card.locator('.pg-details tbody tr').count(), 2);
     // anyone's profile: a game is said in the third person, never "you played"

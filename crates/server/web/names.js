@@ -63,3 +63,16 @@ export const botLevel = (b) => (tv('botLevel.' + b) != null ? t('botLevel.' + b)
 
 /** Date from unix seconds, short. */
 export const when = (s) => (s ? new Date(s * 1000).toLocaleString(lang()) : '');
+
+/**
+ * A table's rules options in words, as the lobby names them ("Payout
+ * dice: best half of value-many d6 × 2"); an option or value with no
+ * name as it is; the game's defaults (no option) as `none`.
+ */
+export function optionsWords(game, options, none) {
+  const word = (key, raw) => (tv(key) == null ? raw : t(key));
+  const words = Object.entries(options || {}).map(
+    ([k, v]) => word('optName.' + game + '.' + k, k) + ': ' + (/^[a-z][a-z0-9_-]*$/i.test(v) ? word('val.' + v, v) : v)
+  );
+  return words.length ? words.join(' · ') : none || '';
+}

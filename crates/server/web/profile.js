@@ -12,7 +12,7 @@ import { $, append, clear, el } from './dom.js';
 import { boot, t } from './i18n.js';
 import { api, errText } from './connection.js';
 import { initPage } from './page.js';
-import { gameName, seatId, when } from './names.js';
+import { gameName, optionsWords, seatId, when } from './names.js';
 import { friends } from './friends.js';
 
 /** What the page shows: the profile once it came, or the error; what the last follow or block said. */
@@ -150,7 +150,51 @@ function historyTable(g, h) {
   );
 }
 
-/** Results overall and by seat, as cells that wrap on a phone. */
+/**
+ * A table of results, one row per `lines` entry ({label, games, wins,
+ * mean_place}), captioned `caption`, its first column headed `head`;
+ * it scrolls inside its own box on a phone.
+ */
+function resultsTable(caption, cls, head, lines) {
+  if (!lines.length) return null;
+  return el(
+    'div',
+    { class: 'scroll', role: 'region', tabindex: '0', 'aria-label': caption },
+    el(
+      'table',
+      { class: 'res ' + cls },
+      el('caption', { text: caption }),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          el('th', { text: head }),
+          el('th', { text: t('profile.games') }),
+          el('th', { text: t('profile.wins') }),
+          el('th', { text: t('profile.meanPlace') })
+        )
+      ),
+      el(
+        'tbody',
+        {},
+        lines.map((x) =>
+          el(
+            'tr',
+            {},
+            el('td', { text: x.label }),
+            el('td', { text: String(x.games) }),
+            el('td', { text: String(x.wins) }),
+            el('td', { text: mean(x.mean_place) })
+          )
+        )
+      )
+    )
+  );
+}
+
+/** Results overall, by seat and by variant (rules options), as cells that wrap on a phone. */
 function statsBox(r) {
   const s = r.stats;
   const tiles = [
@@ -158,43 +202,8 @@ function statsBox(r) {
     [t('profile.wins'), String(s.wins)],
     [t('profile.meanPlace'), mean(s.mean_place)],
   ];
-  const seats = s.seats.length
-    ? el(
-        'div',
-        { class: 'scroll', role: 'region', tabindex: '0', 'aria-label': t('profile.bySeat') },
-        el(
-          'table',
-          { class: 'res pg-seats' },
-          el('caption', { text: t('profile.bySeat') }),
-          el(
-            'thead',
-            {},
-            el(
-              'tr',
-              {},
-              el('th', { text: t('profile.seat') }),
-              el('th', { text: t('profile.games') }),
-              el('th', { text: t('profile.wins') }),
-              el('th', { text: t('profile.meanPlace') })
-            )
-          ),
-          el(
-            'tbody',
-            {},
-            s.seats.map((x) =>
-              el(
-                'tr',
-                {},
-                el('td', { text: seatId(x.seat) }),
-                el('td', { text: String(x.games) }),
-                el('td', { text: String(x.wins) }),
-                el('td', { text: mean(x.mean_place) })
-              )
-            )
-          )
-        )
-      )
-    : null;
+  const seats = s.seats.map((x) => Object.assign({ label: seatId(x.seat) }, x));
+  const variants = (s.variants || []).map((x) => Object.assign({ label: optionsWords(r.game, x.options, t('profile.defaults')) }, x));
   return [
     el('h3', { class: 'pg-sub', text: t('profile.results') }),
     el(
@@ -202,7 +211,8 @@ function statsBox(r) {
       { class: 'pg-tiles' },
       tiles.map(([k, v]) => el('div', {}, el('dt', { text: k }), el('dd', { text: v })))
     ),
-    seats,
+    resultsTable(t('profile.bySeat'), 'pg-seats', t('profile.seat'), seats),
+    resultsTable(t('profile.byVariant'), 'pg-variants', t('profile.variant'), variants),
   ];
 }
 

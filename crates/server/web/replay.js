@@ -11,10 +11,10 @@
    moves over the board as the table page does (motion.js). */
 
 import { $, el, fill } from './dom.js';
-import { boot, t, tv } from './i18n.js';
+import { boot, t } from './i18n.js';
 import { api, errText } from './connection.js';
 import { initPage, linkKey, pageId, scrollWithin } from './page.js';
-import { gameName, seatId, seatLabel, winnersWords } from './names.js';
+import { gameName, optionsWords, seatId, seatLabel, winnersWords } from './names.js';
 import { saveKey, seeQuery } from './store.js';
 import { actionWords, eventText } from './words.js';
 import { cardsWords } from './words-dalmuti.js';
@@ -59,18 +59,8 @@ function moveText(line) {
 function renderInfo() {
   const r = R.rec;
   const o = r.outcome;
-  // the options in words, as the lobby names them ("Payout dice: best
-  // half of value-many d6 × 2"); an unknown one as it is
-  const word = (key, raw) => {
-    const s = tv(key);
-    return s == null ? raw : t(key);
-  };
-  const opts = Object.entries(r.options || {})
-    .map(
-      ([k, v]) =>
-        word('optName.' + r.game + '.' + k, k) + ': ' + (/^[a-z][a-z0-9_-]*$/i.test(v) ? word('val.' + v, v) : v)
-    )
-    .join(' · ');
+  // the options in words, as the lobby names them
+  const opts = optionsWords(r.game, r.options);
   const res = o
     ? o.capped
       ? t('res.capped')

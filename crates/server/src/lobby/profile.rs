@@ -11,7 +11,9 @@ use crate::addr::ClientAddr;
 use crate::error::Error;
 use crate::quota::Kind;
 use crate::state::AppState;
-use crate::store::profile::{is_short_id, HistoryPoint, Lookup, ProfileRows, SeatStats};
+use crate::store::profile::{
+    is_short_id, HistoryPoint, Lookup, ProfileRows, SeatStats, VariantStats,
+};
 use crate::store::PlayerGame;
 use axum::extract::{Path, State};
 use axum::Json;
@@ -80,6 +82,18 @@ pub(super) struct Stats {
     mean_place: f64,
     /// By seat (0-based), seats without games left out.
     seats: Vec<SeatLine>,
+    /// By variant (the table's rules options), the most played first.
+    variants: Vec<VariantLine>,
+}
+
+/// Results under one set of rules options.
+#[derive(Serialize)]
+pub(super) struct VariantLine {
+    /// The options, key to value (empty: the game's defaults).
+    options: std::collections::BTreeMap<String, String>,
+    games: u64,
+    wins: u64,
+    mean_place: f64,
 }
 
 /// Results in one seat.
@@ -100,8 +114,8 @@ fn mean(sum: u64, games: u64) -> f64 {
     }
 }
 
-/// The stats of `game` from the rows by seat.
-fn stats(game: &str, rows: &[SeatStats]) -> Stats {
+/// The stats of `game` from the rows by seat and by variant.
+fn stats(game: &str, rows: &[SeatStats], variants: &[VariantStats]) -> Stats {
     let rows: Vec<&SeatStats> = rows.iter().filter(|r| r.game == game).collect();
     let games = rows.iter().map(|r| r.games).sum();
     let sum = rows.iter().map(|r| r.place_sum).sum();
@@ -118,7 +132,47 @@ fn stats(game: &str, rows: &[SeatStats]) -> Stats {
                 mean_place: mean(r.place_sum, r.games),
             })
             .collect(),
+        variants: by_variant(game, variants),
     }
+}
+
+/// The results of `game` by variant: the stored option sets that differ
+/// from its defaults in the same way counted together, the most played
+/// first.
+fn by_variant(game: &str, rows: &[VariantStats]) -> Vec<VariantLine> {
+    let mut sums: Vec<(std::collections::BTreeMap<String, String>, u64, u64, u64)> = Vec::new();
+    for v in rows.iter().filter(|v| v.game == game) {
+        let options = departures(game, &v.options);
+        match sums.iter_mut().find(|(o, ..)| *o == options) {
+            Some((_, games, wins, places)) => {
+                *games += v.games;
+                *wins += v.wins;
+                *places += v.place_sum;
+            }
+            None => sums.push((options, v.games, v.wins, v.place_sum)),
+        }
+    }
+    sums.sort_by(|a, b| b.1.cmp(&a.1));
+    sums.into_iter()
+        .map(|(options, games, wins, places)| VariantLine {
+            options,
+            games,
+            wins,
+            mean_place: mean(places, games),
+        })
+        .collect()
+}
+
+/// The options of a stored table (a JSON object of texts) that differ
+/// from `game`'s defaults: what makes the variant.
+fn departures(game: &str, stored: &str) -> std::collections::BTreeMap<String, String> {
+    let mut options: std::collections::BTreeMap<String, String> =
+        serde_json::from_str(stored).unwrap_or_default();
+    let defaults: &[game::OptionInfo] = registry::dispatch!(game,
+        G => <<G as game::Game>::Options as game::GameOptions>::info(),
+        _ => &[]);
+    options.retain(|k, v| !defaults.iter().any(|o| o.key == k && o.default == v));
+    options
 }
 
 /// At most `n` of `points`, evenly spread, the first and the newest kept.
@@ -146,6 +200,7 @@ impl From<ProfileRows> for Profile {
             ratings,
             mut history,
             stats: by_seat,
+            variants,
             games,
         } = rows;
         let name = ratings.first().map(|r| r.name.clone()).unwrap_or_default();
@@ -157,7 +212,7 @@ impl From<ProfileRows> for Profile {
                     .find(|(g, _)| *g == r.game)
                     .map(|(_, p)| std::mem::take(p))
                     .unwrap_or_default();
-                let stats = stats(&r.game, &by_seat);
+                let stats = stats(&r.game, &by_seat, &variants);
                 GameProfile {
                     public_games: stats.games,
                     history: thin(points, HISTORY_POINTS),
@@ -209,6 +264,41 @@ pub(super) async fn profile(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn variants_are_what_differs_from_the_defaults_counted_together() {
+        let defaults = <<bigcheese::BigCheese as game::Game>::Options as game::GameOptions>::info();
+        let first = defaults[0];
+        let row = |options: String, games, wins, place_sum| VariantStats {
+            game: "bigcheese".into(),
+            options,
+            games,
+            wins,
+            place_sum,
+        };
+        let plain = format!("{{\"{}\":\"{}\"}}", first.key, first.default);
+        let rows = [
+            row("{\"target\":\"60\"}".into(), 1, 0, 3),
+            row("{}".into(), 2, 1, 3),
+            // the default written out is the same variant as nothing written
+            row(plain, 3, 1, 6),
+            row("{\"target\":\"60\"}".into(), 1, 1, 1),
+        ];
+        let lines = by_variant("bigcheese", &rows);
+        assert_eq!(lines.len(), 2);
+        assert!(
+            lines[0].options.is_empty(),
+            "the defaults, most played first"
+        );
+        assert_eq!((lines[0].games, lines[0].wins), (5, 2));
+        assert!((lines[0].mean_place - 9.0 / 5.0).abs() < 1e-9);
+        assert_eq!(
+            lines[1].options.get("target").map(String::as_str),
+            Some("60")
+        );
+        assert_eq!((lines[1].games, lines[1].wins), (2, 1));
+        assert!(by_variant("dalmuti", &rows).is_empty());
+    }
 
     #[test]
     fn thinning_keeps_the_ends_and_at_most_n() {

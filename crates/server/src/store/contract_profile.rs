@@ -136,6 +136,17 @@ pub(crate) fn profiles(s: &dyn Store) {
     assert_eq!(p.stats.len(), 1);
     let st = &p.stats[0];
     assert_eq!((st.seat, st.games, st.wins, st.place_sum), (0, 3, 1, 6));
+    // by variant: the three public games share their options; the
+    // private one is not counted
+    assert_eq!(p.variants.len(), 1, "{:?}", p.variants);
+    let v = &p.variants[0];
+    assert_eq!(
+        (v.game.as_str(), v.games, v.wins, v.place_sum),
+        ("bigcheese", 3, 1, 6)
+    );
+    let options: std::collections::BTreeMap<String, String> =
+        serde_json::from_str(&v.options).unwrap();
+    assert_eq!(options, [("dice".to_string(), "d6".to_string())].into());
     let games: Vec<&str> = p.games.iter().map(|g| g.table.id.as_str()).collect();
     assert_eq!(games, ["h4", "h3", "h1"], "newest first, public only");
     // Capped to the newest.

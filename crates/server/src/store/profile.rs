@@ -43,6 +43,25 @@ pub struct SeatStats {
     pub place_sum: u64,
 }
 
+/// A person's rated games at public tables of one game under one set of
+/// rules options (a variant).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantStats {
+    /// The game.
+    pub game: String,
+    /// The table's options, as stored (a JSON object, key to value).
+    pub options: String,
+    /// Rated games with these options.
+    pub games: u64,
+    /// Of them, won (first place).
+    pub wins: u64,
+    /// The sum of their places.
+    pub place_sum: u64,
+}
+
+/// The most variants a profile lists per person (the most played).
+pub const VARIANTS: usize = 20;
+
 /// What a profile is made of, as the store reads it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProfileRows {
@@ -55,6 +74,9 @@ pub struct ProfileRows {
     pub history: Vec<(String, Vec<HistoryPoint>)>,
     /// Rated games at public tables by game and seat.
     pub stats: Vec<SeatStats>,
+    /// Rated games at public tables by game and options, the most played
+    /// first, at most [`VARIANTS`].
+    pub variants: Vec<VariantStats>,
     /// Their newest finished games at public tables.
     pub games: Vec<PlayerGame>,
 }

@@ -6,7 +6,9 @@ use super::reads::{query, rating_row, summaries};
 use crate::store::columns::seat_of;
 use crate::store::lists::{PlayerGame, RatingRow};
 use crate::store::model::StoreError;
-use crate::store::profile::{id_range, HistoryPoint, Lookup, ProfileRows, SeatStats};
+use crate::store::profile::{
+    id_range, HistoryPoint, Lookup, ProfileRows, SeatStats, VariantStats, VARIANTS,
+};
 use deadpool_postgres::Pool;
 
 /// A person's newest finished games at public tables, with their seat
@@ -88,6 +90,29 @@ pub(super) async fn profile(
             place_sum: count(r.try_get(4)?),
         });
     }
+    let rows = query(
+        pool.clone(),
+        "SELECT h.game, t.options, COUNT(*), SUM(CASE WHEN h.place = 1 THEN 1 ELSE 0 END),
+           SUM(h.place)
+         FROM rating_history h JOIN tables t ON t.id = h.table_id
+         WHERE h.player = $1 AND h.public = 1
+         GROUP BY h.game, t.options ORDER BY COUNT(*) DESC, h.game, t.options LIMIT $2",
+        vec![
+            Box::new(player.clone()),
+            Box::new(i64::try_from(VARIANTS).unwrap_or(i64::MAX)),
+        ],
+    )
+    .await?;
+    let mut variants = Vec::with_capacity(rows.len());
+    for r in rows {
+        variants.push(VariantStats {
+            game: r.try_get(0)?,
+            options: r.try_get(1)?,
+            games: count(r.try_get(2)?),
+            wins: count(r.try_get(3)?),
+            place_sum: count(r.try_get(4)?),
+        });
+    }
     let lines = summaries(
         pool,
         PUBLIC_GAMES_OF,
@@ -111,6 +136,7 @@ pub(super) async fn profile(
         ratings,
         history,
         stats,
+        variants,
         games,
     })))
 }

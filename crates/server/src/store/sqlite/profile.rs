@@ -7,7 +7,9 @@ use super::reads::{list_row, summary, ListRow};
 use crate::store::columns::{rating_row, seat_of};
 use crate::store::lists::{PlayerGame, RatingRow};
 use crate::store::model::StoreError;
-use crate::store::profile::{id_range, HistoryPoint, Lookup, ProfileRows, SeatStats};
+use crate::store::profile::{
+    id_range, HistoryPoint, Lookup, ProfileRows, SeatStats, VariantStats, VARIANTS,
+};
 use rusqlite::{params, Connection};
 
 /// A person's newest finished games at public tables, with their seat.
@@ -77,6 +79,24 @@ pub(super) fn profile(
             })
         })?
         .collect::<Result<_, _>>()?;
+    let variants = conn
+        .prepare_cached(
+            "SELECT h.game, t.options, COUNT(*), SUM(CASE WHEN h.place = 1 THEN 1 ELSE 0 END),
+               SUM(h.place)
+             FROM rating_history h JOIN tables t ON t.id = h.table_id
+             WHERE h.player = ?1 AND h.public = 1
+             GROUP BY h.game, t.options ORDER BY COUNT(*) DESC, h.game, t.options LIMIT ?2",
+        )?
+        .query_map(params![player, VARIANTS as i64], |r| {
+            Ok(VariantStats {
+                game: r.get(0)?,
+                options: r.get(1)?,
+                games: r.get(2)?,
+                wins: r.get(3)?,
+                place_sum: r.get(4)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
     let rows: Vec<(ListRow, i64)> = conn
         .prepare_cached(PUBLIC_GAMES_OF)?
         .query_map(params![player, games as i64], |r| {
@@ -97,6 +117,7 @@ pub(super) fn profile(
         ratings,
         history,
         stats,
+        variants,
         games,
     })))
 }
