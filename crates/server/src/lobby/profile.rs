@@ -152,7 +152,7 @@ fn by_variant(game: &str, rows: &[VariantStats]) -> Vec<VariantLine> {
             None => sums.push((options, v.games, v.wins, v.place_sum)),
         }
     }
-    sums.sort_by(|a, b| b.1.cmp(&a.1));
+    sums.sort_by_key(|s| std::cmp::Reverse(s.1));
     sums.into_iter()
         .map(|(options, games, wins, places)| VariantLine {
             options,

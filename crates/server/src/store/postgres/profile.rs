@@ -90,29 +90,7 @@ pub(super) async fn profile(
             place_sum: count(r.try_get(4)?),
         });
     }
-    let rows = query(
-        pool.clone(),
-        "SELECT h.game, t.options, COUNT(*), SUM(CASE WHEN h.place = 1 THEN 1 ELSE 0 END),
-           SUM(h.place)
-         FROM rating_history h JOIN tables t ON t.id = h.table_id
-         WHERE h.player = $1 AND h.public = 1
-         GROUP BY h.game, t.options ORDER BY COUNT(*) DESC, h.game, t.options LIMIT $2",
-        vec![
-            Box::new(player.clone()),
-            Box::new(i64::try_from(VARIANTS).unwrap_or(i64::MAX)),
-        ],
-    )
-    .await?;
-    let mut variants = Vec::with_capacity(rows.len());
-    for r in rows {
-        variants.push(VariantStats {
-            game: r.try_get(0)?,
-            options: r.try_get(1)?,
-            games: count(r.try_get(2)?),
-            wins: count(r.try_get(3)?),
-            place_sum: count(r.try_get(4)?),
-        });
-    }
+    let variants = variants(&pool, &player).await?;
     let lines = summaries(
         pool,
         PUBLIC_GAMES_OF,
@@ -139,6 +117,35 @@ pub(super) async fn profile(
         variants,
         games,
     })))
+}
+
+/// A person's rated public games by game and options, the most played
+/// first, at most [`VARIANTS`].
+async fn variants(pool: &Pool, player: &str) -> Result<Vec<VariantStats>, StoreError> {
+    let rows = query(
+        pool.clone(),
+        "SELECT h.game, t.options, COUNT(*), SUM(CASE WHEN h.place = 1 THEN 1 ELSE 0 END),
+           SUM(h.place)
+         FROM rating_history h JOIN tables t ON t.id = h.table_id
+         WHERE h.player = $1 AND h.public = 1
+         GROUP BY h.game, t.options ORDER BY COUNT(*) DESC, h.game, t.options LIMIT $2",
+        vec![
+            Box::new(player.to_string()),
+            Box::new(i64::try_from(VARIANTS).unwrap_or(i64::MAX)),
+        ],
+    )
+    .await?;
+    let mut variants = Vec::with_capacity(rows.len());
+    for r in rows {
+        variants.push(VariantStats {
+            game: r.try_get(0)?,
+            options: r.try_get(1)?,
+            games: count(r.try_get(2)?),
+            wins: count(r.try_get(3)?),
+            place_sum: count(r.try_get(4)?),
+        });
+    }
+    Ok(variants)
 }
 
 /// Per rating, its newest `points` updates at public tables, oldest first.
