@@ -27,7 +27,7 @@ use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
@@ -74,6 +74,7 @@ struct Pipes {
     stderr_tail: Arc<Mutex<Vec<u8>>>,
     stderr_closed: Arc<AtomicBool>,
     stderr_log: SharedLog,
+    stderr_fd: std::os::fd::RawFd,
 }
 
 /// The per-game stderr file the drain writes to, if any.
@@ -93,6 +94,9 @@ pub struct Process {
     stderr_closed: Arc<AtomicBool>,
     /// Where the drain copies stderr (`--bot-log`), if anywhere.
     stderr_log: SharedLog,
+    /// The stderr pipe's read end (the drain thread owns it; used to see
+    /// what waits in the pipe while [`Process::stderr_closed`] is unset).
+    stderr_fd: std::os::fd::RawFd,
     /// The status, once reaped.
     status: Option<ExitStatus>,
     /// The group was killed and seen gone: its id may since belong to
@@ -133,6 +137,7 @@ impl Process {
                 stderr_tail: p.stderr_tail,
                 stderr_closed: p.stderr_closed,
                 stderr_log: p.stderr_log,
+                stderr_fd: p.stderr_fd,
                 status: None,
                 gone: false,
                 confined: private,
@@ -171,6 +176,7 @@ impl Process {
         let stderr_tail = Arc::new(Mutex::new(Vec::new()));
         let stderr_closed = Arc::new(AtomicBool::new(false));
         let stderr_log: SharedLog = Arc::default();
+        let stderr_fd = std::os::fd::AsRawFd::as_raw_fd(&stderr);
         {
             let (bytes, tail) = (stderr_bytes.clone(), stderr_tail.clone());
             let closed = stderr_closed.clone();
@@ -190,6 +196,7 @@ impl Process {
             stderr_tail,
             stderr_closed,
             stderr_log,
+            stderr_fd,
         })
     }
 
@@ -231,10 +238,25 @@ impl Process {
     }
 
     /// Copies the bot's stderr from now on into `log` (a new game's
-    /// file), or nowhere with `None`; the previous file is closed.
+    /// file), or nowhere with `None`; the previous file is closed. What
+    /// the bot wrote before now (still in the pipe) goes to the previous
+    /// file first: the switch waits, [`LOG_SWITCH_WAIT`] at most, until
+    /// the pipe is empty. The drain reads only while it holds the log, so
+    /// nothing read is in its hands when the pipe is seen empty.
     pub fn log_stderr(&self, log: Option<StderrLog>) {
-        if let Ok(mut l) = self.stderr_log.lock() {
-            *l = log;
+        let deadline = Instant::now() + LOG_SWITCH_WAIT;
+        let mut log = Some(log);
+        loop {
+            let Ok(mut l) = self.stderr_log.lock() else {
+                return;
+            };
+            let closed = self.stderr_closed.load(Ordering::Acquire);
+            if closed || waiting_bytes(self.stderr_fd) == 0 || Instant::now() >= deadline {
+                *l = log.take().flatten();
+                return;
+            }
+            drop(l);
+            std::thread::sleep(Duration::from_millis(1));
         }
     }
 
@@ -451,21 +473,33 @@ fn read_loop(stdout: impl Read, lines: SyncSender<Line>) {
 }
 
 fn drain_loop(
-    mut stderr: impl Read,
+    stderr: ChildStderr,
     bytes: &AtomicU64,
     tail: &Mutex<Vec<u8>>,
     log: &Mutex<Option<StderrLog>>,
 ) {
+    let mut stderr = stderr;
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&stderr);
     let mut buf = vec![0u8; 16 * 1024];
     loop {
+        // wait for data without the log, then read and copy it holding
+        // the log: a switch of log (a new game) never finds bytes read
+        // but not yet written (see `Process::log_stderr`)
+        if !readable(fd) {
+            return;
+        }
+        let Ok(mut held) = log.lock() else {
+            return;
+        };
         let n = match stderr.read(&mut buf) {
             Ok(0) | Err(_) => return,
             Ok(n) => n,
         };
         bytes.fetch_add(n as u64, Ordering::Relaxed);
-        if let Some(l) = log.lock().ok().as_mut().and_then(|l| l.as_mut()) {
+        if let Some(l) = held.as_mut() {
             l.write(&buf[..n]);
         }
+        drop(held);
         if let Ok(mut t) = tail.lock() {
             t.extend_from_slice(&buf[..n]);
             if t.len() > STDERR_TAIL {
@@ -473,6 +507,43 @@ fn drain_loop(
                 t.drain(..cut);
             }
         }
+    }
+}
+
+/// The longest a switch of stderr log waits for the pipe to empty.
+const LOG_SWITCH_WAIT: Duration = Duration::from_millis(200);
+
+/// Blocks until `fd` has data or its writer is gone; `false` on an error.
+fn readable(fd: std::os::fd::RawFd) -> bool {
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    loop {
+        // SAFETY: one valid pollfd, its count 1; the fd is the pipe this
+        // thread owns and keeps open.
+        #[allow(unsafe_code)]
+        let n = unsafe { libc::poll(&mut p, 1, -1) };
+        if n > 0 {
+            return true;
+        }
+        if n < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return false;
+        }
+    }
+}
+
+/// Bytes waiting in pipe `fd` (0 if it cannot be asked).
+fn waiting_bytes(fd: std::os::fd::RawFd) -> usize {
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one c_int through the valid pointer given.
+    #[allow(unsafe_code)]
+    let r = unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n) };
+    if r < 0 {
+        0
+    } else {
+        usize::try_from(n).unwrap_or(0)
     }
 }
 
