@@ -95,7 +95,7 @@ pub struct Process {
     /// Where the drain copies stderr (`--bot-log`), if anywhere.
     stderr_log: SharedLog,
     /// The stderr pipe's read end (the drain thread owns it; used to see
-    /// what waits in the pipe while [`Process::stderr_closed`] is unset).
+    /// what waits in the pipe while `stderr_closed` is unset).
     stderr_fd: std::os::fd::RawFd,
     /// The status, once reaped.
     status: Option<ExitStatus>,
@@ -240,7 +240,7 @@ impl Process {
     /// Copies the bot's stderr from now on into `log` (a new game's
     /// file), or nowhere with `None`; the previous file is closed. What
     /// the bot wrote before now (still in the pipe) goes to the previous
-    /// file first: the switch waits, [`LOG_SWITCH_WAIT`] at most, until
+    /// file first: the switch waits, `LOG_SWITCH_WAIT` at most, until
     /// the pipe is empty. The drain reads only while it holds the log, so
     /// nothing read is in its hands when the pipe is seen empty.
     pub fn log_stderr(&self, log: Option<StderrLog>) {
