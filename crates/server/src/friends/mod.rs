@@ -16,7 +16,7 @@
 
 use crate::addr::ClientAddr;
 use crate::error::Error;
-use crate::lobby::{identity, meter, JsonBody};
+use crate::lobby::{blocking, identity, meter, JsonBody};
 use crate::protocol::{Friend, FriendsView, InviteOut, InviteRequest, Place};
 use crate::quota::Kind;
 use crate::state::friends::{Invite, Refused, INVITE_TTL_S};
@@ -54,15 +54,6 @@ pub fn routes() -> Router<AppState> {
         .route("/api/me/invites", post(invite))
         .route("/api/me/invites/{id}", delete(dismiss))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-}
-
-/// Runs blocking store work off the async threads.
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, crate::store::StoreError> + Send + 'static,
-) -> Result<T, Error> {
-    Ok(tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| Error::Internal(e.to_string()))??)
 }
 
 /// Where the asking page is: `?at=lobby` (the default) or

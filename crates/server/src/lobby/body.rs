@@ -47,6 +47,16 @@ pub(crate) fn meter(
         .map_err(|wait| Error::quota(what, wait))
 }
 
+/// Runs blocking store work off the async threads; a task that panicked
+/// is an internal error.
+pub(crate) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, crate::store::StoreError> + Send + 'static,
+) -> Result<T, Error> {
+    Ok(tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| Error::Internal(e.to_string()))??)
+}
+
 pub(super) fn rejection(r: JsonRejection) -> Error {
     if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
         Error::TooLarge

@@ -17,8 +17,8 @@ pub(crate) mod records;
 mod seats;
 mod tutorial;
 
-pub(crate) use body::meter;
 pub use body::JsonBody;
+pub(crate) use body::{blocking, meter};
 pub(crate) use create::build;
 pub use create::{CreateRequest, RematchRequest, SeatRequest};
 pub(crate) use players::identity;

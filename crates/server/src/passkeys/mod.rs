@@ -16,7 +16,7 @@
 
 use crate::addr::ClientAddr;
 use crate::error::Error;
-use crate::lobby::{identity, meter};
+use crate::lobby::{blocking, identity, meter};
 use crate::quota::Kind;
 use crate::state::passkeys::Ceremony;
 use crate::state::AppState;
@@ -58,15 +58,6 @@ fn site(state: &AppState) -> Result<Arc<Webauthn>, Error> {
     state.webauthn().ok_or_else(|| {
         Error::Refused("passkeys are not set up on this server (--passkey-origin)".into())
     })
-}
-
-/// Runs blocking store work off the async threads.
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, crate::store::StoreError> + Send + 'static,
-) -> Result<T, Error> {
-    Ok(tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| Error::Internal(e.to_string()))??)
 }
 
 /// The WebAuthn user handle of a person: the first 16 bytes of their id.
