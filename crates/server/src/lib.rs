@@ -56,6 +56,7 @@ pub mod social;
 pub mod state;
 pub mod store;
 pub mod table;
+pub mod tournament_wire;
 pub mod web;
 pub mod ws;
 

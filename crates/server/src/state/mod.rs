@@ -12,6 +12,7 @@ mod open;
 pub mod pairing;
 pub mod passkeys;
 pub mod rooms;
+pub mod tournaments;
 
 use crate::addr::ClientAddr;
 use crate::error::Error;

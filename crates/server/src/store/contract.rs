@@ -75,6 +75,11 @@ macro_rules! contract_tests {
         }
 
         #[test]
+        fn contract_tournaments() {
+            $on_fresh(|s| $crate::store::contract_profile::tournaments(s.as_ref()));
+        }
+
+        #[test]
         fn contract_site_secret() {
             $on_fresh(|s| $crate::store::contract::site_secret(s.as_ref()));
         }

@@ -437,3 +437,77 @@ pub(crate) fn tickets(s: &dyn Store) {
         .collect();
     assert_eq!(all, ["t3"]);
 }
+
+/// Tournaments: a save is compared on the version, the director's list
+/// holds its own and a gone process's unfinished ones, a take-over is a
+/// compare-and-set, and a person's entries are listed once each.
+pub(crate) fn tournaments(s: &dyn Store) {
+    use super::model::Node;
+    use super::tournaments::TournamentRow;
+    use std::time::Duration;
+    let row = |id: &str, node: &str, created_ms: i64| TournamentRow {
+        id: id.into(),
+        doc: format!("{{\"id\":\"{id}\"}}"),
+        version: 0,
+        status: "open".into(),
+        node: node.into(),
+        created_ms,
+    };
+    let minute = Duration::from_secs(60);
+    s.heartbeat(&Node {
+        id: "alive".into(),
+        url: "http://alive".into(),
+    })
+    .unwrap();
+    s.put_tournament(&row("a", "me", 1)).unwrap();
+    s.put_tournament(&row("b", "dead", 2)).unwrap();
+    s.put_tournament(&row("c", "alive", 3)).unwrap();
+    assert!(s.put_tournament(&row("a", "me", 1)).is_err(), "made once");
+    assert!(s.save_tournament("a", 0, "{\"v\":1}", "running").unwrap());
+    assert!(
+        !s.save_tournament("a", 0, "{\"v\":2}", "running").unwrap(),
+        "a save from a stale version changes nothing"
+    );
+    let a = s.tournament("a").unwrap().unwrap();
+    assert_eq!(
+        (a.version, a.doc.as_str(), a.status.as_str()),
+        (1, "{\"v\":1}", "running")
+    );
+    assert!(s.tournament("nope").unwrap().is_none());
+    let driven: Vec<String> = s
+        .driven_tournaments("me", minute, 10)
+        .unwrap()
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(
+        driven,
+        ["a", "b"],
+        "mine and a gone process's, never a live one's"
+    );
+    assert!(s.take_tournament("b", "dead", "me").unwrap());
+    assert!(
+        !s.take_tournament("b", "dead", "other").unwrap(),
+        "taken once"
+    );
+    assert!(s.save_tournament("c", 0, "{}", "finished").unwrap());
+    let listed: Vec<String> = s
+        .tournaments(10)
+        .unwrap()
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(listed, ["b", "a", "c"], "unfinished first, newest first");
+    assert_eq!(s.tournaments(1).unwrap().len(), 1);
+    s.enter_tournament("a", ANN, 5).unwrap();
+    s.enter_tournament("a", ANN, 6).unwrap();
+    s.enter_tournament("c", ANN, 7).unwrap();
+    let mine: Vec<String> = s
+        .tournaments_of(ANN, 10)
+        .unwrap()
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(mine, ["c", "a"], "each once, newest first");
+    assert!(s.tournaments_of("nobody", 10).unwrap().is_empty());
+}

@@ -432,6 +432,46 @@ CREATE TABLE pairing_tickets (
 CREATE INDEX pairing_tickets_node ON pairing_tickets(node, joined_ms);
 ",
     },
+    Migration {
+        version: 14,
+        name: "tournaments for people",
+        // One document per tournament, saved by compare-and-set on its
+        // version; its entrants one row each, for their profiles.
+        sqlite: "
+CREATE TABLE tournaments (
+  id TEXT PRIMARY KEY,
+  doc TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  node TEXT NOT NULL,
+  created_ms INTEGER NOT NULL
+);
+CREATE INDEX tournaments_live ON tournaments(status, created_ms);
+CREATE TABLE tournament_players (
+  tournament TEXT NOT NULL REFERENCES tournaments(id),
+  player TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (player, tournament)
+);
+",
+        postgres: "
+CREATE TABLE tournaments (
+  id TEXT PRIMARY KEY,
+  doc TEXT NOT NULL,
+  version BIGINT NOT NULL,
+  status TEXT NOT NULL,
+  node TEXT NOT NULL,
+  created_ms BIGINT NOT NULL
+);
+CREATE INDEX tournaments_live ON tournaments(status, created_ms);
+CREATE TABLE tournament_players (
+  tournament TEXT NOT NULL REFERENCES tournaments(id),
+  player TEXT NOT NULL,
+  at BIGINT NOT NULL,
+  PRIMARY KEY (player, tournament)
+);
+",
+    },
 ];
 
 /// The newest version this program knows.

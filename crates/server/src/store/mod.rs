@@ -42,6 +42,7 @@ pub mod ratings;
 pub mod relations;
 mod sqlite;
 pub mod tickets;
+pub mod tournaments;
 
 pub use lists::*;
 pub use model::*;

@@ -641,6 +641,49 @@ pub trait Store: Send + Sync + 'static {
     /// took it first (`false`).
     fn take_ticket(&self, id: &str, from: &str, to: &str) -> Result<bool, StoreError>;
 
+    /// Stores new tournament `row`.
+    fn put_tournament(
+        &self,
+        row: &crate::store::tournaments::TournamentRow,
+    ) -> Result<(), StoreError>;
+    /// Replaces tournament `id`'s document and status if its version is
+    /// still `version` (it becomes one more): whether it did.
+    fn save_tournament(
+        &self,
+        id: &str,
+        version: i64,
+        doc: &str,
+        status: &str,
+    ) -> Result<bool, StoreError>;
+    /// Tournament `id`.
+    fn tournament(
+        &self,
+        id: &str,
+    ) -> Result<Option<crate::store::tournaments::TournamentRow>, StoreError>;
+    /// The newest tournaments, unfinished first, at most `limit`.
+    fn tournaments(
+        &self,
+        limit: usize,
+    ) -> Result<Vec<crate::store::tournaments::TournamentRow>, StoreError>;
+    /// The unfinished tournaments that process `node` drives, and those
+    /// whose process is gone (no heartbeat within `lease`), at most `limit`.
+    fn driven_tournaments(
+        &self,
+        node: &str,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<crate::store::tournaments::TournamentRow>, StoreError>;
+    /// Passes tournament `id` to process `to`, if `from` still drives it.
+    fn take_tournament(&self, id: &str, from: &str, to: &str) -> Result<bool, StoreError>;
+    /// Notes that person `player` entered tournament `id` (once).
+    fn enter_tournament(&self, id: &str, player: &str, at: i64) -> Result<(), StoreError>;
+    /// The tournaments person `player` entered, newest first, at most `limit`.
+    fn tournaments_of(
+        &self,
+        player: &str,
+        limit: usize,
+    ) -> Result<Vec<crate::store::tournaments::TournamentRow>, StoreError>;
+
     /// One table with its seats and actions.
     fn load(&self, id: &str) -> Result<Option<StoredTable>, StoreError>;
 

@@ -115,6 +115,7 @@ mod store;
 #[cfg(test)]
 mod tests;
 mod tickets;
+mod tournaments;
 mod writes;
 
 /// The PostgreSQL backend: a pool of connections and the runtime that

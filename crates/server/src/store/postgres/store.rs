@@ -22,6 +22,7 @@ use crate::store::model::SeatTaking;
 use crate::store::model::{
     Change, Done, Epoch, Node, Ownership, Store, StoreError, StoredAction, StoredTable, TableDump,
 };
+use crate::store::tournaments::TournamentRow;
 use game::Seat;
 use std::sync::Arc;
 use std::time::Duration;
@@ -436,6 +437,77 @@ impl Store for PgStore {
             id.to_string(),
             from.to_string(),
             to.to_string(),
+        ))
+    }
+
+    fn put_tournament(&self, row: &TournamentRow) -> Result<(), StoreError> {
+        self.block(super::tournaments::put(self.pool(), row.clone()))
+    }
+
+    fn save_tournament(
+        &self,
+        id: &str,
+        version: i64,
+        doc: &str,
+        status: &str,
+    ) -> Result<bool, StoreError> {
+        self.block(super::tournaments::save(
+            self.pool(),
+            id.to_string(),
+            version,
+            doc.to_string(),
+            status.to_string(),
+        ))
+    }
+
+    fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
+        self.block(super::tournaments::one(self.pool(), id.to_string()))
+    }
+
+    fn tournaments(&self, limit: usize) -> Result<Vec<TournamentRow>, StoreError> {
+        self.block(super::tournaments::newest(
+            self.pool(),
+            i64::try_from(limit).unwrap_or(i64::MAX),
+        ))
+    }
+
+    fn driven_tournaments(
+        &self,
+        node: &str,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        self.block(super::tournaments::driven(
+            self.pool(),
+            node.to_string(),
+            millis(lease),
+            i64::try_from(limit).unwrap_or(i64::MAX),
+        ))
+    }
+
+    fn take_tournament(&self, id: &str, from: &str, to: &str) -> Result<bool, StoreError> {
+        self.block(super::tournaments::take(
+            self.pool(),
+            id.to_string(),
+            from.to_string(),
+            to.to_string(),
+        ))
+    }
+
+    fn enter_tournament(&self, id: &str, player: &str, at: i64) -> Result<(), StoreError> {
+        self.block(super::tournaments::enter(
+            self.pool(),
+            id.to_string(),
+            player.to_string(),
+            at,
+        ))
+    }
+
+    fn tournaments_of(&self, player: &str, limit: usize) -> Result<Vec<TournamentRow>, StoreError> {
+        self.block(super::tournaments::of(
+            self.pool(),
+            player.to_string(),
+            i64::try_from(limit).unwrap_or(i64::MAX),
         ))
     }
 

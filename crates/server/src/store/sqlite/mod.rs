@@ -23,6 +23,7 @@ mod store;
 #[cfg(test)]
 mod tests;
 mod tickets;
+mod tournaments;
 mod write;
 mod writer;
 

@@ -11,6 +11,7 @@ use crate::store::model::SeatTaking;
 use crate::store::model::{
     Done, Epoch, Node, Ownership, Store, StoreError, StoredAction, StoredTable, TableDump,
 };
+use crate::store::tournaments::TournamentRow;
 use game::Seat;
 use rusqlite::{params, OptionalExtension};
 use std::sync::Arc;
@@ -504,6 +505,66 @@ impl Store for SqliteStore {
             to: to.to_string(),
         };
         self.write(Write::Ticket(w)).map(Applied::changed)
+    }
+
+    fn put_tournament(&self, row: &TournamentRow) -> Result<(), StoreError> {
+        let w = TournamentWrite::Put(row.clone());
+        self.write(Write::Tournament(w)).map(|_| ())
+    }
+
+    fn save_tournament(
+        &self,
+        id: &str,
+        version: i64,
+        doc: &str,
+        status: &str,
+    ) -> Result<bool, StoreError> {
+        let w = TournamentWrite::Save {
+            id: id.to_string(),
+            version,
+            doc: doc.to_string(),
+            status: status.to_string(),
+        };
+        self.write(Write::Tournament(w)).map(Applied::changed)
+    }
+
+    fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
+        super::tournaments::one(&self.reader(), id)
+    }
+
+    fn tournaments(&self, limit: usize) -> Result<Vec<TournamentRow>, StoreError> {
+        super::tournaments::newest(&self.reader(), limit)
+    }
+
+    fn driven_tournaments(
+        &self,
+        node: &str,
+        lease: Duration,
+        limit: usize,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        super::tournaments::driven(&self.reader(), node, lease, limit)
+    }
+
+    fn take_tournament(&self, id: &str, from: &str, to: &str) -> Result<bool, StoreError> {
+        let w = TournamentWrite::Take {
+            id: id.to_string(),
+            from: from.to_string(),
+            to: to.to_string(),
+        };
+        self.write(Write::Tournament(w)).map(Applied::changed)
+    }
+
+    fn enter_tournament(&self, id: &str, player: &str, at: i64) -> Result<(), StoreError> {
+        let w = TournamentWrite::Enter {
+            id: id.to_string(),
+            player: player.to_string(),
+            at,
+        };
+        self.write(Write::Tournament(w)).map(|_| ())
+    }
+
+    fn tournaments_of(&self, player: &str, limit: usize) -> Result<Vec<TournamentRow>, StoreError> {
+        super::tournaments::of(&self.reader(), player, limit)
     }
 
     fn ratings_of(&self, player: &str) -> Result<Vec<RatingRow>, StoreError> {

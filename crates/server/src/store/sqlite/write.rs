@@ -72,6 +72,8 @@ pub(super) enum Write {
     Passkey(PasskeyWrite),
     /// A pairing ticket kept, forgotten or taken over.
     Ticket(TicketWrite),
+    /// A tournament made, saved, taken over or entered.
+    Tournament(TournamentWrite),
 }
 
 /// See [`Write::Abandon`].
@@ -195,5 +197,41 @@ pub(super) enum TicketWrite {
         from: String,
         /// Who takes it.
         to: String,
+    },
+}
+
+/// A tournament write.
+#[derive(Debug)]
+pub(super) enum TournamentWrite {
+    /// A new one.
+    Put(crate::store::tournaments::TournamentRow),
+    /// Its document and status replaced, if its version is `version`.
+    Save {
+        /// The tournament.
+        id: String,
+        /// The version the document was read at.
+        version: i64,
+        /// The new document.
+        doc: String,
+        /// The new status.
+        status: String,
+    },
+    /// Passes to process `to`, if process `from` still drives it.
+    Take {
+        /// The tournament.
+        id: String,
+        /// Who drove it.
+        from: String,
+        /// Who takes it.
+        to: String,
+    },
+    /// A person entered it.
+    Enter {
+        /// The tournament.
+        id: String,
+        /// The person's identity.
+        player: String,
+        /// Unix milliseconds.
+        at: i64,
     },
 }

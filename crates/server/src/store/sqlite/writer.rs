@@ -175,6 +175,7 @@ impl SqliteStore {
             Write::Relation(c) => super::relations::apply(tx, c),
             Write::Passkey(w) => super::passkeys::apply(tx, w),
             Write::Ticket(w) => super::tickets::apply(tx, w),
+            Write::Tournament(w) => super::tournaments::apply(tx, w),
         }
     }
 
