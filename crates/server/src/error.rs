@@ -103,6 +103,9 @@ pub enum Error {
     /// to a restart).
     #[error("no such room: it was closed, or lost to a restart")]
     UnknownRoom,
+    /// No such tournament.
+    #[error("no such tournament")]
+    UnknownTournament,
     /// Nobody who ever held a seat here has this id.
     #[error("nobody who has played here has this id")]
     UnknownPerson,
@@ -134,9 +137,10 @@ impl Error {
             Error::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Error::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             Error::Abandoned(_) | Error::AlreadyWaiting => StatusCode::CONFLICT,
-            Error::UnknownTicket | Error::UnknownPerson | Error::UnknownRoom => {
-                StatusCode::NOT_FOUND
-            }
+            Error::UnknownTicket
+            | Error::UnknownPerson
+            | Error::UnknownRoom
+            | Error::UnknownTournament => StatusCode::NOT_FOUND,
             Error::Refused(_) => StatusCode::CONFLICT,
         }
     }
@@ -170,6 +174,7 @@ impl Error {
             Error::UnknownTicket => "unknown_ticket",
             Error::UnknownPerson => "unknown_person",
             Error::UnknownRoom => "unknown_room",
+            Error::UnknownTournament => "unknown_tournament",
             Error::Refused(_) => "refused",
         }
     }

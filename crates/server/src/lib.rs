@@ -57,6 +57,7 @@ pub mod state;
 pub mod store;
 pub mod table;
 pub mod tournament_wire;
+pub mod tournaments;
 pub mod web;
 pub mod ws;
 
@@ -76,6 +77,7 @@ pub fn app(state: AppState) -> Router {
         .merge(web::routes())
         .merge(lobby::routes(state.clone()))
         .merge(pairing::routes())
+        .merge(tournaments::routes())
         .merge(friends::routes())
         .merge(rooms::routes())
         .merge(passkeys::routes())
@@ -108,6 +110,7 @@ pub async fn run(
     let per_addr = state.limits().max_connections_per_ip;
     // the pools as a crashed predecessor left them
     pairing::resume(&state);
+    tournaments::resume(&state);
     net::accept(listener, state, router, per_addr, shutdown).await
 }
 

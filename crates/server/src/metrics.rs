@@ -104,13 +104,15 @@ pub(crate) enum Refusal {
     Room,
     /// The per-address quota on passkey ceremonies.
     Passkey,
+    /// The per-address quota on tournament requests.
+    Tournament,
     /// A WebSocket closed because its outbox passed its byte budget, or
     /// its address's.
     SlowReader,
 }
 
 impl Refusal {
-    const ALL: [Refusal; 17] = [
+    const ALL: [Refusal; 18] = [
         Refusal::Create,
         Refusal::Join,
         Refusal::Verify,
@@ -127,6 +129,7 @@ impl Refusal {
         Refusal::Invite,
         Refusal::Room,
         Refusal::Passkey,
+        Refusal::Tournament,
         Refusal::SlowReader,
     ];
 
@@ -148,6 +151,7 @@ impl Refusal {
             Refusal::Invite => "invite",
             Refusal::Room => "room",
             Refusal::Passkey => "passkey",
+            Refusal::Tournament => "tournament",
             Refusal::SlowReader => "slow_reader",
         }
     }
@@ -168,6 +172,7 @@ impl From<crate::quota::Kind> for Refusal {
             crate::quota::Kind::Invite => Refusal::Invite,
             crate::quota::Kind::Room => Refusal::Room,
             crate::quota::Kind::Passkey => Refusal::Passkey,
+            crate::quota::Kind::Tournament => Refusal::Tournament,
         }
     }
 }

@@ -132,23 +132,29 @@ impl AppState {
     }
 }
 
+/// Whether `headers` carry the operator's token (`Authorization: Bearer`,
+/// the metrics token): `false` when none is set.
+pub(crate) fn operator(state: &AppState, headers: &HeaderMap) -> bool {
+    let Some(want) = state.ops().token.get() else {
+        return false;
+    };
+    let given = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| <[u8; 32]>::from(Sha256::digest(t.trim().as_bytes())));
+    // Hashes compared byte by byte without stopping early: the time
+    // tells nothing about the token.
+    given.is_some_and(|g| g.iter().zip(want).fold(0u8, |d, (a, b)| d | (a ^ b)) == 0)
+}
+
 /// `GET /metrics`.
 async fn metrics(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    if let Some(want) = state.ops().token.get() {
-        let given = headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .map(|t| <[u8; 32]>::from(Sha256::digest(t.trim().as_bytes())));
-        // Hashes compared byte by byte without stopping early: the time
-        // tells nothing about the token.
-        let ok = given.is_some_and(|g| g.iter().zip(want).fold(0u8, |d, (a, b)| d | (a ^ b)) == 0);
-        if !ok {
-            let mut r = (StatusCode::UNAUTHORIZED, "a bearer token is required\n").into_response();
-            r.headers_mut()
-                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-            return r;
-        }
+    if state.ops().token.get().is_some() && !operator(&state, &headers) {
+        let mut r = (StatusCode::UNAUTHORIZED, "a bearer token is required\n").into_response();
+        r.headers_mut()
+            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        return r;
     }
     let text = state.metrics().render(state.live_tables());
     (

@@ -695,6 +695,31 @@ pub fn schemas() -> Vec<(String, serde_json::Value)> {
             "The body of `POST /api/pairing`.",
             Read,
         ),
+        schema_file::<crate::tournament_wire::TournamentRequest>(
+            "web/tournament-request.json",
+            "ratrace web: a new tournament",
+            "The body of `POST /api/tournaments`; see docs/server.md, \"Tournaments\".",
+            Read,
+        ),
+        schema_file::<crate::tournament_wire::TournamentJoin>(
+            "web/tournament-join.json",
+            "ratrace web: entering a tournament",
+            "The body of `POST /api/tournaments/{id}/join`.",
+            Read,
+        ),
+        schema_file::<crate::tournament_wire::TournamentView>(
+            "web/tournament.json",
+            "ratrace web: a tournament",
+            "`GET /api/tournaments/{id}`, and the answer to a join, leave or start: its \
+             standings, tables and the asker's part.",
+            Written,
+        ),
+        schema_file::<crate::tournament_wire::TournamentList>(
+            "web/tournaments.json",
+            "ratrace web: the tournaments listed",
+            "`GET /api/tournaments`.",
+            Written,
+        ),
     ]
 }
 

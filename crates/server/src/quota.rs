@@ -29,6 +29,10 @@ pub const INVITE_EVERY_S: u32 = 30;
 /// Shared-replay room requests from one address at once, then one a
 /// second: a member asks again after every step its leader takes.
 pub const ROOM_BURST: u32 = 120;
+/// New tournaments an address may make at once...
+pub const TOURNAMENT_BURST: u32 = 5;
+/// ...then one per this many seconds.
+pub const TOURNAMENT_EVERY_S: u32 = 60;
 
 /// What a request spends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,6 +67,8 @@ pub enum Kind {
     /// A passkey ceremony's start (adding one, or signing in), metered as
     /// joins are but in its own bucket.
     Passkey,
+    /// A new tournament (entering one is metered as a join).
+    Tournament,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -105,6 +111,7 @@ impl Quotas {
             Kind::Invite => (INVITE_BURST, INVITE_EVERY_S),
             Kind::Room => (ROOM_BURST, 1),
             Kind::Passkey => (l.join_burst, l.join_every_s),
+            Kind::Tournament => (TOURNAMENT_BURST, TOURNAMENT_EVERY_S),
         };
         (f64::from(burst.max(1)), f64::from(every.max(1)))
     }

@@ -22,6 +22,7 @@ mod it {
     mod schemas;
     mod security;
     mod social;
+    mod tournaments;
     mod tutorial;
     mod util;
     mod web;

@@ -303,6 +303,7 @@ fn table_config(
         turn_timer_ms: turn_timer_ms.or(req.public.then_some(limits.public_turn_timer_ms)),
         spectator_chat: req.spectator_chat,
         tutorial: false,
+        unattended: false,
     })
 }
 

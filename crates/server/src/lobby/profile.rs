@@ -39,19 +39,61 @@ pub(super) struct Profile {
     ratings: Vec<GameProfile>,
     /// Their newest finished games at public tables, newest first.
     games: Vec<PlayerGame>,
-    /// The tournaments they played: none yet (the site has no tournaments
-    /// for people); kept so the page and programs need no change when
-    /// there are.
+    /// The tournaments they entered, newest first, at most
+    /// [`TOURNAMENTS`].
     tournaments: Vec<TournamentEntry>,
 }
 
-/// A tournament a person played (none exist yet).
+/// The most tournaments sent.
+pub(super) const TOURNAMENTS: usize = 20;
+
+/// A tournament a person entered.
 #[derive(Serialize)]
 pub(super) struct TournamentEntry {
-    /// The tournament.
+    /// The tournament (`/tournament/{id}`).
     id: String,
-    /// The person's place.
-    place: u32,
+    /// Its name.
+    name: String,
+    /// Arena, Swiss or duplicate.
+    kind: crate::tournament_wire::TournamentKind,
+    /// The game.
+    game: String,
+    /// Where it stands.
+    status: crate::tournament_wire::TournamentStatus,
+    /// Their place in its standings (as they stand, if unfinished).
+    place: usize,
+    /// Its entrants.
+    entrants: usize,
+    /// Their points.
+    points: f64,
+}
+
+/// The entries of person `player` (whole id) in `rows`.
+fn entries(
+    player: &str,
+    rows: &[crate::store::tournaments::TournamentRow],
+) -> Vec<TournamentEntry> {
+    let short = short_id(player);
+    rows.iter()
+        .filter_map(|r| serde_json::from_str::<crate::state::tournaments::Tournament>(&r.doc).ok())
+        .filter_map(|t| {
+            let view = t.view(None);
+            let line = view
+                .standings
+                .iter()
+                .find(|l| l.short.as_deref() == Some(short.as_str()))?;
+            Some(TournamentEntry {
+                id: t.id.clone(),
+                name: t.name.clone(),
+                kind: t.kind,
+                game: t.game.clone(),
+                status: t.status,
+                place: line.place,
+                entrants: view.standings.len(),
+                points: line.points,
+            })
+        })
+        .collect()
 }
 
 /// A person's rating in one game, its history and their results.
@@ -250,14 +292,25 @@ pub(super) async fn profile(
     }
     meter(&state, Kind::Record, addr, "game lists")?;
     let store = state.store();
-    let found =
-        tokio::task::spawn_blocking(move || store.profile(&player, HISTORY_READ, RECENT_GAMES))
-            .await
-            .map_err(|e| Error::Internal(e.to_string()))??;
+    let found = super::blocking(move || {
+        let found = store.profile(&player, HISTORY_READ, RECENT_GAMES)?;
+        let entered = match &found {
+            Lookup::Found(rows) => store.tournaments_of(&rows.player, TOURNAMENTS)?,
+            _ => Vec::new(),
+        };
+        Ok((found, entered))
+    })
+    .await?;
     match found {
-        Lookup::Unknown => Err(Error::UnknownPlayer),
-        Lookup::Ambiguous => Err(Error::AmbiguousPlayer),
-        Lookup::Found(rows) => Ok(Json(Profile::from(*rows))),
+        (Lookup::Unknown, _) => Err(Error::UnknownPlayer),
+        (Lookup::Ambiguous, _) => Err(Error::AmbiguousPlayer),
+        (Lookup::Found(rows), entered) => {
+            let tournaments = entries(&rows.player, &entered);
+            Ok(Json(Profile {
+                tournaments,
+                ..Profile::from(*rows)
+            }))
+        }
     }
 }
 

@@ -58,6 +58,8 @@ struct Inner {
     friends: friends::Friends,
     /// Shared replays' rooms.
     rooms: rooms::Rooms,
+    /// The tournament director's bell and whether it runs.
+    tournaments: tournaments::Director,
     /// Passkeys: the site as WebAuthn knows it (set once, before serving;
     /// none: passkeys are off), and the ceremonies in progress.
     webauthn: std::sync::OnceLock<Arc<webauthn_rs::Webauthn>>,
@@ -247,6 +249,11 @@ impl AppState {
     /// Shared replays' rooms.
     pub(crate) fn rooms(&self) -> &rooms::Rooms {
         &self.inner.rooms
+    }
+
+    /// The tournament director's bell and whether it runs.
+    pub(crate) fn tournaments(&self) -> &tournaments::Director {
+        &self.inner.tournaments
     }
 
     pub(crate) fn analyses(&self) -> &analyses::Analyses {

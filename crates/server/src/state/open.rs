@@ -64,6 +64,7 @@ impl AppState {
                 pairing: super::pairing::Pairing::default(),
                 friends: super::friends::Friends::default(),
                 rooms: super::rooms::Rooms::default(),
+                tournaments: super::tournaments::Director::default(),
                 webauthn: std::sync::OnceLock::new(),
                 ceremonies: super::passkeys::Ceremonies::default(),
                 metrics: Arc::new(Metrics::new()),

@@ -53,6 +53,11 @@ pub struct Entrant {
     pub bot: Option<String>,
     /// The name in the standings.
     pub name: String,
+    /// Where a person joined from ([`crate::social::origin`], a hash):
+    /// their seats carry it, so people from one origin never rate each
+    /// other, as at any table.
+    #[serde(default)]
+    pub origin: Option<String>,
     /// Left: seated nowhere new (a live table keeps the seat, its stand-in
     /// plays it).
     pub left: bool,
@@ -136,6 +141,17 @@ pub struct Tournament {
     pub tables: Vec<Played>,
 }
 
+/// What the shared state holds for the director: its bell (rung by a
+/// change a person made, so a start or a join is acted on at once) and
+/// whether it runs.
+#[derive(Debug, Default)]
+pub struct Director {
+    /// Rung by a change.
+    pub wake: tokio::sync::Notify,
+    /// Set once the director runs.
+    pub started: std::sync::atomic::AtomicBool,
+}
+
 /// One entrant's standing.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Standing {
@@ -176,7 +192,13 @@ impl Tournament {
     /// Person `player` enters under `name` (again, if they had left; a
     /// new name if they are in). Swiss and duplicate take entrants until
     /// they start, an arena until its end.
-    pub fn join(&mut self, player: &str, name: String, now: i64) -> Result<(), Error> {
+    pub fn join(
+        &mut self,
+        player: &str,
+        name: String,
+        origin: Option<String>,
+        now: i64,
+    ) -> Result<(), Error> {
         let closed = match self.status {
             TournamentStatus::Open => false,
             TournamentStatus::Running => {
@@ -192,6 +214,7 @@ impl Tournament {
         if let Some(e) = self.entrant_of(player) {
             let entrant = &mut self.entrants[e];
             entrant.name = name;
+            entrant.origin = origin;
             if entrant.left {
                 entrant.left = false;
                 entrant.free_since_ms = now;
@@ -207,6 +230,7 @@ impl Tournament {
             player: Some(player.to_string()),
             bot: None,
             name,
+            origin,
             left: false,
             free_since_ms: now,
         });
@@ -364,13 +388,10 @@ impl Tournament {
         // among themselves for points.
         let people = self.entrants.iter().any(|e| e.player.is_some());
         let mut out = Vec::new();
-        loop {
-            let Some(lead_at) = free
-                .iter()
-                .position(|&e| !people || self.entrants[e].player.is_some())
-            else {
-                break;
-            };
+        while let Some(lead_at) = free
+            .iter()
+            .position(|&e| !people || self.entrants[e].player.is_some())
+        {
             let lead = free.remove(lead_at);
             let last = self.last_mates(lead);
             // the longest waiters join them, those they just played last

@@ -70,6 +70,11 @@ pub struct TableConfig {
     /// published fixed one (`lobby::tutorial`), its bots are seeded the
     /// same every time, and its result is never rated.
     pub tutorial: bool,
+    /// A tournament's table: it plays on with nobody watching (its bots
+    /// at the server's minimum speed, an absent person's seat by the
+    /// stand-in on the turn timer) and stays in memory until it ends, so
+    /// that a round never waits for someone to look.
+    pub unattended: bool,
 }
 
 impl Default for TableConfig {
@@ -79,6 +84,7 @@ impl Default for TableConfig {
             turn_timer_ms: None,
             spectator_chat: false,
             tutorial: false,
+            unattended: false,
         }
     }
 }

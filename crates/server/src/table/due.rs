@@ -32,6 +32,9 @@ impl<G: Roster> Table<G> {
     /// When this table may leave memory: nobody connected, nothing in
     /// progress, and no activity for `evict_after`.
     fn idle_deadline(&self) -> Option<Instant> {
+        if self.setup.config.unattended && !self.play.finished {
+            return None;
+        }
         (self.audience.is_empty() && !self.bots.thinking() && !self.clock.window_open())
             .then(|| self.clock.idle_after(self.ctx.limits.evict_after))
     }
@@ -46,12 +49,13 @@ impl<G: Roster> Table<G> {
 
     /// When a bot should next act for the seat to move, if ever. Nothing
     /// moves while nobody is connected (an all-bot table plays only while
-    /// watched, so an unwatched table costs nothing), while a bot is
-    /// thinking, or once a held secret decision is in.
+    /// watched, so an unwatched table costs nothing) but at an unattended
+    /// (tournament) table, while a bot is thinking, or once a held secret
+    /// decision is in.
     fn deadline(&self) -> Option<Instant> {
         if self.play.finished
             || self.waiting_for_players()
-            || self.audience.is_empty()
+            || (self.audience.is_empty() && !self.setup.config.unattended)
             || self.bots.thinking()
             || self.clock.holding()
         {

@@ -116,6 +116,7 @@ impl<G: Roster> Table<G> {
             // deal, rated
             config: TableConfig {
                 tutorial: false,
+                unattended: false,
                 ..self.setup.config
             },
             created_at: crate::clock::unix_now(),

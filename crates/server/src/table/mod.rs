@@ -69,6 +69,7 @@ mod window;
 
 pub use command::{Command, Rematched, TableHandle};
 pub use outbox::{AddrBudget, AddrBytes, Bounds, Kick, Kind, Outbox, OutboxRx, MOVED, TOO_SLOW};
+pub(crate) use repair::stored_result;
 pub use repair::{record_missing_results, repair_all};
 pub(crate) use result::result_of;
 

@@ -24,28 +24,8 @@ pub fn record_missing_results(store: &dyn Store) -> usize {
             let Ok(Some(t)) = store.load(id) else {
                 continue;
             };
-            let outcome = registry::dispatch!(t.game.as_str(), G => t.record()
-                .replay::<G>(false, |_, _, _| {})
-                .map(|g| g.outcome()),
-                _ => Ok(None));
-            let result = match outcome {
-                Ok(Some(o)) => result_of(
-                    &t.game,
-                    &t.seats,
-                    &t.social,
-                    t.access.public,
-                    t.actions.len(),
-                    &o,
-                    // Who decided what died with the process: a program
-                    // seat keeps its credit.
-                    &[],
-                    &Acted::of(&t.actions, t.seats.len()),
-                )
-                .map(|r| crate::social::GameResult {
-                    tutorial: t.config.tutorial,
-                    ..r
-                }),
-                Ok(None) => None,
+            let result = match stored_result(&t) {
+                Ok(r) => r,
                 Err(e) => {
                     tracing::error!("table {id} does not replay: {e}");
                     None
@@ -95,4 +75,34 @@ pub fn repair_all(store: &dyn Store) -> usize {
         }
     }
     repaired + record_missing_results(store)
+}
+
+/// The result of stored table `t`, replayed from its actions: `None` if
+/// its game is not over by the rules (still playing, or abandoned);
+/// an error if it does not replay.
+pub(crate) fn stored_result(
+    t: &crate::store::StoredTable,
+) -> Result<Option<crate::social::GameResult>, game::RecordError> {
+    let outcome = registry::dispatch!(t.game.as_str(), G => t.record()
+        .replay::<G>(false, |_, _, _| {})
+        .map(|g| g.outcome()),
+        _ => Ok(None))?;
+    Ok(outcome.and_then(|o| {
+        result_of(
+            &t.game,
+            &t.seats,
+            &t.social,
+            t.access.public,
+            t.actions.len(),
+            &o,
+            // Who decided what died with the process: a program seat
+            // keeps its credit.
+            &[],
+            &Acted::of(&t.actions, t.seats.len()),
+        )
+        .map(|r| crate::social::GameResult {
+            tutorial: t.config.tutorial,
+            ..r
+        })
+    }))
 }

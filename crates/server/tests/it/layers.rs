@@ -29,6 +29,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "friends/",
             "rooms/",
             "passkeys/",
+            "tournaments/",
             "ws/",
             "web.rs",
             "web/",
@@ -48,6 +49,7 @@ const FLOORS: &[(&str, &[&str])] = &[
         "the wire, the people and the bots",
         &[
             "protocol.rs",
+            "tournament_wire.rs",
             "patch.rs",
             "social.rs",
             "extbots.rs",

@@ -25,7 +25,7 @@ fn tournament(kind: TournamentKind, players: usize, people: usize) -> Tournament
         tables: Vec::new(),
     };
     for i in 0..people {
-        t.join(&format!("p{i}"), format!("P{i}"), 0).unwrap();
+        t.join(&format!("p{i}"), format!("P{i}"), None, 0).unwrap();
     }
     t
 }
@@ -173,7 +173,7 @@ fn an_arena_reseats_the_free_and_fills_with_bots_after_a_wait() {
     assert_eq!(again.len(), 1);
     // the second ends: now 2 wait; a joiner makes three
     finish(&mut t, 1, &[1, 2, 3, 4], 30_000);
-    t.join("p6", "P6".into(), 30_000).unwrap();
+    t.join("p6", "P6".into(), None, 30_000).unwrap();
     assert!(t.advance(30_000).is_empty());
     let bots = t.advance(30_000 + ARENA_FILL_MS);
     assert_eq!(entrants_of(&t, bots[0]).len(), 3);
@@ -228,14 +228,14 @@ fn entries_close_as_each_kind_says() {
     let mut t = tournament(TournamentKind::Swiss, 4, 2);
     t.advance(1_000);
     assert!(matches!(
-        t.join("late", "L".into(), 1_500),
+        t.join("late", "L".into(), None, 1_500),
         Err(Error::Refused(_))
     ));
     let mut a = tournament(TournamentKind::Arena, 4, 2);
     a.advance(1_000);
-    a.join("late", "L".into(), 1_500).unwrap();
+    a.join("late", "L".into(), None, 1_500).unwrap();
     let end = a.ends_ms.unwrap();
-    assert!(a.join("later", "L".into(), end).is_err());
+    assert!(a.join("later", "L".into(), None, end).is_err());
     a.leave("late").unwrap();
     assert!(a.leave("nobody").is_err());
     assert!(!a.view(Some("late")).you.unwrap().entered);
@@ -245,10 +245,10 @@ fn entries_close_as_each_kind_says() {
 fn it_holds_at_most_its_entrants() {
     let mut t = tournament(TournamentKind::Arena, 4, MAX_ENTRANTS);
     assert!(matches!(
-        t.join("one-more", "X".into(), 0),
+        t.join("one-more", "X".into(), None, 0),
         Err(Error::Refused(_))
     ));
-    t.join("p3", "Renamed".into(), 0).unwrap();
+    t.join("p3", "Renamed".into(), None, 0).unwrap();
     assert_eq!(t.entrants.len(), MAX_ENTRANTS);
     assert_eq!(t.entrants[3].name, "Renamed");
 }
@@ -271,8 +271,8 @@ fn the_view_shares_places_and_shows_a_person_their_table() {
         Some(t.tables[mine].id.as_str())
     );
     assert!(view.you.unwrap().creator);
-    for i in 0..2 {
-        finish(&mut t, first[i], &[1, 2], 2_000);
+    for &i in &first {
+        finish(&mut t, i, &[1, 2], 2_000);
     }
     let v = t.view(None);
     assert!(v.you.is_none());
