@@ -225,6 +225,8 @@ pub struct TableInfo {
     pub created_at: i64,
     /// Seconds until the creator may give a free seat to a bot.
     pub fill_in_s: i64,
+    /// The tournament the table belongs to (`/tournament/{id}`), if any.
+    pub tournament: Option<String>,
 }
 
 /// A message to a client.

@@ -134,6 +134,7 @@ const PAGES: &[Asset] = &[
     asset!("replay.html", HTML),
     asset!("verify.html", HTML),
     asset!("profile.html", HTML),
+    asset!("tournament.html", HTML),
 ];
 
 /// The files under `/static/` (the favicon also at `/favicon.svg` and
@@ -157,6 +158,8 @@ const FILES: &[Asset] = &[
     asset!("lobby.js", JS),
     asset!("lobby-players.js", JS),
     asset!("lobby-pairing.js", JS),
+    asset!("lobby-tournaments.js", JS),
+    asset!("tournament.js", JS),
     asset!("friends.js", JS),
     asset!("passkeys.js", JS),
     asset!("table.js", JS),
@@ -191,6 +194,7 @@ const BUNDLES: &[(&str, &str)] = &[
     ("replay-page.js", "replay.js"),
     ("verify-page.js", "verify.js"),
     ("profile-page.js", "profile.js"),
+    ("tournament-page.js", "tournament.js"),
 ];
 
 /// How long a versioned file may be kept: a year, never revalidated.
@@ -505,6 +509,7 @@ pub fn routes_from<S: Clone + Send + Sync + 'static>(dir: Option<PathBuf>) -> Ro
         .route("/replay/{id}", page("replay.html"))
         .route("/verify", page("verify.html"))
         .route("/p/{player}", page("profile.html"))
+        .route("/tournament/{id}", page("tournament.html"))
         .route("/static/{name}", files)
         .route("/favicon.ico", favicon.clone())
         .route("/favicon.svg", favicon)

@@ -20,6 +20,7 @@ import * as store from './store.js';
 import { myName, mySeat, saveCreator, saveKey, token } from './store.js';
 import { lobbyPlayers } from './lobby-players.js';
 import { lobbyPairing } from './lobby-pairing.js';
+import { lobbyTournaments } from './lobby-tournaments.js';
 import { friends, friendsPanel } from './friends.js';
 
 window.RR = { join, ...store };
@@ -30,6 +31,8 @@ const L = { games: [], seats: [], opts: {}, tables: [] };
 const ladder = (name) => (L.games.find((g) => g.name === name) || {}).bots || [];
 const players = lobbyPlayers(ladder);
 const pairing = lobbyPairing(() => L.games);
+/** The tournaments listed, and the form that makes one (lobby-tournaments.js). */
+const tournaments = lobbyTournaments(() => L.games);
 /** The people followed and the invitations waiting (friends.js), drawn in #friendsBox. */
 const pals = friends('', drawFriends);
 
@@ -356,11 +359,13 @@ async function loadTables() {
 
 async function start() {
   players.start();
+  tournaments.start();
   pals.start();
   initPage(() => {
     renderForm();
     renderTables();
     pairing.redraw();
+    tournaments.redraw();
     drawFriends();
   });
   $('name').value = myName();
@@ -379,6 +384,7 @@ async function start() {
     renderForm();
     renderTables();
     players.redraw();
+    tournaments.redraw();
     pairing.resume();
   } catch (e) {
     $('cerr').textContent = errText(e);

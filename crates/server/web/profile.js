@@ -303,13 +303,28 @@ function render() {
       relationRow(d)
     ),
     d.ratings.map(gameCard),
-    // a hook: people play no tournaments yet, so this list is always empty
     d.tournaments.length
       ? el(
           'section',
-          { class: 'pg-card' },
+          { class: 'pg-card', id: 'pTournaments' },
           el('h2', { text: t('profile.tournaments') }),
-          el('ul', { class: 'plain' }, d.tournaments.map((x) => el('li', { text: x.id })))
+          el(
+            'ul',
+            { class: 'plain' },
+            d.tournaments.map((x) =>
+              el(
+                'li',
+                {},
+                el('a', { href: '/tournament/' + encodeURIComponent(x.id), text: x.name }),
+                ' ',
+                el('span', { class: 'tag', text: t('tour.kind.' + x.kind) }),
+                el('span', {
+                  class: 'mute',
+                  text: ' ' + gameName(x.game) + ' · ' + t(x.status === 'finished' ? 'profile.tPlace' : 'profile.tStanding', { place: x.place, n: x.entrants }),
+                })
+              )
+            )
+          )
         )
       : null,
     gamesCard(d),

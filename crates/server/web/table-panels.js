@@ -208,6 +208,10 @@ export function tablePanels(state, view, page) {
       el('a', { href: '/replay/' + id, text: t('res.replay') }),
       el('a', { href: record, download: 'ratrace-' + id + '.json', text: t('res.download') }),
       el('a', { href: '/verify?id=' + id, text: t('res.verify') }),
+      // a tournament's table: its next table is found from the tournament's page
+      state.info && state.info.tournament
+        ? el('a', { id: 'toTournament', href: '/tournament/' + encodeURIComponent(state.info.tournament), text: t('res.tournament') })
+        : null,
       el('a', { href: '/', text: t('res.lobby') })
     );
   }

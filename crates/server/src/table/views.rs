@@ -118,6 +118,12 @@ impl<G: Roster> Table<G> {
             fill_in_s: (setup.created_at + self.ctx.limits.fill_after.as_secs() as i64)
                 .saturating_sub(crate::clock::unix_now())
                 .max(0),
+            tournament: setup
+                .access
+                .owner
+                .as_deref()
+                .and_then(|o| o.strip_prefix("tournament:"))
+                .map(str::to_string),
         }
     }
 

@@ -402,11 +402,23 @@ fn check(
         entrants,
         tables: Vec::new(),
     };
-    // its tables must be ones the server makes: tried now, on a table
-    // of bots (the delay, the levels, the options)
-    let all_bots: Vec<Option<usize>> = vec![None; t.players];
+    // its tables must be ones the server makes: tried now (the delay,
+    // the levels, the options), on a table of bots if bots entered (it
+    // may make some), else on one a person shares with bots
     let mut probe = t.clone();
     probe.kind = TournamentKind::Swiss;
-    table_request(&probe, &all_bots, &external, &state.limits())?;
+    let mut seats: Vec<Option<usize>> = vec![None; t.players];
+    if probe.entrants.is_empty() {
+        probe.entrants.push(Entrant {
+            player: Some(String::new()),
+            bot: None,
+            name: String::new(),
+            origin: None,
+            left: false,
+            free_since_ms: now,
+        });
+        seats[0] = Some(0);
+    }
+    table_request(&probe, &seats, &external, &state.limits())?;
     Ok(t)
 }

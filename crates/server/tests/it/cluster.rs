@@ -346,3 +346,69 @@ async fn the_cluster_listener_wants_the_site_secret() {
     a.kill();
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }
+
+/// Tournament `id` as process `addr` shows it, once `ready` holds.
+async fn tournament_when(addr: SocketAddr, id: &str, ready: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(90);
+    loop {
+        let (_, v) = http(addr, "GET", &format!("/api/tournaments/{id}"), None).await;
+        if ready(&v) {
+            return v;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never: {v}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_spans_processes_and_outlives_the_one_that_drives_it() {
+    let db = temp_db("cluster-tournament");
+    let a = process(&db, "A");
+    let b = process(&db, "B");
+    let key = "ab".repeat(32);
+    let header = format!("X-Ratrace-Key: {key}\r\n");
+    let body = json!({"name": "Cup", "kind": "swiss", "preset": "dalmuti-4-one-hand", "rounds": 3,
+                      "start_in_s": 3600, "bot_delay_ms": 0,
+                      "bots": ["random", "random", "heuristic", "heuristic", "random", "heuristic"]});
+    let (status, _, made) = request_with(
+        a.addr,
+        "POST",
+        "/api/tournaments",
+        &body.to_string(),
+        &header,
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap();
+    // entered and left through the process that does not drive it
+    let join = json!({"name": "Ann"}).to_string();
+    let path = format!("/api/tournaments/{id}/join");
+    let (status, _, v) = request_with(b.addr, "POST", &path, &join, &header).await;
+    assert_eq!(status, 200, "{v}");
+    let seen = tournament_when(a.addr, id, |v| v["entrants"] == 7).await;
+    assert_eq!(seen["standings"].as_array().unwrap().len(), 7);
+    let path = format!("/api/tournaments/{id}/leave");
+    let (status, _, v) = request_with(b.addr, "POST", &path, "", &header).await;
+    assert_eq!(status, 200, "{v}");
+    let path = format!("/api/tournaments/{id}/start");
+    let (status, _, v) = request_with(b.addr, "POST", &path, "", &header).await;
+    assert_eq!(status, 200, "{v}");
+    tournament_when(b.addr, id, |v| {
+        v["round"] == 1 && v["tables"].as_array().unwrap().len() == 2
+    })
+    .await;
+    // its driver dies mid-round: the survivor takes the tournament and its tables
+    a.kill();
+    let over = tournament_when(b.addr, id, |v| v["status"] == "finished").await;
+    assert_eq!(over["round"], 3, "{over}");
+    assert_eq!(over["tables"].as_array().unwrap().len(), 6, "{over}");
+    for line in over["standings"].as_array().unwrap() {
+        if line["left"] == true {
+            assert_eq!(line["tables"], 0, "who left was seated nowhere: {line}");
+        } else {
+            assert_eq!(line["tables"], 3, "{line}");
+        }
+    }
+    b.kill();
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}

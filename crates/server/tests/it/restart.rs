@@ -243,3 +243,57 @@ async fn a_killed_server_keeps_its_pairing_pool() {
     second.thread.join().unwrap();
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_keeps_its_tournaments_going() {
+    let db = temp_db("restart-tournament");
+    let first = isolated(&db);
+    let key = "cd".repeat(32);
+    let header = format!("X-Ratrace-Key: {key}\r\n");
+    let body = json!({"name": "Cup", "kind": "duplicate", "preset": "dalmuti-4-one-hand",
+                      "rounds": 2, "start_in_s": 0, "bot_delay_ms": 200,
+                      "bots": ["random", "random", "random", "random", "heuristic", "heuristic", "heuristic", "heuristic"]});
+    let (status, _, made) = request_with(
+        first.addr,
+        "POST",
+        "/api/tournaments",
+        &body.to_string(),
+        &header,
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    let path = format!("/api/tournaments/{id}");
+    let deadline = tokio::time::Instant::now() + TIMEOUT;
+    loop {
+        let (_, v) = http(first.addr, "GET", &path, None).await;
+        if v["tables"].as_array().is_some_and(|t| t.len() == 2) {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no tables: {v}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    first.kill.send(()).unwrap();
+    first.thread.join().unwrap();
+
+    let second = isolated(&db);
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(120);
+    let over = loop {
+        let (_, v) = http(second.addr, "GET", &path, None).await;
+        if v["status"] == "finished" {
+            break v;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never finished: {v}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    assert_eq!(over["round"], 2, "{over}");
+    let tables = over["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 4, "{over}");
+    assert!(tables.iter().all(|t| t["places"].is_array()), "{over}");
+    second.kill.send(()).unwrap();
+    second.thread.join().unwrap();
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}
