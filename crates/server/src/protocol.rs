@@ -620,7 +620,7 @@ fn schema_file<T: JsonSchema>(
 /// check every frame the page receives against `to-client.json`.
 pub fn schemas() -> Vec<(String, serde_json::Value)> {
     use Way::{Read, Written};
-    vec![
+    let mut all = vec![
         schema_file::<ClientMsg>(
             "web/from-client.json",
             "ratrace web: a message from the client",
@@ -697,6 +697,16 @@ pub fn schemas() -> Vec<(String, serde_json::Value)> {
             "The body of `POST /api/pairing`.",
             Read,
         ),
+    ];
+    all.extend(tournament_schemas());
+    all
+}
+
+/// The schemas of tournaments' requests and answers (docs/server.md,
+/// "Tournaments").
+fn tournament_schemas() -> Vec<(String, serde_json::Value)> {
+    use Way::{Read, Written};
+    vec![
         schema_file::<crate::tournament_wire::TournamentRequest>(
             "web/tournament-request.json",
             "ratrace web: a new tournament",

@@ -314,17 +314,9 @@ async fn caps(state: &AppState, t: &Tournament) -> Result<(), Error> {
     Ok(())
 }
 
-/// A request checked against the declared ranges: the new tournament.
-fn check(
-    state: &AppState,
-    req: &TournamentRequest,
-    creator: Option<String>,
-    addr: ClientAddr,
-    now: i64,
-) -> Result<Tournament, Error> {
-    let external = state.external_bots();
-    let name = crate::names::clean_name(&req.name)?;
-    let preset = preset(&req.preset)?;
+/// The rounds, minutes and seconds to the start asked for (or their
+/// defaults), each within its declared range.
+fn ranges(req: &TournamentRequest) -> Result<(u32, u32, u32), Error> {
     let rounds = req.rounds.unwrap_or(3);
     if !ROUNDS.contains(&rounds) {
         return Err(Error::BadInput(format!(
@@ -347,6 +339,21 @@ fn check(
             "start_in_s is at most {MAX_START_IN_S} (a day)"
         )));
     }
+    Ok((rounds, minutes, start_in_s))
+}
+
+/// A request checked against the declared ranges: the new tournament.
+fn check(
+    state: &AppState,
+    req: &TournamentRequest,
+    creator: Option<String>,
+    addr: ClientAddr,
+    now: i64,
+) -> Result<Tournament, Error> {
+    let external = state.external_bots();
+    let name = crate::names::clean_name(&req.name)?;
+    let preset = preset(&req.preset)?;
+    let (rounds, minutes, start_in_s) = ranges(req)?;
     let ladder = registry::dispatch!(preset.game, G => <G as Roster>::LADDER, _ => &[][..]);
     let level = |b: &String| -> Result<(), Error> {
         if ladder.contains(&b.as_str()) {

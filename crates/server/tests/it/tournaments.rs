@@ -410,3 +410,35 @@ async fn every_bad_request_is_refused_and_changes_nothing() {
     let (_, list) = http(addr, "GET", "/api/tournaments", None).await;
     assert_eq!(list["tournaments"].as_array().unwrap().len(), 4, "{list}");
 }
+
+#[tokio::test]
+async fn the_operator_makes_tournaments_past_the_caps_and_nobody_else_does() {
+    let (server, state) = start_state(fresh_store().await, server::Limits::unlimited()).await;
+    assert!(state.require_metrics_token("op-secret"));
+    let body = json!({"name": "Site cup", "kind": "arena", "preset": "dalmuti-5", "bots": ["strong", "random"]})
+        .to_string();
+    let op = "Authorization: Bearer op-secret\r\n";
+    for _ in 0..4 {
+        let (status, _, v) = request_with(server.addr, "POST", "/api/tournaments", &body, op).await;
+        assert_eq!(status, 201, "past the per-address cap: {v}");
+    }
+    let wrong = "Authorization: Bearer guess\r\n";
+    let (status, _, v) = request_with(server.addr, "POST", "/api/tournaments", &body, wrong).await;
+    assert_eq!(
+        status, 400,
+        "a wrong token is nobody's: it needs a key: {v}"
+    );
+    let (status, v) = as_person(server.addr, 1, "POST", "/api/tournaments", &body).await;
+    assert_eq!(status, 201, "{v}");
+    let (_, list) = http(server.addr, "GET", "/api/tournaments", None).await;
+    let listed = list["tournaments"].as_array().unwrap();
+    assert_eq!(listed.len(), 5);
+    let id = listed[0]["id"].as_str().unwrap();
+    let (_, one) = http(server.addr, "GET", &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(
+        one["standings"].as_array().unwrap().len(),
+        2,
+        "the bots entered: {one}"
+    );
+    assert!(one["you"].is_null());
+}
