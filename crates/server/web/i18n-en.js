@@ -811,6 +811,8 @@ export default {
   'profile.inSeat': 'in seat {seat}',
   'profile.noGames': 'No finished games at public tables yet.',
   'profile.replay': 'Replay and analysis',
+  'profile.accuracy': { one: 'Accuracy {pct}% in {n} analysed game ({d} decisions: {m} mistakes, {b} blunders)', other: 'Accuracy {pct}% in {n} analysed games ({d} decisions: {m} mistakes, {b} blunders)' },
+  'profile.noAccuracy': 'No analysed game yet: ask for an analysis on a finished game\'s replay.',
   'profile.tournaments': 'Tournaments',
   'profile.tPlace': 'place {place} of {n}',
   'profile.tStanding': 'now place {place} of {n}',

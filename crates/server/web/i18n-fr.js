@@ -826,6 +826,8 @@ export default {
   'profile.inSeat': 'au siège {seat}',
   'profile.noGames': 'Pas encore de partie finie à une table publique.',
   'profile.replay': 'Revoir et analyser',
+  'profile.accuracy': { one: 'Précision {pct} % sur {n} partie analysée ({d} décisions : {m} erreurs, {b} gaffes)', other: 'Précision {pct} % sur {n} parties analysées ({d} décisions : {m} erreurs, {b} gaffes)' },
+  'profile.noAccuracy': 'Aucune partie analysée : demandez une analyse sur le replay d\'une partie finie.',
   'profile.tournaments': 'Tournois',
   'profile.tPlace': 'place {place} sur {n}',
   'profile.tStanding': 'en ce moment {place} sur {n}',

@@ -827,6 +827,8 @@ export default {
   'profile.inSeat': 'al posto {seat}',
   'profile.noGames': 'Ancora nessuna partita finita a tavoli pubblici.',
   'profile.replay': 'Replay e analisi',
+  'profile.accuracy': { one: 'Precisione {pct}% in {n} partita analizzata ({d} decisioni: {m} errori, {b} svarioni)', other: 'Precisione {pct}% in {n} partite analizzate ({d} decisioni: {m} errori, {b} svarioni)' },
+  'profile.noAccuracy': 'Nessuna partita analizzata: chiedi un\'analisi dal replay di una partita finita.',
   'profile.tournaments': 'Tornei',
   'profile.tPlace': '{place}° posto su {n}',
   'profile.tStanding': 'ora {place}° su {n}',

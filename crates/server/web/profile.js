@@ -233,8 +233,24 @@ function gameCard(r) {
     h.length
       ? [graph(r.game, h), historyTable(r.game, h)]
       : el('p', { class: 'mute', text: t('profile.noHistory') }),
-    statsBox(r)
+    statsBox(r),
+    accuracyLine(r.accuracy)
   );
+}
+
+/** Their decisions in the analysed games (the post-game analysis), if any was analysed. */
+function accuracyLine(a) {
+  if (!a) return el('p', { class: 'mute pg-accuracy', text: t('profile.noAccuracy') });
+  return el('p', {
+    class: 'pg-accuracy',
+    text: t('profile.accuracy', {
+      pct: Math.round(a.accuracy * 100),
+      n: a.games,
+      d: a.decisions,
+      m: a.mistakes,
+      b: a.blunders,
+    }),
+  });
 }
 
 /** The recent games: each with its date, seat, result and replay. */

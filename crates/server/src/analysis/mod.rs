@@ -38,6 +38,7 @@ use crate::lobby;
 use crate::quota::Kind;
 use crate::state::analyses::Job;
 use crate::state::AppState;
+use crate::store::profile::SeatAccuracy;
 use crate::store::StoreError;
 use ::analysis::analyze::{Analysis, Config, FORMAT};
 use axum::extract::{Path, State};
@@ -269,10 +270,21 @@ async fn run(state: AppState, id: String, record: game::Record) {
         let analysis = compute(&record, &limits, |done, total| {
             shared.analyses().set(&key, Job::Running { done, total });
         })?;
+        let seats: Vec<SeatAccuracy> = analysis
+            .summary
+            .iter()
+            .map(|p| SeatAccuracy {
+                seat: u8::try_from(p.seat.index()).unwrap_or(u8::MAX),
+                decisions: p.decisions as u64,
+                accuracy: p.accuracy,
+                mistakes: p.mistake as u64,
+                blunders: p.blunder as u64,
+            })
+            .collect();
         let body = encode(analysis, limits.analysis_max_bytes)?;
         shared
             .store()
-            .put_analysis(&key, FORMAT, &body, crate::clock::unix_now())?;
+            .put_analysis(&key, FORMAT, &body, crate::clock::unix_now(), &seats)?;
         Ok::<(), AnalysisError>(())
     })
     .await;

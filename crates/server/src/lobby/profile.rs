@@ -113,6 +113,9 @@ pub(super) struct GameProfile {
     history: Vec<HistoryPoint>,
     /// Results of the rated games at public tables.
     stats: Stats,
+    /// Their decisions in the analysed games at public tables (none
+    /// analysed: absent).
+    accuracy: Option<crate::store::profile::AccuracyStats>,
 }
 
 /// Results: counts, wins and the mean place, overall and by seat.
@@ -244,6 +247,7 @@ impl From<ProfileRows> for Profile {
             stats: by_seat,
             variants,
             games,
+            accuracy,
         } = rows;
         let name = ratings.first().map(|r| r.name.clone()).unwrap_or_default();
         let ratings = ratings
@@ -256,6 +260,7 @@ impl From<ProfileRows> for Profile {
                     .unwrap_or_default();
                 let stats = stats(&r.game, &by_seat, &variants);
                 GameProfile {
+                    accuracy: accuracy.iter().find(|a| a.game == r.game).cloned(),
                     public_games: stats.games,
                     history: thin(points, HISTORY_POINTS),
                     stats,

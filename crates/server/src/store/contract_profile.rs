@@ -156,6 +156,44 @@ pub(crate) fn profiles(s: &dyn Store) {
     let tables: Vec<&str> = p.history[0].1.iter().map(|x| x.table.as_str()).collect();
     assert_eq!(tables, ["h3", "h4"]);
     assert_eq!(p.games.len(), 1);
+    // Accuracy: each analysed seat of hers at a public table, weighted
+    // by decisions; a new analysis of a table replaces its rows; the
+    // private table's and the bots' seats count for nothing.
+    use super::profile::SeatAccuracy;
+    let seat = |seat: u8, decisions: u64, accuracy: f64, blunders: u64| SeatAccuracy {
+        seat,
+        decisions,
+        accuracy,
+        mistakes: 1,
+        blunders,
+    };
+    let p1 = |decisions, accuracy, blunders| {
+        [seat(0, decisions, accuracy, blunders), seat(1, 50, 0.1, 9)]
+    };
+    s.put_analysis("h1", "f", "{}", 1, &p1(10, 0.5, 3)).unwrap();
+    s.put_analysis("h1", "f", "{}", 2, &p1(10, 0.9, 1)).unwrap();
+    s.put_analysis("h3", "f", "{}", 3, &p1(30, 0.5, 0)).unwrap();
+    s.put_analysis("h2", "f", "{}", 4, &p1(40, 0.0, 5)).unwrap();
+    let Lookup::Found(p) = s.profile("0123abcd", 10, 10).unwrap() else {
+        panic!("Ann has a profile");
+    };
+    assert_eq!(p.accuracy.len(), 1, "{:?}", p.accuracy);
+    let a = &p.accuracy[0];
+    assert_eq!(
+        (
+            a.game.as_str(),
+            a.games,
+            a.decisions,
+            a.mistakes,
+            a.blunders
+        ),
+        ("bigcheese", 2, 40, 2, 1)
+    );
+    assert!(
+        (a.accuracy - (10.0 * 0.9 + 30.0 * 0.5) / 40.0).abs() < 1e-9,
+        "{a:?}"
+    );
+    assert_eq!(s.analysis("h1").unwrap().unwrap().0, "f");
     // Prefixes of nobody.
     assert_eq!(s.profile("0123abce", 10, 10).unwrap(), Lookup::Unknown);
     assert_eq!(s.profile("0123abc0", 10, 10).unwrap(), Lookup::Unknown);

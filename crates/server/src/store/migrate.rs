@@ -472,6 +472,34 @@ CREATE TABLE tournament_players (
 );
 ",
     },
+    Migration {
+        version: 15,
+        name: "each analysed seat's decisions, for profiles",
+        // Written with each analysis (replaced with it); a profile sums
+        // a person's rows at public tables without reading an analysis.
+        sqlite: "
+CREATE TABLE analysis_seats (
+  table_id TEXT NOT NULL REFERENCES tables(id),
+  seat INTEGER NOT NULL,
+  decisions INTEGER NOT NULL,
+  accuracy REAL NOT NULL,
+  mistakes INTEGER NOT NULL,
+  blunders INTEGER NOT NULL,
+  PRIMARY KEY (table_id, seat)
+);
+",
+        postgres: "
+CREATE TABLE analysis_seats (
+  table_id TEXT NOT NULL REFERENCES tables(id),
+  seat INTEGER NOT NULL,
+  decisions INTEGER NOT NULL,
+  accuracy DOUBLE PRECISION NOT NULL,
+  mistakes INTEGER NOT NULL,
+  blunders INTEGER NOT NULL,
+  PRIMARY KEY (table_id, seat)
+);
+",
+    },
 ];
 
 /// The newest version this program knows.

@@ -26,6 +26,24 @@ macro_rules! rating_columns {
     };
 }
 
+/// The profile's accuracy query (both backends, `?` written per backend):
+/// per game, the analysed seats of `player` at public tables.
+macro_rules! accuracy_query {
+    ($p:literal) => {
+        concat!(
+            "SELECT t.game, COUNT(*), SUM(a.decisions), SUM(a.accuracy * a.decisions),
+               SUM(a.mistakes), SUM(a.blunders)
+             FROM analysis_seats a
+             JOIN seats s ON s.table_id = a.table_id AND s.seat = a.seat
+             JOIN tables t ON t.id = a.table_id
+             WHERE s.player = ",
+            $p,
+            " AND t.public = 1 AND a.decisions > 0
+             GROUP BY t.game ORDER BY t.game"
+        )
+    };
+}
+
 mod columns;
 #[cfg(test)]
 mod contract;

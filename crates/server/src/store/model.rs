@@ -570,13 +570,15 @@ pub trait Store: Send + Sync + 'static {
     fn leaderboard(&self, game: &str, limit: usize) -> Result<Vec<RatingRow>, StoreError>;
 
     /// Stores the post-game analysis of finished table `table` (its JSON,
-    /// format `format`), replacing any earlier one ([`crate::analysis`]).
+    /// format `format`) and each seat's summary of it (`seats`),
+    /// replacing any earlier one ([`crate::analysis`]).
     fn put_analysis(
         &self,
         table: &str,
         format: &str,
         body: &str,
         at: i64,
+        seats: &[crate::store::profile::SeatAccuracy],
     ) -> Result<(), StoreError>;
 
     /// The stored analysis of table `table`: its format and JSON.

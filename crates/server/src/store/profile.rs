@@ -79,6 +79,69 @@ pub struct ProfileRows {
     pub variants: Vec<VariantStats>,
     /// Their newest finished games at public tables.
     pub games: Vec<PlayerGame>,
+    /// Per game, their decisions in the analysed games at public tables.
+    pub accuracy: Vec<AccuracyStats>,
+}
+
+/// One seat's decisions in an analysed game, as the analysis summed them
+/// up (kept beside the analysis, migration 15, so that a profile adds
+/// them up without reading any analysis).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeatAccuracy {
+    /// The seat (0-based).
+    pub seat: u8,
+    /// Its decisions that had a choice.
+    pub decisions: u64,
+    /// The share of them labelled good, 0..=1.
+    pub accuracy: f64,
+    /// Decisions labelled mistakes.
+    pub mistakes: u64,
+    /// Decisions labelled blunders.
+    pub blunders: u64,
+}
+
+/// A person's decisions in the analysed games of one game at public
+/// tables.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AccuracyStats {
+    /// The game.
+    pub game: String,
+    /// Analysed games where they decided something.
+    pub games: u64,
+    /// Their decisions with a choice, in all.
+    pub decisions: u64,
+    /// The share of those decisions labelled good, 0..=1.
+    pub accuracy: f64,
+    /// Mistakes, in all.
+    pub mistakes: u64,
+    /// Blunders, in all.
+    pub blunders: u64,
+}
+
+/// A row of the profile's accuracy query (`accuracy_query!` in
+/// `store/mod.rs`): game, games, decisions, the sum of
+/// accuracy times decisions, mistakes, blunders.
+pub fn accuracy_row(
+    game: String,
+    games: i64,
+    decisions: i64,
+    weighted: f64,
+    mistakes: i64,
+    blunders: i64,
+) -> AccuracyStats {
+    let decisions = u64::try_from(decisions).unwrap_or(0);
+    AccuracyStats {
+        game,
+        games: u64::try_from(games).unwrap_or(0),
+        decisions,
+        accuracy: if decisions > 0 {
+            weighted / decisions as f64
+        } else {
+            0.0
+        },
+        mistakes: u64::try_from(mistakes).unwrap_or(0),
+        blunders: u64::try_from(blunders).unwrap_or(0),
+    }
 }
 
 /// A profile's lookup by short id.

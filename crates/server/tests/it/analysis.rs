@@ -265,3 +265,67 @@ async fn an_abandoned_game_has_no_analysis() {
     assert_eq!(status, 409, "{v}");
     assert_eq!(v["error"]["code"], "abandoned");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_profile_sums_up_the_persons_analysed_decisions() {
+    let server = start_on(fresh_store().await, limits()).await;
+    let addr = server.addr;
+    let seats =
+        json!([{"kind":"human"},{"kind":"bot","bot":"heuristic"},{"kind":"bot","bot":"random"}]);
+    let id = create(
+        addr,
+        json!({"game":"bigcheese","players":3,"seats":seats,"bot_delay_ms":0,"public":true}),
+    )
+    .await;
+    let key = "ef".repeat(32);
+    let body = json!({"seat": "P1", "name": "Ann", "player": key, "contribution": CONTRIBUTION});
+    let (status, joined) = http(
+        addr,
+        "POST",
+        &format!("/api/tables/{id}/join"),
+        Some(&body.to_string()),
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    let mut ws = Ws::connect(addr, &id).await;
+    let first = ws.hello(joined["token"].as_str()).await;
+    play_to_end(&mut ws, "P1", first).await;
+    let (status, v) = http(addr, "POST", &path(&id), None).await;
+    assert_eq!(status, 202, "{v}");
+    let done = wait_done(addr, &id).await;
+    let mine = done["analysis"]["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seat"] == "P1")
+        .unwrap()
+        .clone();
+    let (_, _, me) = request_with(
+        addr,
+        "GET",
+        "/api/me/games",
+        "",
+        &format!("X-Ratrace-Key: {key}\r\n"),
+    )
+    .await;
+    let short = me["player"].as_str().unwrap();
+    let deadline = tokio::time::Instant::now() + TIMEOUT;
+    let profile = loop {
+        let (status, p) = http(addr, "GET", &format!("/api/players/{short}"), None).await;
+        if status == 200 {
+            break p;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no profile: {p}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let acc = &profile["ratings"][0]["accuracy"];
+    assert_eq!(acc["games"], 1, "{profile}");
+    assert_eq!(acc["decisions"], mine["decisions"], "{acc} vs {mine}");
+    assert_eq!(acc["blunders"], mine["blunder"]);
+    assert_eq!(acc["mistakes"], mine["mistake"]);
+    let (a, b) = (
+        acc["accuracy"].as_f64().unwrap(),
+        mine["accuracy"].as_f64().unwrap(),
+    );
+    assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+}

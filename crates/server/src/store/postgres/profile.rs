@@ -7,7 +7,8 @@ use crate::store::columns::seat_of;
 use crate::store::lists::{PlayerGame, RatingRow};
 use crate::store::model::StoreError;
 use crate::store::profile::{
-    id_range, HistoryPoint, Lookup, ProfileRows, SeatStats, VariantStats, VARIANTS,
+    accuracy_row, id_range, AccuracyStats, HistoryPoint, Lookup, ProfileRows, SeatAccuracy,
+    SeatStats, VariantStats, VARIANTS,
 };
 use deadpool_postgres::Pool;
 
@@ -91,6 +92,7 @@ pub(super) async fn profile(
         });
     }
     let variants = variants(&pool, &player).await?;
+    let accuracy = accuracy(&pool, &player).await?;
     let lines = summaries(
         pool,
         PUBLIC_GAMES_OF,
@@ -116,7 +118,78 @@ pub(super) async fn profile(
         stats,
         variants,
         games,
+        accuracy,
     })))
+}
+
+/// Per game, the person's analysed seats at public tables, summed.
+async fn accuracy(pool: &Pool, player: &str) -> Result<Vec<AccuracyStats>, StoreError> {
+    let rows = query(
+        pool.clone(),
+        accuracy_query!("$1"),
+        vec![Box::new(player.to_string())],
+    )
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        out.push(accuracy_row(
+            r.try_get(0)?,
+            r.try_get(1)?,
+            r.try_get(2)?,
+            r.try_get(3)?,
+            r.try_get(4)?,
+            r.try_get(5)?,
+        ));
+    }
+    Ok(out)
+}
+
+/// Stores an analysis and its seats' summaries in one transaction, in
+/// place of any earlier one.
+pub(super) async fn put_analysis(
+    pool: Pool,
+    table: String,
+    format: String,
+    body: String,
+    at: i64,
+    seats: Vec<SeatAccuracy>,
+) -> Result<(), StoreError> {
+    let mut client = pool.get().await?;
+    let tx = client.transaction().await?;
+    let put = tx
+        .prepare_cached(
+            "INSERT INTO analyses (table_id, format, body, created_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (table_id) DO UPDATE SET format = $2, body = $3, created_at = $4",
+        )
+        .await?;
+    tx.execute(&put, &[&table, &format, &body, &at]).await?;
+    let clear = tx
+        .prepare_cached("DELETE FROM analysis_seats WHERE table_id = $1")
+        .await?;
+    tx.execute(&clear, &[&table]).await?;
+    let add = tx
+        .prepare_cached(
+            "INSERT INTO analysis_seats (table_id, seat, decisions, accuracy, mistakes, blunders)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .await?;
+    let int = |n: u64| i32::try_from(n).unwrap_or(i32::MAX);
+    for a in &seats {
+        tx.execute(
+            &add,
+            &[
+                &table,
+                &i32::from(a.seat),
+                &int(a.decisions),
+                &a.accuracy,
+                &int(a.mistakes),
+                &int(a.blunders),
+            ],
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
 }
 
 /// A person's rated public games by game and options, the most played

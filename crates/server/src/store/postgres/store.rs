@@ -303,22 +303,16 @@ impl Store for PgStore {
         format: &str,
         body: &str,
         at: i64,
+        seats: &[crate::store::profile::SeatAccuracy],
     ) -> Result<(), StoreError> {
-        const PUT: &str = concat!(
-            "INSERT INTO analyses (table_id, format, body, created_at) VALUES ($1, $2, $3, $4)",
-            " ON CONFLICT (table_id) DO UPDATE SET format = $2, body = $3, created_at = $4"
-        );
-        self.block(execute(
+        self.block(super::profile::put_analysis(
             self.pool(),
-            PUT,
-            vec![
-                Box::new(table.to_string()),
-                Box::new(format.to_string()),
-                Box::new(body.to_string()),
-                Box::new(at),
-            ],
+            table.to_string(),
+            format.to_string(),
+            body.to_string(),
+            at,
+            seats.to_vec(),
         ))
-        .map(|_| ())
     }
 
     fn analysis(&self, table: &str) -> Result<Option<(String, String)>, StoreError> {

@@ -112,12 +112,26 @@ pub(super) fn profile(
             })
         })
         .collect::<Result<_, StoreError>>()?;
+    let accuracy = conn
+        .prepare_cached(accuracy_query!("?1"))?
+        .query_map(params![player], |r| {
+            Ok(crate::store::profile::accuracy_row(
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
     Ok(Lookup::Found(Box::new(ProfileRows {
         player,
         ratings,
         history,
         stats,
         variants,
+        accuracy,
         games,
     })))
 }

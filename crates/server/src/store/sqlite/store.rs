@@ -397,12 +397,14 @@ impl Store for SqliteStore {
         format: &str,
         body: &str,
         at: i64,
+        seats: &[crate::store::profile::SeatAccuracy],
     ) -> Result<(), StoreError> {
         self.write(Write::Analysis(Analysis {
             table: table.to_string(),
             format: format.to_string(),
             body: body.to_string(),
             at,
+            seats: seats.to_vec(),
         }))
         .map(|_| ())
     }

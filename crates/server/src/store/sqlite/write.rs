@@ -157,6 +157,7 @@ pub(super) struct Analysis {
     pub(super) format: String,
     pub(super) body: String,
     pub(super) at: i64,
+    pub(super) seats: Vec<crate::store::profile::SeatAccuracy>,
 }
 
 /// A finished game's result and the ratings it moves.

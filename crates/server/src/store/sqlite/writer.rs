@@ -597,6 +597,7 @@ impl Analysis {
             format,
             body,
             at,
+            seats,
         } = self;
         let n = tx
             .prepare_cached(
@@ -606,6 +607,22 @@ impl Analysis {
                        created_at = ?4",
             )?
             .execute(params![table, format, body, at])?;
+        tx.prepare_cached("DELETE FROM analysis_seats WHERE table_id = ?1")?
+            .execute(params![table])?;
+        for a in seats {
+            tx.prepare_cached(
+                "INSERT INTO analysis_seats (table_id, seat, decisions, accuracy, mistakes, blunders)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                table,
+                a.seat,
+                i64::try_from(a.decisions).unwrap_or(i64::MAX),
+                a.accuracy,
+                i64::try_from(a.mistakes).unwrap_or(i64::MAX),
+                i64::try_from(a.blunders).unwrap_or(i64::MAX)
+            ])?;
+        }
         Ok(Applied::Changed(n > 0))
     }
 }
