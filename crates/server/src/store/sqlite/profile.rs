@@ -112,19 +112,7 @@ pub(super) fn profile(
             })
         })
         .collect::<Result<_, StoreError>>()?;
-    let accuracy = conn
-        .prepare_cached(accuracy_query!("?1"))?
-        .query_map(params![player], |r| {
-            Ok(crate::store::profile::accuracy_row(
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-            ))
-        })?
-        .collect::<Result<_, _>>()?;
+    let accuracy = accuracy(conn, &player)?;
     Ok(Lookup::Found(Box::new(ProfileRows {
         player,
         ratings,
@@ -167,4 +155,24 @@ fn histories(
         history.push((rating.game.clone(), points));
     }
     Ok(history)
+}
+
+/// Per game, the person's analysed seats at public tables, summed.
+fn accuracy(
+    conn: &Connection,
+    player: &str,
+) -> Result<Vec<crate::store::profile::AccuracyStats>, StoreError> {
+    Ok(conn
+        .prepare_cached(accuracy_query!("?1"))?
+        .query_map(params![player], |r| {
+            Ok(crate::store::profile::accuracy_row(
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        })?
+        .collect::<Result<_, _>>()?)
 }
