@@ -112,14 +112,13 @@ pub(super) fn profile(
             })
         })
         .collect::<Result<_, StoreError>>()?;
-    let accuracy = accuracy(conn, &player)?;
     Ok(Lookup::Found(Box::new(ProfileRows {
+        accuracy: accuracy(conn, &player)?,
         player,
         ratings,
         history,
         stats,
         variants,
-        accuracy,
         games,
     })))
 }
