@@ -4,7 +4,8 @@
 // a person who has played adds a passkey to their identity; in a second
 // context (another device, the same passkey copied to its authenticator,
 // as a synced passkey would be) "Sign in with a passkey" makes that
-// browser the same identity, its games and all. A passkey this server
+// browser the same identity, its games and all; removed there, it signs
+// nobody in any more. A passkey this server
 // never stored signs nobody in, and a cancelled prompt changes nothing.
 // WebAuthn needs a domain, not an IP address: the pages are opened at
 // http://localhost, the server being told that origin.
@@ -92,6 +93,17 @@ for (const [size, w, h] of SIZES) {
     assert.equal(await third.page.evaluate(() => window.RR.identity()), stranger);
 
     assert.deepEqual(await audit(second.page, size + ' lobby with passkeys'), []);
+
+    // removed from the second device, it signs nobody in any more
+    await second.page.locator('#passkeyList li', { hasText: 'Passkey 1' }).waitFor();
+    await second.page.getByRole('button', { name: 'Remove passkey 1' }).click();
+    await second.page.locator('#passkeySaid', { hasText: 'Passkey removed' }).waitFor();
+    await second.page.locator('#passkeys', { hasText: 'has 0 passkeys' }).waitFor();
+    const fourth = await withAuthenticator(await newContext(browser, base, t, { viewport: { width: w, height: h } }));
+    await passkeyBox(fourth.page);
+    await fourth.cdp.send('WebAuthn.addCredential', { authenticatorId: fourth.authenticatorId, credential: credentials[0] });
+    await fourth.page.locator('#passkeySignIn').click();
+    await fourth.page.locator('#passkeySaid', { hasText: 'keeps no identity' }).waitFor();
     assert.deepEqual(errors.filter((e) => !/403|Forbidden/.test(e)), []);
   });
 }

@@ -14,6 +14,7 @@ mod it {
     mod ops;
     mod outside;
     mod pairing;
+    mod passkeys;
     mod play;
     mod probe;
     mod profile;

@@ -212,6 +212,12 @@ export default {
   'me.passkeyAdded': 'Passkey added: sign in with it on another device.',
   'me.passkeySigned': 'Signed in: this browser is #{id} now.',
   'me.passkeyCancelled': 'No passkey was used.',
+  'me.passkeyN': 'Passkey {n}',
+  'me.passkeyMade': 'added {when}',
+  'me.passkeyUsed': 'last used {when}',
+  'me.passkeyRemove': 'Remove',
+  'me.passkeyRemoveN': 'Remove passkey {n}',
+  'me.passkeyRemoved': 'Passkey removed: it signs nobody in any more.',
   'me.takeTitle': 'Play as the player of this link?',
   'me.takeText':
     'This link carries a player’s identity from another device. Use it here, and this browser becomes that player ' +

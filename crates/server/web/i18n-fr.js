@@ -214,6 +214,12 @@ export default {
   'me.passkeyAdded': 'Clé d\'accès ajoutée : connectez-vous avec elle sur un autre appareil.',
   'me.passkeySigned': 'Connecté : ce navigateur est maintenant #{id}.',
   'me.passkeyCancelled': 'Aucune clé d\'accès n\'a été utilisée.',
+  'me.passkeyN': 'Clé d\'accès {n}',
+  'me.passkeyMade': 'ajoutée le {when}',
+  'me.passkeyUsed': 'utilisée le {when}',
+  'me.passkeyRemove': 'Retirer',
+  'me.passkeyRemoveN': 'Retirer la clé d\'accès {n}',
+  'me.passkeyRemoved': 'Clé d\'accès retirée : elle ne connecte plus personne.',
   'me.takeTitle': 'Jouer en tant que le joueur de ce lien ?',
   'me.takeText':
     'Ce lien porte l’identité d’un joueur venue d’un autre appareil. Utilisez-la ici, et ce navigateur devient ce ' +

@@ -215,6 +215,12 @@ export default {
   'me.passkeyAdded': 'Passkey aggiunta: accedi con essa su un altro dispositivo.',
   'me.passkeySigned': 'Accesso fatto: questo browser ora è #{id}.',
   'me.passkeyCancelled': 'Nessuna passkey è stata usata.',
+  'me.passkeyN': 'Passkey {n}',
+  'me.passkeyMade': 'aggiunta il {when}',
+  'me.passkeyUsed': 'usata il {when}',
+  'me.passkeyRemove': 'Rimuovi',
+  'me.passkeyRemoveN': 'Rimuovi la passkey {n}',
+  'me.passkeyRemoved': 'Passkey rimossa: non fa più entrare nessuno.',
   'me.takeTitle': 'Giocare come il giocatore di questo link?',
   'me.takeText':
     'Questo link porta l’identità di un giocatore da un altro dispositivo. Usala qui, e questo browser diventa quel ' +

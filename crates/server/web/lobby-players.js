@@ -14,7 +14,7 @@ import { api, errText } from './connection.js';
 import { copyRow } from './page.js';
 import { botName, gameName, seatId, when, winnersWords } from './names.js';
 import { identity, keptIdentity, saveIdentity, saveName } from './store.js';
-import { addPasskey, passkeySignIn, passkeysHere } from './passkeys.js';
+import { addPasskey, passkeySignIn, passkeysHere, removePasskey } from './passkeys.js';
 
 /** Replaces the children of element `node` by `kids`. */
 const put = (node, ...kids) => append(clear(node), kids);
@@ -203,6 +203,31 @@ export function lobbyPlayers(ladder) {
           onclick: run(async () => t('me.passkeySigned', { id: await passkeySignIn() })),
         })
       ),
+      n
+        ? el(
+            'ul',
+            { id: 'passkeyList', class: 'plain' },
+            keys.mine.passkeys.map((k, i) =>
+              el(
+                'li',
+                { class: 'row', 'data-k': k.id },
+                el('span', {
+                  text:
+                    t('me.passkeyN', { n: i + 1 }) +
+                    ' · ' +
+                    t('me.passkeyMade', { when: when(k.created_at) }) +
+                    (k.used_at ? ' · ' + t('me.passkeyUsed', { when: when(k.used_at) }) : ''),
+                }),
+                el('button', {
+                  class: 'alt',
+                  'aria-label': t('me.passkeyRemoveN', { n: i + 1 }),
+                  text: t('me.passkeyRemove'),
+                  onclick: run(async () => (await removePasskey(k.id), t('me.passkeyRemoved'))),
+                })
+              )
+            )
+          )
+        : null,
       el('p', { id: 'passkeySaid', role: 'status', text: keys.said })
     );
   }

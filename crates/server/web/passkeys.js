@@ -73,3 +73,8 @@ export async function passkeySignIn() {
   saveIdentity(got.key);
   return got.player;
 }
+
+/** Removes passkey `id` (its credential id) from the identity this browser holds. */
+export async function removePasskey(id) {
+  await api('/api/me/passkeys/' + encodeURIComponent(id), 'DELETE', undefined, { 'X-Ratrace-Key': identity() });
+}

@@ -50,6 +50,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/passkeys/login", post(login))
         .route("/api/passkeys/login/{ceremony}", post(logged_in))
         .route("/api/me/passkeys", get(mine))
+        .route("/api/me/passkeys/{id}", axum::routing::delete(remove))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
@@ -248,6 +249,8 @@ async fn logged_in(
 /// One passkey as its person sees it.
 #[derive(Serialize)]
 struct Mine {
+    /// Its credential id (base64url): what removing it names.
+    id: String,
     created_at: i64,
     used_at: Option<i64>,
 }
@@ -273,6 +276,7 @@ async fn mine(
     let mine: Vec<Mine> = rows
         .into_iter()
         .map(|r| Mine {
+            id: r.id,
             created_at: r.created_at,
             used_at: r.used_at,
         })
@@ -281,4 +285,28 @@ async fn mine(
         offered: state.webauthn().is_some(),
         passkeys: mine,
     }))
+}
+
+/// `DELETE /api/me/passkeys/{id}` (header `X-Ratrace-Key`): removes one
+/// of this identity's passkeys (it signs nobody in from then on); 204,
+/// or 409 `refused` if the identity holds no passkey with that id.
+/// Metered like passkey ceremonies.
+async fn remove(
+    State(state): State<AppState>,
+    addr: ClientAddr,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<StatusCode, Error> {
+    let player = identity(&headers)?;
+    meter(&state, Kind::Passkey, addr, "passkey requests")?;
+    let none = || Error::Refused("this identity holds no such passkey".to_string());
+    if id.is_empty() || id.len() > 1024 {
+        return Err(none());
+    }
+    let store = state.store();
+    if blocking(move || store.remove_passkey(&player, &id)).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(none())
+    }
 }

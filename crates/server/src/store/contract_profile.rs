@@ -377,6 +377,18 @@ pub(crate) fn passkeys(s: &dyn Store) {
         .map(|p| p.id)
         .collect();
     assert_eq!(mine, ["c1", "c2"]);
+    assert!(
+        !s.remove_passkey(BOB, "c1").unwrap(),
+        "only its own person removes it"
+    );
+    assert!(s.remove_passkey(ANN, "c2").unwrap());
+    assert!(!s.remove_passkey(ANN, "c2").unwrap(), "once");
+    assert_eq!(s.passkeys_of(ANN).unwrap().len(), 1);
+    assert!(s.passkey("c2").unwrap().is_none());
+    assert!(
+        s.add_passkey(&key("c2", ANN, 25), 2).unwrap(),
+        "a place freed"
+    );
     let got = s.passkey("c1").unwrap().unwrap();
     assert_eq!(
         (got.player.as_str(), got.identity_key.as_str()),

@@ -632,6 +632,8 @@ pub trait Store: Send + Sync + 'static {
     /// Passkey `id` signed someone in at `at`; its credential as updated
     /// (its signature counter).
     fn passkey_used(&self, id: &str, passkey: &str, at: i64) -> Result<(), StoreError>;
+    /// Removes passkey `id` if person `player` holds it: whether it did.
+    fn remove_passkey(&self, player: &str, id: &str) -> Result<bool, StoreError>;
 
     /// Keeps a waiting pairing ticket (see [`crate::store::tickets`]).
     fn put_ticket(&self, row: &crate::store::tickets::TicketRow) -> Result<(), StoreError>;

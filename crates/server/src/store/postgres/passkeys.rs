@@ -73,3 +73,14 @@ pub(super) async fn used(
     .await
     .map(|_| ())
 }
+
+/// Removes passkey `id` if `player` holds it: whether it did.
+pub(super) async fn remove(pool: Pool, player: String, id: String) -> Result<bool, StoreError> {
+    let n = execute(
+        pool,
+        "DELETE FROM passkeys WHERE id = $1 AND player = $2",
+        vec![Box::new(id), Box::new(player)],
+    )
+    .await?;
+    Ok(n > 0)
+}

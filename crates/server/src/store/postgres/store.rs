@@ -403,6 +403,14 @@ impl Store for PgStore {
         ))
     }
 
+    fn remove_passkey(&self, player: &str, id: &str) -> Result<bool, StoreError> {
+        self.block(super::passkeys::remove(
+            self.pool(),
+            player.to_string(),
+            id.to_string(),
+        ))
+    }
+
     fn put_ticket(&self, row: &crate::store::tickets::TicketRow) -> Result<(), StoreError> {
         self.block(super::tickets::put(self.pool(), row.clone()))
     }

@@ -57,6 +57,9 @@ pub(super) fn apply(tx: &Connection, w: PasskeyWrite) -> Result<Applied, StoreEr
         PasskeyWrite::Used { id, passkey, at } => tx
             .prepare_cached("UPDATE passkeys SET passkey = ?2, used_at = ?3 WHERE id = ?1")?
             .execute(params![id, passkey, at])?,
+        PasskeyWrite::Remove { player, id } => tx
+            .prepare_cached("DELETE FROM passkeys WHERE id = ?1 AND player = ?2")?
+            .execute(params![id, player])?,
     };
     Ok(Applied::Changed(n > 0))
 }

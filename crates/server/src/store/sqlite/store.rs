@@ -481,6 +481,14 @@ impl Store for SqliteStore {
         self.write(Write::Passkey(w)).map(|_| ())
     }
 
+    fn remove_passkey(&self, player: &str, id: &str) -> Result<bool, StoreError> {
+        let w = super::write::PasskeyWrite::Remove {
+            player: player.to_string(),
+            id: id.to_string(),
+        };
+        self.write(Write::Passkey(w)).map(Applied::changed)
+    }
+
     fn put_ticket(&self, row: &crate::store::tickets::TicketRow) -> Result<(), StoreError> {
         let w = super::write::TicketWrite::Put(row.clone());
         self.write(Write::Ticket(w)).map(|_| ())

@@ -181,6 +181,13 @@ pub(super) enum PasskeyWrite {
         /// Unix seconds.
         at: i64,
     },
+    /// Removed, if its person is `player`.
+    Remove {
+        /// The person.
+        player: String,
+        /// The credential id.
+        id: String,
+    },
 }
 
 /// A pairing ticket write.
