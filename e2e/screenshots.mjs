@@ -3,11 +3,12 @@
 // game's tutorial at its first step, the waiting room, a re-roll chosen
 // on the dice, a finished game, its replay and its analysis, and a
 // player's profile after a few rated games, and the friends panel and an
-// invitation, and a shared replay's room, at desktop (1280×800) and phone
-// (390×844) size. Run after `cargo build -p cli`:
+// invitation, a shared replay's room, and a tournament's page, at desktop
+// (1280×800) and phone (390×844) size. Run after `cargo build -p cli`:
 //   node e2e/screenshots.mjs [out-dir]     (default docs/screenshots)
 // With SHOTS=tutorial it takes the tutorials' alone, with SHOTS=profile
-// the profile's alone, SHOTS=friends the friends', SHOTS=room the room's.
+// the profile's alone, SHOTS=friends the friends', SHOTS=room the room's,
+// SHOTS=tournament the tournament's.
 // The icons come with the client (icons.woff2), so a machine with no emoji
 // font (this one has none: `fc-list | grep -i emoji` is empty) shows what
 // any browser shows. scripts/test.sh runs it into a temporary folder, so
@@ -152,11 +153,38 @@ async function rooms() {
   await a.context().close();
 }
 
+/**
+ * A tournament's page: a Swiss of eight bots made from the API, its two
+ * rounds played out, then at both sizes the page with its standings and
+ * tables.
+ */
+async function tournaments() {
+  const key = 'ab'.repeat(32);
+  const levels = ['random', 'heuristic', 'strong', 'random', 'heuristic', 'strong', 'heuristic', 'random'];
+  const made = await fetch(server.base + '/api/tournaments', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-Ratrace-Key': key },
+    body: JSON.stringify({ name: 'Sunday Swiss', kind: 'swiss', preset: 'dalmuti-4-one-hand', rounds: 2, start_in_s: 0, bot_delay_ms: 200, bots: levels }),
+  }).then((r) => r.json());
+  for (let i = 0; i < 600; i++) {
+    const v = await api(server.base, '/api/tournaments/' + made.id);
+    if (v.status === 'finished') break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  for (const [size, w, h] of SIZES) {
+    const p = await page(w, h);
+    await p.goto('/tournament/' + made.id);
+    await p.waitForFunction(() => document.body.dataset.ready === '1');
+    await shot(p, `tournament-${size}`, true);
+    await p.context().close();
+  }
+}
+
 const bots = (n) => Array.from({ length: n }, (_, i) => ({ kind: 'bot', bot: ['random', 'heuristic', 'strong', 'search'][i % 4] }));
 
 try {
   for (const [size, w, h] of SIZES) {
-    if (['profile', 'friends', 'room'].includes(process.env.SHOTS)) break;
+    if (['profile', 'friends', 'room', 'tournament'].includes(process.env.SHOTS)) break;
     await tutorials(size, w, h);
     if (process.env.SHOTS === 'tutorial') continue;
     const p = await page(w, h);
@@ -243,6 +271,7 @@ try {
   if (!process.env.SHOTS || process.env.SHOTS === 'profile') await profiles();
   if (!process.env.SHOTS || process.env.SHOTS === 'friends') await friends();
   if (!process.env.SHOTS || process.env.SHOTS === 'room') await rooms();
+  if (!process.env.SHOTS || process.env.SHOTS === 'tournament') await tournaments();
 } finally {
   await browser.close();
   await server.stop();

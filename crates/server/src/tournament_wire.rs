@@ -170,7 +170,8 @@ pub struct TournamentView {
     pub note: Option<String>,
     /// The standings, best first.
     pub standings: Vec<StandingLine>,
-    /// Its tables, newest first.
+    /// Its tables, newest first, at most 100 (the standings count them
+    /// all).
     pub tables: Vec<TournamentTable>,
     /// The asker's part, when they sent their key.
     pub you: Option<TournamentYou>,

@@ -40,6 +40,8 @@ pub const ROUNDS: std::ops::RangeInclusive<u32> = 1..=12;
 pub const MINUTES: std::ops::RangeInclusive<u32> = 1..=180;
 /// The furthest a start may be set, seconds from now.
 pub const MAX_START_IN_S: u32 = 86_400;
+/// The newest tables a view lists (the standings count them all).
+pub const VIEW_TABLES: usize = 100;
 /// An arena player alone (fewer free than a table seats) waits this long
 /// for people before bots fill the table.
 pub const ARENA_FILL_MS: i64 = 15_000;
@@ -551,6 +553,7 @@ impl Tournament {
             .iter()
             .rev()
             .filter(|t| t.made)
+            .take(VIEW_TABLES)
             .map(|t| TournamentTable {
                 id: t.id.clone(),
                 round: t.round,

@@ -285,3 +285,19 @@ fn the_view_shares_places_and_shows_a_person_their_table() {
     let json = serde_json::to_string(&v).unwrap();
     assert!(!json.contains(&t.seed), "the seed is never shown");
 }
+
+#[test]
+fn a_view_lists_the_newest_tables_and_counts_them_all() {
+    let mut t = tournament(TournamentKind::Arena, 2, 2);
+    let mut now = 1_000;
+    for _ in 0..VIEW_TABLES + 20 {
+        let made = t.advance(now);
+        assert_eq!(made.len(), 1);
+        finish(&mut t, made[0], &[1, 2], now + 1);
+        now += 2;
+    }
+    let v = t.view(None);
+    assert_eq!(v.tables.len(), VIEW_TABLES);
+    assert_eq!(v.tables[0].id, t.tables.last().unwrap().id, "newest first");
+    assert!(v.standings.iter().all(|l| l.tables == VIEW_TABLES + 20));
+}
