@@ -18,7 +18,9 @@ let browser;
 let base;
 
 before(async () => {
-  server = await startServer({ args: ['--passkey-origin', 'http://localhost', '--join-burst', '500', '--create-burst', '500'] });
+  // every context asks for its games and passkeys from the one loopback
+  // address: the budgets per address are lifted
+  server = await startServer({ args: ['--passkey-origin', 'http://localhost', '--join-burst', '500', '--create-burst', '500', '--record-burst', '500'] });
   base = server.base.replace('127.0.0.1', 'localhost');
   browser = await launchBrowser();
 });

@@ -217,9 +217,12 @@ function onStandIn(m) {
   state.stoodIn(text, Date.now());
   state.noted(text);
   alerts.say(text);
-  renderTurn();
-  renderLog();
-  setTimeout(renderTurn, 8100);
+  // drawn once the table's game is known (its description may come
+  // after the first state); render() draws the note then
+  const turn = () => game() && renderTurn();
+  if (game()) renderLog();
+  turn();
+  setTimeout(turn, 8100);
 }
 
 function onNotice(m) {

@@ -18,6 +18,10 @@ pub(super) struct Due {
     pub(super) programs: Option<Instant>,
 }
 
+/// How long an unattended (tournament) table waits for a person who is
+/// not connected before their stand-in plays.
+pub(crate) const ARRIVAL_GRACE: Duration = Duration::from_secs(15);
+
 impl<G: Roster> Table<G> {
     /// When the table next wakes by itself.
     pub(super) fn due(&self) -> Due {
@@ -88,13 +92,23 @@ impl<G: Roster> Table<G> {
                 // The stand-in plays for a person who is away only on a
                 // timer: the table's turn timer, or, while another person
                 // at the table is connected and waits for them, three bot
-                // delays. Spectators waiting make nothing move.
+                // delays. Spectators waiting make nothing move. At an
+                // unattended (tournament) table the table never waits
+                // for someone away longer than ARRIVAL_GRACE: they are
+                // seated there by the tournament and may take a moment
+                // to arrive, but a no-show must not stall a round.
                 let waited_for = self.seating.person_connected(&self.audience, Some(mover));
+                let unattended = self.setup.config.unattended;
+                let grace = if unattended {
+                    (delay * 3).max(ARRIVAL_GRACE)
+                } else {
+                    delay * 3
+                };
                 let absent = self
                     .seating
                     .absent_since(mover)
-                    .filter(|_| waited_for)
-                    .map(|since| (since + delay * 3).max(turn_started + delay));
+                    .filter(|_| waited_for || unattended)
+                    .map(|since| (since + grace).max(turn_started + delay));
                 let timer = self
                     .setup
                     .config

@@ -442,3 +442,58 @@ async fn the_operator_makes_tournaments_past_the_caps_and_nobody_else_does() {
     );
     assert!(one["you"].is_null());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_no_show_is_played_by_the_stand_in_and_marked() {
+    let server = start_fast().await;
+    let id = make(
+        server.addr,
+        json!({"name": "Cup", "kind": "swiss", "preset": "dalmuti-4-one-hand", "rounds": 1,
+               "start_in_s": 3600, "bot_delay_ms": 0, "bots": ["random", "random", "random"]}),
+    )
+    .await;
+    let (status, v) = as_person(
+        server.addr,
+        1,
+        "POST",
+        &format!("/api/tournaments/{id}/join"),
+        &json!({"name": "Rat 1"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let started = std::time::Instant::now();
+    let (status, v) = as_person(
+        server.addr,
+        1,
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        "",
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    // nobody connects: the table waits for its person, then plays on
+    let over = until(server.addr, &id, 1, |v| v["status"] == "finished").await;
+    assert!(
+        started.elapsed() >= Duration::from_secs(14),
+        "the table waited for its person before the stand-in played"
+    );
+    let me = over["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == "Rat 1")
+        .unwrap();
+    assert_eq!(
+        (me["tables"].as_u64(), me["stand_ins"].as_u64()),
+        (Some(1), Some(1)),
+        "{over}"
+    );
+    let table = &over["tables"][0];
+    let seat = table["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|s| s == "Rat 1")
+        .unwrap();
+    assert_eq!(table["stand_in"][seat], true, "{table}");
+}
