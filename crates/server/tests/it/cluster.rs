@@ -362,9 +362,17 @@ async fn tournament_when(addr: SocketAddr, id: &str, ready: impl Fn(&Value) -> b
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tournament_spans_processes_and_outlives_the_one_that_drives_it() {
-    let db = temp_db("cluster-tournament");
-    let a = process(&db, "A");
-    let b = process(&db, "B");
+    // on PostgreSQL with `RATRACE_IT_BACKEND=postgres`, else a SQLite file
+    let pg = std::env::var("RATRACE_TEST_PG").unwrap_or_default();
+    let (spec, db) =
+        if std::env::var("RATRACE_IT_BACKEND").as_deref() == Ok("postgres") && !pg.is_empty() {
+            (fresh_pg_database(&pg).await, None)
+        } else {
+            let db = temp_db("cluster-tournament");
+            (db.display().to_string(), Some(db))
+        };
+    let a = process_on(&spec, "A");
+    let b = process_on(&spec, "B");
     let key = "ab".repeat(32);
     let header = format!("X-Ratrace-Key: {key}\r\n");
     let body = json!({"name": "Cup", "kind": "swiss", "preset": "dalmuti-4-one-hand", "rounds": 3,
@@ -410,5 +418,7 @@ async fn a_tournament_spans_processes_and_outlives_the_one_that_drives_it() {
         }
     }
     b.kill();
-    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+    if let Some(db) = db {
+        let _ = std::fs::remove_dir_all(db.parent().unwrap());
+    }
 }
