@@ -47,8 +47,13 @@ pub enum Error {
     #[error(transparent)]
     Setup(#[from] game::SetupError),
     /// An unknown or malformed bot spec, in the bots' registry's words.
+    #[cfg(feature = "programs")]
     #[error(transparent)]
     Bot(#[from] extbot::BotError),
+    /// An unknown or malformed bot name (a build without bot programs).
+    #[cfg(not(feature = "programs"))]
+    #[error(transparent)]
+    Bot(#[from] bots::BotError),
     /// A configuration that cannot run (too few players or bots, a bad
     /// variant, preset or lineup, an option that does not apply), with
     /// the flag to change when there is one.
@@ -130,6 +135,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// A roster bot that cannot be made is [`Error::Bot`], as a bot program
 /// that cannot be is.
+#[cfg(feature = "programs")]
 impl From<bots::BotError> for Error {
     fn from(e: bots::BotError) -> Error {
         Error::Bot(e.into())

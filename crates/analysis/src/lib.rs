@@ -15,17 +15,26 @@
 //! thread count.
 
 pub mod analyze;
+#[cfg(feature = "programs")]
 pub mod botcheck;
+#[cfg(feature = "programs")]
 pub mod duplicate;
 pub mod error;
+#[cfg(feature = "programs")]
 pub mod lab;
+#[cfg(feature = "programs")]
 pub mod playout;
 pub mod pool;
+#[cfg(feature = "programs")]
 pub mod records;
+#[cfg(feature = "programs")]
 pub mod simulate;
+#[cfg(feature = "programs")]
 pub mod spread;
 pub mod stats;
+#[cfg(feature = "programs")]
 pub mod strikes;
+#[cfg(feature = "programs")]
 pub mod tournament;
 
 pub use error::{Error, Result};

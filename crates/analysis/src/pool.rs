@@ -63,6 +63,9 @@ pub fn ordered_with<S, T: Send>(
 ) -> Result<(), Error> {
     let group = group.max(1);
     let threads = threads.clamp(1, tasks.max(1));
+    if threads == 1 {
+        return inline(tasks, group, init, work, on_task, on_group);
+    }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     type Batch<T> = Vec<(usize, Result<T, Error>)>;
@@ -127,4 +130,30 @@ pub fn ordered_with<S, T: Send>(
         stop.store(true, Ordering::Relaxed);
         result
     })
+}
+
+/// [`ordered_with`] on the calling thread: no thread is spawned and no
+/// clock read, so one thread works where there are neither (the browser's
+/// engine, wasm32). The same calls in the same order as the pool makes
+/// with one worker.
+fn inline<S, T>(
+    tasks: usize,
+    group: usize,
+    init: impl Fn() -> S,
+    work: impl Fn(&mut S, usize) -> Result<T, Error>,
+    mut on_task: impl FnMut(),
+    mut on_group: impl FnMut(usize, Vec<T>) -> Result<bool, Error>,
+) -> Result<(), Error> {
+    let mut state = init();
+    let mut values = Vec::with_capacity(group.min(tasks));
+    for t in 0..tasks {
+        let value = work(&mut state, t);
+        on_task();
+        values.push(value?);
+        let full = values.len() == group || t + 1 == tasks;
+        if full && !on_group(t / group, std::mem::take(&mut values))? {
+            return Ok(());
+        }
+    }
+    Ok(())
 }

@@ -132,10 +132,13 @@ impl<G: Tensor> Policy<G> {
 /// The softmax of `scored`'s logits, in its order.
 fn softmax<A: Copy>(scored: &[(f32, A)]) -> Vec<(A, f64)> {
     let top = scored.iter().map(|s| s.0).fold(f32::NEG_INFINITY, f32::max);
-    let sum: f64 = scored.iter().map(|s| f64::from((s.0 - top).exp())).sum();
+    let sum: f64 = scored
+        .iter()
+        .map(|s| f64::from(libm::expf(s.0 - top)))
+        .sum();
     scored
         .iter()
-        .map(|&(z, a)| (a, f64::from((z - top).exp()) / sum))
+        .map(|&(z, a)| (a, f64::from(libm::expf(z - top)) / sum))
         .collect()
 }
 
@@ -210,6 +213,31 @@ impl<G: Tensor> Bot<G> for LearnedBot<G> {
 /// its checks (a test checks that every shipped file passes).
 pub fn load(bytes: &[u8]) -> Option<Arc<Mlp>> {
     Mlp::from_bytes(bytes).ok().map(Arc::new)
+}
+
+/// The networks given at run time, by game name: a build without the
+/// compiled-in files (no `weights` feature: the browser's engine, which
+/// fetches a file only when the level plays) is given them here.
+static GIVEN: std::sync::Mutex<Vec<(&'static str, Arc<Mlp>)>> = std::sync::Mutex::new(Vec::new());
+
+/// Gives game `game` (its [`Game::NAME`]) the network in `bytes`, in
+/// place of the one before. Fails, giving nothing, on a file that fails
+/// its checks.
+pub fn give(game: &'static str, bytes: &[u8]) -> Result<(), crate::net::NetError> {
+    let net = Arc::new(Mlp::from_bytes(bytes)?);
+    let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
+    given.retain(|(g, _)| *g != game);
+    given.push((game, net));
+    Ok(())
+}
+
+/// The network given to `game` ([`give`]), if any.
+pub fn given(game: &str) -> Option<Arc<Mlp>> {
+    let given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
+    given
+        .iter()
+        .find(|(g, _)| *g == game)
+        .map(|(_, n)| n.clone())
 }
 
 /// The weight of the network's prior in the guided search's root

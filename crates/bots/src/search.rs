@@ -133,6 +133,21 @@ pub const MAX_NODES: usize = 2_000_000;
 /// "No node" in the arena links.
 const NIL: u32 = u32::MAX;
 
+/// How many logarithms [`ln`] keeps in its table.
+const LN_TABLE: usize = 4096;
+
+/// `ln(n)`, computed by the same code on every target (`libm`), so that a
+/// search makes the same choices natively and in the browser's engine;
+/// from a table for the counts a search meets most often.
+fn ln(n: u32) -> f64 {
+    static TABLE: std::sync::LazyLock<Vec<f64>> =
+        std::sync::LazyLock::new(|| (0..LN_TABLE).map(|k| libm::log(k as f64)).collect());
+    match TABLE.get(n as usize) {
+        Some(&l) => l,
+        None => libm::log(f64::from(n)),
+    }
+}
+
 /// One action history from the root.
 #[derive(Clone, Debug)]
 struct Node<A> {
@@ -230,7 +245,9 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
             avail: 0,
             total: 0.0,
         });
-        let start = Instant::now();
+        // The clock is read only under a time budget: wasm32 (the
+        // browser's engine) has none, and plays by iterations.
+        let start = matches!(self.budget, Budget::Time(_)).then(Instant::now);
         let mut done: u64 = 0;
         match self.budget {
             Budget::Iterations(n) => {
@@ -244,7 +261,7 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
                     self.iterate(view);
                 }
                 done += 16;
-                if start.elapsed() >= limit {
+                if start.is_none_or(|s| s.elapsed() >= limit) {
                     break;
                 }
             },
@@ -430,7 +447,7 @@ impl<G: Game, D: Domain<G>> Mcts<G, D> {
             if n.mover == mover && self.legal.contains(&n.action) {
                 n.avail += 1;
                 let v = n.visits.max(1) as f64;
-                let mut score = n.total / v + self.exploration * ((n.avail as f64).ln() / v).sqrt();
+                let mut score = n.total / v + self.exploration * (ln(n.avail) / v).sqrt();
                 if bias {
                     let p = self
                         .prior_of

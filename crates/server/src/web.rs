@@ -82,9 +82,16 @@ pub async fn security_headers(mut response: Response) -> Response {
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    let document = !["text/javascript", "text/css", "font/", "application/json"]
-        .iter()
-        .any(|k| kind.starts_with(k));
+    let document = ![
+        "text/javascript",
+        "text/css",
+        "font/",
+        "application/json",
+        "application/wasm",
+        "application/octet-stream",
+    ]
+    .iter()
+    .any(|k| kind.starts_with(k));
     if !document {
         return response;
     }
@@ -126,6 +133,8 @@ const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 const SVG: &str = "image/svg+xml";
 const WOFF2: &str = "font/woff2";
+const WASM: &str = "application/wasm";
+const BINARY: &str = "application/octet-stream";
 
 /// The pages, each served at its own routes (see [`routes`]).
 const PAGES: &[Asset] = &[
@@ -182,6 +191,38 @@ const FILES: &[Asset] = &[
     asset!("cards.svg", SVG),
     asset!("icons.woff2", WOFF2),
     asset!("emotes.woff2", WOFF2),
+    asset!("local.js", JS),
+    asset!("engine.js", JS),
+    // Built, not written: the browser's engine (crates/browser, compiled
+    // to WebAssembly by build.rs) and the learned level's networks, which
+    // it fetches only when that level plays or advises.
+    Asset {
+        name: "engine.wasm",
+        kind: WASM,
+        body: include_bytes!(concat!(env!("OUT_DIR"), "/engine.wasm")),
+    },
+    Asset {
+        name: "bigcheese.safetensors",
+        kind: BINARY,
+        body: bots::big_cheese::WEIGHTS,
+    },
+    Asset {
+        name: "dalmuti.safetensors",
+        kind: BINARY,
+        body: bots::great_dalmuti::WEIGHTS,
+    },
+];
+
+/// The scripts a page starts as workers: they name files, so they are
+/// versioned like the pages' scripts, before them.
+const WORKERS: [&str; 1] = ["engine.js"];
+
+/// The files built rather than kept in `web/`: served from the binary
+/// even when the client is read from a folder.
+const BUILT: &[&str] = &[
+    "engine.wasm",
+    "bigcheese.safetensors",
+    "dalmuti.safetensors",
 ];
 
 /// The pages' scripts, each served as one file: its entry module of `web/`
@@ -259,6 +300,15 @@ static SITE: LazyLock<Site> = LazyLock::new(|| {
         .filter(|a| a.kind != CSS)
         .map(|a| (a.name, Prepared::new(a.kind, a.body.to_vec())))
         .collect();
+    // The local table's worker names the engine and the networks it
+    // fetches: versioned as a page's script is.
+    for name in WORKERS {
+        let text = std::str::from_utf8(files[name].identity.body.as_ref())
+            .expect("the scripts are UTF-8")
+            .to_owned();
+        let body = with_versions(&text, &files).into_bytes();
+        files.insert(name, Prepared::new(JS, body));
+    }
     for (name, entry) in BUNDLES {
         let embedded = |file: &str| {
             FILES
@@ -447,7 +497,7 @@ impl Source {
             BUNDLES.iter().find(|b| b.0 == name),
         ) {
             (Some(asset), _) => {
-                if let Some(dir) = &self.0 {
+                if let Some(dir) = self.0.as_ref().filter(|_| !BUILT.contains(&asset.name)) {
                     return Self::from_dir(dir, asset);
                 }
                 asset.name
@@ -506,6 +556,9 @@ pub fn routes_from<S: Clone + Send + Sync + 'static>(dir: Option<PathBuf>) -> Ro
     Router::new()
         .route("/", page("index.html"))
         .route("/t/{id}", page("table.html"))
+        // a game in this browser (local.js): the table page, its game
+        // named by `?id=`
+        .route("/local/", page("table.html"))
         .route("/replay/{id}", page("replay.html"))
         .route("/verify", page("verify.html"))
         .route("/p/{player}", page("profile.html"))

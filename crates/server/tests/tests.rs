@@ -6,6 +6,7 @@ mod it {
     mod bad_input;
     mod cluster;
     mod deflate;
+    mod engine;
     mod extbots;
     mod friends;
     mod i18n;

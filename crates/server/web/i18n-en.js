@@ -338,6 +338,13 @@ export default {
   'res.tournament': 'Back to the tournament',
   'res.lobby': 'Lobby',
   'res.rematch': 'Rematch',
+  'local.play': 'Play offline against bots',
+  'local.you': 'You',
+  'local.hint': 'Hint',
+  'local.hintSays': 'The {bot} bot would play: {action}',
+  'local.hintAsking': 'Thinking…',
+  'local.again': 'New game, same settings',
+  'local.about': 'This game is played in this browser, against bots, with no server: it is saved here after every move, and nobody else sees it.',
 
   /* Actions in words (the generic buttons, the replay’s moves) */
   'act.bid': 'bids {n}',

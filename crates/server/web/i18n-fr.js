@@ -343,6 +343,13 @@ export default {
   'res.tournament': 'Retour au tournoi',
   'res.lobby': 'Accueil',
   'res.rematch': 'Revanche',
+  'local.play': 'Jouer hors ligne contre des bots',
+  'local.you': 'Vous',
+  'local.hint': 'Conseil',
+  'local.hintSays': 'Le bot {bot} jouerait : {action}',
+  'local.hintAsking': 'Réflexion…',
+  'local.again': 'Nouvelle partie, mêmes réglages',
+  'local.about': 'Cette partie se joue dans ce navigateur, contre des bots, sans serveur : elle est enregistrée ici après chaque coup, et personne d\'autre ne la voit.',
 
   /* Actions in words (the generic buttons, the replay’s moves) */
   'act.bid': 'enchérit {n}',

@@ -344,6 +344,13 @@ export default {
   'res.tournament': 'Torna al torneo',
   'res.lobby': 'Sala',
   'res.rematch': 'Rivincita',
+  'local.play': 'Gioca offline contro i bot',
+  'local.you': 'Tu',
+  'local.hint': 'Suggerimento',
+  'local.hintSays': 'Il bot {bot} giocherebbe: {action}',
+  'local.hintAsking': 'Sto pensando…',
+  'local.again': 'Nuova partita, stesse impostazioni',
+  'local.about': 'Questa partita si gioca in questo browser, contro i bot, senza server: è salvata qui dopo ogni mossa, e nessun altro la vede.',
 
   /* Actions in words (the generic buttons, the replay’s moves) */
   'act.bid': 'offre {n}',

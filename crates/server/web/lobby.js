@@ -21,6 +21,7 @@ import { myName, mySeat, saveCreator, saveKey, token } from './store.js';
 import { lobbyPlayers } from './lobby-players.js';
 import { lobbyPairing } from './lobby-pairing.js';
 import { lobbyTournaments } from './lobby-tournaments.js';
+import { localUrl, makeLocal } from './local.js';
 import { friends, friendsPanel } from './friends.js';
 
 window.RR = { join, ...store };
@@ -296,6 +297,30 @@ async function create() {
   }
 }
 
+/**
+ * "Play offline against bots": the form's game, players, options and
+ * bots, played in this browser (local.js, engine.js) with no server. A
+ * seat left to a person gets the ladder's default bot.
+ */
+async function offline() {
+  const g = game();
+  const players = Number($('players').value);
+  const levels = seatsBody(players)
+    .slice(1)
+    .map((s) => (s.kind === 'bot' ? s.bot : g.bots.includes('heuristic') ? 'heuristic' : g.bots[0]));
+  $('cerr').textContent = '';
+  $('offline').disabled = true;
+  try {
+    const name = $('name').value.trim() || t('local.you');
+    const delay = settingsBody().bot_delay_ms;
+    const id = await makeLocal({ game: g.name, players, options: L.opts[g.name] || {}, levels, name, delay });
+    location.href = localUrl(id);
+  } catch (e) {
+    $('cerr').textContent = errText(e);
+    $('offline').disabled = false;
+  }
+}
+
 /* ---------- table lists ---------- */
 
 async function joinTable(id, errBox) {
@@ -378,6 +403,7 @@ async function start() {
   };
   $('players').onchange = renderSeats;
   $('go').onclick = create;
+  $('offline').onclick = offline;
   $('learn').onclick = learn;
   try {
     L.games = await api('/api/games');

@@ -5,8 +5,11 @@
    decisions that were not good; a decision's move number jumps the
    replay there.
 
-   replayAnalysis(id, who, show) is made by replay.js once the record is
-   there: `who` names a seat, `show(i)` shows step i. The graph tells each
+   replayAnalysis(id, who, show, source) is made by replay.js once the
+   record is there: `who` names a seat, `show(i)` shows step i, and
+   `source` is where the analysis comes from: the server (the default)
+   or this browser's engine (a local game's table, engine.js), which
+   calls `took` as it goes. The graph tells each
    player's line by colour, dash and marker, never by colour alone, and
    its legend is its text alternative. The analysis shown is this
    module's own state. */
@@ -17,7 +20,14 @@ import { api, errText } from './connection.js';
 import { seeQuery } from './store.js';
 import { actionWords } from './words.js';
 
-export function replayAnalysis(id, who, show) {
+/** The server's analysis of table `id`: its state, and a request to start it. */
+export const serverSource = (id) => ({
+  get: () => api('/api/tables/' + id + '/analysis' + seeQuery(id)),
+  start: () => api('/api/tables/' + id + '/analysis' + seeQuery(id), 'POST'),
+});
+
+export function replayAnalysis(id, who, show, source) {
+  const src = source || serverSource(id);
   /** The analysis shown: its status, progress, data and an error to show. */
   let an = { status: 'none' };
   let poll = null;
@@ -353,7 +363,7 @@ export function replayAnalysis(id, who, show) {
 
   async function loadAnalysis() {
     try {
-      took(await api('/api/tables/' + id + '/analysis' + seeQuery(id)));
+      took(await src.get());
     } catch (e) {
       if (e.status === 500) took({ status: 'failed' });
       else {
@@ -366,12 +376,12 @@ export function replayAnalysis(id, who, show) {
   async function startAnalysis() {
     an.err = null;
     try {
-      took(await api('/api/tables/' + id + '/analysis' + seeQuery(id), 'POST'));
+      took(await src.start());
     } catch (e) {
       an.err = errText(e);
       renderAnalysis();
     }
   }
 
-  return { render: renderAnalysis, load: loadAnalysis };
+  return { render: renderAnalysis, load: loadAnalysis, took };
 }

@@ -188,6 +188,8 @@ export function tablePanels(state, view, page) {
 
   /** At the bottom: the link to share for watching, while the game runs, and the commitment. */
   function invite() {
+    // a game in this browser: nobody to share it with, nothing to concede
+    if (state.info && state.info.local) return fill('invite', el('p', { class: 'mute', text: t('local.about') }));
     const share = !state.st.over && !state.waiting();
     fill(
       'invite',
@@ -201,6 +203,7 @@ export function tablePanels(state, view, page) {
   /** The links under the result: replay, record, fairness check, lobby. */
   function resultLinks() {
     const id = state.id;
+    if (state.info && state.info.local) return localLinks();
     const record = '/api/tables/' + id + '/record' + seeQuery(id);
     return el(
       'p',
@@ -212,6 +215,26 @@ export function tablePanels(state, view, page) {
       state.info && state.info.tournament
         ? el('a', { id: 'toTournament', href: '/tournament/' + encodeURIComponent(state.info.tournament), text: t('res.tournament') })
         : null,
+      el('a', { href: '/', text: t('res.lobby') })
+    );
+  }
+
+  /**
+   * A finished local game's links: its record (asked of the worker once:
+   * it holds the seed, so only a finished game's is given), a new game
+   * with the same settings, the lobby.
+   */
+  function localLinks() {
+    const L = page.local;
+    if (!L.record && !L.asked) {
+      L.asked = true;
+      page.send({ type: 'record' });
+    }
+    return el(
+      'p',
+      { class: 'row' },
+      L.record ? el('a', { id: 'localRecord', href: L.record, download: 'ratrace-' + state.id + '.json', text: t('res.download') }) : null,
+      el('button', { id: 'again', text: t('local.again'), onclick: page.again }),
       el('a', { href: '/', text: t('res.lobby') })
     );
   }
@@ -242,7 +265,7 @@ export function tablePanels(state, view, page) {
       el('h2', { text: '🏁 ' + view.resultHead() }),
       el('table', { class: 'res' }, el('tr', {}, th('res.place'), th('res.player'), th('res.score')), seats.map(row)),
       resultLinks(),
-      state.me() != null
+      state.me() != null && !(state.info && state.info.local)
         ? el(
             'p',
             { class: 'row' },

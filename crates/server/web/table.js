@@ -40,8 +40,13 @@ import { tableSocial } from './social.js';
 import { motion } from './motion.js';
 import { tutorialCoach } from './tutorial.js';
 import { friends, inviteList } from './friends.js';
+import { connectLocal, isLocal, localUrl, makeLocal } from './local.js';
+import { replayAnalysis } from './replay-analysis.js';
 
 const state = new TableState(pageId());
+// a local game (engine.js): the hint asked for this decision, the
+// finished game's record (a file to download) and its analysis
+const local = { hint: null, record: null, asked: false, an: { status: 'none' } };
 let pendTimer = null;
 // "Back to your seat" (My games, `#back`): this person comes back to the
 // seat their identity holds here, from this device or another one; read
@@ -64,6 +69,8 @@ const game = view.game;
 // for this person, asked every 15 s from here: they are at this table
 const pals = friends('?at=table&table=' + encodeURIComponent(state.id || ''), drawFriends);
 const panels = tablePanels(state, view, {
+  local,
+  again,
   render,
   send: (m) => state.conn.send(m),
   msg,
@@ -82,9 +89,18 @@ const social = tableSocial(
   }
 );
 const moves = motion();
+// the analysis of a finished local game, by this browser's engine, drawn
+// as the replay page draws the server's
+const analysis = replayAnalysis(state.id, (seat) => view.who(seat), () => {}, {
+  get: async () => local.an,
+  start: async () => {
+    state.conn.send({ type: 'analyze' });
+    return (local.an = { status: 'running', done: 0, total: 0 });
+  },
+});
 const coach = tutorialCoach(state, view);
 
-window.RR = { table: state, actionWords, join, motion: moves.moves, ...store };
+window.RR = { table: state, actionWords, join, motion: moves.moves, local, ...store };
 
 /** The page's message: an error or a notice, shown until the next decision. */
 function msg(text) {
@@ -231,7 +247,44 @@ function onNotice(m) {
   if (state.st) renderMine();
 }
 
+/** A new local game with this one's settings: the same game, options and bots. */
+async function again() {
+  const i = state.info;
+  const levels = i.seats.filter((s) => s.kind === 'bot').map((s) => s.bot);
+  try {
+    const spec = { game: i.game, players: i.players, options: i.options, levels, name: store.myName(), delay: i.bot_delay_ms };
+    location.href = localUrl(await makeLocal(spec));
+  } catch (e) {
+    msg(errText(e));
+  }
+}
+
+/** A local game's hint: shown in the player's area until the next decision. */
+function onHint(m) {
+  if (!state.st || m.seq !== state.st.seq) return;
+  local.hint = m;
+  renderMine();
+}
+
+/** A finished local game's record, as a file to download; its analysis, drawn in the result. */
+function onRecord(m) {
+  local.record = URL.createObjectURL(new Blob([JSON.stringify(m.record, null, 1)], { type: 'application/json' }));
+  panels.result();
+}
+
+function onAnalysis(m) {
+  analysis.took((local.an = { status: 'done', analysis: m.analysis }));
+}
+
+function onProgress(m) {
+  analysis.took((local.an = { status: 'running', done: m.done, total: m.total }));
+}
+
 const HANDLERS = {
+  hint: onHint,
+  record: onRecord,
+  analysis: onAnalysis,
+  progress: onProgress,
   state: onWhole,
   update: onUpdate,
   error: onError,
@@ -262,6 +315,7 @@ function render() {
   renderLog();
   renderRules();
   panels.result();
+  if (isLocal() && state.st.over) analysis.render();
   panels.invite();
   alerts.draw();
   alerts.turn();
@@ -434,10 +488,27 @@ function renderMine() {
   const head = el('h2', { class: turn ? 'turn' : '', text: turn ? '👉 ' + game().prompt() : t('table.yours') });
   // a forced pass the page is about to make says so
   const passing = turn && state.autoPassing ? el('p', { id: 'autoPass', class: 'mute', text: t('table.autoPassing') }) : null;
-  fill('mine', head, parts, turn ? rest(used) : null, passing, state.msg ? el('div', { class: 'err', text: state.msg }) : null);
+  fill('mine', head, parts, turn ? rest(used) : null, passing, turn && isLocal() ? hintRow() : null, state.msg ? el('div', { class: 'err', text: state.msg }) : null);
   keepFocus();
   autoPass();
   coach.draw();
+}
+
+/** A local game's "Hint" button, and the hint once it came: the strongest bot's pick from this seat's view. */
+function hintRow() {
+  const h = local.hint && local.hint.seq === state.st.seq ? local.hint : null;
+  const ask = () => {
+    local.hint = { seq: state.st.seq, asking: true };
+    state.conn.send({ type: 'hint' });
+    renderMine();
+  };
+  const said = h && h.best ? t('local.hintSays', { bot: h.bot, action: actionWords(h.best) }) : h ? t('local.hintAsking') : '';
+  return el(
+    'div',
+    { class: 'row' },
+    el('button', { id: 'hint', class: 'alt', text: '💡 ' + t('local.hint'), disabled: !!h, onclick: ask }),
+    el('span', { id: 'hintText', role: 'status', text: said })
+  );
 }
 
 /** The log: new lines are appended, old ones kept (no redraw, no announcements). */
@@ -542,6 +613,13 @@ function start() {
     render();
   });
   if (!state.id) return msg(t('err.noTable'));
+  if (isLocal()) {
+    const onInfo = (info) => {
+      state.facts(info, Date.now());
+      render();
+    };
+    return state.attach(connectLocal(state.id, { onMessage, onStatus, onInfo }));
+  }
   pals.start();
   // a person coming back (`back`, above) takes the seat their identity
   // holds here before saying hello

@@ -430,7 +430,7 @@ struct Pending<G: Game> {
 
 /// A 64-bit number from the record's seed, for the analysis' own seeds
 /// (they only drive the sampler and the rollouts, which see views).
-fn seed_number(seed: &Seed) -> u64 {
+pub fn seed_number(seed: &Seed) -> u64 {
     match *seed {
         Seed::Legacy(n) => n,
         Seed::Full(bytes) => bytes.chunks(8).enumerate().fold(0u64, |acc, (i, c)| {

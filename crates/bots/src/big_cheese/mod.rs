@@ -8,7 +8,9 @@
 use crate::net::Mlp;
 use crate::{Bot, Budget, Levels};
 use bigcheese::BigCheese;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
+#[cfg(feature = "weights")]
+use std::sync::OnceLock;
 
 pub mod heuristic;
 pub mod model;
@@ -45,11 +47,18 @@ impl Levels for BigCheese {
         ))
     }
 
+    #[cfg(feature = "weights")]
     fn network() -> Option<Arc<Mlp>> {
         static NET: OnceLock<Option<Arc<Mlp>>> = OnceLock::new();
         NET.get_or_init(|| crate::learned::load(WEIGHTS)).clone()
     }
+
+    #[cfg(not(feature = "weights"))]
+    fn network() -> Option<Arc<Mlp>> {
+        crate::learned::given(<Self as game::Game>::NAME)
+    }
 }
 
 /// The `learned` level's network (training/train.py; see crate::learned).
+#[cfg(feature = "weights")]
 pub const WEIGHTS: &[u8] = include_bytes!("../../weights/bigcheese.safetensors");

@@ -127,7 +127,7 @@ impl Model {
     /// The prior log-weights.
     fn prior(&self) -> [f64; K] {
         std::array::from_fn(|i| {
-            let l = SCALES[i].ln();
+            let l = libm::log(SCALES[i]);
             -l * l / (2.0 * self.sigma * self.sigma)
         })
     }
@@ -146,7 +146,7 @@ impl Model {
             .copied()
             .unwrap_or_else(|| self.prior());
         let max = lw.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let mut w = lw.map(|l| (l - max).exp());
+        let mut w = lw.map(|l| libm::exp(l - max));
         let sum: f64 = w.iter().sum();
         for x in &mut w {
             *x /= sum;
@@ -158,11 +158,12 @@ impl Model {
     /// like the heuristic).
     pub fn scale(&self, seat: Seat) -> f64 {
         let w = self.weights(seat);
-        w.iter()
-            .zip(SCALES)
-            .map(|(w, k)| w * k.ln())
-            .sum::<f64>()
-            .exp()
+        libm::exp(
+            w.iter()
+                .zip(SCALES)
+                .map(|(w, k)| w * libm::log(k))
+                .sum::<f64>(),
+        )
     }
 
     /// A scale for `seat` drawn from its posterior.

@@ -232,7 +232,7 @@ impl CheeseDomain {
                 .fold(0.0, f64::max);
             let lead = (proj[s] - best_other) / (0.15 * target);
             let progress = (proj[s] / target).min(1.0);
-            rewards[s] = 0.8 / (1.0 + (-lead).exp()) * progress.max(0.25) + 0.2 * progress;
+            rewards[s] = 0.8 / (1.0 + libm::exp(-lead)) * progress.max(0.25) + 0.2 * progress;
         }
     }
 }

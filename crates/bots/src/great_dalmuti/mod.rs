@@ -6,7 +6,9 @@
 use crate::net::Mlp;
 use crate::{Bot, Budget, Levels};
 use dalmuti::Dalmuti;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
+#[cfg(feature = "weights")]
+use std::sync::OnceLock;
 
 pub mod evidence;
 pub mod heuristic;
@@ -43,11 +45,18 @@ impl Levels for Dalmuti {
         Self::search(budget, seed)
     }
 
+    #[cfg(feature = "weights")]
     fn network() -> Option<Arc<Mlp>> {
         static NET: OnceLock<Option<Arc<Mlp>>> = OnceLock::new();
         NET.get_or_init(|| crate::learned::load(WEIGHTS)).clone()
     }
+
+    #[cfg(not(feature = "weights"))]
+    fn network() -> Option<Arc<Mlp>> {
+        crate::learned::given(<Self as game::Game>::NAME)
+    }
 }
 
 /// The `learned` level's network (training/train.py; see crate::learned).
+#[cfg(feature = "weights")]
 pub const WEIGHTS: &[u8] = include_bytes!("../../weights/dalmuti.safetensors");

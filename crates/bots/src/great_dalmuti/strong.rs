@@ -122,7 +122,7 @@ fn ln_fact() -> &'static [f64; DECK + 1] {
     T.get_or_init(|| {
         let mut t = [0.0; DECK + 1];
         for k in 1..=DECK {
-            t[k] = t[k - 1] + (k as f64).ln();
+            t[k] = t[k - 1] + libm::log(k as f64);
         }
         t
     })
@@ -140,7 +140,7 @@ fn tails(pool: usize, marked: usize, draws: usize) -> [f64; MAX_SET + 2] {
     let lf = ln_fact();
     let ln_c = |n: usize, k: usize| lf[n] - lf[k] - lf[n - k];
     let mut pmf = [0.0; MAX_SET + 2];
-    let mut p = (ln_c(marked, lo) + ln_c(pool - marked, draws - lo) - ln_c(pool, draws)).exp();
+    let mut p = libm::exp(ln_c(marked, lo) + ln_c(pool - marked, draws - lo) - ln_c(pool, draws));
     for x in lo..=hi {
         if x <= MAX_SET {
             pmf[x] = p;
@@ -308,7 +308,7 @@ impl Know {
                 continue;
             }
             sets += 1;
-            ranks += (r as f64 / 12.0).powi(2);
+            ranks += (r as f64 / 12.0) * (r as f64 / 12.0);
             let b = self.beaten(r, c);
             sum += b;
             worst = worst.max(b);

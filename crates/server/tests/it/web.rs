@@ -34,7 +34,7 @@ const REPEAT_VISIT: usize = 5_000;
 /// The modules the table page's script is linked from, in the order the
 /// link puts them (`table-page.js`: `table.js` and what it imports, each
 /// after what it imports; `BUNDLES` and `link` in web.rs).
-const TABLE_PAGE: [&str; 22] = [
+const TABLE_PAGE: [&str; 24] = [
     "dom.js",
     "i18n.js",
     "store.js",
@@ -56,6 +56,8 @@ const TABLE_PAGE: [&str; 22] = [
     "social.js",
     "motion.js",
     "tutorial.js",
+    "local.js",
+    "replay-analysis.js",
     "table.js",
 ];
 
@@ -363,8 +365,9 @@ async fn gzip_is_sent_when_accepted_and_decodes_to_the_exact_file() {
         }
         assert_eq!(got.header("content-encoding"), Some("gzip"), "{url}");
         let mut sent = gunzip(&got.body);
-        if name.ends_with(".css") {
-            // a style sheet names the font with its version, as pages do
+        if name.ends_with(".css") || name == "engine.js" {
+            // a style sheet names the font with its version, as pages do,
+            // and the local table's worker the engine and the networks
             let text = String::from_utf8(sent).unwrap();
             let plain: String = text
                 .split("?v=")

@@ -1,0 +1,270 @@
+/* The local table: a Web Worker that hosts a game against bots in the
+   browser, with the engine in WebAssembly (/static/engine.wasm, built from
+   crates/browser), so that no frame waits on a bot, a hint or an analysis
+   and no server is needed.
+
+   It speaks to the table page as the server's WebSocket does: `hello`,
+   `act`, `resync` and `ping` in; `state`, `update`, `error` and `pong`
+   out, the same messages (docs/server.md), so the page draws a local
+   game with the renderer of an online one. Besides: `make` (a new game,
+   answered by `made`), `info` (the table's facts), `hint`, `record` (the
+   finished game's record, for export) and `analyze` (with `progress`).
+
+   It keeps one thing per game: the record (rules version, options, seed,
+   actions) with each seat's bot level and the person's name, saved in
+   IndexedDB after every action, so a reload resumes the game. The seed
+   stays here: the page gets its seat's view only, and the seed once the
+   game is over, as from a server. The engine keeps nothing: every request
+   carries the record (crates/browser). */
+
+'use strict';
+
+const DB = 'ratrace-local';
+const STORE = 'games';
+/** How long a bot waits before it moves, so that a person can follow: the server's default, unless the game says. */
+const BOT_DELAY_MS = 600;
+const delay = () => (game.delay == null ? BOT_DELAY_MS : Math.max(0, Math.min(10000, game.delay)));
+
+/** The engine and the learned level's networks (the server versions these names). */
+const URLS = {
+  engine: "/static/engine.wasm",
+  bigcheese: "/static/bigcheese.safetensors",
+  dalmuti: "/static/dalmuti.safetensors",
+};
+
+let engine = null;
+let game = null; // { id, record, levels, names, seat, created }
+let rev = 0;
+let seen = 0;
+let timer = null;
+
+/* ---------- the engine ---------- */
+
+async function load() {
+  if (engine) return engine;
+  let progress = () => {};
+  const imports = { env: { progress: (done, total) => progress(done, total) } };
+  const { instance } = await WebAssembly.instantiateStreaming(fetch(new URL(URLS.engine, self.location.href)), imports);
+  const x = instance.exports;
+  const enc = new TextEncoder();
+  const dec = new TextDecoder();
+  engine = {
+    given: new Set(),
+    ask(request, bytes, onProgress) {
+      progress = onProgress || (() => {});
+      const text = enc.encode(JSON.stringify(request));
+      // each address first: making room may grow the memory, which
+      // detaches the buffer read before
+      const at = x.input(text.length);
+      new Uint8Array(x.memory.buffer, at, text.length).set(text);
+      if (bytes) {
+        const b = x.blob(bytes.length);
+        new Uint8Array(x.memory.buffer, b, bytes.length).set(bytes);
+      }
+      const len = x.call();
+      const out = x.output();
+      const answer = JSON.parse(dec.decode(new Uint8Array(x.memory.buffer, out, len)));
+      if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+      return answer.ok;
+    },
+  };
+  return engine;
+}
+
+/** The learned level's network, fetched once, when a level that uses it plays or advises. */
+async function network(name) {
+  const e = await load();
+  if (e.given.has(name)) return;
+  const r = await fetch(new URL(URLS[name], self.location.href));
+  if (!r.ok) throw Object.assign(new Error('the network did not load'), { code: 'network' });
+  e.ask({ cmd: 'weights', game: name }, new Uint8Array(await r.arrayBuffer()));
+  e.given.add(name);
+}
+
+/* ---------- storage ---------- */
+
+function db() {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.open(DB, 1);
+    req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: 'id' });
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+async function tx(mode, f) {
+  const d = await db();
+  return new Promise((resolve, reject) => {
+    const t = d.transaction(STORE, mode);
+    const r = f(t.objectStore(STORE));
+    t.oncomplete = () => resolve(r && r.result);
+    t.onerror = () => reject(t.error);
+  });
+}
+
+const save = (g) => tx('readwrite', (s) => s.put(Object.assign({}, g, { updated: Date.now() })));
+const fetchGame = (id) => tx('readonly', (s) => s.get(id));
+
+/* ---------- the table ---------- */
+
+function seats() {
+  return game.levels.map((level, i) => ({
+    seat: 'P' + (i + 1),
+    name: level ? level : game.name,
+    kind: level ? 'bot' : 'human',
+    bot: level || null,
+    taken: true,
+    connected: true,
+  }));
+}
+
+function info() {
+  const r = game.record;
+  return {
+    id: game.id,
+    game: r.game,
+    players: r.players,
+    options: r.options,
+    seats: seats(),
+    seq: r.actions.length,
+    status: r.outcome ? 'finished' : 'playing',
+    public: false,
+    seed_hash: '',
+    seed: null,
+    secret: null,
+    fair: false,
+    tutorial: false,
+    bot_delay_ms: delay(),
+    turn_timer_ms: null,
+    created_at: Math.floor(game.created / 1000),
+    fill_in_s: 0,
+    tournament: null,
+    local: true,
+  };
+}
+
+/** What the person's seat may know now, and the events after the first `from`. */
+function seenFrom(from) {
+  return engine.ask({ cmd: 'state', record: game.record, seat: game.seat, seen: from });
+}
+
+function whole() {
+  const s = seenFrom(0);
+  seen = s.log_from + s.log.length;
+  rev++;
+  return Object.assign({ type: 'state', table: game.id, rev, seats: seats() }, s);
+}
+
+function update() {
+  const s = seenFrom(seen);
+  seen = s.log_from + s.log.length;
+  rev++;
+  const view = s.view;
+  delete s.view;
+  delete s.seat;
+  return Object.assign({ type: 'update', rev, patch: [{ op: 'replace', path: '', value: view }] }, s);
+}
+
+const send = (m) => self.postMessage(m);
+const fail = (e) => send({ type: 'error', code: e.code || 'internal', message: e.message || String(e) });
+
+/** After every change: a bot to move plays after its delay, then the next. */
+function advance() {
+  clearTimeout(timer);
+  if (!game || game.record.outcome) return;
+  const me = seenFrom(seen);
+  if (me.over || me.legal.length) return;
+  timer = setTimeout(async () => {
+    try {
+      if (game.levels.some((l) => l === 'learned' || l === 'search')) await network(game.record.game);
+      game.record = engine.ask({ cmd: 'bot', record: game.record, levels: game.levels });
+      await save(game);
+      send(update());
+      advance();
+    } catch (e) {
+      fail(e);
+    }
+  }, delay());
+}
+
+async function open(id) {
+  await load();
+  const g = await fetchGame(id);
+  if (!g) throw Object.assign(new Error('no game ' + id + ' in this browser'), { code: 'not_found' });
+  game = g;
+  rev = 0;
+  seen = 0;
+}
+
+const HANDLERS = {
+  async make(m) {
+    const e = await load();
+    const seed = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, '0')).join('');
+    const record = e.ask({ cmd: 'new', game: m.game, players: m.players, options: m.options || {}, seed });
+    const id = 'L' + seed.slice(0, 12);
+    const levels = Array.from({ length: record.players }, (_, i) => (i === 0 ? null : m.levels[i - 1] || m.levels[0]));
+    const delay = Number.isInteger(m.delay) ? m.delay : null;
+    await save({ id, record, levels, delay, name: m.name || 'You', seat: 'P1', created: Date.now() });
+    send({ type: 'made', id });
+  },
+  async hello(m) {
+    await open(m.id);
+    send({ type: 'info', info: info() });
+    send(whole());
+    advance();
+  },
+  async resync() {
+    send(whole());
+  },
+  async ping() {
+    send({ type: 'pong' });
+  },
+  async act(m) {
+    if (m.seq !== game.record.actions.length) throw Object.assign(new Error('the game moved on'), { code: 'stale' });
+    game.record = engine.ask({ cmd: 'act', record: game.record, seat: game.seat, action: m.action });
+    await save(game);
+    send(update());
+    advance();
+  },
+  async hint() {
+    await network(game.record.game);
+    const h = engine.ask({ cmd: 'hint', record: game.record, seat: game.seat });
+    send(Object.assign({ type: 'hint', seq: game.record.actions.length }, h));
+  },
+  async record() {
+    // the record holds the seed: only a finished game's is given out
+    if (!game.record.outcome) throw Object.assign(new Error('the game is not over'), { code: 'unfinished' });
+    send({ type: 'record', record: game.record });
+  },
+  async analyze(m) {
+    const record = m.record || game.record;
+    const e = await load();
+    let last = 0;
+    const a = e.ask({ cmd: 'analyze', record }, null, (done, total) => {
+      const now = Date.now();
+      if (now - last > 200 || done === total) {
+        last = now;
+        send({ type: 'progress', done, total });
+      }
+    });
+    send({ type: 'analysis', analysis: a });
+  },
+};
+
+// one message at a time, in order: each may wait on the engine's load or the storage
+let queue = Promise.resolve();
+self.onmessage = (ev) => {
+  const m = ev.data || {};
+  queue = queue.then(async () => {
+    const h = HANDLERS[m.type];
+    if (!h) return fail({ code: 'bad_request', message: 'unknown message ' + m.type });
+    if (!game && !['make', 'hello', 'ping', 'analyze'].includes(m.type)) {
+      return fail({ code: 'not_found', message: 'no game is open' });
+    }
+    try {
+      await h(m);
+    } catch (e) {
+      fail(e);
+    }
+  });
+};
