@@ -1,15 +1,20 @@
-// A game against bots in the browser, with the engine in WebAssembly
-// (engine.js, crates/browser): made from the lobby's "Play offline"
-// button, played through the table page, a hint asked, the page reloaded
-// mid-game (the game resumes from IndexedDB), the record downloaded and
+// Offline after one visit: the site is kept by its service worker (sw.js),
+// and a game against bots runs in the browser with the engine in
+// WebAssembly (engine.js, crates/browser). With the browser context set
+// offline, the lobby reloads, its "Play offline" button makes a game, the
+// table page plays it to the end, a hint is asked, the page is reloaded
+// mid-game (the game resumes from IndexedDB), the record is downloaded and
 // read by the CLI (replay, verify --allow-uncommitted, analyze), and the
-// browser's analysis the same as the CLI's on that record.
+// browser's analysis is drawn and equals the CLI's on that record. The
+// site is installable (Chromium's own check, through the DevTools
+// protocol).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromium } from 'playwright-core';
 import { startServer, launchBrowser, newContext, serverBin, watchErrors, waitForState, playToEnd, pageState, SIZES } from './helpers.mjs';
 
 let server, browser;
@@ -43,6 +48,51 @@ async function offlineGame(page, { game, players, levels, options = {} }) {
   return new URL(page.url()).searchParams.get('id');
 }
 
+/** Waits until the service worker controls the page and keeps the shell (the engine among it). */
+async function kept(page, what = '/static/engine.wasm?v=') {
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.waitForFunction(
+    async (w) => {
+      for (const k of await caches.keys()) {
+        const urls = (await (await caches.open(k)).keys()).map((r) => r.url);
+        if (urls.some((u) => u.includes(w))) return true;
+      }
+      return false;
+    },
+    what,
+    { timeout: 30000, polling: 200 }
+  );
+}
+
+/**
+ * Chromium's installability check, through the DevTools protocol, in a
+ * profile of its own (a test context is incognito, which no site may be
+ * installed from): the manifest read without errors, with its icons, and
+ * no installability error.
+ */
+async function installable() {
+  const profile = mkdtempSync(join(tmpdir(), 'ratrace-profile-'));
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  try {
+    const page = await ctx.newPage();
+    await page.goto(server.base + '/');
+    await kept(page);
+    const cdp = await ctx.newCDPSession(page);
+    const manifest = await cdp.send('Page.getAppManifest');
+    assert.deepEqual(manifest.errors, [], 'the manifest reads');
+    assert.match(manifest.data, /icon-512\.png/);
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    assert.deepEqual(installabilityErrors, [], 'Chromium finds the site installable: ' + JSON.stringify(installabilityErrors));
+  } finally {
+    await ctx.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
 const cli = (...args) => execFileSync(serverBin(), args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 for (const [size, width, height] of SIZES) {
@@ -57,10 +107,27 @@ for (const [size, width, height] of SIZES) {
     const page = await ctx.newPage();
     const errors = [];
     watchErrors(page, errors);
-    const id = await offlineGame(page, { game, players, levels, options });
+    await page.goto('/');
+    await kept(page);
+    if (size === 'desktop') await installable();
+    let id;
+    if (levels.includes('learned')) {
+      // the learned level's network loads when a game with it opens, and is
+      // kept from then on: this game starts online, and goes on offline
+      id = await offlineGame(page, { game, players, levels, options });
+      await waitForState(page);
+      await kept(page, '/static/' + game + '.safetensors?v=');
+      await ctx.setOffline(true);
+      await page.reload();
+    } else {
+      await ctx.setOffline(true);
+      await page.reload();
+      id = await offlineGame(page, { game, players, levels, options });
+    }
+    assert.equal(await page.evaluate(() => navigator.onLine), false, 'the browser is offline');
     let st = await waitForState(page);
     assert.equal(st.seat, 'P1');
-    assert.equal(st.seed, undefined, 'the seed stays in the worker');
+    assert.ok(st.seed == null, 'the seed stays in the worker: ' + st.seed);
     const info = await page.evaluate(() => window.RR.table.info);
     assert.deepEqual(
       info.seats.slice(1).map((s) => s.bot),
@@ -103,8 +170,10 @@ for (const [size, width, height] of SIZES) {
       assert.ok(Math.abs(a.loss - b.loss) < 1e-9, `decision ${i}: ${a.loss} against ${b.loss}`);
       assert.equal(a.label, b.label);
     }
-    await page.screenshot({ path: join(dir, size + '.png'), fullPage: true });
-    writeFileSync(join(dir, 'ok'), '1');
-    assert.deepEqual(errors, []);
+    if (process.env.E2E_SHOTS) await page.screenshot({ path: join(process.env.E2E_SHOTS, 'offline-' + size + '.png'), fullPage: true });
+    // the lobby, offline, lists the game to go back to
+    await page.goto('/');
+    await page.locator('#localList a').first().waitFor();
+    assert.deepEqual(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network/i.test(e)), []);
   });
 }

@@ -134,6 +134,8 @@ const JS: &str = "text/javascript; charset=utf-8";
 const SVG: &str = "image/svg+xml";
 const WOFF2: &str = "font/woff2";
 const WASM: &str = "application/wasm";
+const MANIFEST: &str = "application/manifest+json";
+const PNG: &str = "image/png";
 const BINARY: &str = "application/octet-stream";
 
 /// The pages, each served at its own routes (see [`routes`]).
@@ -193,6 +195,10 @@ const FILES: &[Asset] = &[
     asset!("emotes.woff2", WOFF2),
     asset!("local.js", JS),
     asset!("engine.js", JS),
+    asset!("sw.js", JS),
+    asset!("manifest.webmanifest", MANIFEST),
+    asset!("icon-192.png", PNG),
+    asset!("icon-512.png", PNG),
     // Built, not written: the browser's engine (crates/browser, compiled
     // to WebAssembly by build.rs) and the learned level's networks, which
     // it fetches only when that level plays or advises.
@@ -214,8 +220,14 @@ const FILES: &[Asset] = &[
 ];
 
 /// The scripts a page starts as workers: they name files, so they are
-/// versioned like the pages' scripts, before them.
+/// versioned like the pages' scripts, before them (the table page's script
+/// names the local table's worker).
 const WORKERS: [&str; 1] = ["engine.js"];
+
+/// Files that name the pages' scripts and style sheets: versioned last.
+/// The service worker keeps them for offline use, so a new build is a new
+/// worker; the manifest names the icons.
+const LAST: [&str; 2] = ["sw.js", "manifest.webmanifest"];
 
 /// The files built rather than kept in `web/`: served from the binary
 /// even when the client is read from a folder.
@@ -325,6 +337,15 @@ static SITE: LazyLock<Site> = LazyLock::new(|| {
         let text = std::str::from_utf8(a.body).expect("the style sheets are UTF-8");
         let body = with_versions(text, &files).into_bytes();
         files.insert(a.name, Prepared::new(a.kind, body));
+    }
+    for name in LAST {
+        let file = &files[name];
+        let text = std::str::from_utf8(file.identity.body.as_ref())
+            .expect("they are UTF-8")
+            .to_owned();
+        let kind = file.kind;
+        let body = with_versions(&text, &files).into_bytes();
+        files.insert(name, Prepared::new(kind, body));
     }
     let pages = PAGES
         .iter()
@@ -564,8 +585,24 @@ pub fn routes_from<S: Clone + Send + Sync + 'static>(dir: Option<PathBuf>) -> Ro
         .route("/p/{player}", page("profile.html"))
         .route("/tournament/{id}", page("tournament.html"))
         .route("/static/{name}", files)
+        // the service worker at the root, so that its scope is the whole
+        // site, and the web app manifest beside it
+        .route("/sw.js", root_file(&source, "sw.js"))
+        .route(
+            "/manifest.webmanifest",
+            root_file(&source, "manifest.webmanifest"),
+        )
         .route("/favicon.ico", favicon.clone())
         .route("/favicon.svg", favicon)
+}
+
+/// A file of `web/` served at the site's root, unversioned (`no-cache`).
+fn root_file<S: Clone + Send + Sync + 'static>(
+    source: &Source,
+    name: &'static str,
+) -> MethodRouter<S> {
+    let source = source.clone();
+    get(move |headers: HeaderMap| async move { source.file(name, None, &headers) })
 }
 
 #[cfg(test)]

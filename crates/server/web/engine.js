@@ -71,15 +71,29 @@ async function load() {
   return engine;
 }
 
-/** The learned level's network, fetched once, when a level that uses it plays or advises. */
+/**
+ * The learned level's network, fetched once, when a game with a level that
+ * uses it opens or a hint is asked (the service worker keeps it for use
+ * offline). Without it, as offline before it was ever kept, the learned
+ * level plays as `strong` and the search unguided (the engine's own
+ * fallback), and the page is told so, once.
+ */
 async function network(name) {
   const e = await load();
-  if (e.given.has(name)) return;
-  const r = await fetch(new URL(URLS[name], self.location.href));
-  if (!r.ok) throw Object.assign(new Error('the network did not load'), { code: 'network' });
-  e.ask({ cmd: 'weights', game: name }, new Uint8Array(await r.arrayBuffer()));
-  e.given.add(name);
+  if (e.given.has(name) || e.missing) return;
+  try {
+    const r = await fetch(new URL(URLS[name], self.location.href));
+    if (!r.ok) throw new Error(String(r.status));
+    e.ask({ cmd: 'weights', game: name }, new Uint8Array(await r.arrayBuffer()));
+    e.given.add(name);
+  } catch (err) {
+    e.missing = true;
+    send({ type: 'notice', code: 'no_network', message: 'the learned level\'s network did not load: it plays as strong' });
+  }
 }
+
+/** Whether a seat's level plays with the learned network (the search is guided by it). */
+const usesNetwork = (g) => g.levels.some((l) => l === 'learned' || l === 'search');
 
 /* ---------- storage ---------- */
 
@@ -176,7 +190,6 @@ function advance() {
   if (me.over || me.legal.length) return;
   timer = setTimeout(async () => {
     try {
-      if (game.levels.some((l) => l === 'learned' || l === 'search')) await network(game.record.game);
       game.record = engine.ask({ cmd: 'bot', record: game.record, levels: game.levels });
       await save(game);
       send(update());
@@ -209,6 +222,7 @@ const HANDLERS = {
   },
   async hello(m) {
     await open(m.id);
+    if (usesNetwork(game)) await network(game.record.game);
     send({ type: 'info', info: info() });
     send(whole());
     advance();

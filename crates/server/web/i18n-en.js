@@ -345,6 +345,11 @@ export default {
   'local.hintAsking': 'Thinking…',
   'local.again': 'New game, same settings',
   'local.about': 'This game is played in this browser, against bots, with no server: it is saved here after every move, and nobody else sees it.',
+  'local.noNetwork': 'The learned level\'s network could not be loaded (offline before it was ever used): the learned level plays as the strong one, and hints search without it.',
+  'local.games': 'Games in this browser',
+  'local.resume': 'Resume',
+  'local.update': 'A new version of ratrace is ready.',
+  'local.updateNow': 'Update now',
 
   /* Actions in words (the generic buttons, the replay’s moves) */
   'act.bid': 'bids {n}',

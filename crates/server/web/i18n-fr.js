@@ -350,6 +350,11 @@ export default {
   'local.hintAsking': 'Réflexion…',
   'local.again': 'Nouvelle partie, mêmes réglages',
   'local.about': 'Cette partie se joue dans ce navigateur, contre des bots, sans serveur : elle est enregistrée ici après chaque coup, et personne d\'autre ne la voit.',
+  'local.noNetwork': 'Le réseau du niveau appris n\'a pas pu être chargé (hors ligne avant sa première utilisation) : le niveau appris joue comme le niveau fort, et les conseils cherchent sans lui.',
+  'local.games': 'Parties dans ce navigateur',
+  'local.resume': 'Reprendre',
+  'local.update': 'Une nouvelle version de ratrace est prête.',
+  'local.updateNow': 'Mettre à jour',
 
   /* Actions in words (the generic buttons, the replay’s moves) */
   'act.bid': 'enchérit {n}',

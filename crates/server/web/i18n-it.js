@@ -351,6 +351,11 @@ export default {
   'local.hintAsking': 'Sto pensando…',
   'local.again': 'Nuova partita, stesse impostazioni',
   'local.about': 'Questa partita si gioca in questo browser, contro i bot, senza server: è salvata qui dopo ogni mossa, e nessun altro la vede.',
+  'local.noNetwork': 'La rete del livello appreso non è stata caricata (offline prima del suo primo uso): il livello appreso gioca come quello forte, e i suggerimenti cercano senza di essa.',
+  'local.games': 'Partite in questo browser',
+  'local.resume': 'Riprendi',
+  'local.update': 'Una nuova versione di ratrace è pronta.',
+  'local.updateNow': 'Aggiorna ora',
 
   /* Actions in words (the generic buttons, the replay’s moves) */
   'act.bid': 'offre {n}',

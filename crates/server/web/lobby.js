@@ -14,14 +14,14 @@
 import { $, clear, el, fill } from './dom.js';
 import { boot, t, tv } from './i18n.js';
 import { api, errText, join } from './connection.js';
-import { initPage } from './page.js';
+import { initPage, offlineWorker } from './page.js';
 import { botName, gameName, when } from './names.js';
 import * as store from './store.js';
 import { myName, mySeat, saveCreator, saveKey, token } from './store.js';
 import { lobbyPlayers } from './lobby-players.js';
 import { lobbyPairing } from './lobby-pairing.js';
 import { lobbyTournaments } from './lobby-tournaments.js';
-import { localUrl, makeLocal } from './local.js';
+import { localGames, localUrl, makeLocal } from './local.js';
 import { friends, friendsPanel } from './friends.js';
 
 window.RR = { join, ...store };
@@ -321,6 +321,48 @@ async function offline() {
   }
 }
 
+/** The games played in this browser, to go back to (offline too): the ten newest. */
+async function drawLocal() {
+  const games = (await localGames()).slice(0, 10);
+  $('localGames').classList.toggle('hidden', !games.length);
+  fill(
+    'localList',
+    games.map((g) =>
+      el(
+        'li',
+        { class: 'row' },
+        el('b', { text: gameName(g.game) }),
+        el('span', { text: t('lobby.nPlayers', { n: g.players }) }),
+        el('span', { class: 'mute', text: when(Math.floor(g.updated / 1000)) }),
+        el('a', { href: localUrl(g.id), text: g.over ? t('lobby.result') : t('local.resume') })
+      )
+    )
+  );
+}
+
+/**
+ * A new version of the site, kept by the service worker, waits until the
+ * person takes it here, in the lobby: never in the middle of a game.
+ */
+async function offerUpdate() {
+  const reg = await offlineWorker();
+  if (!reg) return;
+  let asked = false;
+  const show = () => {
+    if (!reg.waiting || !navigator.serviceWorker.controller) return;
+    const now = () => {
+      asked = true;
+      reg.waiting.postMessage('update');
+    };
+    fill('update', el('span', { text: t('local.update') + ' ' }), el('button', { id: 'updateNow', text: t('local.updateNow'), onclick: now }));
+    $('update').classList.remove('hidden');
+  };
+  show();
+  reg.addEventListener('updatefound', () => reg.installing && reg.installing.addEventListener('statechange', show));
+  // the new version took over because the person asked: the page is drawn by it
+  navigator.serviceWorker.addEventListener('controllerchange', () => asked && location.reload());
+}
+
 /* ---------- table lists ---------- */
 
 async function joinTable(id, errBox) {
@@ -405,6 +447,8 @@ async function start() {
   $('go').onclick = create;
   $('offline').onclick = offline;
   $('learn').onclick = learn;
+  drawLocal();
+  offerUpdate();
   try {
     L.games = await api('/api/games');
     renderForm();

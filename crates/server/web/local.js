@@ -14,6 +14,30 @@ export const isLocal = () => location.pathname.startsWith('/local');
 /** The local game page of game `id`. */
 export const localUrl = (id) => '/local/?id=' + encodeURIComponent(id);
 
+/**
+ * The games kept in this browser (engine.js saves them), newest first:
+ * { id, game, players, over, updated } each; none where storage is not
+ * open to the page.
+ */
+export function localGames() {
+  return new Promise((resolve) => {
+    if (!self.indexedDB) return resolve([]);
+    const req = indexedDB.open('ratrace-local', 1);
+    req.onupgradeneeded = () => req.result.createObjectStore('games', { keyPath: 'id' });
+    req.onerror = () => resolve([]);
+    req.onsuccess = () => {
+      const all = req.result.transaction('games', 'readonly').objectStore('games').getAll();
+      all.onerror = () => resolve([]);
+      all.onsuccess = () =>
+        resolve(
+          all.result
+            .map((g) => ({ id: g.id, game: g.record.game, players: g.record.players, over: !!g.record.outcome, updated: g.updated || g.created }))
+            .sort((a, b) => b.updated - a.updated)
+        );
+    };
+  });
+}
+
 function worker() {
   return new Worker("/static/engine.js");
 }

@@ -31,8 +31,17 @@ function langSwitch() {
   }
 }
 
+/**
+ * The service worker (sw.js), which keeps the site for use offline; its
+ * registration, or null where there is none (an old browser, a page not
+ * served over http(s) or localhost).
+ */
+export const offlineWorker = () =>
+  'serviceWorker' in navigator ? navigator.serviceWorker.register('/sw.js').catch(() => null) : Promise.resolve(null);
+
 /** Page start-up: static texts, the language switch; both and `render` again on a switch. */
 export function initPage(render) {
+  offlineWorker();
   applyStatic(document);
   langSwitch();
   onLang(() => applyStatic(document));

@@ -189,7 +189,10 @@ export function tablePanels(state, view, page) {
   /** At the bottom: the link to share for watching, while the game runs, and the commitment. */
   function invite() {
     // a game in this browser: nobody to share it with, nothing to concede
-    if (state.info && state.info.local) return fill('invite', el('p', { class: 'mute', text: t('local.about') }));
+    if (state.info && state.info.local) {
+      const missing = page.local.noNetwork ? el('p', { id: 'noNetwork', class: 'warn', text: t('local.noNetwork') }) : null;
+      return fill('invite', el('p', { class: 'mute', text: t('local.about') }), missing);
+    }
     const share = !state.st.over && !state.waiting();
     fill(
       'invite',

@@ -242,6 +242,13 @@ function onStandIn(m) {
 }
 
 function onNotice(m) {
+  // a local game's learned level without its network (offline before it
+  // was kept): said in the table's panel, not as the turn's message
+  if (m.code === 'no_network') {
+    local.noNetwork = true;
+    if (state.st && game()) panels.invite();
+    return;
+  }
   state.noticed(m);
   $('msg').textContent = state.msg;
   if (state.st) renderMine();

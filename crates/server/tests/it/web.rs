@@ -365,7 +365,9 @@ async fn gzip_is_sent_when_accepted_and_decodes_to_the_exact_file() {
         }
         assert_eq!(got.header("content-encoding"), Some("gzip"), "{url}");
         let mut sent = gunzip(&got.body);
-        if name.ends_with(".css") || name == "engine.js" {
+        if name.ends_with(".css")
+            || ["engine.js", "sw.js", "manifest.webmanifest"].contains(&name.as_str())
+        {
             // a style sheet names the font with its version, as pages do,
             // and the local table's worker the engine and the networks
             let text = String::from_utf8(sent).unwrap();
