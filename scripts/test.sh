@@ -84,6 +84,8 @@ shots=$(mktemp -d /tmp/ratrace-shots.XXXXXX)
 RATRACE_BIN=target/debug/ratrace node e2e/screenshots.mjs "$shots" >/dev/null
 ls "$shots"/*.png | wc -l | xargs -I{} echo "{} screenshots"
 rm -rf "$shots"
+echo "== the browser engine's bench runs (node e2e/bench-engine.mjs; --quick: once, a check, not a measurement)"
+RATRACE_BIN=target/debug/ratrace node e2e/bench-engine.mjs --quick
 # The PostgreSQL server (the browser cluster test used it too) stops here,
 # or on any failure through the EXIT trap.
 stop_pg

@@ -98,6 +98,23 @@ pub enum Request {
         /// The most actions played.
         cap: usize,
     },
+    /// `games` games of random legal actions from `seed`, each to its end
+    /// (or 10,000 actions), with no log and no record: how fast the rules
+    /// run here (the bench page compares it with the native engine).
+    /// Answers the actions played.
+    Random {
+        /// `bigcheese` or `dalmuti`.
+        game: String,
+        /// Seats at the table.
+        players: usize,
+        /// Rules options, `key` → value text.
+        #[serde(default)]
+        options: BTreeMap<String, String>,
+        /// The seed of the first game; game `i` is dealt from it and `i`.
+        seed: u64,
+        /// How many games.
+        games: usize,
+    },
     /// The learned level's network for `game`: the request's bytes are
     /// its weights file (`crates/bots/weights/GAME.safetensors`).
     Weights {
@@ -228,6 +245,13 @@ fn answer(request: Request, blob: &[u8], progress: &mut dyn FnMut(usize, usize))
             by_game!(record.game.as_str(), G => analyze::<G>(&record, progress))
         }
         Request::Weights { game } => by_game!(game.as_str(), G => weights::<G>(blob)),
+        Request::Random {
+            game,
+            players,
+            options,
+            seed,
+            games,
+        } => by_game!(game.as_str(), G => random::<G>(players, options, seed, games)),
         Request::Trace {
             game,
             players,
@@ -525,6 +549,39 @@ fn analyze<G: Judge>(record: &Record, progress: &mut dyn FnMut(usize, usize)) ->
         ),
         Err(e) => Answer::error("bad_record", e),
     }
+}
+
+fn random<G: Game>(
+    players: usize,
+    options: BTreeMap<String, String>,
+    seed: u64,
+    games: usize,
+) -> Answer {
+    let mut draft = Record::new::<G>(&G::Options::default(), players, seed);
+    draft.options.extend(options);
+    let options = match draft.options::<G>() {
+        Ok(o) => o,
+        Err(e) => return Answer::error("bad_record", e),
+    };
+    let (mut actions, mut scratch) = (0u64, Vec::new());
+    for i in 0..games {
+        let game_seed = derive_seed(seed, i as u64);
+        let mut game = match G::new(&options, players, game_seed) {
+            Ok(g) => g,
+            Err(e) => return Answer::error("bad_record", e),
+        };
+        game.set_logging(false);
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(game_seed);
+        for _ in 0..10_000 {
+            if game.to_move().is_none() {
+                break;
+            }
+            let action = game.pick_uniform(&mut rng, &mut scratch);
+            game.apply_unchecked(action);
+            actions += 1;
+        }
+    }
+    ok(actions)
 }
 
 fn weights<G: Game>(bytes: &[u8]) -> Answer {

@@ -146,6 +146,7 @@ const PAGES: &[Asset] = &[
     asset!("verify.html", HTML),
     asset!("profile.html", HTML),
     asset!("tournament.html", HTML),
+    asset!("bench.html", HTML),
 ];
 
 /// The files under `/static/` (the favicon also at `/favicon.svg` and
@@ -196,6 +197,7 @@ const FILES: &[Asset] = &[
     asset!("local.js", JS),
     asset!("engine.js", JS),
     asset!("sw.js", JS),
+    asset!("bench.js", JS),
     asset!("manifest.webmanifest", MANIFEST),
     asset!("icon-192.png", PNG),
     asset!("icon-512.png", PNG),
@@ -584,6 +586,8 @@ pub fn routes_from<S: Clone + Send + Sync + 'static>(dir: Option<PathBuf>) -> Ro
         .route("/verify", page("verify.html"))
         .route("/p/{player}", page("profile.html"))
         .route("/tournament/{id}", page("tournament.html"))
+        // the browser engine's bench (e2e/bench-engine.mjs)
+        .route("/bench", page("bench.html"))
         .route("/static/{name}", files)
         // the service worker at the root, so that its scope is the whole
         // site, and the web app manifest beside it

@@ -250,6 +250,27 @@ const HANDLERS = {
     if (!game.record.outcome) throw Object.assign(new Error('the game is not over'), { code: 'unfinished' });
     send({ type: 'record', record: game.record });
   },
+  /**
+   * The bench page's cases (bench.js, e2e/bench-engine.mjs): each case's
+   * requests run `repeats` times, timed here, in the worker; the median
+   * milliseconds per item (a hand, a decision, a game).
+   */
+  async bench(m) {
+    const e = await load();
+    for (const name of ['bigcheese', 'dalmuti']) await network(name);
+    const out = [];
+    for (const c of m.cases) {
+      const times = [];
+      for (let r = 0; r < m.repeats; r++) {
+        const t0 = performance.now();
+        for (const q of c.requests) e.ask(q);
+        times.push((performance.now() - t0) / c.per);
+      }
+      times.sort((a, b) => a - b);
+      out.push({ name: c.name, ms: times[Math.floor(times.length / 2)] });
+    }
+    send({ type: 'bench', results: out });
+  },
   async analyze(m) {
     const record = m.record || game.record;
     const e = await load();
@@ -272,7 +293,7 @@ self.onmessage = (ev) => {
   queue = queue.then(async () => {
     const h = HANDLERS[m.type];
     if (!h) return fail({ code: 'bad_request', message: 'unknown message ' + m.type });
-    if (!game && !['make', 'hello', 'ping', 'analyze'].includes(m.type)) {
+    if (!game && !['make', 'hello', 'ping', 'analyze', 'bench'].includes(m.type)) {
       return fail({ code: 'not_found', message: 'no game is open' });
     }
     try {

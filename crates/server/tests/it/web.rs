@@ -87,6 +87,7 @@ fn url_of(name: &str) -> String {
         "verify.html" => "/verify".into(),
         "profile.html" => "/p/0123abcd".into(),
         "tournament.html" => "/tournament/abc".into(),
+        "bench.html" => "/bench".into(),
         "favicon.svg" => "/favicon.svg".into(),
         n if n.ends_with(".html") => panic!("{n}: a new page; give it a route here"),
         n => format!("/static/{n}"),
