@@ -10,12 +10,12 @@
 // protocol).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer, launchBrowser, newContext, serverBin, watchErrors, waitForState, playToEnd, pageState, SIZES } from './helpers.mjs';
+import { startServer, launchBrowser, newContext, serverBin, watchErrors, waitForState, playToEnd, pageState, SIZES, finishedTable, api } from './helpers.mjs';
 
 let server, browser;
 const dir = mkdtempSync(join(tmpdir(), 'ratrace-offline-'));
@@ -177,3 +177,62 @@ for (const [size, width, height] of SIZES) {
     assert.deepEqual(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network/i.test(e)), []);
   });
 }
+
+test('a static site (ratrace site DIR, served by python3 -m http.server) plays a whole offline game', async (t) => {
+  const site = join(dir, 'site');
+  cli('site', site);
+  const py = spawn('python3', ['-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', site], { stdio: ['ignore', 'pipe', 'pipe'] });
+  t.after(() => py.kill());
+  const base = await new Promise((res, rej) => {
+    const timer = setTimeout(() => rej(new Error('python3 -m http.server did not start')), 10000);
+    py.stdout.on('data', (d) => {
+      const m = String(d).match(/port (\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        res('http://127.0.0.1:' + m[1]);
+      }
+    });
+  });
+  const ctx = await newContext(browser, base, t);
+  const page = await ctx.newPage();
+  const errors = [];
+  watchErrors(page, errors);
+  await page.goto('/');
+  await kept(page);
+  // only what needs no server is shown
+  assert.equal(await page.locator('#playnow').isVisible(), false);
+  assert.equal(await page.locator('#go').isVisible(), false);
+  await ctx.setOffline(true);
+  await page.reload();
+  await offlineGame(page, { game: 'dalmuti', players: 4, levels: ['random', 'heuristic', 'strong'], options: { hands: 1 } });
+  const st = await waitForState(page);
+  assert.equal(st.seat, 'P1');
+  await playToEnd(page, { timeout: 120000 });
+  assert.ok((await pageState(page)).over);
+  await page.locator('#localRecord').waitFor();
+  assert.deepEqual(errors, []);
+});
+
+test("a finished online game's analysis, in this browser, equals the CLI's on its record", async (t) => {
+  const ctx = await newContext(browser, server.base, t, { reducedMotion: 'reduce' });
+  const seats = [{ kind: 'human' }, { kind: 'bot', bot: 'heuristic' }, { kind: 'bot', bot: 'random' }];
+  const id = await finishedTable(server.base, ctx, { game: 'dalmuti', players: 3, options: { hands: '1' }, seats, bot_delay_ms: 5, public: true });
+  const page = await ctx.newPage();
+  const errors = [];
+  watchErrors(page, errors);
+  await page.goto('/replay/' + id);
+  await page.waitForFunction(() => document.body.dataset.analysis === 'none');
+  await page.locator('#an-here').click();
+  await page.waitForFunction(() => document.body.dataset.analysis === 'done', null, { timeout: 120000 });
+  await page.locator('table.an-sum').waitFor();
+  const file = join(dir, id + '.json');
+  writeFileSync(file, JSON.stringify(await api(server.base, '/api/tables/' + id + '/record')));
+  const theirs = JSON.parse(cli('analyze', file, '--json', '--quiet'));
+  const mine = await page.evaluate(() => window.RR.analysis());
+  assert.equal(mine.decisions.length, theirs.decisions.length);
+  mine.decisions.forEach((a, i) => {
+    assert.ok(Math.abs(a.loss - theirs.decisions[i].loss) < 1e-9, `decision ${i}`);
+    assert.equal(a.label, theirs.decisions[i].label);
+  });
+  assert.deepEqual(errors, []);
+});

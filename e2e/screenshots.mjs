@@ -3,12 +3,14 @@
 // game's tutorial at its first step, the waiting room, a re-roll chosen
 // on the dice, a finished game, its replay and its analysis, and a
 // player's profile after a few rated games, and the friends panel and an
-// invitation, a shared replay's room, and a tournament's page, at desktop
-// (1280×800) and phone (390×844) size. Run after `cargo build -p cli`:
+// invitation, a shared replay's room, a tournament's page, and a game
+// played offline in the browser (mid-game with a hint, and the static
+// site's lobby), at desktop (1280×800) and phone (390×844) size. Run after
+// `cargo build -p cli`:
 //   node e2e/screenshots.mjs [out-dir]     (default docs/screenshots)
 // With SHOTS=tutorial it takes the tutorials' alone, with SHOTS=profile
 // the profile's alone, SHOTS=friends the friends', SHOTS=room the room's,
-// SHOTS=tournament the tournament's.
+// SHOTS=tournament the tournament's, SHOTS=local the offline game's.
 // The icons come with the client (icons.woff2), so a machine with no emoji
 // font (this one has none: `fc-list | grep -i emoji` is empty) shows what
 // any browser shows. scripts/test.sh runs it into a temporary folder, so
@@ -180,11 +182,40 @@ async function tournaments() {
   }
 }
 
+/**
+ * A game in the browser ("Play offline against bots"): the table a few
+ * moves in with a hint shown, at both sizes.
+ */
+async function local() {
+  for (const [size, w, h] of SIZES) {
+    const p = await page(w, h);
+    await p.goto('/');
+    await p.locator('#game option').first().waitFor({ state: 'attached' });
+    await p.locator('#game').selectOption(size === 'desktop' ? 'bigcheese' : 'dalmuti');
+    await p.locator('#name').fill('Ann');
+    await p.locator('#set-bot_delay_ms').fill('0.05');
+    await p.locator('#offline').click();
+    await p.waitForURL(/\/local\//);
+    await waitForState(p);
+    // a few moves in: the person plays until the game is past its fourth action
+    await playToEnd(p, {
+      timeout: 30000,
+      beforeMove: (st) => {
+        if (st.seq > 4) throw new Error('far enough');
+      },
+    }).catch(() => {});
+    await p.locator('#hint').click();
+    await p.locator('#hintText').filter({ hasText: 'would play' }).waitFor({ timeout: 60000 });
+    await shot(p, `local-${size}`);
+    await p.context().close();
+  }
+}
+
 const bots = (n) => Array.from({ length: n }, (_, i) => ({ kind: 'bot', bot: ['random', 'heuristic', 'strong', 'search'][i % 4] }));
 
 try {
   for (const [size, w, h] of SIZES) {
-    if (['profile', 'friends', 'room', 'tournament'].includes(process.env.SHOTS)) break;
+    if (['profile', 'friends', 'room', 'tournament', 'local'].includes(process.env.SHOTS)) break;
     await tutorials(size, w, h);
     if (process.env.SHOTS === 'tutorial') continue;
     const p = await page(w, h);
@@ -272,6 +303,7 @@ try {
   if (!process.env.SHOTS || process.env.SHOTS === 'friends') await friends();
   if (!process.env.SHOTS || process.env.SHOTS === 'room') await rooms();
   if (!process.env.SHOTS || process.env.SHOTS === 'tournament') await tournaments();
+  if (!process.env.SHOTS || process.env.SHOTS === 'local') await local();
 } finally {
   await browser.close();
   await server.stop();

@@ -53,6 +53,7 @@ fn run(cli: Cli) -> Result<bool, Error> {
         } => cmd::db::copy(&from, &to),
         Command::Verify(a) => cmd::verify::run(a),
         Command::Options(a) => cmd::options::run(a),
+        Command::Site(a) => cmd::site::run(a),
     }
 }
 

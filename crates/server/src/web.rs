@@ -54,6 +54,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, LazyLock};
 
 mod link;
+pub mod site;
 use link::{link, LinkError};
 
 /// The environment variable naming a folder to read the client from on

@@ -44,7 +44,12 @@ async function load() {
   if (engine) return engine;
   let progress = () => {};
   const imports = { env: { progress: (done, total) => progress(done, total) } };
-  const { instance } = await WebAssembly.instantiateStreaming(fetch(new URL(URLS.engine, self.location.href)), imports);
+  const res = await fetch(new URL(URLS.engine, self.location.href));
+  if (!res.ok) throw Object.assign(new Error('the engine did not load'), { code: 'engine' });
+  // a static host may not say application/wasm, which streaming needs
+  const { instance } = await WebAssembly.instantiateStreaming(res.clone(), imports).catch(async () =>
+    WebAssembly.instantiate(await res.arrayBuffer(), imports)
+  );
   const x = instance.exports;
   const enc = new TextEncoder();
   const dec = new TextDecoder();

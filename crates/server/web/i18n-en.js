@@ -29,6 +29,7 @@ export default {
   'conn.connecting': 'connecting…',
   'conn.live': 'connected',
   'conn.off': 'offline, reconnecting…',
+  'conn.local': 'in this browser',
   'err.bad_message': 'The server did not understand the message.',
   'err.unknown_table': 'This table does not exist.',
   'err.bad_token': 'Your seat key is not valid here; you are watching.',
@@ -696,6 +697,7 @@ export default {
     'The search bot judges every decision from the player\'s own view at that moment, never from hidden cards: the ' +
     'value of the move played against the best one it finds.',
   'an.start': 'Analyse this game',
+  'an.here': 'Analyse in this browser',
   'an.again': 'Try again',
   'an.queued': 'Waiting for other analyses to finish…',
   'an.running': 'Analysing decision {done} of {total}…',

@@ -29,6 +29,7 @@ export default {
   'conn.connecting': 'connexion…',
   'conn.live': 'connecté',
   'conn.off': 'hors ligne, reconnexion…',
+  'conn.local': 'dans ce navigateur',
   'err.bad_message': 'Le serveur n\'a pas compris le message.',
   'err.unknown_table': 'Cette table n\'existe pas.',
   'err.bad_token': 'La clé de votre place n\'est pas valable ici ; vous regardez.',
@@ -711,6 +712,7 @@ export default {
     'Le bot de recherche juge chaque décision du point de vue du joueur à ce moment, jamais avec les cartes cachées ' +
     ': la valeur du coup joué contre le meilleur qu\'il trouve.',
   'an.start': 'Analyser cette partie',
+  'an.here': 'Analyser dans ce navigateur',
   'an.again': 'Réessayer',
   'an.queued': 'En attente de la fin d\'autres analyses…',
   'an.running': 'Analyse de la décision {done} sur {total}…',

@@ -29,6 +29,7 @@ export default {
   'conn.connecting': 'connessione…',
   'conn.live': 'connesso',
   'conn.off': 'disconnesso, riconnessione…',
+  'conn.local': 'in questo browser',
   'err.bad_message': 'Il server non ha capito il messaggio.',
   'err.unknown_table': 'Questo tavolo non esiste.',
   'err.bad_token': 'La chiave del tuo posto non vale qui; stai guardando.',
@@ -711,6 +712,7 @@ export default {
     'Il bot di ricerca giudica ogni decisione dal punto di vista del giocatore in quel momento, mai dalle carte ' +
     'nascoste: il valore della mossa giocata contro la migliore che trova.',
   'an.start': 'Analizza questa partita',
+  'an.here': 'Analizza in questo browser',
   'an.again': 'Riprova',
   'an.queued': 'In attesa che finiscano altre analisi…',
   'an.running': 'Analisi della decisione {done} di {total}…',

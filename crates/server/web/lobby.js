@@ -424,10 +424,20 @@ async function loadTables() {
   }
 }
 
+/**
+ * A static site (`ratrace site`, no server behind it): its lobby is marked,
+ * and shows only what needs no server, the offline game and the games
+ * kept in this browser.
+ */
+const STATIC = !!document.querySelector('meta[name="ratrace-site"]');
+
 async function start() {
-  players.start();
-  tournaments.start();
-  pals.start();
+  if (STATIC) document.body.classList.add('site');
+  else {
+    players.start();
+    tournaments.start();
+    pals.start();
+  }
   initPage(() => {
     renderForm();
     renderTables();
@@ -453,12 +463,14 @@ async function start() {
     L.games = await api('/api/games');
     renderForm();
     renderTables();
+    if (STATIC) return;
     players.redraw();
     tournaments.redraw();
     pairing.resume();
   } catch (e) {
     $('cerr').textContent = errText(e);
   }
+  if (STATIC) return;
   loadTables();
   setInterval(loadTables, 5000);
 }

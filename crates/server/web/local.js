@@ -66,9 +66,33 @@ export function makeLocal(spec) {
 }
 
 /**
+ * Analyses a finished game's `record` in this browser (the engine in a
+ * worker, with the defaults of `ratrace analyze`): resolves to the
+ * analysis; `onProgress(done, total)` hears how far it got.
+ */
+export function analyzeHere(record, onProgress) {
+  return new Promise((resolve, reject) => {
+    const w = worker();
+    w.onmessage = (ev) => {
+      const m = ev.data;
+      if (m.type === 'progress') return onProgress(m.done, m.total);
+      if (m.type !== 'analysis' && m.type !== 'error') return;
+      w.terminate();
+      if (m.type === 'analysis') resolve(m.analysis);
+      else reject(Object.assign(new Error(m.message), { code: m.code }));
+    };
+    w.onerror = () => {
+      w.terminate();
+      reject(Object.assign(new Error(''), { code: 'engine' }));
+    };
+    w.postMessage({ type: 'analyze', record });
+  });
+}
+
+/**
  * Opens local game `id`, as connect() opens a table: handlers
  * onMessage(msg) (the server's messages, and `hint`, `record`,
- * `analysis`, `progress`), onStatus('live' | 'off') and onInfo(info)
+ * `analysis`, `progress`), onStatus('local' | 'off') and onInfo(info)
  * (the table's facts, as GET /api/tables/{id} gives them). Returns
  * send(msg), restart(), now() and `closed`.
  */
@@ -89,7 +113,7 @@ export function connectLocal(id, h) {
       if (!c.closed) setTimeout(open, 1000);
     };
     w.postMessage({ type: 'hello', id });
-    h.onStatus('live');
+    h.onStatus('local');
   }
   c.send = (m) => {
     if (!c.w) return false;

@@ -9,7 +9,9 @@
    record is there: `who` names a seat, `show(i)` shows step i, and
    `source` is where the analysis comes from: the server (the default)
    or this browser's engine (a local game's table, engine.js), which
-   calls `took` as it goes. The graph tells each
+   calls `took` as it goes. With `record` (a function giving the game's
+   record), a finished online game may also be analysed in this browser,
+   by the engine in WebAssembly, with the same numbers as the server's. The graph tells each
    player's line by colour, dash and marker, never by colour alone, and
    its legend is its text alternative. The analysis shown is this
    module's own state. */
@@ -18,6 +20,7 @@ import { $, el, fill } from './dom.js';
 import { t } from './i18n.js';
 import { api, errText } from './connection.js';
 import { seeQuery } from './store.js';
+import { analyzeHere } from './local.js';
 import { actionWords } from './words.js';
 
 /** The server's analysis of table `id`: its state, and a request to start it. */
@@ -26,7 +29,7 @@ export const serverSource = (id) => ({
   start: () => api('/api/tables/' + id + '/analysis' + seeQuery(id), 'POST'),
 });
 
-export function replayAnalysis(id, who, show, source) {
+export function replayAnalysis(id, who, show, source, record) {
   const src = source || serverSource(id);
   /** The analysis shown: its status, progress, data and an error to show. */
   let an = { status: 'none' };
@@ -299,12 +302,13 @@ export function replayAnalysis(id, who, show, source) {
       kids.push(
         el(
           'p',
-          {},
+          { class: 'row' },
           el('button', {
             id: 'an-start',
             onclick: startAnalysis,
             text: t(A.status === 'failed' ? 'an.again' : 'an.start'),
-          })
+          }),
+          record && record() ? el('button', { id: 'an-here', class: 'alt', onclick: startHere, text: t('an.here') }) : null
         )
       );
     } else if (A.status === 'queued' || A.status === 'running') {
@@ -357,7 +361,8 @@ export function replayAnalysis(id, who, show, source) {
     clearTimeout(poll);
     if (v.status === 'done' && !v.analysis) return loadAnalysis();
     an = { status: v.status, done: v.done || 0, total: v.total || 0, data: v.analysis || null };
-    if (v.status === 'queued' || v.status === 'running') poll = setTimeout(loadAnalysis, 1000);
+    // an analysis in this browser says how far it got by itself
+    if ((v.status === 'queued' || v.status === 'running') && !v.here) poll = setTimeout(loadAnalysis, 1000);
     renderAnalysis();
   }
 
@@ -373,6 +378,18 @@ export function replayAnalysis(id, who, show, source) {
     }
   }
 
+  /** The analysis in this browser (local.js, engine.js): no server's queue. */
+  async function startHere() {
+    an.err = null;
+    took({ status: 'running', here: true });
+    try {
+      const a = await analyzeHere(record(), (done, total) => took({ status: 'running', done, total, here: true }));
+      took({ status: 'done', analysis: a });
+    } catch (e) {
+      took({ status: 'failed' });
+    }
+  }
+
   async function startAnalysis() {
     an.err = null;
     try {
@@ -383,5 +400,5 @@ export function replayAnalysis(id, who, show, source) {
     }
   }
 
-  return { render: renderAnalysis, load: loadAnalysis, took };
+  return { render: renderAnalysis, load: loadAnalysis, took, data: () => an.data };
 }

@@ -43,8 +43,11 @@ const room = replayRoom(R.id, { step: () => R.i, show: (i) => show(i, true) });
 const analysis = replayAnalysis(
   R.id,
   (s) => who(s),
-  (i) => !room.following() && show(i)
+  (i) => !room.following() && show(i),
+  undefined,
+  () => R.rec
 );
+window.RR.analysis = () => analysis.data();
 
 const who = (s) => seatLabel(s, R.sum && R.sum.seats);
 const game = () => (R.rec && R.rec.game) || 'bigcheese';

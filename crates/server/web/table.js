@@ -301,7 +301,8 @@ const HANDLERS = {
 };
 
 function onMessage(m) {
-  social.onMessage(m);
+  // a local game has nobody to chat with or rematch
+  if (!isLocal()) social.onMessage(m);
   if (HANDLERS[m.type]) HANDLERS[m.type](m);
 }
 
@@ -513,7 +514,7 @@ function hintRow() {
   return el(
     'div',
     { class: 'row' },
-    el('button', { id: 'hint', class: 'alt', text: '💡 ' + t('local.hint'), disabled: !!h, onclick: ask }),
+    el('button', { id: 'hint', class: 'alt', text: t('local.hint'), disabled: !!h, onclick: ask }),
     el('span', { id: 'hintText', role: 'status', text: said })
   );
 }

@@ -77,6 +77,11 @@ pub(crate) enum Command {
     Verify(VerifyArgs),
     /// List a game's rules options and their defaults.
     Options(OptionsArgs),
+    /// Write the client for play in the browser with no server, as static
+    /// files any static file server serves: the lobby's "Play offline
+    /// against bots", the table page, the engine in WebAssembly, the
+    /// service worker (docs/web.md, "A static site").
+    Site(SiteArgs),
 }
 
 /// `ratrace db` subcommands.
@@ -549,6 +554,14 @@ pub(crate) struct ScenarioArgs {
     /// Files or folders.
     #[arg(required = true)]
     pub(crate) files: Vec<PathBuf>,
+}
+
+/// `ratrace site`'s flags.
+#[derive(clap::Args)]
+pub(crate) struct SiteArgs {
+    /// The folder to write the site into (made if missing; files of the
+    /// same names are replaced, nothing else is touched).
+    pub(crate) dir: PathBuf,
 }
 
 /// `ratrace verify`'s flags.

@@ -16,6 +16,7 @@ pub(crate) mod replay;
 pub(crate) mod scenario;
 pub(crate) mod serve;
 pub(crate) mod simulate;
+pub(crate) mod site;
 pub(crate) mod spread;
 pub(crate) mod tournament;
 pub(crate) mod verify;

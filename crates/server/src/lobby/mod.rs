@@ -166,6 +166,17 @@ fn describe<G: Roster>(external: &ExternalBots) -> GameDesc {
     }
 }
 
+/// `GET /api/games` as a static site serves it (`ratrace site`): the
+/// games as a server with no bot programs describes them.
+pub fn games_json() -> Vec<u8> {
+    let external = ExternalBots::default();
+    let games = vec![
+        describe::<bigcheese::BigCheese>(&external),
+        describe::<dalmuti::Dalmuti>(&external),
+    ];
+    serde_json::to_vec(&games).unwrap_or_default()
+}
+
 async fn games(State(state): State<AppState>) -> Json<Vec<GameDesc>> {
     let external = state.external_bots();
     Json(vec![
