@@ -114,6 +114,8 @@ fn at(path: &Option<PathBuf>) -> String {
         .map_or_else(String::new, |p| format!("{}: ", p.display()))
 }
 
+// Used by the runs that write files (tournaments, the lab).
+#[cfg(feature = "programs")]
 impl Error {
     /// A checkpoint error with no file named (yet).
     pub(crate) fn checkpoint(reason: impl Into<String>) -> Error {
