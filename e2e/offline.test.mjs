@@ -166,6 +166,7 @@ for (const [size, width, height] of SIZES) {
     // the lobby, offline, lists the game to go back to
     await page.goto('/');
     await page.locator('#localList a').first().waitFor();
+    assert.equal(await page.locator('#localList a').first().getAttribute('href'), '/local/?id=' + encodeURIComponent(id));
     assert.deepEqual(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch|network/i.test(e)), []);
   });
 }

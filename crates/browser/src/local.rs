@@ -10,7 +10,7 @@
 
 use analysis::analyze::{self as judge, seed_number, Judge};
 use analysis::derive_seed;
-use bots::Roster;
+use bots::{Bot, Roster};
 use game::{Game, Outcome, Record, Seat, Seed};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -277,17 +277,28 @@ fn ok(value: impl Serialize) -> Answer {
     }
 }
 
-fn new<G: Game>(players: usize, options: BTreeMap<String, String>, seed: Seed) -> Answer {
-    let mut draft = Record::new::<G>(&G::Options::default(), players, seed);
+/// The rules options named by `options` (`key` → value text) over the
+/// game's defaults, read as a record's are, or the reason they are not.
+fn options<G: Game>(
+    players: usize,
+    options: BTreeMap<String, String>,
+) -> Result<G::Options, Answer> {
+    let mut draft = Record::new::<G>(&G::Options::default(), players, 0);
     draft.options.extend(options);
-    let options = match draft.options::<G>() {
+    draft
+        .options::<G>()
+        .map_err(|e| Answer::error("bad_record", e))
+}
+
+fn new<G: Game>(players: usize, options: BTreeMap<String, String>, seed: Seed) -> Answer {
+    let options = match self::options::<G>(players, options) {
         Ok(o) => o,
-        Err(e) => return Answer::error("bad_record", e),
+        Err(a) => return a,
     };
-    if let Err(e) = G::new_seeded(&options, players, &draft.seed) {
+    if let Err(e) = G::new_seeded(&options, players, &seed) {
         return Answer::error("bad_record", e);
     }
-    ok(Record::new::<G>(&options, players, draft.seed))
+    ok(Record::new::<G>(&options, players, seed))
 }
 
 fn state<G: Game>(record: &Record, seat: Option<Seat>, seen: usize) -> Answer {
@@ -446,37 +457,61 @@ fn decision_seed(seed: &Seed, index: usize, salt: u64) -> u64 {
     derive_seed(seed_number(seed) ^ salt, index as u64)
 }
 
-fn bot<G: Roster>(record: Record, levels: &[Option<String>]) -> Answer {
-    let game: G = match replay(&record, false) {
-        Ok(g) => g,
-        Err(a) => return a,
-    };
+/// A decision about to be taken at a record's position: the game
+/// replayed to it, the seat to move, and its legal actions.
+struct Decision<G: Game> {
+    game: G,
+    seat: Seat,
+    legal: Vec<G::Action>,
+}
+
+/// The decision at `record`'s position, or why there is none (a bad
+/// record, a game over).
+fn decision<G: Game>(record: &Record) -> Result<Decision<G>, Answer> {
+    let game: G = replay(record, false)?;
     let Some(seat) = game.to_move() else {
-        return Answer::error("not_your_turn", "the game is over");
+        return Err(Answer::error("not_your_turn", "the game is over"));
     };
-    let Some(Some(level)) = levels.get(seat.index()) else {
-        return Answer::error("not_your_turn", format!("{seat} is a person's seat"));
-    };
-    // Only the ladder's own levels: a time budget would need a clock,
-    // which the browser's engine has not.
-    if !G::LADDER.contains(&level.as_str()) {
-        return Answer::error(
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    Ok(Decision { game, seat, legal })
+}
+
+/// Ladder level `level` seeded for decision number `index` of a game with
+/// `seed` (`salt` tells the deciders apart). Only the ladder's own levels:
+/// a time budget would need a clock, which the browser's engine has not.
+fn seeded<G: Roster>(
+    level: &str,
+    seed: &Seed,
+    index: usize,
+    salt: u64,
+) -> Result<Box<dyn Bot<G>>, Answer> {
+    if !G::LADDER.contains(&level) {
+        return Err(Answer::error(
             "unknown_bot",
             format!(
                 "unknown level `{level}` (choose from: {})",
                 G::LADDER.join(", ")
             ),
-        );
+        ));
     }
-    let seed = decision_seed(&record.seed, record.actions.len(), 0);
-    let mut player = match G::bot(level, seed) {
-        Ok(b) => b,
-        Err(e) => return Answer::error("unknown_bot", e),
+    G::bot(level, decision_seed(seed, index, salt)).map_err(|e| Answer::error("unknown_bot", e))
+}
+
+fn bot<G: Roster>(record: Record, levels: &[Option<String>]) -> Answer {
+    let d = match decision::<G>(&record) {
+        Ok(d) => d,
+        Err(a) => return a,
     };
-    let mut legal = Vec::new();
-    game.legal_actions(&mut legal);
-    let action = player.choose(&game.view(seat), &legal);
-    applied(record, game, seat, action)
+    let Some(Some(level)) = levels.get(d.seat.index()) else {
+        return Answer::error("not_your_turn", format!("{} is a person's seat", d.seat));
+    };
+    let mut player = match seeded::<G>(level, &record.seed, record.actions.len(), 0) {
+        Ok(b) => b,
+        Err(a) => return a,
+    };
+    let action = player.choose(&d.game.view(d.seat), &d.legal);
+    applied(record, d.game, d.seat, action)
 }
 
 /// A hint: the adviser's pick and its values for the best five actions.
@@ -502,24 +537,19 @@ pub struct ScoredAction {
 }
 
 fn hint<G: Roster>(record: &Record, seat: Seat) -> Answer {
-    let game: G = match replay(record, false) {
-        Ok(g) => g,
+    let d = match decision::<G>(record) {
+        Ok(d) if d.seat == seat => d,
+        Ok(_) => return Answer::error("not_your_turn", format!("it is not {seat}'s decision")),
         Err(a) => return a,
     };
-    if game.to_move() != Some(seat) {
-        return Answer::error("not_your_turn", format!("it is not {seat}'s decision"));
-    }
     let Some(name) = G::LADDER.last().copied() else {
         return Answer::error("unknown_bot", "this game has no bots");
     };
-    let seed = decision_seed(&record.seed, record.actions.len(), 999);
-    let mut adviser = match G::bot(name, seed) {
+    let mut adviser = match seeded::<G>(name, &record.seed, record.actions.len(), 999) {
         Ok(b) => b,
-        Err(e) => return Answer::error("unknown_bot", e),
+        Err(a) => return a,
     };
-    let mut legal = Vec::new();
-    game.legal_actions(&mut legal);
-    let view = game.view(seat);
+    let (legal, view) = (d.legal, d.game.view(seat));
     let scored = adviser.evaluate(&view, &legal).unwrap_or_default();
     let best = match scored.first() {
         Some(s) => s.action,
@@ -557,11 +587,9 @@ fn random<G: Game>(
     seed: u64,
     games: usize,
 ) -> Answer {
-    let mut draft = Record::new::<G>(&G::Options::default(), players, seed);
-    draft.options.extend(options);
-    let options = match draft.options::<G>() {
+    let options = match self::options::<G>(players, options) {
         Ok(o) => o,
-        Err(e) => return Answer::error("bad_record", e),
+        Err(a) => return a,
     };
     let (mut actions, mut scratch) = (0u64, Vec::new());
     for i in 0..games {

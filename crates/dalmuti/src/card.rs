@@ -7,6 +7,7 @@
 //! hand `Copy`, 16 bytes, and every rules question (do you hold 3 sevens?)
 //! one array lookup; rollouts never allocate.
 
+use crate::swar;
 use std::fmt;
 use std::str::FromStr;
 
@@ -209,15 +210,12 @@ impl Hand {
     /// # Panics
     /// If `k` is not below the number of cards.
     pub(crate) fn nth(&self, k: usize) -> Card {
-        const LOW: u128 = u128::from_le_bytes([1; 16]);
-        const HIGH: u128 = LOW << 7;
         debug_assert!(self.len() < 128);
         // byte r: the number of cards of kinds 1..=r
-        let sums = self.lanes().wrapping_mul(LOW);
-        assert!(k < (sums >> 120) as usize, "card position out of range");
-        // the high bit of a byte survives iff its running count > k
-        let above = (sums | HIGH).wrapping_sub((k as u128 + 1) * LOW) & HIGH;
-        Card::from_index(above.trailing_zeros() as usize / 8)
+        let sums = swar::prefix_sums(self.lanes());
+        assert!(k < swar::last(sums) as usize, "card position out of range");
+        // the first kind whose running count exceeds k
+        Card::from_index(swar::first_at_least(sums, k as u32 + 1) as usize)
     }
 }
 

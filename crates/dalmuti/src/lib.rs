@@ -38,6 +38,7 @@ mod scenario;
 #[cfg(feature = "schema")]
 mod schema;
 mod state;
+mod swar;
 pub mod tensor;
 mod view;
 

@@ -12,31 +12,11 @@ use crate::action::{Action, Gift, Play};
 use crate::card::{Card, Hand, JESTER};
 use crate::role::Phase;
 use crate::state::Dalmuti;
+use crate::swar::{self, first_at_least, prefix_sums, HIGH};
 use rand::Rng;
 
-/// One in every byte (SWAR constant).
-const LOW: u128 = u128::from_le_bytes([1; 16]);
-/// The high bit of every byte (SWAR constant).
-const HIGH: u128 = LOW << 7;
 /// Every byte but the Jester's (byte 13).
 const NATURALS: u128 = !(0xff << (8 * JESTER));
-
-/// Byte r of the result: the number of bytes `0..=r` of `lanes` whose
-/// value is set, for lanes of 0s and 1s, or the running sum of the counts
-/// for small counts (all sums below 128).
-#[inline(always)]
-fn prefix_sums(lanes: u128) -> u128 {
-    lanes.wrapping_mul(LOW)
-}
-
-/// The index of the first byte of `sums` (each below 128, not
-/// decreasing) that is at least `bound` (at most 127), or 16 if none.
-#[inline(always)]
-fn first_at_least(sums: u128, bound: u32) -> u32 {
-    // the high bit of a byte survives iff that byte >= bound
-    let ge = (sums | HIGH).wrapping_sub(bound as u128 * LOW) & HIGH;
-    ge.trailing_zeros() / 8
-}
 
 /// The card kinds of a hand, for drawing gifts (D8, D14).
 struct Kinds {
@@ -235,7 +215,7 @@ impl Dalmuti {
         let q = u / (jc + 1);
         let sums = prefix_sums(hand.lanes() & NATURALS);
         let r = first_at_least(sums, q + 1);
-        let before = (sums >> (8 * (r - 1))) as u8 as u32;
+        let before = swar::byte(sums, r - 1);
         let c = hand.0[r as usize] as u32;
         // the offset in rank r's run: sizes 1.., each with Jesters from
         // max(0, size - c) to min(jc, size - 1)
@@ -287,7 +267,7 @@ impl Dalmuti {
         // (0-based) is of the first rank r with sums[r] > q
         let sums = prefix_sums(hand.lanes() & NATURALS);
         let r = first_at_least(sums, q + 1);
-        let before = (sums >> (8 * (r - 1))) as u8 as u32;
+        let before = swar::byte(sums, r - 1);
         Action::Play(Play::raw(r as u8, (q - before + 1) as u8, j as u8))
     }
 
@@ -297,7 +277,7 @@ impl Dalmuti {
     fn sample_follow<R: Rng + ?Sized>(&self, last: Play, rng: &mut R) -> Action {
         let ranks = self.follow_ranks(last) >> 7;
         let sums = prefix_sums(ranks);
-        let u = rng.random_range(0..(sums >> 120) as u32 + 1);
+        let u = rng.random_range(0..swar::last(sums) + 1);
         Self::follow_nth(last, sums, u)
     }
 
@@ -306,8 +286,8 @@ impl Dalmuti {
     #[inline(always)]
     fn follow_ranks(&self, last: Play) -> u128 {
         let x = self.hands[self.turn as usize].lanes() | HIGH;
-        let below = HIGH & ((1u128 << (8 * last.rank() as u32)) - 1) & !0xff;
-        x.wrapping_sub(last.size() as u128 * LOW) & below
+        let below = swar::better_than(last.rank() as u32);
+        swar::sub_each(x, last.size() as u32) & below
     }
 
     /// The `u`-th follow (0 = `pass`), for `u` in `0..=` the number of
@@ -368,7 +348,7 @@ mod tests {
                 } else if let Some((last, _)) = g.trick {
                     if g.hands[g.turn as usize].jesters() == 0 || last.size() == 1 {
                         let m = g.follow_ranks(last);
-                        let sums = super::prefix_sums(m >> 7);
+                        let sums = crate::swar::prefix_sums(m >> 7);
                         assert_eq!((sums >> 120) as u32, m.count_ones());
                         (0..=m.count_ones())
                             .map(|u| Dalmuti::follow_nth(last, sums, u))

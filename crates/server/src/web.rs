@@ -318,11 +318,7 @@ static SITE: LazyLock<Site> = LazyLock::new(|| {
     // The local table's worker names the engine and the networks it
     // fetches: versioned as a page's script is.
     for name in WORKERS {
-        let text = std::str::from_utf8(files[name].identity.body.as_ref())
-            .expect("the scripts are UTF-8")
-            .to_owned();
-        let body = with_versions(&text, &files).into_bytes();
-        files.insert(name, Prepared::new(JS, body));
+        reversion(&mut files, name);
     }
     for (name, entry) in BUNDLES {
         let embedded = |file: &str| {
@@ -342,13 +338,7 @@ static SITE: LazyLock<Site> = LazyLock::new(|| {
         files.insert(a.name, Prepared::new(a.kind, body));
     }
     for name in LAST {
-        let file = &files[name];
-        let text = std::str::from_utf8(file.identity.body.as_ref())
-            .expect("they are UTF-8")
-            .to_owned();
-        let kind = file.kind;
-        let body = with_versions(&text, &files).into_bytes();
-        files.insert(name, Prepared::new(kind, body));
+        reversion(&mut files, name);
     }
     let pages = PAGES
         .iter()
@@ -360,6 +350,16 @@ static SITE: LazyLock<Site> = LazyLock::new(|| {
         .collect();
     Site { pages, files }
 });
+
+/// File `name` again, with the versions of the files prepared so far in
+/// what it names (its version changes with theirs).
+fn reversion(files: &mut HashMap<&'static str, Prepared>, name: &'static str) {
+    let file = &files[name];
+    let text = std::str::from_utf8(file.identity.body.as_ref())
+        .expect("the client's text files are UTF-8");
+    let (kind, body) = (file.kind, with_versions(text, files).into_bytes());
+    files.insert(name, Prepared::new(kind, body));
+}
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

@@ -15,7 +15,8 @@
    IndexedDB after every action, so a reload resumes the game. The seed
    stays here: the page gets its seat's view only, and the seed once the
    game is over, as from a server. The engine keeps nothing: every request
-   carries the record (crates/browser). */
+   carries the record (crates/browser). `list` answers the games kept
+   (`games`), for the lobby. */
 
 'use strict';
 
@@ -37,6 +38,8 @@ let game = null; // { id, record, levels, names, seat, created }
 let rev = 0;
 let seen = 0;
 let timer = null;
+/** What the person's seat was last told: whether the game is over and what it may do. */
+let mine = { over: false, legal: [] };
 
 /* ---------- the engine ---------- */
 
@@ -102,13 +105,26 @@ const usesNetwork = (g) => g.levels.some((l) => l === 'learned' || l === 'search
 
 /* ---------- storage ---------- */
 
+/** The one connection to the store, opened on first use (again if it failed or was closed). */
+let conn = null;
 function db() {
-  return new Promise((resolve, reject) => {
+  conn ||= new Promise((resolve, reject) => {
     const req = indexedDB.open(DB, 1);
     req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: 'id' });
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
+    req.onsuccess = () => {
+      // another page upgrading the store, or the browser clearing it
+      req.result.onversionchange = req.result.onclose = () => {
+        req.result.close();
+        conn = null;
+      };
+      resolve(req.result);
+    };
+    req.onerror = () => {
+      conn = null;
+      reject(req.error);
+    };
   });
+  return conn;
 }
 
 async function tx(mode, f) {
@@ -123,6 +139,7 @@ async function tx(mode, f) {
 
 const save = (g) => tx('readwrite', (s) => s.put(Object.assign({}, g, { updated: Date.now() })));
 const fetchGame = (id) => tx('readonly', (s) => s.get(id));
+const allGames = () => tx('readonly', (s) => s.getAll());
 
 /* ---------- the table ---------- */
 
@@ -170,6 +187,7 @@ function seenFrom(from) {
 function whole() {
   const s = seenFrom(0);
   seen = s.log_from + s.log.length;
+  mine = s;
   rev++;
   return Object.assign({ type: 'state', table: game.id, rev, seats: seats() }, s);
 }
@@ -177,6 +195,7 @@ function whole() {
 function update() {
   const s = seenFrom(seen);
   seen = s.log_from + s.log.length;
+  mine = s;
   rev++;
   const view = s.view;
   delete s.view;
@@ -187,12 +206,11 @@ function update() {
 const send = (m) => self.postMessage(m);
 const fail = (e) => send({ type: 'error', code: e.code || 'internal', message: e.message || String(e) });
 
-/** After every change: a bot to move plays after its delay, then the next. */
+/** After every change (once the seat was told of it): a bot to move plays after its delay, then the next. */
 function advance() {
   clearTimeout(timer);
   if (!game || game.record.outcome) return;
-  const me = seenFrom(seen);
-  if (me.over || me.legal.length) return;
+  if (mine.over || mine.legal.length) return;
   timer = setTimeout(async () => {
     try {
       game.record = engine.ask({ cmd: 'bot', record: game.record, levels: game.levels });
@@ -231,6 +249,12 @@ const HANDLERS = {
     send({ type: 'info', info: info() });
     send(whole());
     advance();
+  },
+  async list() {
+    const games = (await allGames())
+      .map((g) => ({ id: g.id, game: g.record.game, players: g.record.players, over: !!g.record.outcome, updated: g.updated || g.created }))
+      .sort((a, b) => b.updated - a.updated);
+    send({ type: 'games', games });
   },
   async resync() {
     send(whole());
@@ -298,7 +322,7 @@ self.onmessage = (ev) => {
   queue = queue.then(async () => {
     const h = HANDLERS[m.type];
     if (!h) return fail({ code: 'bad_request', message: 'unknown message ' + m.type });
-    if (!game && !['make', 'hello', 'ping', 'analyze', 'bench'].includes(m.type)) {
+    if (!game && !['make', 'list', 'hello', 'ping', 'analyze', 'bench'].includes(m.type)) {
       return fail({ code: 'not_found', message: 'no game is open' });
     }
     try {

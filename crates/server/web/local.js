@@ -14,32 +14,48 @@ export const isLocal = () => location.pathname.startsWith('/local');
 /** The local game page of game `id`. */
 export const localUrl = (id) => '/local/?id=' + encodeURIComponent(id);
 
+function worker() {
+  return new Worker("/static/engine.js");
+}
+
 /**
- * The games kept in this browser (engine.js saves them), newest first:
- * { id, game, players, over, updated } each; none where storage is not
- * open to the page.
+ * One request to a worker of its own: resolves to the first message of
+ * type `want`, rejects with the worker's error; `onProgress(done, total)`
+ * hears its progress messages. The worker ends with the answer.
  */
-export function localGames() {
-  return new Promise((resolve) => {
-    if (!self.indexedDB) return resolve([]);
-    const req = indexedDB.open('ratrace-local', 1);
-    req.onupgradeneeded = () => req.result.createObjectStore('games', { keyPath: 'id' });
-    req.onerror = () => resolve([]);
-    req.onsuccess = () => {
-      const all = req.result.transaction('games', 'readonly').objectStore('games').getAll();
-      all.onerror = () => resolve([]);
-      all.onsuccess = () =>
-        resolve(
-          all.result
-            .map((g) => ({ id: g.id, game: g.record.game, players: g.record.players, over: !!g.record.outcome, updated: g.updated || g.created }))
-            .sort((a, b) => b.updated - a.updated)
-        );
+function once(msg, want, onProgress) {
+  return new Promise((resolve, reject) => {
+    const w = worker();
+    w.onmessage = (ev) => {
+      const m = ev.data;
+      if (m.type === 'progress' && onProgress) return onProgress(m.done, m.total);
+      if (m.type !== want && m.type !== 'error') return;
+      w.terminate();
+      if (m.type === want) resolve(m);
+      else reject(Object.assign(new Error(m.message), { code: m.code }));
     };
+    w.onerror = () => {
+      w.terminate();
+      reject(Object.assign(new Error(''), { code: 'engine' }));
+    };
+    w.postMessage(msg);
   });
 }
 
-function worker() {
-  return new Worker("/static/engine.js");
+/**
+ * The games kept in this browser (the worker keeps them), newest first:
+ * { id, game, players, over, updated } each; none where storage is not
+ * open to the page. A browser that never kept one does not load the
+ * worker to learn so.
+ */
+export async function localGames() {
+  if (!self.indexedDB || !self.Worker) return [];
+  try {
+    if (indexedDB.databases && !(await indexedDB.databases()).some((d) => d.name === 'ratrace-local')) return [];
+    return (await once({ type: 'list' }, 'games')).games;
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -47,47 +63,14 @@ function worker() {
  * options, levels (the bots' levels, seat 2 on), name }. Resolves to the
  * game's id once it is saved; rejects with the engine's refusal.
  */
-export function makeLocal(spec) {
-  return new Promise((resolve, reject) => {
-    const w = worker();
-    w.onmessage = (ev) => {
-      const m = ev.data;
-      if (m.type !== 'made' && m.type !== 'error') return;
-      w.terminate();
-      if (m.type === 'made') resolve(m.id);
-      else reject(Object.assign(new Error(m.message), { code: m.code }));
-    };
-    w.onerror = () => {
-      w.terminate();
-      reject(Object.assign(new Error(''), { code: 'engine' }));
-    };
-    w.postMessage(Object.assign({ type: 'make' }, spec));
-  });
-}
+export const makeLocal = (spec) => once(Object.assign({ type: 'make' }, spec), 'made').then((m) => m.id);
 
 /**
  * Analyses a finished game's `record` in this browser (the engine in a
  * worker, with the defaults of `ratrace analyze`): resolves to the
  * analysis; `onProgress(done, total)` hears how far it got.
  */
-export function analyzeHere(record, onProgress) {
-  return new Promise((resolve, reject) => {
-    const w = worker();
-    w.onmessage = (ev) => {
-      const m = ev.data;
-      if (m.type === 'progress') return onProgress(m.done, m.total);
-      if (m.type !== 'analysis' && m.type !== 'error') return;
-      w.terminate();
-      if (m.type === 'analysis') resolve(m.analysis);
-      else reject(Object.assign(new Error(m.message), { code: m.code }));
-    };
-    w.onerror = () => {
-      w.terminate();
-      reject(Object.assign(new Error(''), { code: 'engine' }));
-    };
-    w.postMessage({ type: 'analyze', record });
-  });
-}
+export const analyzeHere = (record, onProgress) => once({ type: 'analyze', record }, 'analysis', onProgress).then((m) => m.analysis);
 
 /**
  * Opens local game `id`, as connect() opens a table: handlers

@@ -13,6 +13,7 @@ use crate::error::IllegalAction;
 use crate::event::{Draw, Event};
 use crate::options::Options;
 use crate::role::{Phase, Role};
+use crate::swar::{self, HIGH};
 use game::{LogEntry, Seat, SetupError};
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
@@ -147,11 +148,6 @@ pub struct Dalmuti {
     pub(crate) logging: bool,
     pub(crate) log: Vec<LogEntry<Event>>,
 }
-
-/// One in every byte (SWAR constant).
-const LOW: u128 = u128::from_le_bytes([1; 16]);
-/// The high bit of every byte (SWAR constant).
-const HIGH: u128 = LOW << 7;
 
 /// The deck as a card list, Jesters first and 12s last, so that the 57-,
 /// 68- and 80-card decks (D2) are prefixes of it.

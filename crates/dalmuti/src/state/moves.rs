@@ -111,11 +111,11 @@ impl Dalmuti {
         // SWAR: the high bit of byte r is set iff h[r] >= need
         let x = self.hands[s].lanes() | HIGH;
         // ranks 1..top only
-        let below = HIGH & ((1u128 << (8 * top)) - 1) & !0xff;
+        let below = swar::better_than(top);
         if jc == 0 || k == 1 {
             // fixed trip count, no data-dependent branch: write every rank's
             // play and advance only over the held ones
-            let m = x.wrapping_sub(k as u128 * LOW) & below;
+            let m = swar::sub_each(x, k as u32) & below;
             out.resize(13, Action::Pass);
             let buf = &mut out[..13];
             let mut len = 1;
@@ -127,7 +127,7 @@ impl Dalmuti {
         } else {
             let jmax = jc.min(k - 1);
             // a rank qualifies with up to jmax Jesters
-            let mut m = x.wrapping_sub((k - jmax) as u128 * LOW) & below;
+            let mut m = swar::sub_each(x, (k - jmax) as u32) & below;
             while m != 0 {
                 let r = (m.trailing_zeros() / 8) as u8;
                 let c = h[r as usize];
