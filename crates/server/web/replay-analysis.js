@@ -6,7 +6,8 @@
    replay there.
 
    replayAnalysis(id, who, show, source) is made by replay.js once the
-   record is there: `who` names a seat, `show(i)` shows step i, and
+   record is there: `who` names a seat, `show(i)` shows step i (null
+   where no steps are shown: the move numbers are then plain text), and
    `source` is where the analysis comes from: the server (the default)
    or this browser's engine (a local game's table, engine.js), which
    calls `took` as it goes. With `record` (a function giving the game's
@@ -89,6 +90,12 @@ export function replayAnalysis(id, who, show, source, record) {
     const c = document.querySelector('.controls');
     if (c && c.scrollIntoView) c.scrollIntoView({ block: 'nearest' });
   }
+
+  /** Move `n` as `text`: a button that jumps there, or plain text where nothing shows steps (`show` is null). */
+  const moveRef = (n, text) =>
+    show
+      ? el('button', { class: 'link', 'aria-label': t('an.goto', { n }), onclick: () => jumpTo(n), text })
+      : el('span', { text });
 
   function summaryTable(a) {
     const head = ['an.player', 'an.decisions', 'an.meanLoss', 'an.accuracy'].map((k) =>
@@ -238,12 +245,7 @@ export function replayAnalysis(id, who, show, source, record) {
         el(
           'li',
           {},
-          el('button', {
-            class: 'link',
-            'aria-label': t('an.goto', { n: p.move }),
-            onclick: () => jumpTo(p.move),
-            text: t('an.move') + ' ' + p.move,
-          }),
+          moveRef(p.move, t('an.move') + ' ' + p.move),
           ' ',
           t('an.turn', {
             who: who(p.seat),
@@ -267,16 +269,7 @@ export function replayAnalysis(id, who, show, source, record) {
       el(
         'tr',
         { 'data-move': d.move },
-        el(
-          'td',
-          {},
-          el('button', {
-            class: 'link',
-            'aria-label': t('an.goto', { n: d.move }),
-            onclick: () => jumpTo(d.move),
-            text: String(d.move),
-          })
-        ),
+        el('td', {}, moveRef(d.move, String(d.move))),
         el('td', { text: who(d.seat) }),
         el('td', { text: actionWords(d.chosen) }),
         el('td', { text: actionWords(d.best) }),

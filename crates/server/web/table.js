@@ -91,7 +91,7 @@ const social = tableSocial(
 const moves = motion();
 // the analysis of a finished local game, by this browser's engine, drawn
 // as the replay page draws the server's
-const analysis = replayAnalysis(state.id, (seat) => view.who(seat), () => {}, {
+const analysis = replayAnalysis(state.id, (seat) => view.who(seat), null, {
   get: async () => local.an,
   start: async () => {
     state.conn.send({ type: 'analyze' });
