@@ -193,18 +193,19 @@ impl<G: Roster> Match<G> {
             },
         )?;
         let outcome = played.outcome;
+        // Every seat that played, bots or not (a seat that joined at the
+        // end may never have moved).
+        let seats = played.think.len().max(outcome.places.len());
         let saved = record.then(|| {
             crate::records::record_of::<G>(
                 &self.options,
                 self.players,
                 seed,
+                (0..seats).map(|s| name(s).clone()).collect(),
                 table.take_actions(),
                 outcome.clone(),
             )
         });
-        // Every seat that played, bots or not (a seat that joined at the
-        // end may never have moved).
-        let seats = played.think.len().max(outcome.places.len());
         let mut think = played.think;
         think.resize(seats, Think::default());
         let result = GameResult {

@@ -113,15 +113,18 @@ pub fn write_record(path: &Path, record: &Record) -> Result<(), Error> {
 }
 
 /// The record of a game of `G` played from a legacy 64-bit `seed`, with
-/// its actions and how it ended (checked by `replay` and `verify`).
+/// who played each seat (bot specs), its actions and how it ended
+/// (checked by `replay` and `verify`).
 pub fn record_of<G: Game>(
     options: &G::Options,
     players: usize,
     seed: u64,
+    names: Vec<String>,
     actions: Vec<String>,
     outcome: Outcome,
 ) -> Record {
     let mut record = Record::new::<G>(options, players, seed);
+    record.names = names;
     record.actions = actions;
     record.outcome = Some(outcome);
     record

@@ -219,10 +219,12 @@ fn play_one<G: Roster>(
     let outcome = played.outcome;
     if let Some(save) = save {
         let actions = table.take_actions();
+        let seats = outcome.places.len().max(game.players());
         let record = crate::records::record_of::<G>(
             &cfg.options,
             cfg.players,
             seed,
+            (0..seats).map(|s| names[who(s)].clone()).collect(),
             actions,
             outcome.clone(),
         );

@@ -136,7 +136,12 @@ game::option_choices!(SingleHand {
 
 impl OptionValue for Joins {
     fn read(key: &str, text: &str, _values: &str) -> Result<Joins, OptionError> {
-        Joins::parse(text).map_err(|e| OptionError::bad_value(key, text, &e.to_string()))
+        Joins::parse(text).map_err(|e| {
+            // the form first, then what is wrong with this value
+            let expected =
+                format!("`none` or hand numbers from 2, comma-separated, such as `3,5`; {e}");
+            OptionError::bad_value(key, text, &expected)
+        })
     }
 
     fn write(&self, _values: &str) -> String {
@@ -230,5 +235,12 @@ mod tests {
         assert!(o.set("joins", "1").is_err());
         assert!(o.set("joins", "2,2").is_err());
         assert!(o.set("joins", "2,3,4,5,6,7,8,9,10,11,12").is_err());
+        // the message gives the form before what is wrong with the value
+        let e = o.set("joins", "one").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "option `joins`: `one` is not allowed (expected `none` or hand numbers \
+             from 2, comma-separated, such as `3,5`; `one` is not a hand number)"
+        );
     }
 }

@@ -24,6 +24,11 @@ pub struct Record {
     /// (JSON numbers lose precision above 2^53; a number is read too), or
     /// a 256-bit seed as 64 hex digits.
     pub seed: Seed,
+    /// Who played each seat, P1 first, as the maker of the record named
+    /// them (a bot's spec in a tournament or a simulation); absent when
+    /// not known. Not checked on replay.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
     /// Every action in order, `SEAT ACTION`.
     pub actions: Vec<String>,
     /// The outcome, if the game ended (checked on replay).
@@ -150,6 +155,7 @@ impl Record {
             players,
             options: options.pairs().into_iter().collect(),
             seed: seed.into(),
+            names: Vec::new(),
             actions: Vec::new(),
             outcome: None,
             seed_hash: None,

@@ -161,6 +161,16 @@ fn seeds(py: Python<'_>, values: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u6
     PyBuffer::<u64>::get(&array)?.to_vec(py)
 }
 
+/// Reads table indices (each in `0..n`, at most `n` of them) through
+/// `ratrace._checks.indices` (errors as [`action_ids`]).
+fn indices(py: Python<'_>, values: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<usize>> {
+    let array = py
+        .import("ratrace._checks")?
+        .call_method1("indices", (values, n))?;
+    let v = PyBuffer::<i64>::get(&array)?.to_vec(py)?;
+    Ok(v.into_iter().map(|i| i as usize).collect())
+}
+
 #[pymethods]
 impl VectorEnv {
     #[new]
@@ -242,11 +252,24 @@ impl VectorEnv {
     }
 
     /// Deals every table again, table `i` from `seeds[i]` (its later
-    /// episodes from seeds derived from it).
-    fn reset(&mut self, py: Python<'_>, seeds: &Bound<'_, PyAny>) -> PyResult<()> {
-        let seeds = self::seeds(py, seeds, self.inner().num_envs())?;
+    /// episodes from seeds derived from it); with `indices`, only tables
+    /// `indices[k]`, from `seeds[k]`, and the others keep their state and
+    /// arrays. A bad seed or index raises `ValueError` and deals nothing.
+    #[pyo3(signature = (seeds, indices=None))]
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        seeds: &Bound<'_, PyAny>,
+        indices: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let n = self.inner().num_envs();
+        let indices = match indices.filter(|i| !i.is_none()) {
+            Some(i) => Some(self::indices(py, i, n)?),
+            None => None,
+        };
+        let seeds = self::seeds(py, seeds, indices.as_ref().map_or(n, Vec::len))?;
         let inner = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
-        py.detach(|| inner.reset(&seeds))
+        py.detach(|| inner.reset(&seeds, indices.as_deref()))
             .map_err(PyValueError::new_err)?;
         self.refresh(py)?;
         self.inner().policy_error().map_or(Ok(()), Err)

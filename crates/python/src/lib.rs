@@ -13,7 +13,7 @@
 use game::{Record, Seed};
 use pyo3::buffer::PyBuffer;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use std::any::Any;
 use std::sync::Mutex;
@@ -381,16 +381,36 @@ impl Game {
         fill(py, out, &data, "float32", None)
     }
 
-    /// The actor's legal actions as an int8 numpy mask over the action
-    /// ids (written into `out` when given); all 0 once the game is over.
-    #[pyo3(signature = (out=None))]
+    /// A seat's legal actions as an int8 numpy mask over the action ids
+    /// (written into `out` when given): the actor's actions for the actor
+    /// (the seat by default), all 0 for any other seat and once the game
+    /// is over. An array as the only argument is `out`.
+    #[pyo3(signature = (seat=None, out=None))]
     fn action_mask<'py>(
         &self,
         py: Python<'py>,
+        seat: Option<Bound<'py, PyAny>>,
         out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let (seat, out) = match seat {
+            Some(s) if out.is_none() && s.extract::<i64>().is_err() => (None, Some(s)),
+            Some(s) => {
+                let n = s.extract::<i64>().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "seat must be a seat number, not {}",
+                        s.get_type()
+                            .name()
+                            .map_or_else(|_| "?".into(), |n| n.to_string())
+                    ))
+                })?;
+                (Some(self.seat(n)?), out)
+            }
+            None => (None, out),
+        };
         let mut data = vec![0u8; self.inner.num_actions()];
-        self.inner.write_mask(&mut data);
+        if seat.is_none() || seat == self.inner.actor() {
+            self.inner.write_mask(&mut data);
+        }
         fill(py, out, &data, "int8", Some("uint8"))
     }
 

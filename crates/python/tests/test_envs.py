@@ -117,6 +117,16 @@ def test_gymnasium_reset_is_deterministic_per_seed():
             break
 
 
+def test_a_gymnasium_dalmuti_episode_is_one_hand_unless_the_options_say():
+    import gymnasium
+
+    # observation row 9 is the hand number over the hands of the session
+    for options, hands in [(None, 1), ({"market": "on"}, 1), ("market=on", 1), ({"hands": 4}, 4), ("hands=4", 4)]:
+        env = gymnasium.make("ratrace/Dalmuti-v0", players=4, options=options)
+        obs, _ = env.reset(seed=1)
+        assert obs[9] == pytest.approx(1 / hands), options
+
+
 # ---------------------------------------------------------------- VectorEnv
 
 

@@ -132,6 +132,28 @@ def test_a_view_hides_the_other_hands_and_events_are_per_seat():
     assert isinstance(game.render(0), str) and isinstance(str(game), str)
 
 
+def test_a_seat_mask_is_the_actors_for_the_actor_and_empty_for_the_others():
+    import numpy as np
+
+    game = ratrace.Game("dalmuti", players=4, seed=3)
+    actor = game.actor
+    whole = game.action_mask()
+    assert whole.sum() == len(game.legal_actions())
+    assert np.array_equal(game.action_mask(actor), whole)
+    for seat in range(4):
+        if seat != actor:
+            assert not game.action_mask(seat).any()
+    # an array alone is where to write, as before; with a seat, by keyword
+    out = np.zeros_like(whole)
+    assert game.action_mask(out) is out and np.array_equal(out, whole)
+    game.action_mask((actor + 1) % 4, out=out)
+    assert not out.any()
+    with pytest.raises(IndexError, match="seat 9 does not exist"):
+        game.action_mask(9)
+    with pytest.raises(TypeError, match="seat must be a seat number, not str"):
+        game.action_mask("one", out=out)
+
+
 def test_clone_plays_on_independently():
     game = ratrace.Game("bigcheese", seed=2)
     copy = game.clone()

@@ -101,3 +101,23 @@ def test_a_failing_policy_is_reported():
         ratrace.tournament("dalmuti", candidate=lambda obs, mask: 0, deals=1)
     with pytest.raises(TypeError, match="program"):
         ratrace._ratrace.tournament("dalmuti", candidate=policy, deals=1)
+
+
+def test_the_submodules_are_attributes_after_import_ratrace_alone():
+    import subprocess
+    import sys
+
+    code = (
+        "import ratrace\n"
+        "assert callable(ratrace.bot.program)\n"
+        "assert ratrace.gym.RatraceEnv and ratrace.pettingzoo.dalmuti_v0.env\n"
+        "assert 'bot' in dir(ratrace)\n"
+        "try:\n"
+        "    ratrace.nope\n"
+        "except AttributeError as e:\n"
+        "    assert \"no attribute 'nope'\" in str(e)\n"
+        "else:\n"
+        "    raise SystemExit('ratrace.nope did not fail')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

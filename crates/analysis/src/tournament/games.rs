@@ -42,6 +42,9 @@ pub struct GameEntry {
     pub seed: String,
     /// The lineup (index into the report's `lineups`).
     pub lineup: usize,
+    /// The entrant in each seat, P1 first, by its name in the report's
+    /// `entrants` (the rotation moves them round the table).
+    pub seats: Vec<String>,
     /// The winning seats (`P1`...); empty when capped.
     pub winners: Vec<String>,
     /// Whether the lineup's lone bot (the candidate, in candidate mode)
@@ -53,8 +56,12 @@ pub struct GameEntry {
 
 /// Every game of `deals`, in deal order; `lineups` are the tournament's
 /// (the lone bot of each sits last in rotation 0, as `one_vs_rest` puts
-/// it).
-pub(crate) fn games_list(deals: &[Deal], lineups: &[Vec<usize>]) -> Vec<GameEntry> {
+/// it), `labels` its entrants' names.
+pub(crate) fn games_list(
+    deals: &[Deal],
+    lineups: &[Vec<usize>],
+    labels: &[String],
+) -> Vec<GameEntry> {
     deals
         .iter()
         .flat_map(|d| &d.games)
@@ -62,6 +69,12 @@ pub(crate) fn games_list(deals: &[Deal], lineups: &[Vec<usize>]) -> Vec<GameEntr
             id: p.id.clone(),
             seed: p.seed.clone(),
             lineup: p.lineup,
+            seats: p
+                .game
+                .seating
+                .iter()
+                .map(|&e| labels.get(e).cloned().unwrap_or_default())
+                .collect(),
             winners: p
                 .game
                 .winners
@@ -78,11 +91,17 @@ pub(crate) fn games_list(deals: &[Deal], lineups: &[Vec<usize>]) -> Vec<GameEntr
 }
 
 /// Writes the games list as `games.tsv` in `dir`: a header line, then one
-/// tab-separated line per game.
+/// tab-separated line per game, ending with a column per seat (`P1`...,
+/// as many as the most seats a game had) naming its entrant.
 pub(crate) fn write_games_list(dir: &Path, games: &[GameEntry]) -> Result<(), Error> {
-    let mut text = String::from("id\tseed\tlineup\twinners\tlone_won\tactions\n");
+    let seats = games.iter().map(|g| g.seats.len()).max().unwrap_or(0);
+    let mut text = String::from("id\tseed\tlineup\twinners\tlone_won\tactions");
+    for s in 0..seats {
+        let _ = write!(text, "\t{}", game::Seat::new(s));
+    }
+    text.push('\n');
     for g in games {
-        let _ = writeln!(
+        let _ = write!(
             text,
             "{}\t{}\t{}\t{}\t{}\t{}",
             g.id,
@@ -92,6 +111,15 @@ pub(crate) fn write_games_list(dir: &Path, games: &[GameEntry]) -> Result<(), Er
             g.lone_won,
             g.actions
         );
+        for s in 0..seats {
+            // a name is one cell: no tab or line break of its own
+            let name = g
+                .seats
+                .get(s)
+                .map_or(String::new(), |n| n.replace(['\t', '\n', '\r'], " "));
+            let _ = write!(text, "\t{name}");
+        }
+        text.push('\n');
     }
     let path = dir.join("games.tsv");
     std::fs::write(&path, text).map_err(Error::io(&path))

@@ -165,7 +165,7 @@ pub fn run<G: Roster>(cfg: &Config<G>, progress: &dyn crate::Progress) -> Result
             games_per_second: games_played as f64 / play_seconds.max(1e-9),
             think: think_stats(&deals, &labels),
         },
-        games: games::games_list(&deals, &lineups),
+        games: games::games_list(&deals, &lineups, &labels),
     };
     if let Some(dir) = &cfg.out {
         write_reports(dir, &report)?;

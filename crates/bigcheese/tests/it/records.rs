@@ -18,6 +18,7 @@ fn record(version: &str, dice: &str) -> Record {
         players: 4,
         options,
         seed: 7u64.into(),
+        names: Vec::new(),
         actions: Vec::new(),
         outcome: None,
         seed_hash: None,

@@ -139,6 +139,19 @@ fn a_rerun_gives_the_record_saved_during_the_tournament() {
         let id = g["id"].as_str().unwrap();
         let record = read(&save.join(format!("dalmuti-{id}.json")));
         assert_eq!(record.seed.to_string(), g["seed"].as_str().unwrap(), "{id}");
+        // each seat's bot, in the report and the record: the candidate
+        // sits last in rotation 0 and one seat on in each next rotation
+        let seats: Vec<&str> = g["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        assert_eq!(record.names, seats, "{id}");
+        let rotation: usize = id.rsplit_once("-r").unwrap().1.parse().unwrap();
+        let mut want = vec!["random"; 4];
+        want[(3 + rotation) % 4] = "heuristic";
+        assert_eq!(seats, want, "{id}");
     }
     readable(&save.join("dalmuti-d2-l0-r1.json"));
     // Played again alone, the game gives the same record, byte for byte.
@@ -160,6 +173,15 @@ fn a_rerun_gives_the_record_saved_during_the_tournament() {
     assert_eq!(deal["games"][1]["seed"], games[9]["seed"]);
     let list = std::fs::read_to_string(out.join("games.tsv")).unwrap();
     assert_eq!(list.lines().count(), 13, "{list}");
+    assert!(
+        list.starts_with("id\tseed\tlineup\twinners\tlone_won\tactions\tP1\tP2\tP3\tP4\n"),
+        "{list}"
+    );
+    let row = list.lines().find(|l| l.starts_with("d2-l0-r1\t")).unwrap();
+    assert!(
+        row.ends_with("\theuristic\trandom\trandom\trandom"),
+        "{row}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -77,6 +77,25 @@ def simulate(game, games, bots=None, *args, **kwargs):
     return _ratrace.simulate(game, games, bots, *args, **kwargs)
 
 
+#: The submodules, imported on first use as attributes (``ratrace.bot``
+#: after ``import ratrace``), not at import: ``python -m ratrace.bot``
+#: runs the module as ``__main__``, which an import by the package first
+#: would make a second copy of.
+_SUBMODULES = ("bot", "gym", "open_spiel", "pettingzoo")
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        import importlib
+
+        return importlib.import_module("." + name, __name__)
+    raise AttributeError(f"module 'ratrace' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + list(_SUBMODULES))
+
+
 def _register_gymnasium() -> None:
     """Registers the Gymnasium environments when Gymnasium is installed, so
     ``gymnasium.make("ratrace/Dalmuti-v0")`` works after ``import ratrace``."""

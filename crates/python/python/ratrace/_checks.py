@@ -2,7 +2,8 @@
 
 The environments take an action id as a Python int, a numpy integer, or a
 numpy array holding exactly one integer (what a batched policy returns for
-one table); ``VectorEnv`` takes one id per table and one seed per table.
+one table); ``VectorEnv`` takes one id per table, one seed per table and
+table indices.
 Anything else is refused here with a message naming what was expected,
 before any table moves: a float is never truncated into an id, a wrong
 shape is never flattened into the right number of values.
@@ -91,3 +92,13 @@ def seeds(values, n: int) -> np.ndarray:
     """One seed per table, each in ``0 .. 2**64 - 1``, as a contiguous
     uint64 array."""
     return _bounded(values, n, "seeds", "seed per table", 0, 2**64 - 1, np.uint64)
+
+
+def indices(values, n: int) -> np.ndarray:
+    """Table indices, each in ``0 .. n - 1``, as a contiguous int64 array
+    (a list or a 1-d array; repeats are refused by the reset itself)."""
+    try:
+        k = len(values)
+    except TypeError:
+        raise ValueError(f"indices must be a list or 1-d array of table indices, not {values!r}") from None
+    return _bounded(values, k, "indices", "table index each", 0, n - 1, np.int64)

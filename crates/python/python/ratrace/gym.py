@@ -37,12 +37,27 @@ from ._checks import action_id
 IDS = {"bigcheese": "ratrace/BigCheese-v0", "dalmuti": "ratrace/Dalmuti-v0"}
 
 
+def _one_hand_by_default(game: str, options):
+    """Dalmuti's options with ``hands=1`` unless they set ``hands``: an
+    episode is one hand, as in OpenSpiel (a 20-hand session, the engine's
+    default, is over 400 learner steps)."""
+    if game != "dalmuti":
+        return options
+    if options is None:
+        return {"hands": 1}
+    if isinstance(options, str):
+        keys = {p.split("=", 1)[0].strip() for p in options.split(",") if p.strip()}
+        return options if "hands" in keys else ",".join(p for p in ("hands=1", options) if p.strip())
+    return options if "hands" in options else {"hands": 1, **options}
+
+
 class RatraceEnv(gymnasium.Env):
     """One learner against ``opponents`` in the other seats: a bot spec
     (``random``, ``heuristic``, ``strong``, ``search:200``...) or a Python
     policy ``policy(obs, mask) -> action id``, called with each
     opponent's own observation and mask (a frozen copy of the learner,
-    say)."""
+    say). For Dalmuti an episode is one hand unless ``options`` set
+    ``hands``."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
@@ -67,7 +82,7 @@ class RatraceEnv(gymnasium.Env):
             game,
             1,
             players=players,
-            options=options,
+            options=_one_hand_by_default(game, options),
             opponents=opponents,
             seat=0 if seat is None else seat,
             autoreset=False,

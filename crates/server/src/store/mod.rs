@@ -119,6 +119,22 @@ mod tests {
             assert_eq!(store.site_secret().unwrap().len(), 64);
         }
         assert!(file.exists());
+        // a missing folder or a folder named as the file: said in words,
+        // and nothing is made
+        let missing = dir.join("no/such/folder/x.db");
+        let Err(e) = rt.block_on(open(&missing.display().to_string())) else {
+            panic!("a file in a missing folder opened");
+        };
+        assert!(
+            e.to_string()
+                .ends_with("no/such/folder does not exist (make it first)"),
+            "{e}"
+        );
+        assert!(!dir.join("no").exists());
+        let Err(e) = rt.block_on(open(&dir.display().to_string())) else {
+            panic!("a folder opened as a database");
+        };
+        assert!(e.to_string().ends_with(": it is a folder"), "{e}");
         let _ = std::fs::remove_dir_all(dir);
     }
 }

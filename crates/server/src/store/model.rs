@@ -21,6 +21,15 @@ pub enum StoreError {
     /// A stored JSON column does not parse.
     #[error("stored json: {0}")]
     Json(#[from] serde_json::Error),
+    /// The database file cannot be opened or made (its folder is missing,
+    /// or not writable): the path and why.
+    #[error("the database file {path}: {why}")]
+    File {
+        /// The file named.
+        path: String,
+        /// Why it cannot be opened.
+        why: String,
+    },
     /// A stored value is out of range (a seed that is not a u64, a seat
     /// out of range).
     #[error("corrupt row: {0}")]
@@ -180,6 +189,7 @@ impl StoredTable {
             players: self.players,
             options: self.options.clone(),
             seed: self.seed,
+            names: Vec::new(),
             actions: self
                 .actions
                 .iter()

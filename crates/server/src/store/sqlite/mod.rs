@@ -208,10 +208,25 @@ impl SqliteStore {
 /// exist, and takes every other permission from an existing one. SQLite
 /// gives its `-wal` and `-shm` files the database file's permissions.
 fn private_file(path: &Path) -> Result<(), StoreError> {
+    let file = |why: String| StoreError::File {
+        path: path.display().to_string(),
+        why,
+    };
+    // named before SQLite tries, whose own words are "unable to open"
+    match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) if !dir.is_dir() => {
+            return Err(file(format!(
+                "its folder {} does not exist (make it first)",
+                dir.display()
+            )))
+        }
+        _ if path.is_dir() => return Err(file("it is a folder".into())),
+        _ => {}
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-        let io = |e: std::io::Error| StoreError::Corrupt(format!("{}: {e}", path.display()));
+        let io = |e: std::io::Error| file(e.to_string());
         std::fs::OpenOptions::new()
             .create(true)
             .append(true)

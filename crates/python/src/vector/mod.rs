@@ -20,40 +20,21 @@
 //! A finished table reports its returns in `rewards` (per seat) with
 //! `terminated` (or `truncated` at the length cap, B17, returns 0) and,
 //! with `autoreset`, is dealt again at once: the arrays then show the new
-//! episode's first observation (the "same-step" convention).
+//! episode's first observation (the "same-step" convention). Without
+//! autoreset it waits for `reset` (of chosen tables, or all), and each
+//! step until then is a no-op for it: its action is ignored, its rewards
+//! are 0, its end flags stay set, its mask is empty and `to_move` -1, so
+//! a batch whose tables end at different steps is evaluated to the end.
 
-use crate::policy::{Policy, PolicyBot};
+mod lane;
+
+use crate::policy::Policy;
 use crate::pool::{Pool, Work};
-use bots::{Bot, Roster};
+use bots::Roster;
 use game::{Game, Seat, Seed, Tensor};
+use lane::{Ended, Lane};
 use std::ops::Range;
 use std::sync::Arc;
-
-/// A table and what it keeps between steps.
-struct Lane<G: Game> {
-    game: G,
-    legal: Vec<G::Action>,
-    /// The mask ids set at the previous step ([`Tensor::update_mask`]).
-    ids: Vec<u32>,
-    /// Bots by seat (`None` at the learner's seat and in self-play).
-    bots: Vec<Option<Box<dyn Bot<G>>>>,
-    /// The teacher's bots by seat, at the seats Python acts for (all of
-    /// them in self-play); empty without a teacher.
-    teachers: Vec<Option<Box<dyn Bot<G>>>>,
-    /// The learner's seat (bot mode).
-    seat: usize,
-    /// The seed of the first episode, and how many were dealt since.
-    seed: u64,
-    episode: u64,
-    actions: u64,
-}
-
-/// What one step of one table reports.
-#[derive(Clone, Copy, Default)]
-struct Ended {
-    terminated: bool,
-    truncated: bool,
-}
 
 /// How to build a vector env (the Python constructor's arguments).
 pub(crate) struct Config {
@@ -114,8 +95,9 @@ struct Part<G: Game> {
     first: usize,
     /// The action ids Python gave for the next step, one per lane.
     given: Vec<i64>,
-    /// The actions of the next step, checked by [`Part::choose`].
-    acts: Vec<G::Action>,
+    /// The actions of the next step, checked by [`Part::choose`]: `None`
+    /// for a finished table without autoreset, which steps as a no-op.
+    acts: Vec<Option<G::Action>>,
     obs: Vec<f32>,
     mask: Vec<u8>,
     rewards: Vec<f32>,
@@ -133,7 +115,9 @@ pub(crate) trait DynVector: Send {
     fn max_players(&self) -> usize;
     fn obs_len(&self) -> usize;
     fn num_actions(&self) -> usize;
-    fn reset(&mut self, seeds: &[u64]) -> Result<(), String>;
+    /// Deals table `indices[k]` (every table, in order, without indices)
+    /// again from `seeds[k]`.
+    fn reset(&mut self, seeds: &[u64], indices: Option<&[usize]>) -> Result<(), String>;
     /// Checks one action id per table (an error, and no table moves, if
     /// any is not legal), then steps every table, calling `done` (on the
     /// calling thread) with each part's index and rows as soon as the
@@ -177,235 +161,6 @@ pub(crate) struct Arrays<'a> {
     pub(crate) teach: &'a [i64],
 }
 
-/// Each seat's return from a finished game ([`game::Outcome::returns`]),
-/// 0 for seats it does not name.
-fn returns_into(outcome: Option<&game::Outcome>, out: &mut [f32]) {
-    out.fill(0.0);
-    if let Some(o) = outcome {
-        for (r, v) in out.iter_mut().zip(o.returns()) {
-            *r = v as f32;
-        }
-    }
-}
-
-impl<G: Tensor + Roster> Lane<G> {
-    fn new(shared: &Shared<G>, seed: u64, seat: usize) -> Result<Lane<G>, String> {
-        let mut lane = Lane {
-            game: G::new_seeded(&shared.options, shared.players, &Seed::Legacy(seed))
-                .map_err(|e| e.to_string())?,
-            legal: Vec::new(),
-            ids: Vec::new(),
-            bots: Vec::new(),
-            teachers: Vec::new(),
-            seat,
-            seed,
-            episode: 0,
-            actions: 0,
-        };
-        lane.seat_bots(shared, seed)?;
-        lane.settle(shared, true)?;
-        Ok(lane)
-    }
-
-    /// Starts an episode from `seed`.
-    fn deal(&mut self, shared: &Shared<G>, seed: u64) -> Result<(), String> {
-        self.game = G::new_seeded(&shared.options, shared.players, &Seed::Legacy(seed))
-            .map_err(|e| e.to_string())?;
-        self.actions = 0;
-        self.seat_bots(shared, seed)
-    }
-
-    /// Reseeds the episode's bots (or makes them: the first time, and
-    /// where the learner's seat moved).
-    fn seat_bots(&mut self, shared: &Shared<G>, seed: u64) -> Result<(), String> {
-        if let Some(spec) = &shared.teacher {
-            self.teachers.resize_with(shared.seats, || None);
-            for (s, slot) in self.teachers.iter_mut().enumerate() {
-                // Seeded apart from the opponents' bots of the same seat.
-                let bot_seed = analysis::derive_seed(seed, (1 << 32) + s as u64);
-                if shared.opponents.is_some() && s != self.seat {
-                    *slot = None;
-                } else if !slot.as_mut().is_some_and(|b| b.reseed(bot_seed)) {
-                    *slot = Some(G::bot(spec, bot_seed).map_err(|e| e.to_string())?);
-                }
-            }
-        }
-        let Some(opponents) = &shared.opponents else {
-            return Ok(());
-        };
-        self.bots.resize_with(shared.seats, || None);
-        for (s, slot) in self.bots.iter_mut().enumerate() {
-            let bot_seed = analysis::derive_seed(seed, s as u64);
-            if s == self.seat {
-                *slot = None;
-            } else if !slot.as_mut().is_some_and(|b| b.reseed(bot_seed)) {
-                *slot = Some(match opponents {
-                    Opponents::Bots(spec) => G::bot(spec, bot_seed).map_err(|e| e.to_string())?,
-                    Opponents::Policy(policy) => Box::new(PolicyBot::<G>::new(
-                        policy.clone(),
-                        shared.obs_len,
-                        shared.num_actions,
-                    )),
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// The seed of episode `episode` of this lane: the lane's seed itself
-    /// first, then derived from it.
-    fn episode_seed(&self) -> u64 {
-        if self.episode == 0 {
-            self.seed
-        } else {
-            analysis::derive_seed(self.seed, self.episode)
-        }
-    }
-
-    /// Lets the bots play until the learner's turn or the end.
-    fn bots_play(&mut self, shared: &Shared<G>) {
-        while let Some(s) = self.game.to_move() {
-            if self.actions >= shared.max_actions {
-                return;
-            }
-            let Some(Some(bot)) = self.bots.get_mut(s.index()) else {
-                return;
-            };
-            if let Some(rng) = bot.uniform_rng() {
-                // A random bot: drawn without a view or a list.
-                let action = self.game.pick_uniform(rng, &mut self.legal);
-                self.game.apply_unchecked(action);
-            } else {
-                self.game.legal_actions(&mut self.legal);
-                let view = self.game.view(s);
-                let action = bot.choose(&view, &self.legal);
-                if self.legal.contains(&action) {
-                    self.game.apply_unchecked(action);
-                } else {
-                    // A bot bug: play the first legal action rather than stall.
-                    self.game.apply_unchecked(self.legal[0]);
-                }
-            }
-            self.actions += 1;
-        }
-    }
-
-    /// Lets the bots play (bot mode). With `redeal`, an episode that ends
-    /// before the learner's first turn (which no learner played) is dealt
-    /// again from the next seed, so Python always has a decision to take.
-    fn settle(&mut self, shared: &Shared<G>, redeal: bool) -> Result<(), String> {
-        if shared.opponents.is_none() {
-            return Ok(());
-        }
-        for _ in 0..100 {
-            self.bots_play(shared);
-            if !redeal || self.game.to_move().is_some() || self.actions >= shared.max_actions {
-                return Ok(());
-            }
-            self.episode += 1;
-            let seed = self.episode_seed();
-            self.deal(shared, seed)?;
-        }
-        Err("100 deals in a row ended before the learner's turn".into())
-    }
-
-    /// Which seat Python acts for now, if any.
-    fn acting(&self, shared: &Shared<G>) -> Option<usize> {
-        let s = self.game.to_move()?.index();
-        if shared.opponents.is_some() && s != self.seat {
-            return None;
-        }
-        Some(s)
-    }
-
-    fn ended(&self, shared: &Shared<G>) -> Option<Ended> {
-        if self.game.to_move().is_none() {
-            Some(Ended {
-                terminated: true,
-                truncated: false,
-            })
-        } else if self.actions >= shared.max_actions {
-            Some(Ended {
-                terminated: false,
-                truncated: true,
-            })
-        } else {
-            None
-        }
-    }
-
-    /// Writes this lane's observation, mask, seat to act and the
-    /// teacher's action id (-1 for none) into its slices.
-    fn write(
-        &mut self,
-        shared: &Shared<G>,
-        obs: &mut [f32],
-        mask: &mut [u8],
-        to_move: &mut i64,
-        teach: &mut i64,
-    ) {
-        let seat = match shared.opponents {
-            Some(_) => self.seat,
-            None => self.game.to_move().map_or(0, Seat::index),
-        };
-        *to_move = self.acting(shared).map_or(-1, |s| s as i64);
-        self.game.write_obs(Seat::new(seat), obs);
-        *teach = -1;
-        if *to_move >= 0 {
-            self.game.update_mask(&mut self.legal, &mut self.ids, mask);
-            if let Some(Some(teacher)) = self.teachers.get_mut(*to_move as usize) {
-                let view = self.game.view(Seat::new(*to_move as usize));
-                let action = teacher.choose(&view, &self.legal);
-                *teach = self
-                    .legal
-                    .contains(&action)
-                    .then(|| self.game.action_id(action))
-                    .flatten()
-                    .map_or(-1, |id| id as i64);
-            }
-        } else {
-            for &id in &self.ids {
-                mask[id as usize] = 0;
-            }
-            self.ids.clear();
-        }
-    }
-
-    /// One step of this lane: `action` for the seat Python acts for, then
-    /// the bots; the episode's end (and the next deal) if it comes.
-    #[allow(clippy::too_many_arguments)]
-    fn step(
-        &mut self,
-        shared: &Shared<G>,
-        action: G::Action,
-        obs: &mut [f32],
-        mask: &mut [u8],
-        rewards: &mut [f32],
-        ended: &mut Ended,
-        to_move: &mut i64,
-        teach: &mut i64,
-    ) -> Result<(), String> {
-        self.game.apply_unchecked(action);
-        self.actions += 1;
-        self.settle(shared, false)?;
-        *ended = self.ended(shared).unwrap_or_default();
-        // Returns only for a finished game: a truncated one has none (B17).
-        if ended.terminated {
-            returns_into(self.game.outcome().as_ref(), rewards);
-        } else {
-            rewards.fill(0.0);
-        }
-        if (ended.terminated || ended.truncated) && shared.autoreset {
-            self.episode += 1;
-            let seed = self.episode_seed();
-            self.deal(shared, seed)?;
-            self.settle(shared, true)?;
-        }
-        self.write(shared, obs, mask, to_move, teach);
-        Ok(())
-    }
-}
-
 impl<G: Tensor + Roster> Part<G> {
     fn new(shared: &Arc<Shared<G>>, lanes: Vec<Lane<G>>, first: usize) -> Part<G> {
         let n = lanes.len();
@@ -429,34 +184,41 @@ impl<G: Tensor + Roster> Part<G> {
         part
     }
 
-    /// Writes every lane's observation and mask (after a reset).
+    /// Writes every lane's observation and mask (when the part is made).
     fn rewrite(&mut self) {
-        let shared = &*self.shared;
-        let (o, a) = (shared.obs_len, shared.num_actions);
-        for (i, lane) in self.lanes.iter_mut().enumerate() {
-            lane.write(
-                shared,
-                &mut self.obs[i * o..(i + 1) * o],
-                &mut self.mask[i * a..(i + 1) * a],
-                &mut self.to_move[i],
-                &mut self.teach[i],
-            );
+        for j in 0..self.lanes.len() {
+            self.rewrite_lane(j);
         }
     }
 
-    /// Deals every lane again, lane `j` from `seeds[j]`.
-    fn reset(&mut self, seeds: &[u64]) -> Result<(), String> {
+    /// Writes lane `j`'s observation and mask.
+    fn rewrite_lane(&mut self, j: usize) {
         let shared = &*self.shared;
-        for (lane, &seed) in self.lanes.iter_mut().zip(seeds) {
+        let (o, a) = (shared.obs_len, shared.num_actions);
+        self.lanes[j].write(
+            shared,
+            &mut self.obs[j * o..(j + 1) * o],
+            &mut self.mask[j * a..(j + 1) * a],
+            &mut self.to_move[j],
+            &mut self.teach[j],
+        );
+    }
+
+    /// Deals lane `j` again from `seed`, for each `(j, seed)`: a new first
+    /// episode, its rewards and ends cleared. The other lanes keep theirs.
+    fn reset(&mut self, seeds: &[(usize, u64)]) -> Result<(), String> {
+        let p = self.shared.seats;
+        for &(j, seed) in seeds {
+            let (shared, lane) = (&*self.shared, &mut self.lanes[j]);
             lane.seed = seed;
             lane.episode = 0;
             lane.deal(shared, seed)?;
             lane.settle(shared, true)?;
+            self.rewards[j * p..(j + 1) * p].fill(0.0);
+            self.terminated[j] = 0;
+            self.truncated[j] = 0;
+            self.rewrite_lane(j);
         }
-        self.rewards.fill(0.0);
-        self.terminated.fill(0);
-        self.truncated.fill(0);
-        self.rewrite();
         Ok(())
     }
 
@@ -468,16 +230,19 @@ impl<G: Tensor + Roster> Part<G> {
         for (j, (lane, &id)) in self.lanes.iter().zip(&self.given).enumerate() {
             let i = self.first + j;
             if lane.acting(&self.shared).is_none() {
-                return Err(format!(
-                    "table {i} has no decision to take: its episode is over (reset it, or use autoreset)"
-                ));
+                if !self.shared.autoreset {
+                    // finished, and waiting for its reset: any id will do
+                    self.acts.push(None);
+                    continue;
+                }
+                return Err(format!("table {i} has no decision to take"));
             }
             let legal = usize::try_from(id)
                 .ok()
                 .filter(|&id| id < a && self.mask[j * a + id] == 1)
                 .and_then(|id| lane.game.action_of(id));
             match legal {
-                Some(action) => self.acts.push(action),
+                Some(action) => self.acts.push(Some(action)),
                 None => {
                     return Err(format!(
                         "table {i}: action id {id} is not legal now (see action_masks[{i}])"
@@ -517,10 +282,15 @@ impl<G: Tensor + Roster> Part<G> {
         let shared = &*self.shared;
         let (o, a, p) = (shared.obs_len, shared.num_actions, shared.seats);
         for (j, lane) in self.lanes.iter_mut().enumerate() {
+            let Some(action) = self.acts[j] else {
+                // a finished table: no reward again, its end kept
+                self.rewards[j * p..(j + 1) * p].fill(0.0);
+                continue;
+            };
             let mut ended = Ended::default();
             lane.step(
                 shared,
-                self.acts[j],
+                action,
                 &mut self.obs[j * o..(j + 1) * o],
                 &mut self.mask[j * a..(j + 1) * a],
                 &mut self.rewards[j * p..(j + 1) * p],
@@ -658,19 +428,34 @@ impl<G: Tensor + Roster> DynVector for Vector<G> {
         self.shared.num_actions
     }
 
-    fn reset(&mut self, seeds: &[u64]) -> Result<(), String> {
-        if seeds.len() != self.num_envs {
+    fn reset(&mut self, seeds: &[u64], indices: Option<&[usize]>) -> Result<(), String> {
+        let all: Vec<usize>;
+        let tables = match indices {
+            Some(t) => t,
+            None => {
+                all = (0..self.num_envs).collect();
+                &all
+            }
+        };
+        if seeds.len() != tables.len() {
             return Err(format!(
-                "reset needs one seed per table: {} seeds for {} tables",
+                "reset needs one seed per table reset: {} seeds for {} tables",
                 seeds.len(),
-                self.num_envs
+                tables.len()
             ));
         }
-        let mut first = 0;
-        for mut part in self.pool.each() {
-            let n = part.lanes.len();
-            part.reset(&seeds[first..first + n])?;
-            first += n;
+        // every index checked before any table is dealt
+        let mut by_part = vec![Vec::new(); self.num_envs.div_ceil(self.per)];
+        let mut seen = vec![false; self.num_envs];
+        for (&t, &seed) in tables.iter().zip(seeds) {
+            let (p, j) = self.locate(t)?;
+            if std::mem::replace(&mut seen[t], true) {
+                return Err(format!("table {t} is listed twice"));
+            }
+            by_part[p].push((j, seed));
+        }
+        for (mut part, seeds) in self.pool.each().zip(&by_part) {
+            part.reset(seeds)?;
         }
         Ok(())
     }
