@@ -1,8 +1,8 @@
 //! Bot programs at the server: levels the operator offers with
 //! `ratrace serve --bot NAME=CMD`, played by child processes over
 //! `ratrace-bot/1`; misbehaving programs, the process cap, names a client
-//! may not give; and `examples/bots/remote_client.py` playing a seat as a
-//! WebSocket client.
+//! may not give; and `examples/bots/remote_client.py` and `.mjs` playing
+//! seats as WebSocket clients.
 
 use super::play::play_to_end;
 use super::util::*;
@@ -430,52 +430,58 @@ async fn a_client_names_only_offered_bots_and_never_a_command() {
 /// with "-"; the example client must take it as the option's value, not as
 /// an option (this once failed the test below by chance).
 #[test]
-fn remote_client_py_takes_values_that_start_with_a_dash() {
-    let out = std::process::Command::new("python3")
-        .arg(root().join("examples/bots/remote_client.py"))
-        .args([
-            "--url",
-            "http://127.0.0.1:1",
-            "--table",
-            "-Ab",
-            "--token",
-            "-t",
-        ])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    // It got past its arguments and tried the (closed) port.
-    assert!(
-        stderr.contains("cannot reach http://127.0.0.1:1"),
-        "{stderr}"
-    );
+fn remote_clients_take_values_that_start_with_a_dash() {
+    for (program, script) in [
+        ("python3", "remote_client.py"),
+        ("node", "remote_client.mjs"),
+    ] {
+        let out = std::process::Command::new(program)
+            .arg(root().join("examples/bots").join(script))
+            .args([
+                "--url",
+                "http://127.0.0.1:1",
+                "--table",
+                "-Ab",
+                "--token",
+                "-t",
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        // It got past its arguments and tried the (closed) port.
+        assert!(
+            stderr.contains("cannot reach http://127.0.0.1:1"),
+            "{script}: {stderr}"
+        );
+    }
 }
 
+/// `examples/bots/remote_client.py` and its Node twin `remote_client.mjs`
+/// play the four seats of one game over real WebSockets: each client once
+/// with a token handed over, once joining a seat itself.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn remote_client_py_plays_a_seat_to_the_end() {
+async fn remote_clients_in_python_and_node_play_their_seats_to_the_end() {
     let server = start_fast().await;
     let id = create(
         server.addr,
-        json!({"game": "dalmuti", "players": 4, "bot_delay_ms": 1, "seats": [
-            {"kind": "human"}, {"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}),
+        json!({"game": "dalmuti", "players": 4, "options": {"hands": "2"}, "seats": [
+            {"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}]}),
     )
     .await;
-    // P1 joins here and hands its token over; P2 the client joins itself.
-    let token = join(server.addr, &id, "P1").await;
-    let script = root().join("examples/bots/remote_client.py");
     let url = format!("http://{}", server.addr);
-    let run = |args: Vec<String>| {
-        let script = script.clone();
+    let key = key_of(&id).unwrap();
+    let run = |program: &'static str, script: &'static str, args: Vec<String>| {
+        let script = root().join("examples/bots").join(script);
         tokio::task::spawn_blocking(move || {
-            let mut child = std::process::Command::new("python3")
+            let mut child = std::process::Command::new(program)
                 .arg(&script)
                 .args(&args)
                 .stdout(std::process::Stdio::piped())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
                 .unwrap();
-            let until = Instant::now() + Duration::from_secs(60);
+            let until = Instant::now() + Duration::from_secs(120);
             loop {
                 if child.try_wait().unwrap().is_some() {
                     break;
@@ -489,29 +495,44 @@ async fn remote_client_py_plays_a_seat_to_the_end() {
             child.wait_with_output().unwrap()
         })
     };
-    let p1 = run(vec![
-        "--url".into(),
-        url.clone(),
-        "--table".into(),
-        id.clone(),
-        "--token".into(),
-        token,
-        "--seed".into(),
-        "1".into(),
-    ]);
-    let p2 = run(vec![
-        "--url".into(),
-        url,
-        "--table".into(),
-        id.clone(),
-        "--name".into(),
-        "Remote Ann".into(),
-        "--key".into(),
-        key_of(&id).unwrap(),
-        "--seat".into(),
-        "P2".into(),
-    ]);
-    for out in [p1.await.unwrap(), p2.await.unwrap()] {
+    // P1 and P3 are joined here and their tokens handed over; P2 and P4
+    // the clients join themselves
+    let with_token = |token: String, seed: &str| {
+        let (url, id) = (url.clone(), id.clone());
+        vec![
+            "--url".into(),
+            url,
+            "--table".into(),
+            id,
+            "--token".into(),
+            token,
+            "--seed".into(),
+            seed.into(),
+        ]
+    };
+    let joining = |name: &str, seat: &str| {
+        let (url, id, key) = (url.clone(), id.clone(), key.clone());
+        let args = [
+            "--url", &url, "--table", &id, "--name", name, "--key", &key, "--seat", seat,
+        ];
+        args.map(String::from).to_vec()
+    };
+    let clients = [
+        run(
+            "python3",
+            "remote_client.py",
+            with_token(join(server.addr, &id, "P1").await, "1"),
+        ),
+        run("python3", "remote_client.py", joining("Remote Ann", "P2")),
+        run(
+            "node",
+            "remote_client.mjs",
+            with_token(join(server.addr, &id, "P3").await, "3"),
+        ),
+        run("node", "remote_client.mjs", joining("Remote Bea", "P4")),
+    ];
+    for client in clients {
+        let out = client.await.unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{stdout}\n{stderr}");
@@ -521,6 +542,7 @@ async fn remote_client_py_plays_a_seat_to_the_end() {
     let (_, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
     assert_eq!(info["status"], "finished");
     assert_eq!(info["seats"][1]["name"], "Remote Ann");
+    assert_eq!(info["seats"][3]["name"], "Remote Bea");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
