@@ -6,6 +6,10 @@
 # tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# One build of a checkout: incremental state (tens of GB for this
+# workspace's debug builds) would only fill the disk. A developer's own
+# CARGO_INCREMENTAL is kept.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 # OpenSSL's headers, which webauthn-rs (passkeys) links through openssl-sys
 if ! pkg-config --exists openssl 2>/dev/null; then
