@@ -114,14 +114,29 @@ async function playTournament(page, limitMs = 360000) {
       await quickPlay(page);
       tables++;
       if (process.env.TOURNAMENT_LOG) console.error(`${new URL(page.url()).pathname}: ${Date.now() - at} ms`);
-      await page.click('#toTournament');
-      await page.waitForURL(/\/tournament\//);
+      await backToTournament(page);
       continue;
     }
     const d = await pageData(page);
     if (d && d.status === 'finished') return tables;
     await page.waitForTimeout(200);
   }
+}
+
+/**
+ * Follows the result's link back to the tournament. The result panel is
+ * drawn again when a late message comes (a rating, the tournament's
+ * news); a click whose press and release fall on two drawings of the
+ * link reaches no link, so a click that led nowhere is made again.
+ */
+async function backToTournament(page) {
+  const there = () => /\/tournament\//.test(new URL(page.url()).pathname);
+  for (let i = 0; i < 4 && !there(); i++) {
+    // a slow page may have left between the look and the click
+    await page.click('#toTournament', { timeout: 5000 }).catch(() => {});
+    await page.waitForURL(/\/tournament\//, { timeout: 5000, waitUntil: 'commit' }).catch(() => {});
+  }
+  assert.ok(there(), `the result's link did not lead back to the tournament: ${page.url()}`);
 }
 
 /** Each name's points from the tables' records: players − place per table (arena and Swiss). */
