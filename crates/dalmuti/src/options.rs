@@ -1,12 +1,13 @@
 //! Rules options for The Great Dalmuti: session length (D12), the deck
-//! (D2), joining players (D13) and the rulebook's variants (D14), each
-//! declared once (`game::options!`): name, type, default, allowed values
+//! (D2), joining players (D13), the rulebook's variants (D14) and the
+//! small decks for research (D17), each declared once (`game::options!`): name, type, default, allowed values
 //! and help.
 //!
 //! [`Options`] is `Copy` (the join list is a small fixed array) so that the
 //! game state, which must hand out `&Options`, stays cheap to clone for
 //! rollouts.
 
+use crate::card::Hand;
 use game::{OptionError, OptionValue};
 
 /// The largest number of joins a session can have: 3 players growing to 13.
@@ -149,6 +150,22 @@ impl OptionValue for Joins {
     }
 }
 
+impl Options {
+    /// The deck of a hand with `players` at the table: D2's cut for small
+    /// tables (unless `standard_deck`), then D17's (only ranks up to
+    /// `ranks`; no Jesters unless `jesters`).
+    pub fn deck(&self, players: usize) -> Hand {
+        let mut d = Hand::deck_for(players, self.standard_deck);
+        for r in (self.ranks as usize + 1)..=12 {
+            d.0[r] = 0;
+        }
+        if !self.jesters {
+            d.0[crate::card::JESTER] = 0;
+        }
+        d
+    }
+}
+
 /// `market` and `black_market` cannot both be on (D14).
 fn one_market(o: &Options) -> Result<(), OptionError> {
     if o.market && o.black_market {
@@ -187,6 +204,10 @@ game::options! {
             "D13: before each listed hand one new player joins as a Merchant in the middle, with 0 points";
         single_hand: SingleHand = "first-out", "first-out|points",
             "D16: with hands=1, whoever goes out first wins (first-out), or the highest score with the variant bonuses (points)";
+        ranks: u32 = "12", "1..=12",
+            "D17 (for research): the deck keeps only ranks 1 to this one, after the cut of D2";
+        jesters: bool = "on", "on|off",
+            "D17 (for research): off takes the two Jesters out of the deck";
     }
     check = one_market;
 }

@@ -219,7 +219,7 @@ fn hand_made(
         return Ok(Dalmuti::start(g, setup.start));
     }
     // hand-made hands: check them against this table's deck (D2)
-    let full = Hand::deck_for(players, options.standard_deck);
+    let full = options.deck(players);
     let mut given = Hand::EMPTY;
     let mut has = [false; crate::MAX_PLAYERS];
     for (s, h) in &setup.hands {

@@ -20,6 +20,7 @@ use std::sync::Mutex;
 
 mod args;
 mod env;
+mod infostate;
 mod observe;
 mod policy;
 mod pool;
@@ -412,6 +413,43 @@ impl Game {
             self.inner.write_mask(&mut data);
         }
         fill(py, out, &data, "int8", Some("uint8"))
+    }
+
+    /// `seat`'s information state as text, with perfect recall: a line
+    /// naming the seat, then every event it saw (public ones and those
+    /// told to it alone) and every action it took (`you: ...`), in order.
+    /// Two histories give the same text exactly when the seat cannot tell
+    /// them apart. A resampled state has none (`ValueError`).
+    fn information_state(&self, seat: i64) -> PyResult<String> {
+        let seat = self.seat(seat)?;
+        self.inner.info_text(seat).map_err(PyValueError::new_err)
+    }
+
+    /// The length of `information_state_tensor(seat, steps)`.
+    fn information_state_size(&self, steps: Nat<usize>) -> usize {
+        self.inner.info_len(steps.0)
+    }
+
+    /// `seat`'s information state as a float32 vector for games of at
+    /// most `steps` actions (layout in docs/python.md): the seat's
+    /// observation at the start, then one block per action taken (the
+    /// action one-hot when it was this seat's, the seat's observation
+    /// after it), blocks not yet played 0. A game longer than `steps`
+    /// raises `ValueError`.
+    #[pyo3(signature = (seat, steps, out=None))]
+    fn information_state_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        seat: i64,
+        steps: Nat<usize>,
+        out: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.seat(seat)?;
+        let mut data = vec![0.0f32; self.inner.info_len(steps.0)];
+        self.inner
+            .info_vector(seat, steps.0, &mut data)
+            .map_err(PyValueError::new_err)?;
+        fill(py, out, &data, "float32", None)
     }
 
     /// A copy that plays on independently.

@@ -7,6 +7,7 @@
 //! side, so `record()` is always the game so far and `load` replays one.
 //! Views, events and bots only ever get what a seat may see.
 
+use crate::infostate::{marks_of, Mark};
 use bots::{Bot, Roster};
 use game::{Game, GameEvent, GameOptions, Outcome, Record, Seat, Seed, Tensor};
 use rand::SeedableRng;
@@ -83,6 +84,12 @@ pub(crate) trait DynGame: Send + Sync {
     fn write_obs(&self, seat: usize, out: &mut [f32]);
     /// Writes the actor's legal-action mask (`out.len() == num_actions`).
     fn write_mask(&self, out: &mut [u8]);
+    /// `seat`'s information state as text (perfect recall).
+    fn info_text(&self, seat: usize) -> Result<String, String>;
+    /// The information-state vector's length for `steps` actions.
+    fn info_len(&self, steps: usize) -> usize;
+    /// Writes `seat`'s information-state vector for `steps` actions.
+    fn info_vector(&self, seat: usize, steps: usize, out: &mut [f32]) -> Result<(), String>;
 }
 
 /// A game and its record.
@@ -92,6 +99,9 @@ pub(crate) struct Table<G: Game> {
     pub(crate) record: Record,
     /// Whether the record is the real history (false for a resampled state).
     pub(crate) recorded: bool,
+    /// Where each recorded action fell in the event log (information
+    /// states place the seat's own actions by it).
+    pub(crate) marks: Vec<Mark>,
 }
 
 /// Parses options given as `key=value` pairs for game `G`.
@@ -115,6 +125,7 @@ impl<G: Roster + Tensor> Table<G> {
             game,
             record: Record::new::<G>(&options, players, seed),
             recorded: true,
+            marks: Vec::new(),
         })
     }
 
@@ -124,14 +135,16 @@ impl<G: Roster + Tensor> Table<G> {
         let game = record
             .replay::<G>(true, |_, _, _| {})
             .map_err(|e| e.to_string())?;
+        let marks = marks_of::<G>(&record)?;
         Ok(Table {
             game,
             record,
             recorded: true,
+            marks,
         })
     }
 
-    fn seat(&self, seat: usize) -> Result<Seat, String> {
+    pub(crate) fn seat(&self, seat: usize) -> Result<Seat, String> {
         if seat < self.game.players() {
             Ok(Seat::new(seat))
         } else {
@@ -148,8 +161,13 @@ impl<G: Roster + Tensor> Table<G> {
             Some(s) => self.seat(s)?,
             None => self.game.to_move().ok_or("the game is over")?,
         };
+        let log = self.game.events().len() as u32;
         self.game.act(seat, action).map_err(|e| e.to_string())?;
         if self.recorded {
+            self.marks.push(Mark {
+                log,
+                seat: seat.index() as u8,
+            });
             self.record.push::<G>(seat, action);
             self.record.outcome = self.game.outcome();
         }
@@ -280,6 +298,18 @@ impl<G: Roster + Tensor> DynGame for Table<G> {
         self.game.write_mask(&mut legal, out);
     }
 
+    fn info_text(&self, seat: usize) -> Result<String, String> {
+        Table::info_text(self, seat)
+    }
+
+    fn info_len(&self, steps: usize) -> usize {
+        Table::info_len(self, steps)
+    }
+
+    fn info_vector(&self, seat: usize, steps: usize, out: &mut [f32]) -> Result<(), String> {
+        Table::info_vector(self, seat, steps, out)
+    }
+
     fn view_json(&self, seat: usize) -> String {
         match self.seat(seat) {
             Ok(s) => json(&self.game.view(s)),
@@ -347,6 +377,7 @@ impl<G: Roster + Tensor> DynGame for Table<G> {
             game,
             record,
             recorded: false,
+            marks: Vec::new(),
         })
     }
 

@@ -170,14 +170,21 @@ def test_pettingzoo_seed_test_with_newcomers_joining():
     seed_test(lambda: dalmuti_v0.env(players=4, options=options), num_cycles=1000)
 
 
-def test_open_spiel_refuses_perfect_recall_observers():
+def test_open_spiel_observers_say_what_they_cannot_give():
     pyspiel = pytest.importorskip("pyspiel")
     import ratrace.open_spiel as ros
 
     ros.register()
     game = pyspiel.load_game("python_ratrace_dalmuti")
+    # perfect recall: the string always, the tensor only for short games
+    assert game.get_type().provides_information_state_string
     assert not game.get_type().provides_information_state_tensor
-    with pytest.raises(ValueError, match="perfect.recall"):
-        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    with pytest.raises(ValueError, match="max_actions up to"):
+        observer.set_from(game.new_initial_state(), 0)
+    with pytest.raises(ValueError, match="one seat's view"):
+        game.make_py_observer(pyspiel.IIGObservationType(public_info=False, perfect_recall=False))
     observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False))
     assert observer is not None
+    with pytest.raises(ValueError, match="chance_seeds"):
+        pyspiel.load_game("python_ratrace_dalmuti", {"chance_seeds": -1})

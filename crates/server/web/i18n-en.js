@@ -138,6 +138,8 @@ export default {
   'opt.dalmuti.black_market': 'After taxes the first Merchant and a Merchant each draw a random card from the other.',
   'opt.dalmuti.joins': 'Hands before which one new player joins as a Merchant, e.g. 3,5.',
   'opt.dalmuti.single_hand': 'A single hand is won by whoever goes out first, or by points with the bonuses.',
+  'opt.dalmuti.ranks': 'Research: the deck keeps only the ranks from 1 to this one.',
+  'opt.dalmuti.jesters': 'Off: no Jesters in the deck (research).',
   'lobby.settings': 'Table settings',
   'set.public': 'Public table',
   'set.turn_timer_ms': 'Turn timer (s)',
@@ -175,6 +177,8 @@ export default {
   'optName.dalmuti.black_market': 'Black market',
   'optName.dalmuti.joins': 'Newcomers join',
   'optName.dalmuti.single_hand': 'Who wins a single hand',
+  'optName.dalmuti.ranks': 'Ranks in the deck',
+  'optName.dalmuti.jesters': 'Jesters in the deck',
   'src.bigcheese.dice':
     'the English rulebooks (1998, 2011) roll the card\'s own die; the French edition\'s translator adds best of two ' +
     'd6, half of n d6 and no dice',
@@ -195,6 +199,8 @@ export default {
   'src.dalmuti.black_market': 'Il Grande Dalmuti, variants',
   'src.dalmuti.joins': 'Il Grande Dalmuti: a newcomer joins as a Merchant',
   'src.dalmuti.single_hand': 'a ratrace ruling: the rulebook plays sessions of hands',
+  'src.dalmuti.ranks': 'a ratrace option for small games to study',
+  'src.dalmuti.jesters': 'a ratrace option for small games to study',
   'lobby.freeSeat': 'a free seat',
   'lobby.winner': 'won by {who}',
   'lobby.nobody': 'nobody won',

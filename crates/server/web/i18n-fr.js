@@ -140,6 +140,8 @@ export default {
   'opt.dalmuti.black_market': 'Après les impôts, le premier Marchand et un Marchand se tirent une carte au hasard.',
   'opt.dalmuti.joins': 'Manches avant lesquelles un nouveau joueur arrive comme Marchand, ex. 3,5.',
   'opt.dalmuti.single_hand': 'Une seule manche : gagne qui sort le premier, ou le plus de points avec les bonus.',
+  'opt.dalmuti.ranks': 'Recherche : le paquet ne garde que les rangs de 1 à celui-ci.',
+  'opt.dalmuti.jesters': 'Non : pas de Bouffons dans le paquet (recherche).',
   'lobby.settings': 'Réglages de la table',
   'set.public': 'Table publique',
   'set.turn_timer_ms': 'Temps par tour (s)',
@@ -177,6 +179,8 @@ export default {
   'optName.dalmuti.black_market': 'Marché noir',
   'optName.dalmuti.joins': 'Nouveaux venus',
   'optName.dalmuti.single_hand': 'Qui gagne une manche unique',
+  'optName.dalmuti.ranks': 'Rangs dans le paquet',
+  'optName.dalmuti.jesters': 'Bouffons dans le paquet',
   'src.bigcheese.dice':
     'les règles anglaises (1998, 2011) lancent le dé de la carte ; le traducteur de l\'édition française ajoute le ' +
     'meilleur de deux d6, la moitié de n d6 et sans dés',
@@ -197,6 +201,8 @@ export default {
   'src.dalmuti.black_market': 'Il Grande Dalmuti, variantes',
   'src.dalmuti.joins': 'Il Grande Dalmuti : un nouveau venu entre comme marchand',
   'src.dalmuti.single_hand': 'une règle de ratrace : le livret joue des parties de plusieurs manches',
+  'src.dalmuti.ranks': 'une option de ratrace pour étudier de petites parties',
+  'src.dalmuti.jesters': 'une option de ratrace pour étudier de petites parties',
   'lobby.freeSeat': 'une place libre',
   'lobby.winner': 'gagnée par {who}',
   'lobby.nobody': 'personne n\'a gagné',

@@ -141,6 +141,8 @@ export default {
     'Mercato nero: dopo le tasse il primo mercante e un mercante si pescano a caso una carta a vicenda.',
   'opt.dalmuti.joins': 'Mani prima delle quali entra un nuovo giocatore come mercante, es. 3,5.',
   'opt.dalmuti.single_hand': 'Una sola mano: vince chi esce per primo, o chi ha più punti con i bonus.',
+  'opt.dalmuti.ranks': 'Ricerca: il mazzo tiene solo i ranghi da 1 a questo.',
+  'opt.dalmuti.jesters': 'No: niente Giullari nel mazzo (ricerca).',
   'lobby.settings': 'Impostazioni del tavolo',
   'set.public': 'Tavolo pubblico',
   'set.turn_timer_ms': 'Tempo per turno (s)',
@@ -178,6 +180,8 @@ export default {
   'optName.dalmuti.black_market': 'Mercato nero',
   'optName.dalmuti.joins': 'Nuovi giocatori',
   'optName.dalmuti.single_hand': 'Chi vince una mano sola',
+  'optName.dalmuti.ranks': 'Ranghi nel mazzo',
+  'optName.dalmuti.jesters': 'Giullari nel mazzo',
   'src.bigcheese.dice':
     'i regolamenti inglesi (1998, 2011) tirano il dado della carta; il traduttore dell\'edizione francese aggiunge ' +
     'il meglio di due d6, metà di n d6 e senza dadi',
@@ -198,6 +202,8 @@ export default {
   'src.dalmuti.black_market': 'Il Grande Dalmuti, varianti',
   'src.dalmuti.joins': 'Il Grande Dalmuti: chi arriva entra come mercante',
   'src.dalmuti.single_hand': 'una regola di ratrace: il regolamento gioca sessioni di mani',
+  'src.dalmuti.ranks': 'un’opzione di ratrace per studiare partite piccole',
+  'src.dalmuti.jesters': 'un’opzione di ratrace per studiare partite piccole',
   'lobby.freeSeat': 'un posto libero',
   'lobby.winner': 'vinta da {who}',
   'lobby.nobody': 'nessun vincitore',

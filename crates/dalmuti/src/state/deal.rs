@@ -160,10 +160,9 @@ impl Dalmuti {
     pub(crate) fn deal(&mut self) {
         self.reset_hand();
         let n = self.players as usize;
-        self.deck = Hand::deck_for(n, self.options.standard_deck);
+        self.deck = self.options.deck(n);
         let len = self.deck.len();
-        let mut cards = DECK_LIST;
-        debug_assert!(len == 80 || self.deck.0[12] == 0);
+        let mut cards = deck_list(&self.deck);
         // Fisher-Yates, dealing as it goes: once swapped, position i is
         // final, and the card at position i goes to table position i mod n
         // (the same deal as shuffling first and dealing from the top)

@@ -149,25 +149,21 @@ pub struct Dalmuti {
     pub(crate) log: Vec<LogEntry<Event>>,
 }
 
-/// The deck as a card list, Jesters first and 12s last, so that the 57-,
-/// 68- and 80-card decks (D2) are prefixes of it.
-const DECK_LIST: [u8; 80] = {
+/// The deck `deck` as a card list, Jesters first and then the ranks from 1
+/// up: D2's 57-, 68- and 80-card decks are prefixes of one list, as D17's
+/// small decks with Jesters are, so a seed deals the same cards whatever
+/// the cut.
+fn deck_list(deck: &Hand) -> [u8; 80] {
     let mut list = [0u8; 80];
-    list[0] = JESTER as u8;
-    list[1] = JESTER as u8;
-    let mut i = 2;
-    let mut r = 1;
-    while r <= 12 {
-        let mut k = 0;
-        while k < r {
-            list[i] = r as u8;
+    let mut i = 0;
+    for kind in std::iter::once(JESTER).chain(1..=12) {
+        for _ in 0..deck.0[kind] {
+            list[i] = kind as u8;
             i += 1;
-            k += 1;
         }
-        r += 1;
     }
     list
-};
+}
 
 /// For each rank r, the leads of 1..=12 natural cards of rank r: a lead
 /// copies a whole run and keeps as many as the leader holds.
@@ -221,6 +217,19 @@ impl Dalmuti {
                 "{players} players and {} joins would make more than 13 players (D1, D13)",
                 options.joins.len()
             )));
+        }
+        // D17: every player is dealt 2 cards at least (the Greater Peon
+        // pays 2 in taxes, D8)
+        for n in players..=players + options.joins.len() {
+            let cards = options.deck(n).len();
+            if cards < 2 * n {
+                return Err(SetupError::Options(format!(
+                    "a deck of {cards} cards (ranks={}, jesters={}) is too small for {n} players: \
+                     each needs 2 cards at least (D17)",
+                    options.ranks,
+                    if options.jesters { "on" } else { "off" }
+                )));
+            }
         }
         if options.market && options.black_market {
             return Err(SetupError::Options(

@@ -1,5 +1,5 @@
 //! Property tests: random playouts over all options, player counts 3..=13
-//! and joins end; cards are conserved; `check` agrees with
+//! and joins end, on small research decks too (D17); cards are conserved; `check` agrees with
 //! `legal_actions`; illegal actions leave the state unchanged; views do not
 //! depend on hidden information; text forms round-trip; seeds reproduce.
 
@@ -152,6 +152,44 @@ proptest! {
         prop_assert_eq!(o.scores.len(), g.players());
         g.legal_actions(&mut legal);
         prop_assert!(legal.is_empty());
+    }
+
+    #[test]
+    fn small_decks_hold_only_their_ranks_and_play_to_the_end(
+        ranks in 1u32..=12,
+        jesters in any::<bool>(),
+        hands in 1u32..3,
+        players in 3usize..=13,
+        seed in any::<u64>(),
+    ) {
+        // D17: a deck too small for 2 cards each is refused; any other
+        // deals exactly its cards, holds no rank above `ranks` and no
+        // Jester without `jesters`, and plays to the end
+        let o = Options { hands, ranks, jesters, ..Options::default() };
+        let deck = o.deck(players);
+        let allowed = |c: Card| if c == Card::JESTER { jesters } else { c.index() <= ranks as usize };
+        prop_assert!(deck.cards().all(allowed), "the deck {} for ranks={} jesters={}", deck, ranks, jesters);
+        let mut g = match Dalmuti::new(&o, players, seed) {
+            Err(e) => {
+                prop_assert!(deck.len() < 2 * players, "refused a deck of {}: {e}", deck.len());
+                prop_assert!(e.to_string().contains("(D17)"), "{e}");
+                return Ok(());
+            }
+            Ok(g) => g,
+        };
+        prop_assert!(deck.len() >= 2 * players);
+        prop_assert_eq!(g.public_view().deck, deck);
+        let mut rng = SmallRng::seed_from_u64(seed ^ 0x17);
+        let mut legal = Vec::new();
+        while g.to_move().is_some() {
+            prop_assert!(conserved(&g));
+            prop_assert!(g.public_view().deck == deck);
+            g.legal_actions(&mut legal);
+            prop_assert!(!legal.is_empty());
+            let a = legal[rng.random_range(0..legal.len())];
+            g.apply(a).unwrap();
+        }
+        prop_assert!(!g.outcome().unwrap().winners.is_empty());
     }
 
     #[test]

@@ -27,8 +27,17 @@ Game parameters (all optional):
   every return 0, as ratrace's runners cap games (ruling B17). It is the
   game's ``max_game_length``.
 
-The chance mode is ``SAMPLED_STOCHASTIC``: the deal and the dice come
-from the state's seed inside the engine, so there are no chance nodes;
+- ``chance_seeds``: 0 (the default) or a number K of deals. With K > 0
+  the game opens with an explicit chance node of K equally likely
+  outcomes, each a seed drawn once from ``seed`` when the game is made:
+  the game is then the card game over those K deals, a finite tree that
+  tabular methods (CFR) and exact best responses can walk whole. Use it
+  with a small game: Dalmuti's research deck (``ranks``, ``jesters``,
+  D17), one hand.
+
+Without ``chance_seeds`` the chance mode is ``SAMPLED_STOCHASTIC``: the
+deal and the dice come from the state's seed inside the engine, so there
+are no chance nodes;
 ``current_player()`` is the real actor (OpenSpiel is the referee, so it
 also names who owes Dalmuti's secret revolution decision, D7).
 Utilities are ``GENERAL_SUM`` (1 for first place down to -1 for last,
@@ -37,12 +46,15 @@ end only.
 
 Observations: the observation tensor is ``Game.observation(seat)`` (the
 float32 layout in docs/python.md), the observation string
-``Game.render(seat)``. The information-state tensor and string are the
-same vector and text: they describe everything the seat sees now (its
-hand, the table, the scores, the trick), but are not perfect recall (the
-order of past moves is not in them). ``resample_from_infostate`` draws a
-full state consistent with a seat's view (``Game.resample``), the
-determinizer ISMCTS needs.
+``Game.render(seat)``: what the seat sees now. The information state
+(perfect recall) is ``Game.information_state(seat)`` as a string: every
+event the seat saw and every action it took, in order. Its tensor is
+``Game.information_state_tensor(seat, max_actions)``, offered when
+``max_actions`` is at most 256 (its length grows with it: set
+``max_actions`` to the longest game of the variant).
+``resample_from_infostate`` draws a full state consistent with a seat's
+view (``Game.resample``), the determinizer ISMCTS needs; such a state has
+no history, so no information state.
 """
 
 from __future__ import annotations
@@ -60,7 +72,11 @@ _GAMES = {
     "dalmuti": ("python_ratrace_dalmuti", "ratrace: The Great Dalmuti", 3, 13, 5),
 }
 _MAX_ACTIONS = 20_000
+# The longest game for which the information-state tensor is offered
+# (its length is about max_actions x (actions + observation)).
+_TENSOR_STEPS = 256
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 def _options_text(name: str, options: str) -> str:
@@ -81,22 +97,24 @@ def _options_text(name: str, options: str) -> str:
     return ",".join(pairs)
 
 
-def _game_type(name: str) -> pyspiel.GameType:
+def _game_type(name: str, explicit_chance: bool = False, tensor: bool = False) -> pyspiel.GameType:
+    """The game type; a game made with ``chance_seeds`` has explicit chance,
+    and one short enough (``max_actions``) offers information-state
+    tensors."""
     short, long, low, high, players = _GAMES[name]
+    mode = pyspiel.GameType.ChanceMode
     return pyspiel.GameType(
         short_name=short,
         long_name=long,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=mode.EXPLICIT_STOCHASTIC if explicit_chance else mode.SAMPLED_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high,
         min_num_players=low,
-        # Observations are the seat's view now (with what it keeps of the
-        # past), not perfect recall: no information state is claimed.
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=tensor,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={
@@ -104,6 +122,7 @@ def _game_type(name: str) -> pyspiel.GameType:
             "options": "",
             "seed": 0,
             "max_actions": _MAX_ACTIONS,
+            "chance_seeds": 0,
         },
     )
 
@@ -113,14 +132,16 @@ class _Setup:
     cap and the generator of seeds. States hold it by reference (a
     clone shares it), so OpenSpiel's deep copy skips it."""
 
-    __slots__ = ("name", "players", "options", "max_actions", "rng")
+    __slots__ = ("name", "players", "options", "max_actions", "rng", "deals")
 
-    def __init__(self, name, players, options, max_actions, seed):
+    def __init__(self, name, players, options, max_actions, seed, chance_seeds=0):
         self.name = name
         self.players = players
         self.options = options
         self.max_actions = max_actions
         self.rng = random.Random(None if seed < 0 else seed)
+        # the seeds of the explicit chance node's outcomes (none: sampled)
+        self.deals = [self.rng.getrandbits(64) for _ in range(chance_seeds)]
 
     def __deepcopy__(self, memo):
         return self
@@ -166,17 +187,21 @@ class RatraceGame(pyspiel.Game):
         options = _options_text(name, str(params.get("options", spec["options"])))
         seed = int(params.get("seed", spec["seed"]))
         max_actions = int(params.get("max_actions", spec["max_actions"]))
+        chance_seeds = int(params.get("chance_seeds", spec["chance_seeds"]))
         if max_actions < 1:
             raise ValueError("max_actions must be at least 1")
+        if not 0 <= chance_seeds <= 1_000_000:
+            raise ValueError("chance_seeds must be 0 (sampled chance) or a number of deals up to 1000000")
         probe = Game(name, players, options, 0)  # refuses bad players or options
         if probe.max_players != players:
             raise ValueError(
                 "an OpenSpiel game has a fixed number of players: Dalmuti's joins "
                 "(D13) are not offered here (use the PettingZoo or vector env)"
             )
+        game_type = _game_type(name, chance_seeds > 0, max_actions <= _TENSOR_STEPS)
         info = pyspiel.GameInfo(
             num_distinct_actions=probe.num_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=chance_seeds,
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -184,8 +209,11 @@ class RatraceGame(pyspiel.Game):
             max_game_length=max_actions,
         )
         super().__init__(game_type, info, params)
-        self._setup = _Setup(name, players, options, max_actions, seed)
+        self._setup = _Setup(name, players, options, max_actions, seed, chance_seeds)
         self.observation_size = probe.observation_size
+        self.information_state_size = (
+            probe.information_state_size(max_actions) if max_actions <= _TENSOR_STEPS else 0
+        )
 
     def new_initial_state(self):
         """A new game, its seed the next one the game's generator gives."""
@@ -195,11 +223,6 @@ class RatraceGame(pyspiel.Game):
         """The observer: the seat's vector and text (see the module docs)."""
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
-        if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise ValueError(
-                "ratrace observers show the seat's view now, not its whole history: "
-                "perfect-recall observations are not offered (ask for perfect_recall=False)"
-            )
         if iig_obs_type is not None and (
             not iig_obs_type.public_info
             or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
@@ -208,6 +231,8 @@ class RatraceGame(pyspiel.Game):
                 "ratrace observers show one seat's view (public information and that seat's "
                 f"private information); not {iig_obs_type}"
             )
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return InformationStateObserver(self.information_state_size, self._setup.max_actions)
         return RatraceObserver(self.observation_size)
 
 
@@ -233,6 +258,12 @@ class RatraceState(pyspiel.State):
         self._seed = _Seed(self._setup)
         if table is not None:
             self._set_table(table, played)
+        elif self._setup.deals:
+            # the explicit chance node: which of the K deals is played
+            self._seed = None
+            self._g = None
+            self._n = 0
+            self._cur = _CHANCE
 
     def _set_table(self, table, played=0):
         self._g = table
@@ -264,7 +295,16 @@ class RatraceState(pyspiel.State):
     # several times per question); C++ callers get the same answers from
     # `current_player`, `is_terminal` and `_legal_actions`.
     def is_chance_node(self):
-        return False  # the dice and shuffles are inside the engine
+        # only the opening deal with chance_seeds; otherwise the dice and
+        # shuffles are inside the engine
+        return self._cur == _CHANCE
+
+    def chance_outcomes(self):
+        """The K deals of ``chance_seeds``, equally likely (at the chance node)."""
+        if self._cur != _CHANCE:
+            return []
+        k = len(self._setup.deals)
+        return [(i, 1.0 / k) for i in range(k)]
 
     def is_player_node(self):
         return self._cur >= 0
@@ -273,6 +313,8 @@ class RatraceState(pyspiel.State):
         cur = self._cur
         if cur == _TERMINAL:
             return []
+        if cur == _CHANCE:
+            return list(range(len(self._setup.deals))) if player in (None, _CHANCE) else []
         if player is not None and player != cur:
             if player < 0:
                 raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
@@ -284,11 +326,17 @@ class RatraceState(pyspiel.State):
     def _legal_actions(self, player):
         if player != self._cur:
             return []
+        if player == _CHANCE:
+            return list(range(len(self._setup.deals)))
         ids = self._g.legal_ids()
         ids.sort()  # OpenSpiel wants them ascending
         return ids
 
     def _apply_action(self, action):
+        if self._cur == _CHANCE:
+            s = self._setup
+            self._set_table(Game(s.name, s.players, s.options, s.deals[action]))
+            return
         g = self._g
         g.apply_id(action)
         self._n += 1
@@ -299,10 +347,14 @@ class RatraceState(pyspiel.State):
             self._cur = actor
 
     def _action_to_string(self, player, action):
+        if player == _CHANCE:
+            return f"deal {action}"
         text = self._g.action_text(action)
         return text if text is not None else f"action {action}"
 
     def returns(self):
+        if self._cur == _CHANCE:
+            return [0.0] * self._setup.players
         # OpenSpiel's convention: 0 for everyone before the end (and for a
         # game the length cap stopped); ratrace's Game has no returns then.
         return self._g.returns() if self._g.is_over else [0.0] * self._setup.players
@@ -319,7 +371,13 @@ class RatraceState(pyspiel.State):
         table = self._g.resample(int(player_id), seed)
         return RatraceState(self.get_game(), self._setup, table, self._n)
 
+    def information_state_string(self, player=None):
+        """``Game.information_state(player)`` (the actor by default)."""
+        return _info_string(self, self._cur if player is None else player)
+
     def __str__(self):
+        if self._cur == _CHANCE:
+            return f"a deal to draw, 1 of {len(self._setup.deals)}"
         g = self._g
         lines = [str(g)]
         for seat in range(self._setup.players):
@@ -343,6 +401,38 @@ class RatraceObserver:
 
     def string_from(self, state, player):
         return state._g.render(player)
+
+
+def _info_string(state, player):
+    if state._cur == _CHANCE:
+        return f"seat P{player + 1}"  # nothing seen yet
+    return state._g.information_state(player)
+
+
+class InformationStateObserver:
+    """One seat's information state (perfect recall): the string is
+    ``Game.information_state(seat)``, the tensor
+    ``Game.information_state_tensor(seat, max_actions)`` (offered when
+    ``max_actions`` is small enough; see the module docs)."""
+
+    def __init__(self, size, steps):
+        self.steps = steps
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"info_state": self.tensor}
+
+    def set_from(self, state, player):
+        if not self.tensor.size:
+            raise ValueError(
+                f"information-state tensors are offered for max_actions up to {_TENSOR_STEPS} "
+                f"(this game has {self.steps}): make the game with a smaller max_actions"
+            )
+        if state._cur == _CHANCE:
+            self.tensor.fill(0.0)
+        else:
+            state._g.information_state_tensor(player, self.steps, out=self.tensor)
+
+    def string_from(self, state, player):
+        return _info_string(state, player)
 
 
 _REGISTERED = False
