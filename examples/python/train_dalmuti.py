@@ -80,9 +80,12 @@ class Policy:
         np.savez(path, **self.params)
 
     def load(self, path):
+        # a file without the baseline (ppo.py's: its value is a network of
+        # its own) loads its policy, the baseline left at zero
         with np.load(path) as f:
             for k in self.params:
-                self.params[k] = f[k].astype(np.float32)
+                if k in f:
+                    self.params[k] = f[k].astype(np.float32)
 
 
 class Adam:
@@ -98,6 +101,26 @@ class Adam:
             self.m[k] = self.b1 * self.m[k] + (1 - self.b1) * g
             self.v[k] = self.b2 * self.v[k] + (1 - self.b2) * g * g
             params[k] -= self.lr * (self.m[k] / c1) / (np.sqrt(self.v[k] / c2) + self.eps)
+
+
+def policy_terms(p, x, m, a):
+    """For rows `x` (masks `m`, actions `a`): the hidden layer, the legal
+    entries (rows, cols, and where each row starts), their probabilities
+    and log-probabilities, each row's entropy and its action's
+    log-probability. Only legal entries are computed (a few per row)."""
+    h = np.tanh(x @ p["w1"] + p["b1"])
+    rows, cols = np.nonzero(m)
+    starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+    zk = (h @ p["w2"])[rows, cols] + p["b2"][cols]
+    zk -= np.maximum.reduceat(zk, starts)[rows]
+    ek = np.exp(zk)
+    pik = ek / np.add.reduceat(ek, starts)[rows]
+    logpik = np.log(np.maximum(pik, 1e-30))
+    entropy = -np.add.reduceat(pik * logpik, starts)
+    chosen = cols == a[rows]
+    logp = np.zeros(len(x), pik.dtype)
+    logp[rows[chosen]] = logpik[chosen]
+    return h, rows, cols, pik, logpik, entropy, chosen, logp
 
 
 def make_env(num_envs: int, seed: int) -> ratrace.VectorEnv:
@@ -191,20 +214,11 @@ def train(policy: Policy, args) -> None:
         x, m, a, r = obs[ok], masks[ok], acts[ok], ret[ok]
         b = len(r)
         # Forward, on the legal entries only (a few per row; `rows` sorted).
-        h = np.tanh(x @ p["w1"] + p["b1"])
-        rows, cols = np.nonzero(m)
-        starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
-        zk = (h @ p["w2"])[rows, cols] + p["b2"][cols]
-        zk -= np.maximum.reduceat(zk, starts)[rows]
-        ek = np.exp(zk)
-        pik = ek / np.add.reduceat(ek, starts)[rows]
-        logpik = np.log(np.maximum(pik, 1e-30))
-        entropy = -np.add.reduceat(pik * logpik, starts)
+        h, rows, cols, pik, logpik, entropy, chosen, _ = policy_terms(p, x, m, a)
         v = x @ p["wv"] + p["bv"]
         adv = r - v
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
         # Gradient of -(adv * log pi(a)) - entropy_coef * H(pi), per logit.
-        chosen = cols == a[rows]
         dzk = (pik - chosen) * adv[rows] + args.entropy * pik * (logpik + entropy[rows])
         dz = np.zeros((b, n_act), np.float32)
         dz[rows, cols] = dzk / b

@@ -300,9 +300,17 @@ pub trait Roster: Game {
 
 /// The bots of one game's module, by level, and its sparring panel: what
 /// the one [`Roster`] implementation needs from each game. Every game
-/// has the same ladder (`random`, `heuristic`, `strong`, `learned`, `search`); only
-/// the bots behind the names differ.
+/// has the same five bots (`random`, `heuristic`, `strong`, `learned`,
+/// `search`), in the order measured for that game: each level beats the
+/// one below it alone against the rest of the table (docs/lab/claims).
 pub trait Levels: Game {
+    /// The ladder, weakest first ([`Roster::LEVELS`]; made with
+    /// [`ladder`]).
+    const LEVELS: &'static [Level];
+
+    /// The ladder's names ([`Roster::LADDER`]; made with [`level_names`]).
+    const LADDER: &'static [&'static str];
+
     /// The sparring panel's names ([`Roster::PANEL`]).
     const PANEL: &'static [&'static str];
 
@@ -347,42 +355,58 @@ pub struct Level {
     pub instant: bool,
 }
 
-/// The ladder of every game, weakest first ([`Roster::LEVELS`]).
-pub const LEVELS: [Level; 5] = [
-    Level {
-        name: "random",
-        level: 1,
-        every_size: true,
-        instant: true,
-    },
-    Level {
-        name: "heuristic",
-        level: 2,
-        every_size: true,
-        instant: true,
-    },
-    Level {
-        name: "strong",
-        level: 3,
-        every_size: true,
-        instant: true,
-    },
-    Level {
-        name: "learned",
-        level: 4,
-        every_size: false,
-        instant: true,
-    },
-    Level {
-        name: "search",
-        level: 5,
-        every_size: true,
-        instant: false,
-    },
-];
+/// The `random` level (its place on a ladder is set by [`ladder`]).
+pub const RANDOM: Level = Level {
+    name: "random",
+    level: 0,
+    every_size: true,
+    instant: true,
+};
 
-/// The names of `levels`, in order (for [`Roster::LADDER`]).
-const fn level_names<const N: usize>(levels: &[Level; N]) -> [&'static str; N] {
+/// The `heuristic` level.
+pub const HEURISTIC: Level = Level {
+    name: "heuristic",
+    level: 0,
+    every_size: true,
+    instant: true,
+};
+
+/// The `strong` level.
+pub const STRONG: Level = Level {
+    name: "strong",
+    level: 0,
+    every_size: true,
+    instant: true,
+};
+
+/// The `learned` level: its network fits one table size.
+pub const LEARNED: Level = Level {
+    name: "learned",
+    level: 0,
+    every_size: false,
+    instant: true,
+};
+
+/// The `search` level.
+pub const SEARCH: Level = Level {
+    name: "search",
+    level: 0,
+    every_size: true,
+    instant: false,
+};
+
+/// `levels`, weakest first, numbered from 1.
+pub const fn ladder<const N: usize>(mut levels: [Level; N]) -> [Level; N] {
+    let mut i = 0;
+    while i < N {
+        levels[i].level = i as u8 + 1;
+        i += 1;
+    }
+    levels
+}
+
+/// The names of `levels`, in order (for [`Levels::LADDER`]).
+pub const fn level_names<const N: usize>(levels: &[Level; N]) -> [&'static str; N] {
     let mut names = [""; N];
     let mut i = 0;
     while i < N {
@@ -392,13 +416,10 @@ const fn level_names<const N: usize>(levels: &[Level; N]) -> [&'static str; N] {
     names
 }
 
-/// [`LEVELS`]' names.
-const LADDER: [&str; LEVELS.len()] = level_names(&LEVELS);
-
 impl<G: Levels + game::Tensor> Roster for G {
     const BOTS: &'static [&'static str] = &["heuristic", "strong", "search", "random", "learned"];
-    const LADDER: &'static [&'static str] = &LADDER;
-    const LEVELS: &'static [Level] = &LEVELS;
+    const LADDER: &'static [&'static str] = <G as Levels>::LADDER;
+    const LEVELS: &'static [Level] = <G as Levels>::LEVELS;
     const PANEL: &'static [&'static str] = <G as Levels>::PANEL;
 
     fn bot(spec: &str, seed: u64) -> Result<Box<dyn Bot<G>>, BotError> {
@@ -447,17 +468,26 @@ mod tests {
     use std::time::Duration;
 
     #[test]
-    fn the_ladder_is_its_levels_numbered_from_one() {
-        assert_eq!(LADDER.len(), LEVELS.len());
-        for (i, l) in LEVELS.iter().enumerate() {
-            assert_eq!(LADDER[i], l.name);
-            assert_eq!(usize::from(l.level), i + 1, "{}", l.name);
-            assert!(
-                <bigcheese::BigCheese as Roster>::bot(l.name, 1).is_ok(),
-                "{}",
-                l.name
+    fn each_ladder_is_its_levels_numbered_from_one_and_every_bot_once() {
+        fn check<G: Roster>() {
+            assert_eq!(G::LADDER.len(), G::LEVELS.len());
+            for (i, l) in G::LEVELS.iter().enumerate() {
+                assert_eq!(G::LADDER[i], l.name);
+                assert_eq!(usize::from(l.level), i + 1, "{}", l.name);
+                assert!(G::bot(l.name, 1).is_ok(), "{}", l.name);
+            }
+            let mut names = G::LADDER.to_vec();
+            names.sort_unstable();
+            assert_eq!(
+                names,
+                ["heuristic", "learned", "random", "search", "strong"]
             );
+            // the weakest is random, the strongest (the hint bot) searches
+            assert_eq!(G::LADDER.first(), Some(&"random"));
+            assert_eq!(G::LADDER.last(), Some(&"search"));
         }
+        check::<bigcheese::BigCheese>();
+        check::<dalmuti::Dalmuti>();
     }
 
     #[test]

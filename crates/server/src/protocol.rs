@@ -80,6 +80,10 @@ pub struct SeatStatus {
     pub kind: &'static str,
     /// The bot name for bot seats.
     pub bot: Option<String>,
+    /// A ladder bot's level on this game's ladder, 1 for the weakest (the
+    /// order is measured per game: docs/lab/claims/README.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
     /// Whether a person has joined this seat.
     pub taken: bool,
     /// Whether a client is connected for this seat (bots: always).

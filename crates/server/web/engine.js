@@ -34,7 +34,7 @@ const URLS = {
 };
 
 let engine = null;
-let game = null; // { id, record, levels, names, seat, created }
+let game = null; // { id, record, levels, ladder, names, seat, created }
 let rev = 0;
 let seen = 0;
 let timer = null;
@@ -149,6 +149,7 @@ function seats() {
     name: level ? level : game.name,
     kind: level ? 'bot' : 'human',
     bot: level || null,
+    level: (level && game.ladder && game.ladder.indexOf(level) + 1) || undefined,
     taken: true,
     connected: true,
   }));
@@ -162,6 +163,7 @@ function info() {
     players: r.players,
     options: r.options,
     seats: seats(),
+    ladder: game.ladder || null,
     seq: r.actions.length,
     status: r.outcome ? 'finished' : 'playing',
     public: false,
@@ -240,7 +242,9 @@ const HANDLERS = {
     const id = 'L' + seed.slice(0, 12);
     const levels = Array.from({ length: record.players }, (_, i) => (i === 0 ? null : m.levels[i - 1] || m.levels[0]));
     const delay = Number.isInteger(m.delay) ? m.delay : null;
-    await save({ id, record, levels, delay, name: m.name || 'You', seat: 'P1', created: Date.now() });
+    // the game's ladder as the lobby had it: a bot's level is its place there
+    const ladder = Array.isArray(m.ladder) ? m.ladder.filter((b) => typeof b === 'string') : null;
+    await save({ id, record, levels, ladder, delay, name: m.name || 'You', seat: 'P1', created: Date.now() });
     send({ type: 'made', id });
   },
   async hello(m) {

@@ -313,7 +313,7 @@ async function offline() {
   try {
     const name = $('name').value.trim() || t('local.you');
     const delay = settingsBody().bot_delay_ms;
-    const id = await makeLocal({ game: g.name, players, options: L.opts[g.name] || {}, levels, name, delay });
+    const id = await makeLocal({ game: g.name, players, options: L.opts[g.name] || {}, levels, ladder: ladder(g.name), name, delay });
     location.href = localUrl(id);
   } catch (e) {
     $('cerr').textContent = errText(e);

@@ -48,18 +48,28 @@ export const gameName = (g) => t('game.' + g);
 
 /**
  * A bot's name in the lobby: "bot level 3: strong heuristic (good)", its
- * level being its place in `ladder` (the game's `bots` from /api/games);
- * without the ladder, its description alone. A bot program the server
- * offers (`ratrace serve --bot`) is "bot program: NAME".
+ * level being its place in `ladder` (the game's `bots` from /api/games,
+ * in the order measured for that game) and the word in brackets that
+ * level's; without the ladder, its description alone. A bot program the
+ * server offers (`ratrace serve --bot`) is "bot program: NAME".
  */
 export function botName(bot, ladder) {
   if (tv('bot.' + bot) == null) return t('bot.external', { name: bot });
   const level = (ladder || []).indexOf(bot) + 1;
-  return level > 0 ? t('bot.level', { n: level, bot: t('bot.' + bot) }) : t('bot.' + bot);
+  return level > 0 && tv('tier.' + level) != null
+    ? t('bot.level', { n: level, bot: t('bot.' + bot), tier: t('tier.' + level) })
+    : t('bot.' + bot);
 }
 
-/** A bot's short tag at the table ("expert bot"). */
-export const botLevel = (b) => (tv('botLevel.' + b) != null ? t('botLevel.' + b) : t('botLevel.external', { name: b }));
+/**
+ * A bot's short tag at the table ("expert bot"): by its `level` on the
+ * game's ladder (the seat's `level`); a bot without one by its
+ * description, a bot program by its name.
+ */
+export function botLevel(b, level) {
+  if (level && tv('botTier.' + level) != null) return t('botTier.' + level);
+  return tv('bot.' + b) != null ? t('bot.' + b) : t('botLevel.external', { name: b });
+}
 
 /** Date from unix seconds, short. */
 export const when = (s) => (s ? new Date(s * 1000).toLocaleString(lang()) : '');

@@ -65,9 +65,9 @@ export function tableView(state, page) {
     const tags = [];
     if (state.isMe(id)) tags.push(el('span', { class: 'tag you', text: t('tag.you') }));
     if (s && s.kind === 'bot' && s.bot) {
-      const level = botLevel(s.bot);
+      const level = botLevel(s.bot, s.level);
       const meter = el('i', { class: 'lv' });
-      tags.push(el('span', { class: 'tag bot', 'data-bot': s.bot, title: level }, both(meter, '🤖 ' + level)));
+      tags.push(el('span', { class: 'tag bot', 'data-bot': s.bot, 'data-level': s.level || 0, title: level }, both(meter, '🤖 ' + level)));
     }
     if (s && s.kind === 'human' && !s.taken) tags.push(el('span', { class: 'tag', text: t('tag.free') }));
     else if (s && s.conceded)

@@ -259,7 +259,7 @@ async function again() {
   const i = state.info;
   const levels = i.seats.filter((s) => s.kind === 'bot').map((s) => s.bot);
   try {
-    const spec = { game: i.game, players: i.players, options: i.options, levels, name: store.myName(), delay: i.bot_delay_ms };
+    const spec = { game: i.game, players: i.players, options: i.options, levels, ladder: i.ladder, name: store.myName(), delay: i.bot_delay_ms };
     location.href = localUrl(await makeLocal(spec));
   } catch (e) {
     msg(errText(e));

@@ -1,12 +1,16 @@
-//! The Big Cheese's bots, weakest first: `random`, `heuristic` (rule-based),
-//! `strong` (rule-based with a model of the table), `search` (Monte Carlo
-//! tree search over sampled hidden information).
-//! Each lives in its own module; this one only names them for [`Levels`] (and so [`crate::Roster`]).
+//! The Big Cheese's bots, weakest first as measured: `random`,
+//! `heuristic` (rule-based), `strong` (rule-based with a model of the
+//! table), `learned` (a network trained on the search's choices),
+//! `search` (Monte Carlo tree search over sampled hidden information).
+//! Each lives in its own module; this one only names them for [`Levels`]
+//! (and so [`crate::Roster`]).
 //! [`model`] is the opponent model `strong` and `search` share: how much
 //! each rival pays for a card, learnt from its bids during the game.
 
 use crate::net::Mlp;
-use crate::{Bot, Budget, Levels};
+use crate::{
+    ladder, level_names, Bot, Budget, Level, Levels, HEURISTIC, LEARNED, RANDOM, SEARCH, STRONG,
+};
 use bigcheese::BigCheese;
 use std::sync::Arc;
 #[cfg(feature = "weights")]
@@ -19,7 +23,17 @@ mod reroll;
 pub mod search;
 pub mod strong;
 
+/// The ladder, weakest first, as measured for this game.
+const LEVELS: [Level; 5] = ladder([RANDOM, HEURISTIC, STRONG, LEARNED, SEARCH]);
+
+/// [`LEVELS`]' names.
+const LADDER: [&str; 5] = level_names(&LEVELS);
+
 impl Levels for BigCheese {
+    /// Measured (docs/lab/claims/README.md, "The order of the ladders"):
+    /// each level alone beats three of the level below.
+    const LEVELS: &'static [Level] = &LEVELS;
+    const LADDER: &'static [&'static str] = &LADDER;
     const PANEL: &'static [&'static str] = panel::NAMES;
 
     fn heuristic(seed: u64) -> Box<dyn Bot<Self>> {

@@ -1,10 +1,13 @@
-//! The Great Dalmuti's bots, weakest first: `random`, `heuristic`
-//! (rule-based), `strong` (counting), `search` (information-set Monte
+//! The Great Dalmuti's bots, weakest first as measured: `random`,
+//! `heuristic` (rule-based), `learned` (a network that imitates `strong`
+//! and the search), `strong` (counting), `search` (information-set Monte
 //! Carlo tree search). Each lives in its own module; this
 //! one only names them for [`Levels`] (and so [`crate::Roster`]).
 
 use crate::net::Mlp;
-use crate::{Bot, Budget, Levels};
+use crate::{
+    ladder, level_names, Bot, Budget, Level, Levels, HEURISTIC, LEARNED, RANDOM, SEARCH, STRONG,
+};
 use dalmuti::Dalmuti;
 use std::sync::Arc;
 #[cfg(feature = "weights")]
@@ -16,7 +19,19 @@ pub mod panel;
 pub mod search;
 pub mod strong;
 
+/// The ladder, weakest first, as measured for this game.
+const LEVELS: [Level; 5] = ladder([RANDOM, HEURISTIC, LEARNED, STRONG, SEARCH]);
+
+/// [`LEVELS`]' names.
+const LADDER: [&str; 5] = level_names(&LEVELS);
+
 impl Levels for Dalmuti {
+    /// Measured (docs/lab/claims/README.md, "The order of the ladders"):
+    /// `learned` alone beats four `heuristic`, `strong` alone beats four
+    /// `learned` (by little: its network imitates `strong`), `search`
+    /// alone beats four `strong`.
+    const LEVELS: &'static [Level] = &LEVELS;
+    const LADDER: &'static [&'static str] = &LADDER;
     const PANEL: &'static [&'static str] = panel::NAMES;
 
     fn heuristic(seed: u64) -> Box<dyn Bot<Self>> {

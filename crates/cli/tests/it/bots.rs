@@ -545,3 +545,51 @@ fn bot_check_checks_one_game_and_words_its_totals_for_a_bot_that_never_answers()
     assert!(stderr.contains("No such file or directory"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// docs/bot-protocol.md's `ratrace bot-check` lines run as written, the
+/// placeholders filled: `ratrace` is this binary and the bot (`python3
+/// my_bot.py`, `target/release/my-bot`) the random example bot. Each
+/// passes, and the JSON one writes a report that says the bot conforms.
+#[test]
+fn the_bot_check_lines_of_the_protocol_page_run_as_written() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let doc = std::fs::read_to_string(root.join("docs/bot-protocol.md")).unwrap();
+    let mut lines = Vec::new();
+    let mut in_sh = false;
+    for line in doc.lines() {
+        match line.trim() {
+            "```sh" => in_sh = true,
+            "```" => in_sh = false,
+            l if in_sh && l.starts_with("ratrace bot-check ") => lines.push(l.to_string()),
+            _ => {}
+        }
+    }
+    assert!(lines.len() >= 4, "{lines:?}");
+    let bot = example("random_bot.py");
+    let dir = crate::it::temp_dir("bot-check-doc-lines");
+    for line in &lines {
+        let line = line
+            .replacen("ratrace", env!("CARGO_BIN_EXE_ratrace"), 1)
+            .replace("\"python3 my_bot.py\"", &format!("\"{bot}\""))
+            .replace("target/release/my-bot", &format!("\"{bot}\""));
+        assert!(
+            !line.contains("my_bot") && !line.contains("my-bot"),
+            "{line}"
+        );
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(&line)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{line}\n{}\n{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+    }
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["conforms"], true, "{report}");
+}

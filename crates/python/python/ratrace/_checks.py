@@ -7,6 +7,9 @@ table indices.
 Anything else is refused here with a message naming what was expected,
 before any table moves: a float is never truncated into an id, a wrong
 shape is never flattened into the right number of values.
+
+Also here, as the environments' one reading of options: Dalmuti plays a
+single hand unless the options say otherwise.
 """
 
 from __future__ import annotations
@@ -102,3 +105,18 @@ def indices(values, n: int) -> np.ndarray:
     except TypeError:
         raise ValueError(f"indices must be a list or 1-d array of table indices, not {values!r}") from None
     return _bounded(values, k, "indices", "table index each", 0, n - 1, np.int64)
+
+
+def one_hand_by_default(game: str, options):
+    """Dalmuti's options (a dict, ``key=value,...`` text or None) with
+    ``hands=1`` unless they set ``hands``: an episode is one hand in the
+    Gymnasium and OpenSpiel games (a 20-hand session, the engine's
+    default, is over 400 learner steps). Other games' options as given."""
+    if game != "dalmuti":
+        return options
+    if options is None:
+        return {"hands": 1}
+    if isinstance(options, str):
+        keys = {p.split("=", 1)[0].strip() for p in options.split(",") if p.strip()}
+        return options if "hands" in keys else ",".join(p for p in ("hands=1", options) if p.strip())
+    return options if "hands" in options else {"hands": 1, **options}

@@ -32,23 +32,9 @@ import numpy as np
 from gymnasium import spaces
 
 from . import VectorEnv
-from ._checks import action_id
+from ._checks import action_id, one_hand_by_default
 
 IDS = {"bigcheese": "ratrace/BigCheese-v0", "dalmuti": "ratrace/Dalmuti-v0"}
-
-
-def _one_hand_by_default(game: str, options):
-    """Dalmuti's options with ``hands=1`` unless they set ``hands``: an
-    episode is one hand, as in OpenSpiel (a 20-hand session, the engine's
-    default, is over 400 learner steps)."""
-    if game != "dalmuti":
-        return options
-    if options is None:
-        return {"hands": 1}
-    if isinstance(options, str):
-        keys = {p.split("=", 1)[0].strip() for p in options.split(",") if p.strip()}
-        return options if "hands" in keys else ",".join(p for p in ("hands=1", options) if p.strip())
-    return options if "hands" in options else {"hands": 1, **options}
 
 
 class RatraceEnv(gymnasium.Env):
@@ -82,7 +68,7 @@ class RatraceEnv(gymnasium.Env):
             game,
             1,
             players=players,
-            options=_one_hand_by_default(game, options),
+            options=one_hand_by_default(game, options),
             opponents=opponents,
             seat=0 if seat is None else seat,
             autoreset=False,

@@ -65,6 +65,7 @@ import numpy as np
 import pyspiel
 
 from . import Game
+from ._checks import one_hand_by_default
 
 # name: (OpenSpiel short name, long name, min players, max players, default players)
 _GAMES = {
@@ -92,9 +93,7 @@ def _options_text(name: str, options: str) -> str:
         if "=" not in part and ":" in part:
             part = part.replace(":", "=", 1)
         pairs.append(part)
-    if name == "dalmuti" and "hands" not in {p.split("=", 1)[0].strip() for p in pairs}:
-        pairs.insert(0, "hands=1")
-    return ",".join(pairs)
+    return one_hand_by_default(name, ",".join(pairs))
 
 
 def _game_type(name: str, explicit_chance: bool = False, tensor: bool = False) -> pyspiel.GameType:

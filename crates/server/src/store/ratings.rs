@@ -127,8 +127,9 @@ impl Rating {
 }
 
 /// The fixed rating of bot `bot` of `game`: by its level on the game's
-/// ladder (level 1, `random`, 15; each level 6 more: heuristic 21, strong
-/// 27, learned 33, search 39; a bot off the ladder as the heuristic bot),
+/// ladder (level 1, `random`, 15; each level 6 more, up to `search` 39; the
+/// order of the middle levels is the game's own; a bot off the ladder as
+/// the heuristic bot),
 /// with a small fixed uncertainty. Bots are never updated: they are the
 /// fixed points people are measured against.
 pub fn bot_rating(game: &str, bot: &str) -> Rating {

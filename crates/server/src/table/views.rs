@@ -89,10 +89,18 @@ impl<G: Roster> Scene<'_, G> {
 }
 
 impl<G: Roster> Table<G> {
-    /// Every seat as clients see it.
+    /// Every seat as clients see it, a ladder bot with its level.
     pub(super) fn seat_statuses(&self) -> Vec<SeatStatus> {
-        self.seating
-            .statuses(self.play.game.players(), &self.audience)
+        let mut seats = self
+            .seating
+            .statuses(self.play.game.players(), &self.audience);
+        for s in &mut seats {
+            s.level = s
+                .bot
+                .as_deref()
+                .and_then(|b| G::LEVELS.iter().find(|l| l.name == b).map(|l| l.level));
+        }
+        seats
     }
 
     /// The table's public description (`GET /api/tables/{id}`).

@@ -471,78 +471,83 @@ async fn remote_clients_in_python_and_node_play_their_seats_to_the_end() {
     .await;
     let url = format!("http://{}", server.addr);
     let key = key_of(&id).unwrap();
-    let run = |program: &'static str, script: &'static str, args: Vec<String>| {
-        let script = root().join("examples/bots").join(script);
-        tokio::task::spawn_blocking(move || {
-            let mut child = std::process::Command::new(program)
-                .arg(&script)
-                .args(&args)
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap();
-            let until = Instant::now() + Duration::from_secs(120);
-            loop {
-                if child.try_wait().unwrap().is_some() {
-                    break;
-                }
-                if Instant::now() > until {
-                    let _ = child.kill();
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(50));
+    // the four command lines docs/bot-protocol.md gives, as written but
+    // for the placeholders: P1's and P3's tokens are joined here and
+    // handed over; the other two clients join P2 and P4 themselves
+    let lines = doc_client_lines();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    let mut tokens = vec![
+        join(server.addr, &id, "P1").await,
+        join(server.addr, &id, "P3").await,
+    ]
+    .into_iter();
+    let clients: Vec<_> = lines
+        .into_iter()
+        .map(|line| {
+            let mut line = line
+                .replace("http://HOST:8080", &url)
+                .replace(" ID ", &format!(" {id} "))
+                .replace(" KEY", &format!(" {key}"));
+            if line.contains("TOKEN") {
+                line = line.replace("TOKEN", &tokens.next().unwrap());
             }
-            child.wait_with_output().unwrap()
+            tokio::task::spawn_blocking(move || run_line(&line, Duration::from_secs(120)))
         })
-    };
-    // P1 and P3 are joined here and their tokens handed over; P2 and P4
-    // the clients join themselves
-    let with_token = |token: String, seed: &str| {
-        let (url, id) = (url.clone(), id.clone());
-        vec![
-            "--url".into(),
-            url,
-            "--table".into(),
-            id,
-            "--token".into(),
-            token,
-            "--seed".into(),
-            seed.into(),
-        ]
-    };
-    let joining = |name: &str, seat: &str| {
-        let (url, id, key) = (url.clone(), id.clone(), key.clone());
-        let args = [
-            "--url", &url, "--table", &id, "--name", name, "--key", &key, "--seat", seat,
-        ];
-        args.map(String::from).to_vec()
-    };
-    let clients = [
-        run(
-            "python3",
-            "remote_client.py",
-            with_token(join(server.addr, &id, "P1").await, "1"),
-        ),
-        run("python3", "remote_client.py", joining("Remote Ann", "P2")),
-        run(
-            "node",
-            "remote_client.mjs",
-            with_token(join(server.addr, &id, "P3").await, "3"),
-        ),
-        run("node", "remote_client.mjs", joining("Remote Bea", "P4")),
-    ];
+        .collect();
     for client in clients {
-        let out = client.await.unwrap();
+        let (line, out) = client.await.unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{stdout}\n{stderr}");
+        assert!(out.status.success(), "{line}\n{stdout}\n{stderr}");
         let last: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
         assert!(last["outcome"]["places"].is_array(), "{stdout}");
     }
     let (_, info) = http(server.addr, "GET", &format!("/api/tables/{id}"), None).await;
     assert_eq!(info["status"], "finished");
-    assert_eq!(info["seats"][1]["name"], "Remote Ann");
-    assert_eq!(info["seats"][3]["name"], "Remote Bea");
+    assert_eq!(info["seats"][1]["name"], "Ann");
+    assert_eq!(info["seats"][3]["name"], "Bea");
+}
+
+/// The remote clients' command lines in docs/bot-protocol.md: the lines
+/// of its shell blocks that run `examples/bots/remote_client.*`.
+fn doc_client_lines() -> Vec<String> {
+    let doc = std::fs::read_to_string(root().join("docs/bot-protocol.md")).unwrap();
+    let mut lines = Vec::new();
+    let mut in_sh = false;
+    for line in doc.lines() {
+        match line.trim() {
+            "```sh" => in_sh = true,
+            "```" => in_sh = false,
+            l if in_sh && l.contains("examples/bots/remote_client.") => {
+                // a trailing `# comment` is for the reader
+                lines.push(l.split(" # ").next().unwrap().trim().to_string());
+            }
+            _ => {}
+        }
+    }
+    lines
+}
+
+/// Runs `line` with `sh -c` from the repository's root, killed after
+/// `limit`; the line and what it printed.
+fn run_line(line: &str, limit: Duration) -> (String, std::process::Output) {
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(line)
+        .current_dir(root())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > until {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (line.to_string(), child.wait_with_output().unwrap())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

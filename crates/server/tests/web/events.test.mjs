@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addTexts, useLang } from '../../web/i18n.js';
 import { eventText, actionWords } from '../../web/words.js';
-import { botName, winnersWords } from '../../web/names.js';
+import { botLevel, botName, winnersWords } from '../../web/names.js';
 
 const LANGS = ['en', 'it', 'fr'];
 const TEXTS = {};
@@ -164,18 +164,27 @@ test('a bot level is counted from the ladder, in every language; no text holds a
   const ladder = ['random', 'heuristic', 'strong', 'learned', 'search'];
   useLang('en');
   assert.equal(botName('search', ladder), 'bot level 5: search (expert)');
-  assert.equal(botName('search', ['random', 'search']), 'bot level 2: search (expert)', 'a shorter ladder renumbers');
+  assert.equal(botName('search', ['random', 'search']), 'bot level 2: search (casual)', 'a shorter ladder renumbers');
   assert.equal(botName('random', ladder), 'bot level 1: random (beginner)');
-  assert.equal(botName('search'), 'search (expert)', 'before the ladder came: the description alone');
+  assert.equal(botName('search'), 'search', 'before the ladder came: the description alone');
   assert.equal(botName('pyrandom', ladder), 'bot program: pyrandom');
+  // Dalmuti's measured order puts the network below `strong`: the word
+  // follows the level, not the bot
+  const dalmuti = ['random', 'heuristic', 'learned', 'strong', 'search'];
+  assert.equal(botName('learned', dalmuti), 'bot level 3: trained network (good)');
+  assert.equal(botName('strong', dalmuti), 'bot level 4: strong heuristic (advanced)');
+  assert.equal(botLevel('strong', 4), 'advanced bot');
+  assert.equal(botLevel('strong'), 'strong heuristic', 'no level: the description');
+  assert.equal(botLevel('pyrandom'), 'bot program pyrandom');
   useLang('it');
   assert.equal(botName('strong', ladder), 'bot livello 3: euristico forte (bravo)');
   useLang('fr');
   assert.equal(botName('learned', ladder), 'bot niveau 4 : réseau entraîné (avancé)');
   for (const l of LANGS) {
     for (const [k, v] of Object.entries(TEXTS[l])) {
-      if (k.startsWith('bot.')) assert.doesNotMatch(String(v), /\d/, `${l}: ${k} names a number`);
+      if (k.startsWith('bot.') || k.startsWith('tier.') || k.startsWith('botTier.')) assert.doesNotMatch(String(v), /\d/, `${l}: ${k} names a number`);
     }
+    for (let n = 1; n <= 5; n++) assert.ok(TEXTS[l]['tier.' + n] && TEXTS[l]['botTier.' + n], `${l}: level ${n} has its words`);
   }
 });
 
