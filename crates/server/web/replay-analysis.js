@@ -265,16 +265,19 @@ export function replayAnalysis(id, who, show, source, record) {
     const head = ['an.move', 'an.player', 'an.played', 'an.best', 'an.loss', 'an.label'].map((k) =>
       el('th', { scope: 'col', text: t(k) })
     );
+    // as in the summary, each cell names its column: a phone shows each
+    // decision as a card, its loss and label in sight
+    const cell = (k, attrs, ...kids) => el('td', Object.assign({ 'data-label': t(k) }, attrs), ...kids);
     const rows = bad.map((d) =>
       el(
         'tr',
         { 'data-move': d.move },
-        el('td', {}, moveRef(d.move, String(d.move))),
-        el('td', { text: who(d.seat) }),
-        el('td', { text: actionWords(d.chosen) }),
-        el('td', { text: actionWords(d.best) }),
-        el('td', { text: num(d.loss) + ' ± ' + num(d.std_error) }),
-        el('td', {}, label(d.label))
+        cell('an.move', {}, moveRef(d.move, String(d.move))),
+        cell('an.player', { text: who(d.seat) }),
+        cell('an.played', { text: actionWords(d.chosen) }),
+        cell('an.best', { text: actionWords(d.best) }),
+        cell('an.loss', { text: num(d.loss) + ' ± ' + num(d.std_error) }),
+        cell('an.label', {}, label(d.label))
       )
     );
     return el(
