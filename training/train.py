@@ -91,7 +91,8 @@ class Net:
         return np.minimum((c <= u).sum(axis=1), z.shape[1] - 1)
 
     def grads(self, x, mask, target) -> tuple[float, list[np.ndarray]]:
-        """Mean cross-entropy of the masked softmax against `target`, and
+        """Mean cross-entropy of the masked softmax against `target` (an
+        action id per row, or a distribution over the ids per row), and
         its gradients (weights, then biases)."""
         z, acts = self.forward(x)
         z = np.where(mask != 0, z, np.float32(-1e9))
@@ -100,9 +101,13 @@ class Net:
         p = e / e.sum(axis=1, keepdims=True)
         n = len(x)
         rows = np.arange(n)
-        loss = float(-np.log(np.maximum(p[rows, target], 1e-12)).mean())
-        d = p
-        d[rows, target] -= 1.0
+        if target.ndim == 2:
+            loss = float(-(target * np.log(np.maximum(p, 1e-12))).sum(axis=1).mean())
+            d = p - target
+        else:
+            loss = float(-np.log(np.maximum(p[rows, target], 1e-12)).mean())
+            d = p
+            d[rows, target] -= 1.0
         d /= n
         gw, gb = [None] * len(self.w), [None] * len(self.w)
         for i in reversed(range(len(self.w))):
@@ -111,6 +116,25 @@ class Net:
             if i:
                 d = (d @ self.w[i].T) * (acts[i] > 0)
         return loss, gw + gb
+
+    @classmethod
+    def load(cls, path: Path) -> "Net":
+        """A network written by `save` (to start a run from it)."""
+        raw = path.read_bytes()
+        n = struct.unpack("<Q", raw[:8])[0]
+        header = json.loads(raw[8 : 8 + n])
+        body = raw[8 + n :]
+        net = cls.__new__(cls)
+        net.w, net.b = [], []
+        i = 0
+        while f"policy.{i}.weight" in header:
+            for name, out in ((f"policy.{i}.weight", net.w), (f"policy.{i}.bias", net.b)):
+                h = header[name]
+                lo, hi = h["data_offsets"]
+                t = np.frombuffer(body[lo:hi], dtype="<f4").reshape(h["shape"])
+                out.append(np.array(t.T if t.ndim == 2 else t, dtype=np.float32, order="C"))
+            i += 1
+        return net
 
     def save(self, path: Path, metadata: dict[str, str]) -> None:
         """The safetensors layout `bots::net` reads: tensors
@@ -185,10 +209,17 @@ def evaluate(net: Net, game: str, games: int, threads: int) -> dict:
     return {"games": total, "firsts": k, "rate": k / total, "low": lo, "high": hi}
 
 
-def collect(env, net, beta, steps, rng):
+def collect_all(envs, net, beta, steps, rng, soft=False):
+    """`collect` on each env in turn, the data joined."""
+    parts = [collect(e, net, beta, steps, rng, soft) for e in envs]
+    return tuple(np.concatenate(p) for p in zip(*parts))
+
+
+def collect(env, net, beta, steps, rng, soft=False):
     """`steps` self-play steps: the teacher's action with probability
     `beta`, else the network's sampled one; returns every decision with
-    a choice: its observation, mask and the teacher's label."""
+    a choice: its observation, mask and the teacher's label (with `soft`,
+    the teacher's policy: its search's visit shares)."""
     obs, masks, labels = [], [], []
     for _ in range(steps):
         o, m, t = env.observations, env.action_masks, env.teacher_actions
@@ -196,7 +227,7 @@ def collect(env, net, beta, steps, rng):
         ok = (env.to_move >= 0) & (t >= 0) & ((m != 0).sum(axis=1) > 1)
         obs.append(o[ok].copy())
         masks.append(m[ok].astype(np.bool_))
-        labels.append(t[ok].copy())
+        labels.append((env.teacher_policies if soft else t)[ok].copy())
         own = net.act(o, m, rng)
         pick = np.where(rng.random(len(t)) < beta, t, own)
         pick = np.where(t >= 0, pick, own)
@@ -219,7 +250,11 @@ def fit(net, opt, data, epochs, batch, rng) -> float:
 
 
 def agreement(net, data) -> float:
+    """The share of decisions where the network's greedy choice is the
+    teacher's (its most visited action, with soft labels)."""
     obs, masks, labels = data
+    if labels.ndim == 2:
+        labels = labels.argmax(axis=1)
     return float((net.act(obs, masks) == labels).mean())
 
 
@@ -273,6 +308,15 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--out", type=Path, default=None,
                     help="weights file (default crates/bots/weights/GAME.safetensors)")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="start from this weights file (no warm-up rounds)")
+    ap.add_argument("--fields", default=None,
+                    help="comma-separated bots: the teacher's rounds are played by the "
+                         "network alone against tables of each (its seat rotated), "
+                         "not in self-play")
+    ap.add_argument("--visits", action="store_true",
+                    help="fit the teacher search's visit shares (expert iteration's "
+                         "targets), not its choice alone")
     ap.add_argument("--smoke", action="store_true",
                     help="a run of seconds: tiny rounds, teacher search:20")
     args = ap.parse_args(argv)
@@ -284,11 +328,34 @@ def main(argv=None) -> int:
     out = args.out or Path(__file__).resolve().parent.parent / "crates/bots/weights" / f"{args.game}.safetensors"
     out.parent.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
-    env = ratrace.VectorEnv(
-        args.game, args.envs, players=g["players"], options=g["options"],
-        seed=args.seed, threads=args.threads, teacher=args.teacher,
-    )
-    net = Net([env.observation_size, args.hidden, args.hidden, env.num_actions], rng)
+    if args.fields:
+        # The network's decisions against each field, on an equal share of
+        # the tables; the teacher labels the network's seat only.
+        fields = args.fields.split(",")
+        share = max(1, args.envs // len(fields))
+        envs = []
+        for k, field in enumerate(fields):
+            e = ratrace.VectorEnv(
+                args.game, share, players=g["players"], options=g["options"],
+                opponents=field, seed=args.seed + 100 + k, threads=args.threads,
+                teacher=args.teacher,
+            )
+            for i in range(share):
+                e.set_seat(i, (i + k) % g["players"])
+            e.reset(np.random.default_rng(args.seed + 100 + k).integers(0, 2**63, share, dtype=np.int64))
+            envs.append(e)
+        env = envs[0]
+    else:
+        env = ratrace.VectorEnv(
+            args.game, args.envs, players=g["players"], options=g["options"],
+            seed=args.seed, threads=args.threads, teacher=args.teacher,
+        )
+        envs = [env]
+    if args.init:
+        net = Net.load(args.init)
+        args.pretrain_rounds = 0
+    else:
+        net = Net([env.observation_size, args.hidden, args.hidden, env.num_actions], rng)
     opt = Adam(net.params(), args.lr)
     data = None
     start = time.perf_counter()
@@ -323,7 +390,7 @@ def main(argv=None) -> int:
     opt.lr = args.fine_lr
     for rnd in range(1, args.rounds + 1):
         beta = 1.0 if rnd == 1 else 0.5 ** (rnd - 1)
-        new = collect(env, net, beta, args.steps, rng)
+        new = collect_all(envs, net, beta, args.steps, rng, args.visits)
         agree = agreement(net, new) if rnd > 1 else float("nan")
         data = new if data is None else tuple(np.concatenate([a, b]) for a, b in zip(data, new))
         loss = fit(net, opt, data, args.epochs, args.batch, rng)

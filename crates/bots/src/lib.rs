@@ -28,6 +28,10 @@ pub struct Scored<A> {
     pub visits: u64,
 }
 
+/// A choice and, when the bot has them, the values behind it
+/// ([`Bot::choose_scored`]).
+pub type ScoredChoice<A> = (A, Option<Vec<Scored<A>>>);
+
 /// A player program.
 pub trait Bot<G: Game>: Send {
     /// The bot's name, as given on the command line.
@@ -41,6 +45,14 @@ pub trait Bot<G: Game>: Send {
     fn evaluate(&mut self, view: &G::View, legal: &[G::Action]) -> Option<Vec<Scored<G::Action>>> {
         let _ = (view, legal);
         None
+    }
+
+    /// Picks as [`Bot::choose`] does, and gives the values behind the
+    /// choice when the bot has them (a search's visits, most visited
+    /// first): a teacher's whole judgement, for imitation learning. The
+    /// default is the choice alone.
+    fn choose_scored(&mut self, view: &G::View, legal: &[G::Action]) -> ScoredChoice<G::Action> {
+        (self.choose(view, legal), None)
     }
 
     /// `Some(rng)` for a bot that only ever plays a uniformly random legal

@@ -38,7 +38,7 @@
 //! The tree is a flat arena of nodes linked first-child/next-sibling, reused
 //! between decisions, so a search allocates nothing once warmed up.
 
-use crate::{Budget, Scored};
+use crate::{Budget, Scored, ScoredChoice};
 use game::Game;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -556,6 +556,20 @@ where
         self.mcts.search(view, legal)[0].action
     }
 
+    /// The same choice as [`crate::Bot::choose`] (the same search, from the same
+    /// state of the bot), with the root's visits when a search made it.
+    fn choose_scored(&mut self, view: &G::View, legal: &[G::Action]) -> ScoredChoice<G::Action> {
+        self.mcts.domain.observe(view);
+        if legal.len() == 1 {
+            return (legal[0], None);
+        }
+        if let Some(a) = self.mcts.domain.decide(view, legal) {
+            return (a, None);
+        }
+        let scored = self.mcts.search(view, legal);
+        (scored[0].action, Some(scored))
+    }
+
     fn evaluate(&mut self, view: &G::View, legal: &[G::Action]) -> Option<Vec<Scored<G::Action>>> {
         self.mcts.domain.observe(view);
         if legal.is_empty() {
@@ -631,20 +645,31 @@ mod tests {
         assert!(n > 100, "{n}");
     }
 
-    /// Two bots with one seed make the same decisions; evaluate lists every
-    /// legal action once, most visited first, visits summing to the budget.
+    /// Two bots with one seed make the same decisions, and so does a
+    /// third asked for its scores too (`choose_scored`: the same choice,
+    /// the most visited of its scores when it searched); evaluate lists
+    /// every legal action once, most visited first, visits summing to the
+    /// budget.
     fn deterministic<G: Roster>(opts: &G::Options, players: usize) {
         let mut g = G::new(opts, players, 9).expect("a game");
         let mut legal = Vec::new();
         let mut a = G::bot("search:200", 5).expect("bot");
         let mut b = G::bot("search:200", 5).expect("bot");
+        let mut scored = G::bot("search:200", 5).expect("bot");
         let mut c = G::bot("search:200", 6).expect("bot");
-        let mut checked = 0;
+        let (mut checked, mut searched) = (0, 0);
         while let Some(s) = g.to_move() {
             g.legal_actions(&mut legal);
             let v = g.view(s);
             let x = a.choose(&v, &legal);
             assert_eq!(x, b.choose(&v, &legal));
+            let (y, scores) = scored.choose_scored(&v, &legal);
+            assert_eq!(x, y);
+            if let Some(e) = scores {
+                assert_eq!(e[0].action, x);
+                assert_eq!(e.iter().map(|s| s.visits).sum::<u64>(), 200);
+                searched += 1;
+            }
             if legal.len() > 1 && checked < 5 {
                 let e = c.evaluate(&v, &legal).expect("values");
                 assert_eq!(e.len(), legal.len());
@@ -657,6 +682,7 @@ mod tests {
             g.apply(x).expect("legal");
         }
         assert!(checked > 0);
+        assert!(searched > 5, "{searched}");
     }
 
     #[test]

@@ -5,6 +5,10 @@
 //! database, `ratrace db copy`, and bot programs (`bot-check`, `play`,
 //! tournaments).
 
+/// docs/bot-protocol.md's shell lines (shared with the server's tests).
+#[path = "../../extbot/tests/common/protocol_doc.rs"]
+mod protocol_doc;
+
 mod it {
     pub(crate) use commands::temp_dir;
 

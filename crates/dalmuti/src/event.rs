@@ -512,6 +512,17 @@ impl GameEvent for Event {
         SeatsNewcomer => "seats-newcomer",
     }
 
+    /// The seating draw (D3) is made from a deck of its own: once the
+    /// roles it gives are known (they are kept), its cards tell nothing
+    /// about the play, and in a game over a few chosen deals they would
+    /// name the deal and so every hidden hand.
+    fn recalled(&self) -> bool {
+        !matches!(
+            self,
+            Event::SeatingDraw { .. } | Event::SeatingRedraw { .. }
+        )
+    }
+
     /// The seating draws, the deal (and each seat's dealt hand) and the
     /// black market's random draws.
     fn is_chance(&self) -> bool {

@@ -39,6 +39,15 @@ pub trait GameEvent:
     /// reproduced from the seed.
     fn is_chance(&self) -> bool;
 
+    /// Whether a seat's information state (its perfect recall of the
+    /// game) keeps this event, when the seat may see it. True but for
+    /// events whose result is kept by other events and whose own details
+    /// tell nothing about the play: kept, they would split every
+    /// information state by things that never matter.
+    fn recalled(&self) -> bool {
+        true
+    }
+
     /// One example of every variant, in the order of
     /// [`GameEvent::KINDS`]: for tests that must cover every kind (the
     /// web client's templates, the serde tags).

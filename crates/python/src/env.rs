@@ -21,6 +21,7 @@ struct Out {
     to_move: Py<PyAny>,
     seats: Py<PyAny>,
     teacher_actions: Py<PyAny>,
+    teacher_policies: Py<PyAny>,
     /// The buffers Rust writes them through, one set per part of the
     /// tables (each over that part's rows).
     parts: Vec<PartOut>,
@@ -46,6 +47,8 @@ struct PartOut {
     moving: PyBuffer<i64>,
     seat: PyBuffer<i64>,
     teach: PyBuffer<i64>,
+    /// `None` without a teacher (the array has no columns).
+    policy: Option<PyBuffer<f32>>,
 }
 
 impl PartOut {
@@ -62,6 +65,17 @@ impl PartOut {
             moving: buffer_of(&rows_of(&out.to_move)?, None)?,
             seat: buffer_of(&rows_of(&out.seats)?, None)?,
             teach: buffer_of(&rows_of(&out.teacher_actions)?, None)?,
+            policy: if out
+                .teacher_policies
+                .bind(py)
+                .getattr("size")?
+                .extract::<usize>()?
+                > 0
+            {
+                Some(buffer_of(&rows_of(&out.teacher_policies)?, None)?)
+            } else {
+                None
+            },
         })
     }
 
@@ -81,6 +95,9 @@ impl PartOut {
         self.moving.copy_from_slice(py, a.to_move)?;
         self.seat.copy_from_slice(py, a.seats)?;
         self.teach.copy_from_slice(py, a.teach)?;
+        if let Some(policy) = &self.policy {
+            policy.copy_from_slice(py, a.policy)?;
+        }
         Ok(())
     }
 }
@@ -97,7 +114,10 @@ impl PartOut {
 /// `truncated` (N,) bool, `to_move` (N,) int64 (the seat whose decision
 /// the observation and mask are for; -1 when none), `seats` (N,) int64
 /// (the learner's seat, against bots), `teacher_actions` (N,) int64 (the
-/// `teacher` bot's choice for the decision at hand, -1 when none).
+/// `teacher` bot's choice for the decision at hand, -1 when none),
+/// `teacher_policies` (N, num_actions) float32 with a teacher, (N, 0)
+/// without (the share of the search's root visits per action id, or 1 at
+/// the teacher's choice when no search made it; 0 when no decision).
 #[pyclass(module = "ratrace._ratrace")]
 pub struct VectorEnv {
     /// Behind a mutex only because a Python class must be `Sync` and bots
@@ -196,6 +216,7 @@ impl VectorEnv {
         let opponents = opponents_of(opponents)?;
         let pairs = options_of(options)?;
         let threads = analysis::all_cores_unless(threads);
+        let taught = teacher.is_some();
         let inner = py
             .detach(|| {
                 vector::make(
@@ -227,6 +248,8 @@ impl VectorEnv {
         let to_move = zeros(py, n, "int64")?;
         let seats = zeros(py, n, "int64")?;
         let teacher_actions = zeros(py, n, "int64")?;
+        let policy_cols = if taught { inner.num_actions() } else { 0 };
+        let teacher_policies = zeros(py, (n, policy_cols), "float32")?;
         let mut out = Out {
             parts: Vec::new(),
             observations: observations.unbind(),
@@ -237,6 +260,7 @@ impl VectorEnv {
             to_move: to_move.unbind(),
             seats: seats.unbind(),
             teacher_actions: teacher_actions.unbind(),
+            teacher_policies: teacher_policies.unbind(),
         };
         out.parts = inner
             .parts()
@@ -403,6 +427,11 @@ impl VectorEnv {
     #[getter]
     fn teacher_actions(&self, py: Python<'_>) -> Py<PyAny> {
         self.out.teacher_actions.clone_ref(py)
+    }
+
+    #[getter]
+    fn teacher_policies(&self, py: Python<'_>) -> Py<PyAny> {
+        self.out.teacher_policies.clone_ref(py)
     }
 
     #[getter]

@@ -19,13 +19,9 @@ use game::{Game, GameEvent, Record, Tensor};
 const NO_HISTORY: &str = "this state was resampled from a view: it has no history, so no \
                           information state (ask the game it was drawn from)";
 
-/// Events left out of information states: Dalmuti's seating draw (D3)
-/// is made from a deck of its own, so its cards tell nothing about the
-/// play once the roles it gives (which are kept) are known. Kept, they
-/// would split every information state by cards that never matter, and,
-/// in a game over a few chosen deals (OpenSpiel's `chance_seeds`), name
-/// the deal and so every hidden hand.
-const UNRECALLED: [&str; 2] = ["seating-draw", "seating-redraw"];
+/// The most floats an information-state vector may have (64 MiB): a
+/// caller's `steps` beyond it is refused rather than allocated.
+pub(crate) const MAX_INFO_FLOATS: usize = 1 << 24;
 
 /// Where each recorded action fell in the event log: the log's length
 /// just before it, and who took it.
@@ -35,20 +31,24 @@ pub(crate) struct Mark {
     pub(crate) seat: u8,
 }
 
-/// The marks of `record`'s actions, by replaying it with the log on.
-pub(crate) fn marks_of<G: Game>(record: &Record) -> Result<Vec<Mark>, String> {
-    let mut game: G = record.start().map_err(|e| e.to_string())?;
-    game.set_logging(true);
+/// Replays `record` with the log on (every action legal, the recorded
+/// outcome matched), keeping each action's mark as it goes.
+pub(crate) fn replay_marked<G: Game>(record: &Record) -> Result<(G, Vec<Mark>), String> {
+    // The log's length before the first action: the start's events.
+    let mut start: G = record.start().map_err(|e| e.to_string())?;
+    start.set_logging(true);
+    let mut log = start.events().len() as u32;
     let mut marks = Vec::with_capacity(record.actions.len());
-    for index in 0..record.actions.len() {
-        let (seat, action) = record.parse_action::<G>(index).map_err(|e| e.to_string())?;
-        marks.push(Mark {
-            log: game.events().len() as u32,
-            seat: seat.index() as u8,
-        });
-        game.act(seat, action).map_err(|e| e.to_string())?;
-    }
-    Ok(marks)
+    let game = record
+        .replay::<G>(true, |game, seat, _| {
+            marks.push(Mark {
+                log,
+                seat: seat.index() as u8,
+            });
+            log = game.events().len() as u32;
+        })
+        .map_err(|e| e.to_string())?;
+    Ok((game, marks))
 }
 
 impl<G: Roster + Tensor> Table<G> {
@@ -75,7 +75,7 @@ impl<G: Roster + Tensor> Table<G> {
         };
         for (i, entry) in self.game.events().iter().enumerate() {
             own(i, &mut next, &mut out);
-            if entry.visible_to(Some(me)) && !UNRECALLED.contains(&entry.event.kind()) {
+            if entry.visible_to(Some(me)) && entry.event.recalled() {
                 out.push('\n');
                 out.push_str(&entry.event.to_string());
             }
@@ -84,10 +84,21 @@ impl<G: Roster + Tensor> Table<G> {
         Ok(out)
     }
 
-    /// The length of the information-state vector for `steps` actions.
-    pub(crate) fn info_len(&self, steps: usize) -> usize {
+    /// The length of the information-state vector for `steps` actions,
+    /// refused above [`MAX_INFO_FLOATS`].
+    pub(crate) fn info_len(&self, steps: usize) -> Result<usize, String> {
         let obs = self.obs_len();
-        obs + steps * (self.num_actions() + obs)
+        steps
+            .checked_mul(self.num_actions() + obs)
+            .and_then(|n| n.checked_add(obs))
+            .filter(|&n| n <= MAX_INFO_FLOATS)
+            .ok_or_else(|| {
+                format!(
+                    "{steps} steps make an information state of more than {MAX_INFO_FLOATS} \
+                     floats: this vector suits small games (at most {} steps here)",
+                    (MAX_INFO_FLOATS - obs) / (self.num_actions() + obs)
+                )
+            })
     }
 
     /// Writes `seat`'s information-state vector for `steps` actions into

@@ -425,9 +425,10 @@ impl Game {
         self.inner.info_text(seat).map_err(PyValueError::new_err)
     }
 
-    /// The length of `information_state_tensor(seat, steps)`.
-    fn information_state_size(&self, steps: Nat<usize>) -> usize {
-        self.inner.info_len(steps.0)
+    /// The length of `information_state_tensor(seat, steps)`; a length
+    /// above 2**24 floats raises `ValueError`.
+    fn information_state_size(&self, steps: Nat<usize>) -> PyResult<usize> {
+        self.inner.info_len(steps.0).map_err(PyValueError::new_err)
     }
 
     /// `seat`'s information state as a float32 vector for games of at
@@ -445,7 +446,11 @@ impl Game {
         out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let seat = self.seat(seat)?;
-        let mut data = vec![0.0f32; self.inner.info_len(steps.0)];
+        let len = self
+            .inner
+            .info_len(steps.0)
+            .map_err(PyValueError::new_err)?;
+        let mut data = vec![0.0f32; len];
         self.inner
             .info_vector(seat, steps.0, &mut data)
             .map_err(PyValueError::new_err)?;

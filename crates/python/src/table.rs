@@ -7,7 +7,7 @@
 //! side, so `record()` is always the game so far and `load` replays one.
 //! Views, events and bots only ever get what a seat may see.
 
-use crate::infostate::{marks_of, Mark};
+use crate::infostate::{replay_marked, Mark};
 use bots::{Bot, Roster};
 use game::{Game, GameEvent, GameOptions, Outcome, Record, Seat, Seed, Tensor};
 use rand::SeedableRng;
@@ -87,7 +87,7 @@ pub(crate) trait DynGame: Send + Sync {
     /// `seat`'s information state as text (perfect recall).
     fn info_text(&self, seat: usize) -> Result<String, String>;
     /// The information-state vector's length for `steps` actions.
-    fn info_len(&self, steps: usize) -> usize;
+    fn info_len(&self, steps: usize) -> Result<usize, String>;
     /// Writes `seat`'s information-state vector for `steps` actions.
     fn info_vector(&self, seat: usize, steps: usize, out: &mut [f32]) -> Result<(), String>;
 }
@@ -132,10 +132,7 @@ impl<G: Roster + Tensor> Table<G> {
     /// Replays a record (every action must be legal; an outcome, if
     /// recorded, must match).
     pub(crate) fn load(record: Record) -> Result<Table<G>, String> {
-        let game = record
-            .replay::<G>(true, |_, _, _| {})
-            .map_err(|e| e.to_string())?;
-        let marks = marks_of::<G>(&record)?;
+        let (game, marks) = replay_marked::<G>(&record)?;
         Ok(Table {
             game,
             record,
@@ -302,7 +299,7 @@ impl<G: Roster + Tensor> DynGame for Table<G> {
         Table::info_text(self, seat)
     }
 
-    fn info_len(&self, steps: usize) -> usize {
+    fn info_len(&self, steps: usize) -> Result<usize, String> {
         Table::info_len(self, steps)
     }
 

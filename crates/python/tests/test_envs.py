@@ -322,18 +322,29 @@ def test_vector_env_teacher_labels_each_decision_with_a_legal_action(name):
     def run(threads, teacher):
         env = ratrace.VectorEnv(name, 64, players=4, seed=5, threads=threads, teacher=teacher)
         rng = np.random.default_rng(1)
-        labels = []
+        labels, spread = [], []
         for _ in range(40):
-            t, m = env.teacher_actions, env.action_masks
+            t, m, pol = env.teacher_actions, env.action_masks, env.teacher_policies
             labels.append(t.copy())
             if teacher is None:
                 assert (t == -1).all()
+                assert pol.shape == (64, 0)
             else:
+                rows = np.arange(len(t))
                 assert (t >= 0).all()  # self-play: every table has a decision
-                assert (m[np.arange(len(t)), t] == 1).all()
+                assert (m[rows, t] == 1).all()
+                # the policy: the search's visit shares, on legal ids only,
+                # its choice the most visited, and spread where it searched
+                assert pol.shape == m.shape and pol.dtype == np.float32
+                assert np.allclose(pol.sum(axis=1), 1.0, atol=1e-5)
+                assert (pol[m == 0] == 0).all()
+                assert (pol[rows, t] == pol.max(axis=1)).all()
+                spread.append(((pol > 0).sum(axis=1) > 1).sum())
             # Play off the teacher's line half the time.
             own = (rng.random(m.shape) * m).argmax(1)
             env.step(np.where(rng.random(len(t)) < 0.5, t, own) if teacher else own)
+        if teacher is not None:
+            assert sum(spread) > 100, spread
         return np.array(labels)
 
     a = run(1, "search:30")

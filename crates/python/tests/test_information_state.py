@@ -104,13 +104,34 @@ def test_information_states_refuse_what_they_cannot_give():
         g.information_state_tensor(0, 2)
     with pytest.raises(IndexError):
         g.information_state(3)
+    # a vector too big to allocate is refused before any allocation, and
+    # a size that would overflow is refused the same way
+    for steps in (10**9, 2**63 - 1, 2**64 - 1):
+        with pytest.raises(ValueError, match="suits small games"):
+            g.information_state_size(steps)
+        with pytest.raises(ValueError, match="suits small games"):
+            g.information_state_tensor(0, steps)
+    assert g.information_state_size(8) == len(g.information_state_tensor(0, 8))
     with pytest.raises(ValueError, match="no history"):
         g.resample(0, 5).information_state(0)
-    # a loaded record has the same information states as the game it records
+    # a loaded record has the same information states as the game it
+    # records (the marks of its actions come from the load's one replay),
+    # halfway and at the end, in both games
     again = ratrace.Game.load(g.record())
     for s in range(3):
         assert again.information_state(s) == g.information_state(s)
         assert np.array_equal(again.information_state_tensor(s, 8), g.information_state_tensor(s, 8))
+    rng = np.random.default_rng(5)
+    for seed in range(12):
+        name, players, options = ("dalmuti", 4, "hands=2") if seed % 2 else ("bigcheese", 3, "")
+        g = ratrace.Game(name, players, options, seed)
+        while not g.is_over and len(g) < 400:
+            legal = g.legal_actions()
+            g.apply(legal[int(rng.integers(len(legal)))])
+            if len(g) in (7, 400) or g.is_over:
+                again = ratrace.Game.load(g.record())
+                for s in range(players):
+                    assert again.information_state(s) == g.information_state(s)
 
 
 pyspiel = pytest.importorskip("pyspiel")

@@ -96,3 +96,48 @@ def test_the_rust_learned_bot_plays_the_shipped_network_as_numpy_does(game):
             # Wander off the network's own line: a random legal action.
             g.apply_id(int(rng.choice(legal)), seat)
     assert checked >= 100
+
+
+def test_a_run_can_start_from_weights_against_fields_on_visit_shares(tmp_path):
+    """`--init` starts from a weights file (read back as written),
+    `--fields` plays the teacher's rounds against bot tables, `--visits`
+    fits the search's visit shares."""
+    t = trainer()
+    first = tmp_path / "first.safetensors"
+    assert t.main(["dalmuti", "--smoke", "--out", str(first)]) == 0
+    net = t.Net.load(first)
+    layers, _ = read_weights(first)
+    assert all(np.array_equal(w, l[0].T) and np.array_equal(b, l[1])
+               for w, b, l in zip(net.w, net.b, layers))
+    out = tmp_path / "again.safetensors"
+    args = ["dalmuti", "--smoke", "--init", str(first), "--fields", "strong,hoarder",
+            "--visits", "--out", str(out)]
+    assert t.main(args) == 0
+    curve = json.loads(out.with_suffix(".curve.json").read_text())["curve"]
+    # no warm-up from a start network; the start is evaluated as round 0
+    assert [row["round"] for row in curve] == [0, 1, 2]
+    assert curve[0]["rate"] == json.loads(first.with_suffix(".curve.json").read_text())["curve"][-1]["rate"]
+    assert curve[-1]["samples"] > curve[-2]["samples"] > 0
+
+
+def test_the_soft_target_gradient_matches_central_differences():
+    t = trainer()
+    rng = np.random.default_rng(3)
+    net = t.Net([6, 5, 4], rng)
+    net.w[-1] = rng.standard_normal(net.w[-1].shape).astype(np.float32)
+    x = rng.standard_normal((3, 6)).astype(np.float32)
+    mask = np.array([[1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 1, 0]], bool)
+    target = rng.random((3, 4)).astype(np.float32) * mask
+    target /= target.sum(axis=1, keepdims=True)
+    _, grads = net.grads(x, mask, target)
+    params = net.params()
+    for p, g in zip(params, grads):
+        flat, gflat = p.reshape(-1), g.reshape(-1)
+        for k in range(0, flat.size, max(1, flat.size // 7)):
+            keep = flat[k]
+            flat[k] = keep + 1e-2
+            up = net.grads(x, mask, target)[0]
+            flat[k] = keep - 1e-2
+            down = net.grads(x, mask, target)[0]
+            flat[k] = keep
+            assert abs((up - down) / 2e-2 - gflat[k]) < 2e-3, (k, up, down, gflat[k])

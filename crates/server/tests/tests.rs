@@ -1,6 +1,10 @@
 //! Server integration tests: real servers on 127.0.0.1:0, a real WebSocket
 //! client, a real SQLite file.
 
+/// docs/bot-protocol.md's shell lines (shared with the CLI's tests).
+#[path = "../../extbot/tests/common/protocol_doc.rs"]
+mod protocol_doc;
+
 mod it {
     mod analysis;
     mod bad_input;

@@ -4,6 +4,7 @@
 //! scripted input, and tournaments and simulations report strikes (and
 //! none for a well-behaved bot).
 
+use crate::protocol_doc;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -553,17 +554,10 @@ fn bot_check_checks_one_game_and_words_its_totals_for_a_bot_that_never_answers()
 #[test]
 fn the_bot_check_lines_of_the_protocol_page_run_as_written() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let doc = std::fs::read_to_string(root.join("docs/bot-protocol.md")).unwrap();
-    let mut lines = Vec::new();
-    let mut in_sh = false;
-    for line in doc.lines() {
-        match line.trim() {
-            "```sh" => in_sh = true,
-            "```" => in_sh = false,
-            l if in_sh && l.starts_with("ratrace bot-check ") => lines.push(l.to_string()),
-            _ => {}
-        }
-    }
+    let lines: Vec<String> = protocol_doc::shell_lines(&root)
+        .into_iter()
+        .filter(|l| l.starts_with("ratrace bot-check "))
+        .collect();
     assert!(lines.len() >= 4, "{lines:?}");
     let bot = example("random_bot.py");
     let dir = crate::it::temp_dir("bot-check-doc-lines");

@@ -157,6 +157,11 @@ class VectorEnv:
     @property
     def teacher_actions(self) -> npt.NDArray[np.int64]:
         """The teacher bot's action id for each table's decision at hand (-1: none)."""
+    @property
+    def teacher_policies(self) -> npt.NDArray[np.float32]:
+        """(N, num_actions) with a teacher, (N, 0) without: the share of the
+        teacher search's root visits per action id (1 at its choice when no
+        search made it; all 0 when no decision)."""
 
 def games() -> list[str]: ...
 def observe(

@@ -191,14 +191,17 @@ impl<G: Tensor + Roster> Lane<G> {
     }
 
     /// Writes this lane's observation, mask, seat to act and the
-    /// teacher's action id (-1 for none) into its slices.
+    /// teacher's action id (-1 for none) and policy into its slices. The
+    /// policy row (empty without a teacher) is the share of the search's
+    /// root visits each action id got, or the choice alone (1 at its id)
+    /// when no search made it; all 0 when there is no decision.
     pub(super) fn write(
         &mut self,
         shared: &Shared<G>,
         obs: &mut [f32],
         mask: &mut [u8],
         to_move: &mut i64,
-        teach: &mut i64,
+        (teach, policy): (&mut i64, &mut [f32]),
     ) {
         let seat = match shared.opponents {
             Some(_) => self.seat,
@@ -207,17 +210,40 @@ impl<G: Tensor + Roster> Lane<G> {
         *to_move = self.acting(shared).map_or(-1, |s| s as i64);
         self.game.write_obs(Seat::new(seat), obs);
         *teach = -1;
+        policy.fill(0.0);
         if *to_move >= 0 {
             self.game.update_mask(&mut self.legal, &mut self.ids, mask);
             if let Some(Some(teacher)) = self.teachers.get_mut(*to_move as usize) {
                 let view = self.game.view(Seat::new(*to_move as usize));
-                let action = teacher.choose(&view, &self.legal);
+                let (action, scored) = teacher.choose_scored(&view, &self.legal);
                 *teach = self
                     .legal
                     .contains(&action)
                     .then(|| self.game.action_id(action))
                     .flatten()
                     .map_or(-1, |id| id as i64);
+                let visits: u64 = scored.iter().flatten().map(|s| s.visits).sum();
+                match scored {
+                    Some(scored) if visits > 0 && !policy.is_empty() => {
+                        for s in scored.iter().filter(|s| self.legal.contains(&s.action)) {
+                            if let Some(p) = self
+                                .game
+                                .action_id(s.action)
+                                .and_then(|id| policy.get_mut(id))
+                            {
+                                *p += s.visits as f32 / visits as f32;
+                            }
+                        }
+                    }
+                    _ => {
+                        if let Some(p) = usize::try_from(*teach)
+                            .ok()
+                            .and_then(|id| policy.get_mut(id))
+                        {
+                            *p = 1.0;
+                        }
+                    }
+                }
             }
         } else {
             for &id in &self.ids {
@@ -239,7 +265,7 @@ impl<G: Tensor + Roster> Lane<G> {
         rewards: &mut [f32],
         ended: &mut Ended,
         to_move: &mut i64,
-        teach: &mut i64,
+        teach: (&mut i64, &mut [f32]),
     ) -> Result<(), String> {
         self.game.apply_unchecked(action);
         self.actions += 1;

@@ -106,6 +106,9 @@ struct Part<G: Game> {
     to_move: Vec<i64>,
     seats: Vec<i64>,
     teach: Vec<i64>,
+    /// The teacher's policy, a row of `num_actions` per lane (empty
+    /// without a teacher).
+    policy: Vec<f32>,
 }
 
 /// What the Python class needs of a vector env, without naming the game.
@@ -159,6 +162,7 @@ pub(crate) struct Arrays<'a> {
     pub(crate) to_move: &'a [i64],
     pub(crate) seats: &'a [i64],
     pub(crate) teach: &'a [i64],
+    pub(crate) policy: &'a [f32],
 }
 
 impl<G: Tensor + Roster> Part<G> {
@@ -177,6 +181,14 @@ impl<G: Tensor + Roster> Part<G> {
             truncated: vec![0; n],
             to_move: vec![0; n],
             teach: vec![-1; n],
+            policy: vec![
+                0.0;
+                if shared.teacher.is_some() {
+                    n * shared.num_actions
+                } else {
+                    0
+                }
+            ],
             seats,
             lanes,
         };
@@ -195,12 +207,13 @@ impl<G: Tensor + Roster> Part<G> {
     fn rewrite_lane(&mut self, j: usize) {
         let shared = &*self.shared;
         let (o, a) = (shared.obs_len, shared.num_actions);
+        let policy = self.policy.get_mut(j * a..(j + 1) * a).unwrap_or_default();
         self.lanes[j].write(
             shared,
             &mut self.obs[j * o..(j + 1) * o],
             &mut self.mask[j * a..(j + 1) * a],
             &mut self.to_move[j],
-            &mut self.teach[j],
+            (&mut self.teach[j], policy),
         );
     }
 
@@ -296,7 +309,10 @@ impl<G: Tensor + Roster> Part<G> {
                 &mut self.rewards[j * p..(j + 1) * p],
                 &mut ended,
                 &mut self.to_move[j],
-                &mut self.teach[j],
+                (
+                    &mut self.teach[j],
+                    self.policy.get_mut(j * a..(j + 1) * a).unwrap_or_default(),
+                ),
             )?;
             self.terminated[j] = u8::from(ended.terminated);
             self.truncated[j] = u8::from(ended.truncated);
@@ -316,6 +332,7 @@ impl<G: Game> Part<G> {
             to_move: &self.to_move,
             seats: &self.seats,
             teach: &self.teach,
+            policy: &self.policy,
         }
     }
 }

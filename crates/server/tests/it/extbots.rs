@@ -6,6 +6,7 @@
 
 use super::play::play_to_end;
 use super::util::*;
+use crate::protocol_doc;
 use serde_json::{json, Value};
 use server::extbots::{ExternalBots, Program};
 use server::{AppState, Limits};
@@ -511,21 +512,12 @@ async fn remote_clients_in_python_and_node_play_their_seats_to_the_end() {
 /// The remote clients' command lines in docs/bot-protocol.md: the lines
 /// of its shell blocks that run `examples/bots/remote_client.*`.
 fn doc_client_lines() -> Vec<String> {
-    let doc = std::fs::read_to_string(root().join("docs/bot-protocol.md")).unwrap();
-    let mut lines = Vec::new();
-    let mut in_sh = false;
-    for line in doc.lines() {
-        match line.trim() {
-            "```sh" => in_sh = true,
-            "```" => in_sh = false,
-            l if in_sh && l.contains("examples/bots/remote_client.") => {
-                // a trailing `# comment` is for the reader
-                lines.push(l.split(" # ").next().unwrap().trim().to_string());
-            }
-            _ => {}
-        }
-    }
-    lines
+    protocol_doc::shell_lines(&root())
+        .into_iter()
+        .filter(|l| l.contains("examples/bots/remote_client."))
+        // a trailing `# comment` is for the reader
+        .map(|l| l.split(" # ").next().unwrap_or_default().trim().to_string())
+        .collect()
 }
 
 /// Runs `line` with `sh -c` from the repository's root, killed after
