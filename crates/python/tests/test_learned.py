@@ -141,3 +141,18 @@ def test_the_soft_target_gradient_matches_central_differences():
             down = net.grads(x, mask, target)[0]
             flat[k] = keep
             assert abs((up - down) / 2e-2 - gflat[k]) < 2e-3, (k, up, down, gflat[k])
+
+
+def test_evaluate_measures_weights_files_on_the_deals_asked_for(tmp_path, capsys):
+    spec = importlib.util.spec_from_file_location("evaluate", ROOT / "training" / "evaluate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    shipped = ROOT / "crates" / "bots" / "weights" / "dalmuti.safetensors"
+    rates = []
+    for seed in (1, 1):
+        assert module.main(["dalmuti", str(shipped), "--seed", str(seed), "--games", "100"]) == 0
+        line = capsys.readouterr().out
+        assert "first places of 100 against strong" in line, line
+        rates.append(line.split(": ")[1].split("%")[0])
+    # the same deals give the same figure
+    assert rates[0] == rates[1]
