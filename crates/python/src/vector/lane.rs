@@ -213,43 +213,44 @@ impl<G: Tensor + Roster> Lane<G> {
         policy.fill(0.0);
         if *to_move >= 0 {
             self.game.update_mask(&mut self.legal, &mut self.ids, mask);
-            if let Some(Some(teacher)) = self.teachers.get_mut(*to_move as usize) {
-                let view = self.game.view(Seat::new(*to_move as usize));
-                let (action, scored) = teacher.choose_scored(&view, &self.legal);
-                *teach = self
-                    .legal
-                    .contains(&action)
-                    .then(|| self.game.action_id(action))
-                    .flatten()
-                    .map_or(-1, |id| id as i64);
-                let visits: u64 = scored.iter().flatten().map(|s| s.visits).sum();
-                match scored {
-                    Some(scored) if visits > 0 && !policy.is_empty() => {
-                        for s in scored.iter().filter(|s| self.legal.contains(&s.action)) {
-                            if let Some(p) = self
-                                .game
-                                .action_id(s.action)
-                                .and_then(|id| policy.get_mut(id))
-                            {
-                                *p += s.visits as f32 / visits as f32;
-                            }
-                        }
-                    }
-                    _ => {
-                        if let Some(p) = usize::try_from(*teach)
-                            .ok()
-                            .and_then(|id| policy.get_mut(id))
-                        {
-                            *p = 1.0;
-                        }
-                    }
-                }
-            }
+            self.teach(Seat::new(*to_move as usize), teach, policy);
         } else {
             for &id in &self.ids {
                 mask[id as usize] = 0;
             }
             self.ids.clear();
+        }
+    }
+
+    /// Asks `seat`'s teacher, if it has one, for the decision at hand: its
+    /// action id into `teach`, its policy row into `policy` (see
+    /// [`Lane::write`]; both already cleared).
+    fn teach(&mut self, seat: Seat, teach: &mut i64, policy: &mut [f32]) {
+        let Some(Some(teacher)) = self.teachers.get_mut(seat.index()) else {
+            return;
+        };
+        let (action, scored) = teacher.choose_scored(&self.game.view(seat), &self.legal);
+        let id_of = |a: G::Action| {
+            self.legal
+                .contains(&a)
+                .then(|| self.game.action_id(a))
+                .flatten()
+        };
+        *teach = id_of(action).map_or(-1, |id| id as i64);
+        let visits: u64 = scored.iter().flatten().map(|s| s.visits).sum();
+        match scored {
+            Some(scored) if visits > 0 => {
+                for (id, s) in scored.iter().filter_map(|s| Some((id_of(s.action)?, s))) {
+                    if let Some(p) = policy.get_mut(id) {
+                        *p += s.visits as f32 / visits as f32;
+                    }
+                }
+            }
+            _ => {
+                if let Some(p) = id_of(action).and_then(|id| policy.get_mut(id)) {
+                    *p = 1.0;
+                }
+            }
         }
     }
 
